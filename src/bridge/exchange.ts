@@ -1,0 +1,89 @@
+// The evidence record of one bridge call: what was sent, what came back, and how long it took.
+// Reports and recorders keep these; they never contain the values of extra request headers.
+
+/** One request/response exchange with a conformance server. */
+export interface Exchange {
+  /** The adapter method called, e.g. "add_message". */
+  method: string;
+  /** The full URL posted to, base path included. */
+  url: string;
+  /** The JSON body as sent: top-level null/undefined keys omitted (request rule 4). */
+  requestBody: Record<string, unknown>;
+  /** The extra request headers (authorization and the like), every value replaced by "***". */
+  requestHeaders: Record<string, string>;
+  /** HTTP status; undefined when no response headers arrived. */
+  status?: number;
+  /** The response Content-Type header, as received. */
+  contentType?: string;
+  /** The response body as text, cut at DISPLAY_CAP_BYTES with a marker saying how much was cut. */
+  responseText?: string;
+  /** How many body bytes were received (before any display cut). */
+  responseBytes?: number;
+  /** Wall time of the whole exchange, headers and body. */
+  durationMs: number;
+  /** When the request started, ISO 8601. */
+  startedAt: string;
+  /** For a transport failure: its reason (the same text as the outcome's reason). */
+  transportError?: string;
+}
+
+/** How much of a response body an Exchange keeps. */
+export const DISPLAY_CAP_BYTES = 64 * 1024;
+
+/** How much of a body formatExchange prints. */
+const FORMAT_CAP_CHARS = 2048;
+
+/** The text of a body for an Exchange: whole up to DISPLAY_CAP_BYTES, then cut with a marker. */
+export function displayText(buf: Buffer, text: string): string {
+  if (buf.length <= DISPLAY_CAP_BYTES) return text;
+  const cut = buf.length - DISPLAY_CAP_BYTES;
+  // A cut inside a multi-byte character decodes to U+FFFD, which is fine for display.
+  return `${buf.toString('utf8', 0, DISPLAY_CAP_BYTES)}…[truncated: ${cut} more bytes]`;
+}
+
+function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  return `${text.slice(0, max)}…[${text.length - max} more characters]`;
+}
+
+function pathOf(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return url;
+  }
+}
+
+/**
+ * A human-readable rendering of an exchange, e.g.
+ *
+ *     POST /add_message {"session_id":"s1","role":"user","content":"hi"}
+ *       authorization: ***
+ *     → 200 application/json (143 bytes, 3 ms)
+ *     {"id":"…", …}
+ *
+ * Bodies longer than about 2 KB are cut with a marker.
+ */
+export function formatExchange(ex: Exchange): string {
+  const lines: string[] = [];
+  let body: string;
+  try {
+    body = JSON.stringify(ex.requestBody) ?? '';
+  } catch {
+    body = '<unserialisable body>';
+  }
+  lines.push(`POST ${pathOf(ex.url)} ${clip(body, FORMAT_CAP_CHARS)}`);
+  for (const name of Object.keys(ex.requestHeaders)) lines.push(`  ${name}: ***`);
+  const ms = Math.round(ex.durationMs);
+  if (ex.status === undefined) {
+    lines.push(`→ no response (${ex.transportError ?? 'transport failure'}; ${ms} ms)`);
+  } else {
+    const size = ex.responseBytes === undefined ? '' : `${ex.responseBytes} bytes, `;
+    lines.push(`→ ${ex.status} ${ex.contentType ?? '(no content-type)'} (${size}${ms} ms)`);
+    if (ex.transportError !== undefined) lines.push(`  ${ex.transportError}`);
+    if (ex.responseText !== undefined && ex.responseText !== '') {
+      lines.push(clip(ex.responseText, FORMAT_CAP_CHARS));
+    }
+  }
+  return lines.join('\n');
+}

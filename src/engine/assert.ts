@@ -1,0 +1,107 @@
+// Assertion helpers for scenario bodies. Every failure message says what was checked, what was
+// expected and what came back; the runner attaches the HTTP exchanges that show it.
+import { isDeepStrictEqual } from 'node:util';
+import { isIsoDateTime } from '../schema/primitives.js';
+import { AssertionFailure } from './faults.js';
+
+export function show(value: unknown, max = 300): string {
+  if (value === undefined) return 'undefined';
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  return text.length > max ? `${text.slice(0, max - 3)}... (${text.length} chars)` : text;
+}
+
+const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+
+export const check = {
+  /** `what` holds; otherwise fail with `message`. */
+  ok(condition: unknown, message: string, detail?: { expected?: unknown; actual?: unknown }): asserts condition {
+    if (!condition) throw new AssertionFailure(message, detail?.expected, detail?.actual);
+  },
+
+  /** Deep, exact equality (JSON values: key order ignored, array order kept). */
+  equal<T>(actual: unknown, expected: T, what: string): asserts actual is T {
+    if (!isDeepStrictEqual(actual, expected)) {
+      throw new AssertionFailure(`${what}: expected ${show(expected)}, got ${show(actual)}`, expected, actual);
+    }
+  },
+
+  notEqual(actual: unknown, unexpected: unknown, what: string): void {
+    if (isDeepStrictEqual(actual, unexpected)) {
+      throw new AssertionFailure(`${what}: expected a value other than ${show(unexpected)}`, undefined, actual);
+    }
+  },
+
+  length(list: readonly unknown[], n: number, what: string): void {
+    if (list.length !== n) {
+      throw new AssertionFailure(`${what}: expected ${n} item(s), got ${list.length}: ${show(list)}`, n, list.length);
+    }
+  },
+
+  atMost(list: readonly unknown[], n: number, what: string): void {
+    if (list.length > n) {
+      throw new AssertionFailure(`${what}: expected at most ${n} item(s), got ${list.length}`, `<= ${n}`, list.length);
+    }
+  },
+
+  nonEmpty(list: readonly unknown[], what: string): void {
+    if (list.length === 0) throw new AssertionFailure(`${what}: expected at least one item, got []`, '>= 1 item', []);
+  },
+
+  empty(list: readonly unknown[], what: string): void {
+    if (list.length !== 0) throw new AssertionFailure(`${what}: expected [], got ${list.length} item(s): ${show(list)}`, [], list);
+  },
+
+  /** Some item of `list` satisfies `predicate`. */
+  some<T>(list: readonly T[], predicate: (item: T) => boolean, what: string): T {
+    const found = list.find(predicate);
+    if (found === undefined) throw new AssertionFailure(`${what}: no such item among ${list.length}: ${show(list)}`, what, list);
+    return found;
+  },
+
+  /** No item of `list` satisfies `predicate`. */
+  none<T>(list: readonly T[], predicate: (item: T) => boolean, what: string): void {
+    const found = list.find(predicate);
+    if (found !== undefined) throw new AssertionFailure(`${what}: unexpected item ${show(found)}`, 'no such item', found);
+  },
+
+  /** Every item of `list` satisfies `predicate`. */
+  every<T>(list: readonly T[], predicate: (item: T) => boolean, what: string): void {
+    const bad = list.find((item) => !predicate(item));
+    if (bad !== undefined) throw new AssertionFailure(`${what}: item ${show(bad)} does not qualify`, what, bad);
+  },
+
+  uuid(value: unknown, what: string): void {
+    if (typeof value !== 'string' || !UUID.test(value)) {
+      throw new AssertionFailure(`${what}: expected a UUID string, got ${show(value)}`, 'UUID', value);
+    }
+  },
+
+  /** A present (non-null) ISO 8601 timestamp. */
+  timestamp(value: unknown, what: string): void {
+    if (typeof value !== 'string' || !isIsoDateTime(value)) {
+      throw new AssertionFailure(`${what}: expected an ISO 8601 date-time, got ${show(value)}`, 'ISO 8601 date-time', value);
+    }
+  },
+
+  /** All values are distinct. */
+  distinct(values: readonly unknown[], what: string): void {
+    const seen = new Set<string>();
+    for (const v of values) {
+      const key = show(v, Infinity);
+      if (seen.has(key)) throw new AssertionFailure(`${what}: ${key} occurs more than once in ${show(values)}`, 'distinct values', values);
+      seen.add(key);
+    }
+  },
+};
+
+export type Check = typeof check;
+
+/** Milliseconds since the epoch of an ISO timestamp (assumes it was validated). */
+export function instant(timestamp: string): number {
+  return Date.parse(timestamp.replace(',', '.'));
+}

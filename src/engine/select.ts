@@ -1,0 +1,33 @@
+// Scenario selection: --tier (cumulative), --grep, --scenario, --skip.
+import { TIER_RANK } from './grading.js';
+import type { Scenario, ScenarioTier } from './scenario.js';
+
+export interface Selection {
+  tier?: ScenarioTier;
+  grep?: string;
+  scenarios?: string[];
+  skip?: string[];
+}
+
+export function selectScenarios(all: readonly Scenario[], sel: Selection): Scenario[] {
+  const known = new Set(all.map((s) => s.id));
+  for (const id of [...(sel.scenarios ?? []), ...(sel.skip ?? [])]) {
+    if (!known.has(id)) throw new SelectionError(`unknown scenario ${id} (see \`tck list\`)`);
+  }
+  let grep: RegExp | undefined;
+  try {
+    grep = sel.grep ? new RegExp(sel.grep, 'i') : undefined;
+  } catch {
+    throw new SelectionError(`--grep: not a valid regular expression: ${sel.grep}`);
+  }
+  const max = TIER_RANK[sel.tier ?? 'gold'];
+  return all.filter(
+    (s) =>
+      TIER_RANK[s.tier] <= max &&
+      (!sel.scenarios?.length || sel.scenarios.includes(s.id)) &&
+      !sel.skip?.includes(s.id) &&
+      (!grep || grep.test(`${s.id} ${s.title} ${s.clauses.join(' ')} ${s.group}`)),
+  );
+}
+
+export class SelectionError extends Error {}

@@ -1,0 +1,91 @@
+// Relevance scoring of the reference server, shared by search_messages, search_entities,
+// search_preferences and get_similar_traces. The protocol leaves "relevance" and the meaning of
+// `threshold` open; the reference uses a deterministic lexical similarity so that every answer can
+// be predicted by a test:
+//
+//   tokens(text)  = the set of maximal runs of Unicode letters, marks and digits of the
+//                   NFKC-normalised, lower-cased text ("Héllo, WORLD 42!" -> {héllo, world, 42});
+//   sim(q, d)     = |Q ∩ D| / sqrt(|Q| · |D|)  — the cosine similarity of the binary token vectors
+//                   (Otsuka–Ochiai coefficient), in [0, 1]; 0 when either set is empty;
+//   score(q, doc) = the largest sim over the document's fields and over all fields joined
+//                   (so an entity whose name is exactly the query scores 1 however long its
+//                   description, and a query spanning two fields still scores high).
+//
+// A candidate is returned only when score > 0 (it shares at least one token with the query) and,
+// when a threshold is given, score >= threshold. Identical token sets score 1, so at threshold 0.99
+// only (near-)exact matches survive, and a query sharing no token with a document never returns it.
+// Results are sorted by score descending, ties by insertion order, then cut to `limit`.
+
+const TOKEN = /[\p{L}\p{M}\p{N}]+/gu;
+
+/** The set of lower-case word tokens of a text. */
+export function tokenize(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of text.normalize('NFKC').toLowerCase().matchAll(TOKEN)) out.add(m[0]);
+  return out;
+}
+
+/** Cosine similarity of two binary token vectors, in [0, 1]. */
+export function similarity(query: ReadonlySet<string>, doc: ReadonlySet<string>): number {
+  if (query.size === 0 || doc.size === 0) return 0;
+  const [small, large] = query.size <= doc.size ? [query, doc] : [doc, query];
+  let shared = 0;
+  for (const t of small) if (large.has(t)) shared++;
+  if (shared === 0) return 0;
+  // Clamp: floating point may give 1.0000000000000002 for identical sets.
+  return Math.min(1, shared / Math.sqrt(query.size * doc.size));
+}
+
+/** A searchable document: its fields, already tokenised (see `fieldTokens`). */
+export type DocTokens = readonly ReadonlySet<string>[];
+
+/** Tokenises each non-empty field and, when there are several, all of them joined. */
+export function fieldTokens(fields: readonly (string | null | undefined)[]): DocTokens {
+  const present = fields.filter((f): f is string => typeof f === 'string' && f !== '');
+  const sets = present.map(tokenize);
+  if (sets.length > 1) {
+    const all = new Set<string>();
+    for (const s of sets) for (const t of s) all.add(t);
+    sets.push(all);
+  }
+  return sets;
+}
+
+/** The score of a document for a query: the best similarity over its token sets. */
+export function score(query: ReadonlySet<string>, doc: DocTokens): number {
+  let best = 0;
+  for (const set of doc) {
+    const s = similarity(query, set);
+    if (s > best) best = s;
+  }
+  return best;
+}
+
+export interface RankOptions {
+  limit?: number | null | undefined;
+  threshold?: number | null | undefined;
+}
+
+/**
+ * Ranks candidates (given in insertion order) for a query text: keeps those with score > 0 and
+ * score >= threshold, sorts by score descending (stable, so ties keep insertion order) and applies
+ * the limit. Returns the candidates with their scores.
+ */
+export function rank<T>(
+  queryText: string,
+  candidates: Iterable<T>,
+  docOf: (candidate: T) => DocTokens,
+  options: RankOptions = {},
+): { item: T; score: number }[] {
+  const { limit, threshold } = options;
+  if (limit === 0) return [];
+  const query = tokenize(queryText);
+  if (query.size === 0) return [];
+  const hits: { item: T; score: number }[] = [];
+  for (const item of candidates) {
+    const s = score(query, docOf(item));
+    if (s > 0 && (threshold == null || s >= threshold)) hits.push({ item, score: s });
+  }
+  hits.sort((a, b) => b.score - a.score); // Array.prototype.sort is stable.
+  return limit == null ? hits : hits.slice(0, limit);
+}

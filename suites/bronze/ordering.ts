@@ -1,0 +1,3 @@
+import type { Scenario } from '../../src/engine/scenario.js';
+
+export const scenarios: Scenario[] = [];

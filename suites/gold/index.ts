@@ -1,0 +1,15 @@
+// The Gold suite: the scenario files of this folder.
+import type { Scenario } from '../../src/engine/scenario.js';
+import { scenarios as crossMemory } from './cross-memory.js';
+import { scenarios as relationships } from './relationships.js';
+import { scenarios as merge } from './merge.js';
+import { scenarios as similarTraces } from './similar-traces.js';
+import { scenarios as multiAgent } from './multi-agent.js';
+
+export const gold: Scenario[] = [
+  ...crossMemory,
+  ...relationships,
+  ...merge,
+  ...similarTraces,
+  ...multiAgent,
+];

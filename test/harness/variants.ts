@@ -1,0 +1,77 @@
+// Faulty and valid variants of the reference server, for proving each scenario's power.
+// A variant wraps the reference dispatcher (and may use its own store), so it differs from the
+// reference in exactly one rule.
+import { BridgeClient } from '../../src/bridge/index.js';
+import { runScenarios, type ScenarioResult } from '../../src/engine/runner.js';
+import { grade } from '../../src/engine/grading.js';
+import { MemoryStore, createDispatcher, startBridgeServer, type BridgeResponse } from '../../src/reference/index.js';
+import { ALL_SCENARIOS, findScenario } from '../../suites/index.js';
+
+export type Dispatch = (method: string, body: unknown) => BridgeResponse | Promise<BridgeResponse>;
+/** Wraps the reference dispatcher: receives the next dispatcher and the store behind it. */
+export type Wrap = (next: Dispatch, store: MemoryStore) => Dispatch;
+
+export interface VariantOptions {
+  wrap?: Wrap;
+  store?: MemoryStore;
+}
+
+/** Starts a variant server, runs `fn` with its URL, and always stops it. */
+export async function withVariant<T>(options: VariantOptions, fn: (url: string) => Promise<T>): Promise<T> {
+  const store = options.store ?? new MemoryStore();
+  const base: Dispatch = createDispatcher(store);
+  const dispatch = options.wrap ? options.wrap(base, store) : base;
+  const server = await startBridgeServer(dispatch, { port: 0 });
+  try {
+    return await fn(server.url);
+  } finally {
+    await server.close();
+  }
+}
+
+/** Runs the named scenarios (all when omitted) against a variant. */
+export async function runOnVariant(options: VariantOptions, ids?: string[]): Promise<ScenarioResult[]> {
+  const scenarios = ids ? ids.map((id) => mustFind(id)) : ALL_SCENARIOS;
+  return withVariant(options, async (url) => {
+    const client = new BridgeClient({ url, timeoutMs: 5_000 });
+    try {
+      const { results } = await runScenarios(client, scenarios, { scenarioTimeoutMs: 10_000 });
+      return results;
+    } finally {
+      await client.close();
+    }
+  });
+}
+
+export async function gradeVariant(options: VariantOptions) {
+  const results = await runOnVariant(options);
+  return { results, grade: grade(results) };
+}
+
+function mustFind(id: string) {
+  const s = findScenario(id);
+  if (!s) throw new Error(`no scenario ${id}`);
+  return s;
+}
+
+/** Helpers to edit answers in a wrap. */
+export function mapResponse(
+  method: string,
+  edit: (body: any, request: any) => unknown,
+): Wrap {
+  return (next) => async (m, body) => {
+    const res = await next(m, body);
+    if (m !== method || res.status !== 200) return res;
+    return { ...res, body: edit(structuredClone(res.body), body) };
+  };
+}
+
+/** Edit the request before the reference sees it (e.g. drop a parameter the variant ignores). */
+export function mapRequest(method: string, edit: (body: any) => unknown): Wrap {
+  return (next) => (m, body) => (m === method ? next(m, edit(structuredClone(body))) : next(m, body));
+}
+
+/** Compose wraps left to right (the first is outermost). */
+export function compose(...wraps: Wrap[]): Wrap {
+  return (next, store) => wraps.reduceRight<Dispatch>((acc, w) => w(acc, store), next);
+}
