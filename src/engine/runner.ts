@@ -40,6 +40,16 @@ export interface RunOptions {
 
 export const KIT_PROTOCOL = '0.1.0';
 
+/** The very first request (setup) could not reach the target: nothing can be judged. */
+export class TargetUnreachable extends Error {
+  constructor(
+    readonly url: string,
+    readonly reason: string,
+  ) {
+    super(`cannot reach the conformance server at ${url}: ${reason}`);
+  }
+}
+
 export async function runScenarios(
   client: BridgeClient,
   scenarios: readonly Scenario[],
@@ -66,6 +76,7 @@ export async function runScenarios(
 
 async function callSetup(client: BridgeClient): Promise<SetupInfo> {
   const { outcome } = await client.call('setup', {});
+  if (outcome.kind === 'transport') throw new TargetUnreachable(client.url, outcome.reason);
   const warnings: string[] = [];
   if (outcome.kind !== 'object' || outcome.value.ok !== true) {
     warnings.push(`setup: expected 200 {"ok": true}, got ${describeOutcome(outcome)}`);

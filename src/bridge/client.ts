@@ -1,0 +1,392 @@
+// The HTTP client of the bridge protocol: one keep-alive undici Pool per target, one POST per
+// adapter method call, every response (or failure) classified and recorded as evidence.
+//
+// `call` never throws for anything the server or the network does: it always resolves to a
+// CallResult. The request is driven through Pool.dispatch with a small handler (no response
+// stream object per call); the body is counted as it arrives and the exchange is aborted as
+// soon as it passes maxBodyBytes. One timer per call bounds the whole exchange (connect,
+// headers and body), so a server that dribbles bytes cannot hold a call past timeoutMs.
+import { Pool } from 'undici';
+import type { Dispatcher } from 'undici';
+import { METHODS, isMethodName } from '../schema/methods.js';
+import type { MethodName, ParamsOf, ResponseKind } from '../schema/methods.js';
+import { classifyFailure, classifyResponse } from './classify.js';
+import type { CallResult, Outcome } from './classify.js';
+import { displayText } from './exchange.js';
+import type { Exchange } from './exchange.js';
+import { BridgeUsageError, RESERVED_HEADERS, makeScrubber, redactHeaders } from './headers.js';
+
+/** The target URL is not usable (not a URL, not http(s), carries credentials or a query). */
+export class InvalidTargetError extends BridgeUsageError {
+  override readonly code = 'TCK_INVALID_TARGET';
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvalidTargetError';
+  }
+}
+
+export interface BridgeClientOptions {
+  /** Base URL of the conformance server, e.g. http://127.0.0.1:3001 or https://h/prefix */
+  url: string;
+  /** Bound on each whole exchange (connect, headers, body). Default 10 000 ms. */
+  timeoutMs?: number;
+  /** Largest response body accepted. Default 16 MiB. */
+  maxBodyBytes?: number;
+  /** Extra request headers, e.g. { authorization: 'Bearer …' }; values never appear in evidence. */
+  headers?: Record<string, string>;
+  /** Called with every exchange, in order, just before its call resolves. */
+  onExchange?: (ex: Exchange) => void;
+  /** Most sockets the pool opens to the target. Default: unbounded (one per concurrent call). */
+  connections?: number;
+}
+
+export interface CallOptions {
+  /** Response kind to classify against; default METHODS[method].kind, or 'object' for unknown methods. */
+  expect?: ResponseKind;
+  /** Overrides the client's timeoutMs for this call. */
+  timeoutMs?: number;
+}
+
+export const DEFAULT_TIMEOUT_MS = 10_000;
+export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
+
+/** The response kind a method is expected to have: METHODS[method].kind, else 'object'. */
+export function expectedKind(method: string): ResponseKind {
+  return isMethodName(method) ? METHODS[method].kind : 'object';
+}
+
+interface Target {
+  origin: string;
+  host: string;
+  basePath: string;
+}
+
+function parseTarget(raw: string): Target {
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new InvalidTargetError(`invalid target URL ${JSON.stringify(raw)}: not an absolute URL (expected e.g. http://127.0.0.1:3001)`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') {
+    throw new InvalidTargetError(`invalid target URL: protocol ${u.protocol} is not supported (use http: or https:)`);
+  }
+  if (u.username !== '' || u.password !== '') {
+    throw new InvalidTargetError('invalid target URL: it must not carry credentials; pass them with --header "Authorization: …"');
+  }
+  if (u.search !== '' || u.hash !== '') {
+    throw new InvalidTargetError('invalid target URL: it must not have a query string or fragment');
+  }
+  return { origin: u.origin, host: u.hostname, basePath: u.pathname.replace(/\/+$/, '') };
+}
+
+function positive(name: string, v: number | undefined, dflt: number): number {
+  if (v === undefined) return dflt;
+  if (!Number.isFinite(v) || v <= 0) throw new BridgeUsageError(`${name} must be a positive number, got ${v}`);
+  return v;
+}
+
+/** Top-level null/undefined keys omitted (request rule 4). Copies only when something is omitted. */
+function omitNulls(params: Record<string, unknown>): Record<string, unknown> {
+  for (const k in params) {
+    if (params[k] === null || params[k] === undefined) {
+      const out: Record<string, unknown> = {};
+      for (const key in params) {
+        const v = params[key];
+        if (v !== null && v !== undefined) out[key] = v;
+      }
+      return out;
+    }
+  }
+  return params;
+}
+
+function headerString(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v.join(', ') : v;
+}
+
+interface Route {
+  path: string;
+  url: string;
+  expect: ResponseKind;
+}
+
+/** Marker errors used to abort a dispatch; never surface to callers. */
+class AbortMarker extends Error {}
+
+const EMPTY = Buffer.alloc(0);
+
+/**
+ * One in-flight exchange: collects the response through undici's dispatch-handler API and
+ * settles exactly once (response complete, failure, body cap passed, or timer).
+ */
+class ExchangeHandler implements Dispatcher.DispatchHandler {
+  controller: Dispatcher.DispatchController | null = null;
+  abortReason: Error | null = null;
+  status: number | undefined = undefined;
+  headers: Record<string, string | string[] | undefined> | undefined = undefined;
+  chunks: Buffer[] = [];
+  bytes = 0;
+  done = false;
+  timedOut = false;
+  /** Set when the body cap was passed: the reason text. */
+  tooLarge: string | undefined = undefined;
+
+  constructor(
+    private readonly maxBodyBytes: number,
+    private readonly settle: (h: ExchangeHandler, err: unknown) => void,
+  ) {}
+
+  abort(reason: Error): void {
+    if (this.abortReason === null) this.abortReason = reason;
+    if (this.controller !== null && !this.controller.aborted) {
+      try {
+        this.controller.abort(reason);
+      } catch {
+        /* the exchange is over either way */
+      }
+    }
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    if (this.abortReason !== null) controller.abort(this.abortReason);
+  }
+
+  onResponseStart(
+    controller: Dispatcher.DispatchController,
+    statusCode: number,
+    headers: Record<string, string | string[] | undefined>,
+  ): void {
+    if (statusCode < 200 || this.done) return; // 1xx informational: wait for the real response
+    this.status = statusCode;
+    this.headers = headers;
+    const cl = headerString(headers['content-length']);
+    if (cl !== undefined && Number(cl) > this.maxBodyBytes) {
+      this.tooLarge = `response body too large: Content-Length ${cl} exceeds the limit of ${this.maxBodyBytes} bytes`;
+      this.finish(null);
+      this.abort(new AbortMarker('too large'));
+    }
+  }
+
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.done) return;
+    const next = this.bytes + chunk.length;
+    if (next > this.maxBodyBytes) {
+      this.tooLarge =
+        `response body too large: more than ${this.maxBodyBytes} bytes received ` +
+        `(the limit); the stream was aborted`;
+      this.finish(null);
+      this.abort(new AbortMarker('too large'));
+      return;
+    }
+    this.chunks.push(chunk);
+    this.bytes = next;
+  }
+
+  onResponseEnd(): void {
+    this.finish(null);
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
+    this.finish(err);
+  }
+
+  finish(err: unknown): void {
+    if (this.done) return;
+    this.done = true;
+    this.settle(this, err);
+  }
+
+  body(): Buffer {
+    if (this.chunks.length === 0) return EMPTY;
+    if (this.chunks.length === 1) return this.chunks[0] as Buffer;
+    return Buffer.concat(this.chunks, this.bytes);
+  }
+}
+
+export class BridgeClient {
+  /** The normalised base URL (origin + base path, no trailing slash). */
+  readonly url: string;
+  readonly timeoutMs: number;
+  readonly maxBodyBytes: number;
+
+  readonly #target: Target;
+  readonly #pool: Pool;
+  readonly #requestHeaders: Record<string, string>;
+  readonly #redacted: Readonly<Record<string, string>>;
+  readonly #scrub: ((text: string) => string) | undefined;
+  readonly #onExchange: ((ex: Exchange) => void) | undefined;
+  readonly #routes = new Map<string, Route>();
+  #count = 0;
+
+  constructor(options: BridgeClientOptions) {
+    this.#target = parseTarget(options.url);
+    this.url = this.#target.origin + this.#target.basePath;
+    this.timeoutMs = positive('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS);
+    this.maxBodyBytes = positive('maxBodyBytes', options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES);
+
+    const extra: Record<string, string> = {};
+    for (const [name, value] of Object.entries(options.headers ?? {})) {
+      const lower = name.toLowerCase();
+      if (RESERVED_HEADERS.has(lower)) {
+        throw new BridgeUsageError(`header ${lower} cannot be set: the bridge client manages it`);
+      }
+      extra[lower] = value;
+    }
+    this.#requestHeaders = { ...extra, 'content-type': 'application/json' };
+    this.#redacted = Object.freeze(redactHeaders(extra));
+    this.#scrub = makeScrubber(extra);
+    this.#onExchange = options.onExchange;
+
+    this.#pool = new Pool(this.#target.origin, {
+      connections: options.connections ?? null,
+      pipelining: 1,
+      connectTimeout: this.timeoutMs,
+      headersTimeout: this.timeoutMs,
+      bodyTimeout: this.timeoutMs,
+    });
+    for (const name of Object.keys(METHODS)) this.#routes.set(name, this.#makeRoute(name));
+  }
+
+  /** How many calls this client has made (each one is one HTTP request). */
+  get requestCount(): number {
+    return this.#count;
+  }
+
+  #makeRoute(method: string): Route {
+    const path = `${this.#target.basePath}/${encodeURIComponent(method)}`;
+    return { path, url: this.#target.origin + path, expect: expectedKind(method) };
+  }
+
+  /** Typed convenience over `call` for the methods of the protocol. */
+  invoke<M extends MethodName>(method: M, params: ParamsOf<M>, opts?: CallOptions): Promise<CallResult> {
+    return this.call(method, params as Record<string, unknown>, opts);
+  }
+
+  /**
+   * POSTs `params` (nulls omitted) to `/{method}` and classifies the answer against the
+   * expected response kind. Never rejects because of the server or the network.
+   * (An exception thrown by the onExchange hook is the caller's and does propagate.)
+   */
+  call(method: string, params: Record<string, unknown> = {}, opts?: CallOptions): Promise<CallResult> {
+    this.#count++;
+    const route = this.#routes.get(method) ?? this.#makeRoute(method);
+    const expect = opts?.expect ?? route.expect;
+    const timeoutMs = opts?.timeoutMs ?? this.timeoutMs;
+    const startedAt = new Date();
+    const t0 = performance.now();
+    const requestBody = omitNulls(params);
+
+    const exchange: Exchange = {
+      method,
+      url: route.url,
+      requestBody,
+      requestHeaders: this.#redacted,
+      durationMs: 0,
+      startedAt: startedAt.toISOString(),
+    };
+
+    let json: string;
+    try {
+      json = JSON.stringify(requestBody);
+    } catch (err) {
+      const reason = `${method}: the request body cannot be serialised as JSON (${err instanceof Error ? err.message : String(err)})`;
+      return Promise.resolve(this.#complete(exchange, t0, { kind: 'transport', failure: 'other', reason }));
+    }
+
+    return new Promise<CallResult>((resolve) => {
+      let timer: NodeJS.Timeout | undefined;
+      const handler = new ExchangeHandler(this.maxBodyBytes, (h, err) => {
+        if (timer !== undefined) clearTimeout(timer);
+        resolve(this.#settle(exchange, t0, expect, timeoutMs, h, err));
+      });
+      timer = setTimeout(() => {
+        if (handler.done) return;
+        handler.timedOut = true;
+        handler.finish(new AbortMarker('timeout'));
+        handler.abort(new AbortMarker('timeout'));
+      }, timeoutMs);
+      try {
+        this.#pool.dispatch(
+          {
+            path: route.path,
+            method: 'POST',
+            headers: this.#requestHeaders,
+            body: json,
+            headersTimeout: timeoutMs,
+            bodyTimeout: timeoutMs,
+          },
+          handler,
+        );
+      } catch (err) {
+        handler.finish(err);
+      }
+    });
+  }
+
+  #settle(
+    exchange: Exchange,
+    t0: number,
+    expect: ResponseKind,
+    timeoutMs: number,
+    h: ExchangeHandler,
+    err: unknown,
+  ): CallResult {
+    let outcome: Outcome;
+    const buf = h.body();
+    const text = h.bytes === 0 ? '' : buf.toString('utf8');
+    if (h.status !== undefined) {
+      exchange.status = h.status;
+      const ct = h.headers === undefined ? undefined : headerString(h.headers['content-type']);
+      if (ct !== undefined) exchange.contentType = ct;
+      exchange.responseBytes = h.bytes;
+      exchange.responseText = displayText(buf, text);
+    }
+    if (h.tooLarge !== undefined) {
+      outcome = { kind: 'transport', failure: 'too-large', reason: h.tooLarge };
+    } else if (err !== null && err !== undefined) {
+      outcome = classifyFailure(err, {
+        method: exchange.method,
+        url: exchange.url,
+        origin: this.#target.origin,
+        host: this.#target.host,
+        timeoutMs,
+        timedOut: h.timedOut,
+        status: h.status,
+        bytes: h.bytes,
+      });
+    } else if (h.status === undefined) {
+      outcome = { kind: 'transport', failure: 'other', reason: `${exchange.method}: the connection ended without a response` };
+    } else {
+      const headers = h.headers ?? {};
+      outcome = classifyResponse(expect, {
+        status: h.status,
+        text,
+        bytes: h.bytes,
+        location: headerString(headers['location']),
+        retryAfter: headerString(headers['retry-after']),
+      });
+    }
+    return this.#complete(exchange, t0, outcome);
+  }
+
+  #complete(exchange: Exchange, t0: number, outcome: Outcome): CallResult {
+    exchange.durationMs = performance.now() - t0;
+    const scrub = this.#scrub;
+    if (scrub !== undefined) {
+      if (exchange.responseText !== undefined) exchange.responseText = scrub(exchange.responseText);
+      if (outcome.kind === 'violation' || outcome.kind === 'transport') outcome.reason = scrub(outcome.reason);
+      else if (outcome.kind === 'error') outcome.message = scrub(outcome.message);
+    }
+    if (outcome.kind === 'transport') exchange.transportError = outcome.reason;
+    this.#onExchange?.(exchange);
+    return { outcome, exchange };
+  }
+
+  /** Closes the pool: waits for in-flight calls, then closes the sockets. */
+  async close(): Promise<void> {
+    if (this.#pool.closed || this.#pool.destroyed) return;
+    await this.#pool.close();
+  }
+}

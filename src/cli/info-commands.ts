@@ -1,0 +1,54 @@
+// `tck schema`, `tck list`, `tck explain`: what the kit checks, without running anything.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+import type { Scenario, ScenarioTier } from '../engine/scenario.js';
+import { ReportSchema } from '../report/model.js';
+import { jsonSchemas } from '../schema/json-schema.js';
+import { CliError } from './exit.js';
+
+export async function schemaCommand(flags: { out?: string }): Promise<void> {
+  const schemas: Record<string, unknown> = { ...jsonSchemas(), Report: z.toJSONSchema(ReportSchema, { unrepresentable: 'any' }) };
+  if (!flags.out) {
+    process.stdout.write(`${JSON.stringify(schemas, null, 2)}\n`);
+    return;
+  }
+  const dir = resolve(flags.out);
+  await mkdir(dir, { recursive: true });
+  for (const [name, schema] of Object.entries(schemas)) {
+    await writeFile(join(dir, `${name}.schema.json`), `${JSON.stringify(schema, null, 2)}\n`);
+  }
+  process.stdout.write(`wrote ${Object.keys(schemas).length} JSON Schemas to ${dir}\n`);
+}
+
+async function scenarios(): Promise<readonly Scenario[]> {
+  return (await import('../../suites/index.js')).ALL_SCENARIOS;
+}
+
+export async function listCommand(flags: { tier?: ScenarioTier; json?: boolean }): Promise<void> {
+  const list = (await scenarios()).filter((s) => !flags.tier || s.tier === flags.tier);
+  if (flags.json) {
+    const rows = list.map(({ id, tier, group, clauses, title, asserts }) => ({ id, tier, group, clauses, title, asserts }));
+    process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+    return;
+  }
+  for (const s of list) process.stdout.write(`${s.id}  ${s.tier.padEnd(6)}  ${s.clauses.join(',').padEnd(22)}  ${s.title}\n`);
+  process.stdout.write(`${list.length} scenarios\n`);
+}
+
+export async function explainCommand(id: string): Promise<void> {
+  const all = await scenarios();
+  const s = all.find((x) => x.id === id.toUpperCase());
+  if (!s) throw new CliError(`unknown scenario ${id} (see \`tck list\`)`);
+  process.stdout.write(
+    [
+      `${s.id}  ${s.title}`,
+      `tier:     ${s.tier}`,
+      `group:    ${s.group}`,
+      `clauses:  ${s.clauses.join(', ')}`,
+      `asserts:  ${s.asserts}`,
+      `run it:   tck run --scenario ${s.id} --verbose [--url URL]`,
+      '',
+    ].join('\n'),
+  );
+}

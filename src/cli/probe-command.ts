@@ -1,0 +1,114 @@
+// `tck probe`: one harmless call per method, so a vendor sees what answers before a full run.
+import { BridgeClient, BridgeUsageError, type Outcome } from '../bridge/index.js';
+import { METHODS, type MethodName } from '../schema/methods.js';
+import { CliError, EXIT } from './exit.js';
+import { headersFrom } from './options.js';
+import { colorFor } from '../reporters/color.js';
+
+export type ProbeStatus = 'answers' | 'rejects' | 'missing' | 'broken';
+
+export interface ProbeRow {
+  method: MethodName;
+  tier: string;
+  status: ProbeStatus;
+  detail: string;
+}
+
+const PROBE_SESSION = 'tck-probe';
+const NIL_UUID = '00000000-0000-4000-8000-000000000000';
+
+/** Probes every method in dependency order, threading ids from earlier answers into later calls. */
+export async function probe(client: BridgeClient): Promise<ProbeRow[]> {
+  const rows: ProbeRow[] = [];
+  const ids = { message: NIL_UUID, entity: NIL_UUID, entity2: NIL_UUID, trace: NIL_UUID, step: NIL_UUID };
+  const call = async (method: MethodName, params: Record<string, unknown>, capture?: (v: Record<string, unknown>) => void) => {
+    const { outcome } = await client.call(method, params);
+    if (outcome.kind === 'object' && capture) capture(outcome.value);
+    rows.push({ method, tier: METHODS[method].tier, ...judge(outcome) });
+    return outcome;
+  };
+  const id = (v: Record<string, unknown>) => (typeof v.id === 'string' ? v.id : NIL_UUID);
+
+  const first = await call('setup', {});
+  if (first.kind === 'transport') throw new CliError(`cannot reach the conformance server at ${client.url}: ${first.reason}`, EXIT.unreachable);
+  await call('add_message', { session_id: PROBE_SESSION, role: 'user', content: 'tck probe' }, (v) => (ids.message = id(v)));
+  await call('get_conversation', { session_id: PROBE_SESSION });
+  await call('search_messages', { query: 'probe' });
+  await call('list_sessions', {});
+  await call('delete_message', { message_id: ids.message });
+  await call('clear_session', { session_id: PROBE_SESSION });
+  await call('add_entity', { name: 'TCK Probe A', entity_type: 'OBJECT' }, (v) => (ids.entity = id(v)));
+  await call('add_preference', { category: 'tck-probe', preference: 'probe' });
+  await call('add_fact', { subject: 'TCK Probe A', predicate: 'is', obj: 'a probe' });
+  await call('search_entities', { query: 'probe' });
+  await call('search_preferences', { query: 'probe' });
+  await call('get_entity_by_name', { name: 'TCK Probe A' });
+  await call('get_related_entities', { entity_id: ids.entity });
+  await call('start_trace', { session_id: PROBE_SESSION, task: 'tck probe' }, (v) => (ids.trace = id(v)));
+  await call('add_step', { trace_id: ids.trace, thought: 'probe' }, (v) => (ids.step = id(v)));
+  await call('record_tool_call', { step_id: ids.step, tool_name: 'tck-probe', arguments: {} });
+  await call('complete_trace', { trace_id: ids.trace, outcome: 'probed', success: true });
+  await call('get_trace_with_steps', { trace_id: ids.trace });
+  await call('list_traces', {});
+  await call('get_tool_stats', {});
+  await client.call('add_entity', { name: 'TCK Probe B', entity_type: 'OBJECT' }).then(({ outcome }) => {
+    if (outcome.kind === 'object') ids.entity2 = id(outcome.value);
+  });
+  await call('add_relationship', { source_id: ids.entity, target_id: ids.entity2, relationship_type: 'PROBES' });
+  await call('merge_duplicate_entities', { source_id: ids.entity2, target_id: ids.entity });
+  await call('get_similar_traces', { task: 'tck probe' });
+  await call('clear_all_data', {});
+  await call('teardown', {});
+  return rows;
+}
+
+function judge(outcome: Outcome): { status: ProbeStatus; detail: string } {
+  switch (outcome.kind) {
+    case 'error':
+      return { status: 'rejects', detail: `${outcome.status} {"error": ${JSON.stringify(outcome.message).slice(0, 80)}}` };
+    case 'violation':
+      return { status: outcome.notImplemented ? 'missing' : 'broken', detail: outcome.reason };
+    case 'transport':
+      return { status: 'broken', detail: outcome.reason };
+    default:
+      return { status: 'answers', detail: outcome.kind };
+  }
+}
+
+/** Tiers whose methods (and every lower tier's) all answer. */
+export function reachableTiers(rows: readonly ProbeRow[]): string[] {
+  const order = ['lifecycle', 'bronze', 'silver', 'gold'];
+  const reachable: string[] = [];
+  for (const tier of order) {
+    if (rows.filter((r) => r.tier === tier).some((r) => r.status !== 'answers')) break;
+    if (tier !== 'lifecycle') reachable.push(tier);
+  }
+  return reachable;
+}
+
+export async function probeCommand(flags: { url?: string; header?: string[]; requestTimeout: number }): Promise<number> {
+  const headers = headersFrom(flags.header);
+  const embedded = flags.url === undefined ? await (await import('../reference/index.js')).startReferenceServer({ port: 0 }) : undefined;
+  let client: BridgeClient;
+  try {
+    client = new BridgeClient({ url: flags.url ?? embedded!.url, headers, timeoutMs: flags.requestTimeout });
+  } catch (err) {
+    await embedded?.close();
+    if (err instanceof BridgeUsageError) throw new CliError(err.message);
+    throw err;
+  }
+  try {
+    const rows = await probe(client);
+    const c = colorFor(process.stdout);
+    const paint = { answers: c.green, rejects: c.yellow, missing: c.red, broken: c.red };
+    for (const r of rows) {
+      process.stdout.write(`${paint[r.status](r.status.padEnd(8))} ${r.tier.padEnd(9)} ${r.method.padEnd(25)} ${c.dim(r.detail)}\n`);
+    }
+    const tiers = reachableTiers(rows);
+    process.stdout.write(`\nreachable tiers: ${tiers.length ? tiers.join(', ') : 'none'} (a tier is reachable when its methods and every lower tier's answer the probe)\n`);
+    return tiers.includes('gold') ? EXIT.ok : EXIT.notReached;
+  } finally {
+    await client.close();
+    await embedded?.close();
+  }
+}

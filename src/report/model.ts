@@ -1,0 +1,83 @@
+// The report: one versioned object, described by a zod schema, that every output format renders.
+import { z } from 'zod';
+
+export const REPORT_FORMAT_VERSION = '1.0';
+
+const Exchange = z.object({
+  method: z.string(),
+  url: z.string(),
+  requestBody: z.record(z.string(), z.unknown()),
+  requestHeaders: z.record(z.string(), z.string()),
+  status: z.number().int().optional(),
+  contentType: z.string().optional(),
+  responseText: z.string().optional(),
+  responseBytes: z.number().int().optional(),
+  durationMs: z.number(),
+  startedAt: z.string(),
+});
+
+const Outcome = z.enum(['passed', 'failed', 'error', 'skipped', 'not-run']);
+const Tier = z.enum(['bronze', 'silver', 'gold']);
+
+export const ScenarioResultSchema = z.object({
+  id: z.string(),
+  tier: Tier,
+  group: z.string(),
+  clauses: z.array(z.string()),
+  title: z.string(),
+  outcome: Outcome,
+  notImplemented: z.boolean().optional(),
+  message: z.string().optional(),
+  expected: z.unknown().optional(),
+  actual: z.unknown().optional(),
+  durationMs: z.number(),
+  exchanges: z.array(Exchange),
+  notes: z.array(z.string()),
+});
+
+export const TierSummarySchema = z.object({
+  tier: Tier,
+  total: z.number().int(),
+  passed: z.number().int(),
+  failed: z.number().int(),
+  error: z.number().int(),
+  skipped: z.number().int(),
+  notRun: z.number().int(),
+  passes: z.boolean(),
+});
+
+export const ReportSchema = z.object({
+  format: z.literal('agent-memory-tck/report'),
+  formatVersion: z.literal(REPORT_FORMAT_VERSION),
+  kit: z.object({ name: z.string(), version: z.string(), protocol: z.string() }),
+  target: z.object({
+    url: z.string(),
+    embedded: z.boolean(),
+    protocolVersion: z.string().optional(),
+  }),
+  startedAt: z.string(),
+  endedAt: z.string(),
+  durationMs: z.number(),
+  environment: z.object({ node: z.string(), platform: z.string(), arch: z.string() }),
+  selection: z.object({
+    tier: Tier,
+    grep: z.string().optional(),
+    scenarios: z.array(z.string()).optional(),
+    skip: z.array(z.string()).optional(),
+  }),
+  grading: z.object({
+    rule: z.enum(['strict', 'established']),
+    description: z.string(),
+    required: z.record(Tier, z.number()),
+  }),
+  tiers: z.array(TierSummarySchema),
+  achieved: Tier.nullable(),
+  requestedTier: Tier,
+  /** The requested tier was reached. */
+  success: z.boolean(),
+  warnings: z.array(z.string()),
+  interrupted: z.boolean(),
+  scenarios: z.array(ScenarioResultSchema),
+});
+
+export type Report = z.infer<typeof ReportSchema>;
