@@ -126,6 +126,13 @@ Examples:
 }
 
 export async function main(argv: string[]): Promise<void> {
+  // A reader that goes away (`tck list | head`) ends the output, not the process with a trace.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw err;
+    });
+  }
   const program = buildProgram();
   try {
     await program.parseAsync(argv);
