@@ -36,7 +36,13 @@ export interface BridgeClientOptions {
   headers?: Record<string, string>;
   /** Called with every exchange, in order, just before its call resolves. */
   onExchange?: (ex: Exchange) => void;
-  /** Most sockets the pool opens to the target. Default: unbounded (one per concurrent call). */
+  /**
+   * Most sockets the pool keeps to the target. Default 1: calls share one keep-alive connection
+   * and concurrent calls queue behind each other (their timers run while queued). Raise it to
+   * run calls in parallel. (With undici's Pool and an unbounded count, strictly sequential calls
+   * alternate between two sockets, because a socket is handed back one event-loop turn after
+   * its response ends; a bound of 1 keeps them on one.)
+   */
   connections?: number;
 }
 
@@ -240,7 +246,7 @@ export class BridgeClient {
     this.#onExchange = options.onExchange;
 
     this.#pool = new Pool(this.#target.origin, {
-      connections: options.connections ?? null,
+      connections: positive('connections', options.connections, 1),
       pipelining: 1,
       connectTimeout: this.timeoutMs,
       headersTimeout: this.timeoutMs,

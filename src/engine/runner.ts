@@ -111,7 +111,10 @@ async function runOne(client: BridgeClient, scenario: Scenario, timeoutMs: numbe
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new ScenarioTimeout(timeoutMs)), timeoutMs);
     });
-    await Promise.race([scenario.run(ctx), timeout]);
+    const body = scenario.run(ctx);
+    // After a timeout the body is abandoned; whatever it ends with later is of no interest.
+    body.catch(() => {});
+    await Promise.race([body, timeout]);
     return { ...base, outcome: 'passed', durationMs: performance.now() - started, exchanges: [], notes: ctx.notes };
   } catch (err) {
     ctx.stop();

@@ -25,7 +25,7 @@ export function formatPath(path: readonly PropertyKey[], root = ''): string {
 function issueMessage(issue: z.core.$ZodIssue & { input?: unknown }): string {
   if (issue.code === 'invalid_type') {
     if (issue.input === undefined) return 'is missing (required)';
-    const expected = issue.expected === 'record' ? 'a JSON object' : issue.expected;
+    const expected = ({ record: 'a JSON object', int: 'an integer' } as Record<string, string>)[issue.expected] ?? issue.expected;
     return `expected ${expected}, got ${describe(issue.input)}`;
   }
   return issue.message;

@@ -1,3 +1,137 @@
-import type { Scenario } from '../../src/engine/scenario.js';
+// Gold: typed relationships between entities (SPEC-5.2.x): add_relationship answers what was sent,
+// and get_related_entities finds the other end, filtered by type.
+import { defineScenario, type Scenario } from '../../src/engine/scenario.js';
+import { NESTED_METADATA } from '../../fixtures/data.js';
+import { addEntities, sameIds } from './helpers-gold.js';
 
-export const scenarios: Scenario[] = [];
+export const scenarios: Scenario[] = [
+  defineScenario({
+    id: 'SCN-G-003',
+    tier: 'gold',
+    group: 'relationships',
+    clauses: ['SPEC-5.2.1'],
+    title: 'add_relationship creates a typed edge between two entities',
+    asserts:
+      'Links Alice to Acme with WORKS_AT: the answer carries the source id, target id and type sent; ' +
+      'get_related_entities(Alice) finds Acme under WORKS_AT and nothing under another type.',
+    async run({ bridge, check }) {
+      const { alice, acme } = await addEntities(bridge, { alice: ['Alice', 'PERSON'], acme: ['Acme', 'ORGANIZATION'] });
+      const rel = await bridge.add_relationship({ source_id: alice.id, target_id: acme.id, relationship_type: 'WORKS_AT' });
+      check.equal(
+        { source_id: rel.source_id, target_id: rel.target_id, relationship_type: rel.relationship_type },
+        { source_id: alice.id, target_id: acme.id, relationship_type: 'WORKS_AT' },
+        'add_relationship(Alice -> Acme, "WORKS_AT"): returned relationship (source_id, target_id, relationship_type)',
+      );
+      const typed = await bridge.get_related_entities({ entity_id: alice.id, relationship_type: 'WORKS_AT' });
+      sameIds(typed, [acme], 'get_related_entities(Alice, relationship_type="WORKS_AT") after add_relationship', { allowRepeats: true });
+      const other = await bridge.get_related_entities({ entity_id: alice.id, relationship_type: 'LIVES_IN' });
+      sameIds(other, [], 'get_related_entities(Alice, relationship_type="LIVES_IN"): no relationship of that type exists');
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-G-004',
+    tier: 'gold',
+    group: 'relationships',
+    clauses: ['SPEC-5.2.2'],
+    title: 'The target of a relationship is found from its source',
+    asserts:
+      'Links Alice to Bob (KNOWS) next to an unlinked Carol; get_related_entities(Alice) returns exactly Bob, ' +
+      'with the name and type Bob was created with.',
+    async run({ bridge, check }) {
+      const { alice, bob, carol } = await addEntities(bridge, {
+        alice: ['Alice', 'PERSON'],
+        bob: ['Bob', 'PERSON', 'Colleague of Alice'],
+        carol: ['Carol', 'PERSON'],
+      });
+      void carol; // the decoy: an entity with no relationship must not be listed
+      await bridge.add_relationship({ source_id: alice.id, target_id: bob.id, relationship_type: 'KNOWS' });
+      const related = await bridge.get_related_entities({ entity_id: alice.id });
+      // silent: whether an entity reached by several edges is listed once or more
+      sameIds(related, [bob], 'get_related_entities(Alice) with one edge Alice -KNOWS-> Bob', { allowRepeats: true });
+      const found = related.find((e) => e.id === bob.id);
+      check.equal(
+        { name: found?.name, type: found?.type, description: found?.description },
+        { name: 'Bob', type: 'PERSON', description: 'Colleague of Alice' },
+        'get_related_entities(Alice): the related entity Bob (name, type, description as created)',
+      );
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-G-011',
+    tier: 'gold',
+    group: 'relationships',
+    clauses: ['SPEC-5.2.3'],
+    title: 'Several relationship types, also between the same two entities, are all kept',
+    asserts:
+      'Links Alice to Acme with WORKS_AT and INVESTED_IN and to San Francisco with LOCATED_AT; get_related_entities ' +
+      'filtered by each type returns exactly that type\'s targets, and unfiltered returns Acme and San Francisco.',
+    async run({ bridge }) {
+      const { alice, acme, sf } = await addEntities(bridge, {
+        alice: ['Alice', 'PERSON'],
+        acme: ['Acme', 'ORGANIZATION'],
+        sf: ['San Francisco', 'LOCATION'],
+      });
+      const edges = [
+        [acme, 'WORKS_AT'],
+        [acme, 'INVESTED_IN'],
+        [sf, 'LOCATED_AT'],
+      ] as const;
+      for (const [target, relationship_type] of edges) {
+        await bridge.add_relationship({ source_id: alice.id, target_id: target.id, relationship_type });
+      }
+      for (const [target, relationship_type] of edges) {
+        const related = await bridge.get_related_entities({ entity_id: alice.id, relationship_type });
+        sameIds(related, [target], `get_related_entities(Alice, relationship_type="${relationship_type}") with Alice linked to Acme by WORKS_AT and INVESTED_IN and to San Francisco by LOCATED_AT`, { allowRepeats: true });
+      }
+      const all = await bridge.get_related_entities({ entity_id: alice.id });
+      // silent: whether Acme, reached by two edges, is listed once or twice
+      sameIds(all, [acme, sf], 'get_related_entities(Alice) without relationship_type', { allowRepeats: true });
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-G-012',
+    tier: 'gold',
+    group: 'relationships',
+    clauses: ['SPEC-5.2.4'],
+    title: 'add_relationship returns a relationship with a fresh UUID id',
+    asserts:
+      'Adds two relationships between A and B; each answer has a UUID id, the two ids differ from each other ' +
+      'and from the entity ids, and each carries the ids and type sent.',
+    async run({ bridge, check }) {
+      const { a, b } = await addEntities(bridge, { a: ['A', 'PERSON'], b: ['B', 'PERSON'] });
+      const knows = await bridge.add_relationship({ source_id: a.id, target_id: b.id, relationship_type: 'KNOWS' });
+      const mentors = await bridge.add_relationship({ source_id: b.id, target_id: a.id, relationship_type: 'MENTORS' });
+      check.uuid(knows.id, 'add_relationship(A -> B, "KNOWS"): id');
+      check.uuid(mentors.id, 'add_relationship(B -> A, "MENTORS"): id');
+      check.distinct(
+        [knows.id, mentors.id, a.id, b.id],
+        'add_relationship: relationship ids must be new ids, distinct from each other and from the entity ids [KNOWS, MENTORS, A, B]',
+      );
+      check.equal(
+        [knows, mentors].map((r) => [r.source_id, r.target_id, r.relationship_type]),
+        [[a.id, b.id, 'KNOWS'], [b.id, a.id, 'MENTORS']],
+        'add_relationship: [source_id, target_id, relationship_type] of the two answers',
+      );
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-G-101',
+    tier: 'gold',
+    group: 'relationships',
+    clauses: ['SPEC-5.2.1'],
+    title: 'add_relationship keeps the properties sent, exactly',
+    asserts:
+      'Adds a relationship with nested properties holding every JSON value kind; the answer\'s properties equal ' +
+      'the object sent, value for value.',
+    async run({ bridge, check }) {
+      const { alice, acme } = await addEntities(bridge, { alice: ['Alice', 'PERSON'], acme: ['Acme', 'ORGANIZATION'] });
+      const properties = { since: 2019, role: 'staff engineer', ...NESTED_METADATA };
+      const rel = await bridge.add_relationship({ source_id: alice.id, target_id: acme.id, relationship_type: 'WORKS_AT', properties });
+      check.equal(rel.properties, properties, 'add_relationship(Alice -> Acme, "WORKS_AT", properties={…}): properties of the answer');
+    },
+  }),
+];

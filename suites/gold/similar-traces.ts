@@ -1,3 +1,110 @@
-import type { Scenario } from '../../src/engine/scenario.js';
+// Gold: similar-trace search (SPEC-5.4.x). The scoring is the server's own; what is checked is that
+// a trace whose task matches is found ahead of traces sharing no word with the query, that limit
+// and success_only are honoured, and that nothing comes back when there are no traces.
+import { defineScenario, type Scenario } from '../../src/engine/scenario.js';
+import { absentId, addTrace, indexOfId, sameIds } from './helpers-gold.js';
 
-export const scenarios: Scenario[] = [];
+const SESSION = 'gold-similar';
+
+export const scenarios: Scenario[] = [
+  defineScenario({
+    id: 'SCN-G-006',
+    tier: 'gold',
+    group: 'similar-traces',
+    clauses: ['SPEC-5.4.1'],
+    title: 'get_similar_traces finds the trace with a similar task',
+    asserts:
+      'Stores a trace about Alice Johnson\'s role at Acme Corp and two traces sharing no word with the query; ' +
+      'get_similar_traces("Alice Johnson role at Acme Corp") returns the first (same id, task and session) ahead of the others.',
+    async run({ bridge, check }) {
+      const match = await addTrace(bridge, SESSION, "Find Alice Johnson's role at Acme Corp");
+      const unrelated = [
+        await addTrace(bridge, SESSION, "Look up Bob Smith's job", true),
+        await addTrace(bridge, 'gold-similar-other', 'Bake sourdough bread overnight', false),
+      ];
+      const query = 'Alice Johnson role at Acme Corp';
+      const similar = await bridge.get_similar_traces({ task: query, limit: 5 });
+      const at = indexOfId(similar, match, `get_similar_traces(task=${JSON.stringify(query)}, limit=5)`);
+      const found = similar[at]!;
+      check.equal(
+        { task: found.task, session_id: found.session_id },
+        { task: match.task, session_id: SESSION },
+        `get_similar_traces(task=${JSON.stringify(query)}): task and session_id of the matching trace`,
+      );
+      for (const other of unrelated) {
+        const j = similar.findIndex((t) => t.id === other.id);
+        // silent: traces sharing no word with the query may be returned, but never ahead of a matching one
+        check.ok(
+          j === -1 || j > at,
+          `get_similar_traces(task=${JSON.stringify(query)}): the unrelated trace ${JSON.stringify(other.task)} is ranked at ${j}, before the matching trace at ${at}`,
+          { expected: `after position ${at}`, actual: j },
+        );
+      }
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-G-014',
+    tier: 'gold',
+    group: 'similar-traces',
+    clauses: ['SPEC-5.4.2'],
+    title: 'get_similar_traces honours limit',
+    asserts:
+      'Stores five completed traces "Research task N"; get_similar_traces("Research task", limit=2) returns one or two ' +
+      'of them and no more.',
+    async run({ bridge, check }) {
+      const traces = [];
+      for (let i = 0; i < 5; i++) traces.push(await addTrace(bridge, SESSION, `Research task ${i}`, true));
+      const similar = await bridge.get_similar_traces({ task: 'Research task', limit: 2 });
+      check.atMost(similar, 2, 'get_similar_traces(task="Research task", limit=2) with 5 matching traces');
+      // silent: how many of the candidates the scoring keeps; all five match, so at least one must come back
+      check.nonEmpty(similar, 'get_similar_traces(task="Research task", limit=2) with 5 matching traces');
+      const known = new Set(traces.map((t) => t.id));
+      check.every(similar, (t) => known.has(t.id), 'get_similar_traces(task="Research task", limit=2): every result is one of the stored traces');
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-G-015',
+    tier: 'gold',
+    group: 'similar-traces',
+    clauses: ['SPEC-5.4.3'],
+    title: 'get_similar_traces with no traces stored returns []',
+    asserts:
+      'On an empty store get_similar_traces returns []; after a message and an entity with the very words of the ' +
+      'query (but still no trace) it still returns [].',
+    async run({ bridge, check }) {
+      const task = 'Summarise the quarterly report';
+      check.empty(await bridge.get_similar_traces({ task }), `get_similar_traces(task=${JSON.stringify(task)}) on an empty store`);
+      await bridge.add_message({ session_id: SESSION, role: 'user', content: task });
+      await bridge.add_entity({ name: task, entity_type: 'EVENT' });
+      check.empty(
+        await bridge.get_similar_traces({ task }),
+        `get_similar_traces(task=${JSON.stringify(task)}) with no trace stored (only a message and an entity with that text)`,
+      );
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-G-103',
+    tier: 'gold',
+    group: 'similar-traces',
+    clauses: ['SPEC-5.4.1'],
+    title: 'get_similar_traces(success_only=true) returns only successful traces',
+    asserts:
+      'Stores four traces with the same task: succeeded, failed, completed without a verdict, and still open; ' +
+      'with success_only=true only the succeeded one is returned.',
+    async run({ bridge }) {
+      const task = 'Deploy the payment service to production';
+      const succeeded = await addTrace(bridge, SESSION, task, true);
+      const failed = await addTrace(bridge, SESSION, task, false);
+      const open = await addTrace(bridge, SESSION, task);
+      const noVerdict = await bridge.start_trace({ session_id: SESSION, task });
+      await bridge.complete_trace({ trace_id: noVerdict.id, outcome: 'stopped' });
+      const what = `get_similar_traces(task=${JSON.stringify(task)}, success_only=true)`;
+      const similar = await bridge.get_similar_traces({ task, success_only: true });
+      for (const excluded of [failed, open, noVerdict]) absentId(similar, excluded, `${what}: success is not true`);
+      sameIds(similar, [succeeded], what);
+    },
+  }),
+];

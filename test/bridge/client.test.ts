@@ -258,7 +258,7 @@ describe('transport failures', () => {
     const frame = Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]);
     const s = await rawServer((sock: net.Socket) =>
       onRequest(sock, () => {
-        sock.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n[');
+        sock.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n1\r\n[\r\n');
         const pump = () => {
           while (!sock.destroyed && written < 512 * 1024 * 1024) {
             written += frame.length;
@@ -368,6 +368,23 @@ describe('requests', () => {
     expect(s.seen).toHaveLength(5);
     expect(s.connections).toBe(1);
     expect(c.requestCount).toBe(5);
+  });
+
+  it('concurrent calls all complete, on one socket by default and on several when allowed', async () => {
+    const s = await httpServer((_req, res) => {
+      setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"id":"x"}');
+      }, 30);
+    });
+    const one = client(s.url);
+    const r1 = await Promise.all([1, 2, 3].map(() => one.call('add_message', {})));
+    expect(r1.map((r) => r.outcome.kind)).toEqual(['object', 'object', 'object']);
+    expect(s.connections).toBe(1);
+    const many = client(s.url, { connections: 3 });
+    const r2 = await Promise.all([1, 2, 3].map(() => many.call('add_message', {})));
+    expect(r2.map((r) => r.outcome.kind)).toEqual(['object', 'object', 'object']);
+    expect(s.connections).toBe(4);
   });
 
   it('a violation does not spoil the connection for the next call', async () => {
