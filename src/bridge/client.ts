@@ -222,7 +222,7 @@ export class BridgeClient {
   readonly #requestHeaders: Record<string, string>;
   readonly #redacted: Readonly<Record<string, string>>;
   readonly #scrub: ((text: string) => string) | undefined;
-  readonly #onExchange: ((ex: Exchange) => void) | undefined;
+  readonly #notify: ((r: CallResult) => CallResult) | undefined;
   readonly #routes = new Map<string, Route>();
   #count = 0;
 
@@ -243,7 +243,14 @@ export class BridgeClient {
     this.#requestHeaders = { ...extra, 'content-type': 'application/json' };
     this.#redacted = Object.freeze(redactHeaders(extra));
     this.#scrub = makeScrubber(extra);
-    this.#onExchange = options.onExchange;
+    const hook = options.onExchange;
+    this.#notify =
+      hook === undefined
+        ? undefined
+        : (r: CallResult) => {
+            hook(r.exchange);
+            return r;
+          };
 
     this.#pool = new Pool(this.#target.origin, {
       connections: positive('connections', options.connections, 1),
@@ -273,9 +280,14 @@ export class BridgeClient {
   /**
    * POSTs `params` (nulls omitted) to `/{method}` and classifies the answer against the
    * expected response kind. Never rejects because of the server or the network.
-   * (An exception thrown by the onExchange hook is the caller's and does propagate.)
+   * (An exception thrown by the onExchange hook is the caller's bug: the call rejects with it.)
    */
   call(method: string, params: Record<string, unknown> = {}, opts?: CallOptions): Promise<CallResult> {
+    const p = this.#exchange(method, params, opts);
+    return this.#notify === undefined ? p : p.then(this.#notify);
+  }
+
+  #exchange(method: string, params: Record<string, unknown>, opts: CallOptions | undefined): Promise<CallResult> {
     this.#count++;
     const route = this.#routes.get(method) ?? this.#makeRoute(method);
     const expect = opts?.expect ?? route.expect;
@@ -305,7 +317,15 @@ export class BridgeClient {
       let timer: NodeJS.Timeout | undefined;
       const handler = new ExchangeHandler(this.maxBodyBytes, (h, err) => {
         if (timer !== undefined) clearTimeout(timer);
-        resolve(this.#settle(exchange, t0, expect, timeoutMs, h, err));
+        // This runs inside undici's callbacks: nothing may throw out of it, or the call would hang.
+        let result: CallResult;
+        try {
+          result = this.#settle(exchange, t0, expect, timeoutMs, h, err);
+        } catch (e) {
+          const reason = `${method}: internal error of the bridge client (${e instanceof Error ? e.message : String(e)})`;
+          result = { outcome: { kind: 'transport', failure: 'other', reason }, exchange };
+        }
+        resolve(result);
       });
       timer = setTimeout(() => {
         if (handler.done) return;
@@ -386,7 +406,6 @@ export class BridgeClient {
       else if (outcome.kind === 'error') outcome.message = scrub(outcome.message);
     }
     if (outcome.kind === 'transport') exchange.transportError = outcome.reason;
-    this.#onExchange?.(exchange);
     return { outcome, exchange };
   }
 

@@ -25,8 +25,13 @@ async function scenarios(): Promise<readonly Scenario[]> {
   return (await import('../../suites/index.js')).ALL_SCENARIOS;
 }
 
-export async function listCommand(flags: { tier?: ScenarioTier; json?: boolean }): Promise<void> {
+export async function listCommand(flags: { tier?: ScenarioTier; json?: boolean; markdown?: boolean }): Promise<void> {
   const list = (await scenarios()).filter((s) => !flags.tier || s.tier === flags.tier);
+  if (flags.markdown) {
+    const { renderCatalogue } = await import('../catalogue.js');
+    process.stdout.write(renderCatalogue(list));
+    return;
+  }
   if (flags.json) {
     const rows = list.map(({ id, tier, group, clauses, title, asserts }) => ({ id, tier, group, clauses, title, asserts }));
     process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);

@@ -87,6 +87,7 @@ Exit codes: 0 requested tier reached, 1 not reached, 2 usage error, 3 target unr
     .description('list the scenarios: id, tier, clauses, title')
     .addOption(new Option('-t, --tier <tier>', 'only this tier').choices(TIERS))
     .option('--json', 'print JSON')
+    .option('--markdown', 'print the Markdown catalogue (docs/scenarios.md)')
     .action(async (opts) => {
       const { listCommand } = await import('./info-commands.js');
       await listCommand(opts);

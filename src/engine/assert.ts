@@ -17,14 +17,34 @@ export function show(value: unknown, max = 300): string {
 
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
-export const check = {
+/** The assertion helpers. No `asserts` signatures: scenarios destructure `{ check }`, and TypeScript
+ * only honours assertion signatures on explicitly annotated names. */
+export interface Check {
+  ok(condition: unknown, message: string, detail?: { expected?: unknown; actual?: unknown }): void;
+  equal(actual: unknown, expected: unknown, what: string): void;
+  notEqual(actual: unknown, unexpected: unknown, what: string): void;
+  length(list: readonly unknown[], n: number, what: string): void;
+  atMost(list: readonly unknown[], n: number, what: string): void;
+  nonEmpty(list: readonly unknown[], what: string): void;
+  empty(list: readonly unknown[], what: string): void;
+  some<T>(list: readonly T[], predicate: (item: T) => boolean, what: string): T;
+  none<T>(list: readonly T[], predicate: (item: T) => boolean, what: string): void;
+  every<T>(list: readonly T[], predicate: (item: T) => boolean, what: string): void;
+  uuid(value: unknown, what: string): void;
+  timestamp(value: unknown, what: string): void;
+  distinct(values: readonly unknown[], what: string): void;
+  /** The value is neither null nor undefined; returns it, narrowed. */
+  present<T>(value: T, what: string): NonNullable<T>;
+}
+
+export const check: Check = {
   /** `what` holds; otherwise fail with `message`. */
-  ok(condition: unknown, message: string, detail?: { expected?: unknown; actual?: unknown }): asserts condition {
+  ok(condition, message, detail) {
     if (!condition) throw new AssertionFailure(message, detail?.expected, detail?.actual);
   },
 
   /** Deep, exact equality (JSON values: key order ignored, array order kept). */
-  equal<T>(actual: unknown, expected: T, what: string): asserts actual is T {
+  equal(actual, expected, what) {
     if (!isDeepStrictEqual(actual, expected)) {
       throw new AssertionFailure(`${what}: expected ${show(expected)}, got ${show(actual)}`, expected, actual);
     }
@@ -89,6 +109,13 @@ export const check = {
   },
 
   /** All values are distinct. */
+  present(value, what) {
+    if (value === null || value === undefined) {
+      throw new AssertionFailure(`${what}: expected a value, got ${value === null ? 'null' : 'nothing'}`, 'a value', value);
+    }
+    return value;
+  },
+
   distinct(values: readonly unknown[], what: string): void {
     const seen = new Set<string>();
     for (const v of values) {
@@ -99,7 +126,6 @@ export const check = {
   },
 };
 
-export type Check = typeof check;
 
 /** Milliseconds since the epoch of an ISO timestamp (assumes it was validated). */
 export function instant(timestamp: string): number {

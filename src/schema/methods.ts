@@ -23,10 +23,10 @@ const str = (name: string) => z.string({ error: (iss) => (iss.input === undefine
 const limit = opt(z.int({ error: 'limit must be an integer' }).min(0, { error: 'limit must be >= 0' }));
 const uuid = (name: string) => z.string({ error: (iss) => (iss.input === undefined ? `${name} is required` : `${name} must be a UUID string`) }).pipe(Uuid);
 
-function method<P extends z.ZodRawShape, R extends z.ZodType | null>(
+function method<P extends z.ZodRawShape, K extends ResponseKind, R extends z.ZodType | null>(
   tier: Tier,
   params: P,
-  kind: ResponseKind,
+  kind: K,
   result: R,
 ) {
   return { tier, params: z.looseObject(params), kind, result } as const;

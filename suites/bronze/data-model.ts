@@ -1,3 +1,503 @@
-import type { Scenario } from '../../src/engine/scenario.js';
+// Bronze, Volume 1 of the established clause list: the shape and identity rules of conversations,
+// messages, entities, preferences and facts (SCN-B-001 … SCN-B-026, plus our SCN-B-101).
+// The checks shared by add-message.ts and get-conversation.ts live at the top of this file.
+import { isDeepStrictEqual } from 'node:util';
+import { check, instant, show } from '../../src/engine/assert.js';
+import type { BridgeApi } from '../../src/engine/context.js';
+import { defineScenario, type Scenario } from '../../src/engine/scenario.js';
+import type { EntityType, Message, Role } from '../../src/schema/model.js';
 
-export const scenarios: Scenario[] = [];
+// ------------------------------------------------------------------ shared helpers
+
+/** How far a "recent" server timestamp may be from the kit's clock (both ways): 5 minutes. */
+export const CLOCK_WINDOW_MS = 5 * 60_000;
+
+export interface Draft {
+  role: Role;
+  content: string;
+  metadata?: Record<string, unknown>;
+}
+
+/** Adds messages one after the other (each awaited) and returns what add_message answered. */
+export async function addAll(bridge: BridgeApi, session_id: string, drafts: readonly (Draft | string)[]): Promise<Message[]> {
+  const sent: Message[] = [];
+  for (const d of drafts) {
+    const draft = typeof d === 'string' ? { role: 'user' as const, content: d } : d;
+    sent.push(await bridge.add_message({ session_id, ...draft }));
+  }
+  return sent;
+}
+
+/** Milliseconds since the epoch of a validated timestamp, or NaN. */
+export function toMs(timestamp: string): number {
+  return instant(timestamp.toUpperCase());
+}
+
+/** `ts` lies within ±CLOCK_WINDOW_MS of the kit-clock interval [before, after] around the call. */
+export function checkRecent(ts: string, before: number, after: number, what: string): void {
+  const t = toMs(ts);
+  const lo = new Date(before - CLOCK_WINDOW_MS).toISOString();
+  const hi = new Date(after + CLOCK_WINDOW_MS).toISOString();
+  check.ok(
+    Number.isFinite(t) && t >= before - CLOCK_WINDOW_MS && t <= after + CLOCK_WINDOW_MS,
+    `${what}: expected a time within 5 minutes of the kit's clock (${lo} … ${hi}), got ${ts}`,
+    { expected: `${lo} … ${hi}`, actual: ts },
+  );
+}
+
+/** Exact string equality; on a difference the message says where the texts part. */
+export function sameText(actual: unknown, expected: string, what: string): void {
+  if (actual === expected || typeof actual !== 'string') return check.equal(actual, expected, what);
+  let i = 0;
+  while (i < actual.length && i < expected.length && actual[i] === expected[i]) i++;
+  const at = (s: string) => JSON.stringify(s.slice(i, i + 24));
+  check.equal(
+    actual,
+    expected,
+    `${what} (expected ${expected.length} chars, got ${actual.length}; first difference at char ${i}: expected ${at(expected)}, got ${at(actual)})`,
+  );
+}
+
+/** The first path at which two JSON values differ, e.g. `metadata.nested.level1: "level2" missing`. */
+export function jsonDiff(actual: unknown, expected: unknown, path: string): string | undefined {
+  if (isDeepStrictEqual(actual, expected)) return undefined;
+  const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (isObj(actual) && isObj(expected)) {
+    for (const key of new Set([...Object.keys(expected), ...Object.keys(actual)])) {
+      if (!(key in actual)) return `${path}.${key} missing`;
+      if (!(key in expected)) return `${path}.${key} not expected`;
+      const d = jsonDiff(actual[key], expected[key], `${path}.${key}`);
+      if (d !== undefined) return d;
+    }
+  }
+  if (Array.isArray(actual) && Array.isArray(expected) && actual.length === expected.length) {
+    for (let i = 0; i < actual.length; i++) {
+      const d = jsonDiff(actual[i], expected[i], `${path}[${i}]`);
+      if (d !== undefined) return d;
+    }
+  }
+  return `${path}: expected ${show(expected, 80)}, got ${show(actual, 80)}`;
+}
+
+/** Exact JSON equality (check.equal on the whole value); the message names the first difference. */
+export function sameJson(actual: unknown, expected: unknown, what: string, path = 'metadata'): void {
+  const d = jsonDiff(actual, expected, path);
+  check.equal(actual, expected, d === undefined ? what : `${what} (${d})`);
+}
+
+/** A message read back is the message add_message answered: same id, role, content, metadata and instant. */
+export function checkSameMessage(got: Message, sent: Message, what: string): void {
+  check.equal(got.id, sent.id, `${what}: id (the id add_message returned)`);
+  check.equal(got.role, sent.role, `${what}: role`);
+  sameText(got.content, sent.content, `${what}: content`);
+  sameJson(got.metadata, sent.metadata, `${what}: metadata`);
+  // silent: the zone form and precision of a timestamp may differ between answers; the instant may not.
+  check.ok(
+    toMs(got.timestamp) === toMs(sent.timestamp),
+    `${what}: timestamp ${got.timestamp} is not the instant add_message returned (${sent.timestamp})`,
+    { expected: sent.timestamp, actual: got.timestamp },
+  );
+}
+
+/**
+ * Names messages by where they were sent: `{ a: [m1, m2] }` labels m1 "a1" and m2 "a2"; a message
+ * nobody sent is "?" and the start of its id.
+ */
+export function labels(messages: readonly Message[], sent: Record<string, readonly Message[]>): string[] {
+  return messages.map((m) => {
+    for (const [name, list] of Object.entries(sent)) {
+      const i = list.findIndex((s) => s.id === m.id);
+      if (i >= 0) return `${name}${i + 1}`;
+    }
+    return `?${String(m.id).slice(0, 8)}`;
+  });
+}
+
+/** Labels of `sent[name]`, in the order sent. */
+export function labelsOf(name: string, list: readonly Message[]): string[] {
+  return list.map((_, i) => `${name}${i + 1}`);
+}
+
+/** The messages of a conversation are exactly `expected` (labels), in this order. */
+export function checkSequence(
+  messages: readonly Message[],
+  sent: Record<string, readonly Message[]>,
+  expected: readonly string[],
+  what: string,
+): void {
+  const got = labels(messages, sent);
+  if (isDeepStrictEqual(got, expected)) return;
+  let i = 0;
+  while (i < got.length && got[i] === expected[i]) i++;
+  const where =
+    i < got.length && i < expected.length
+      ? `first difference at position ${i + 1}: expected ${expected[i]}, got ${got[i]}`
+      : `expected ${expected.length} messages, got ${got.length}`;
+  check.equal(got, expected, `${what} (${where})`);
+}
+
+/** Fields of a stored message that must not change while it is stored (embedding may be computed later). */
+export function stored(m: Message): Pick<Message, 'id' | 'role' | 'content' | 'timestamp' | 'metadata'> {
+  return { id: m.id, role: m.role, content: m.content, timestamp: m.timestamp, metadata: m.metadata };
+}
+
+export const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+// ------------------------------------------------------------------ 1.1 conversation and messages
+
+const group = 'data-model';
+
+const conversationScenarios: Scenario[] = [
+  defineScenario({
+    id: 'SCN-B-001', tier: 'bronze', group, clauses: ['SPEC-1.1.1'],
+    title: 'The first message of a new session creates its conversation',
+    asserts: 'Adds one message to a fresh session; get_conversation answers a conversation of that session holding exactly that message (same id, role, content, metadata and timestamp).',
+    async run({ bridge }) {
+      const S = 'tck-b001';
+      const [m] = await addAll(bridge, S, [{ role: 'user', content: 'Hello' }]);
+      const conv = await bridge.get_conversation({ session_id: S });
+      check.equal(conv.session_id, S, `get_conversation(session_id="${S}"): session_id of the conversation`);
+      check.length(conv.messages, 1, `get_conversation(session_id="${S}") after the first add_message: messages`);
+      checkSameMessage(conv.messages[0]!, m!, `get_conversation(session_id="${S}"): the first message`);
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-B-002', tier: 'bronze', group, clauses: ['SPEC-1.1.2'],
+    title: 'Later messages of a session join its existing conversation',
+    asserts: 'Adds a user message, reads the conversation, adds an assistant message; the conversation keeps its id and holds both messages in order.',
+    async run({ bridge }) {
+      const S = 'tck-b002';
+      const m = await addAll(bridge, S, ['First message']);
+      const first = await bridge.get_conversation({ session_id: S });
+      m.push(...(await addAll(bridge, S, [{ role: 'assistant', content: 'Second message' }])));
+      const second = await bridge.get_conversation({ session_id: S });
+      check.equal(second.id, first.id, `get_conversation(session_id="${S}") after a second add_message: conversation id (the existing conversation)`);
+      checkSequence(second.messages, { m }, ['m1', 'm2'], `get_conversation(session_id="${S}") after two add_message: messages`);
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-B-003', tier: 'bronze', group, clauses: ['SPEC-1.1.3'],
+    title: 'Messages of one session are not visible in another',
+    asserts: 'Adds one message to each of two sessions; each conversation holds exactly its own message.',
+    async run({ bridge }) {
+      const a = await addAll(bridge, 'tck-b003-a', ['Message in session A']);
+      const b = await addAll(bridge, 'tck-b003-b', ['Message in session B']);
+      const convA = await bridge.get_conversation({ session_id: 'tck-b003-a' });
+      const convB = await bridge.get_conversation({ session_id: 'tck-b003-b' });
+      checkSequence(convA.messages, { a, b }, ['a1'], 'get_conversation(session_id="tck-b003-a"): only the message of session a');
+      checkSequence(convB.messages, { a, b }, ['b1'], 'get_conversation(session_id="tck-b003-b"): only the message of session b');
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-B-004', tier: 'bronze', group, clauses: ['SPEC-1.1.4'],
+    title: 'A deleted message is gone from the conversation',
+    asserts: 'Adds three messages, deletes the middle one (delete_message answers deleted: true); get_conversation no longer returns its id.',
+    async run({ bridge }) {
+      const S = 'tck-b004';
+      const [, doomed] = await addAll(bridge, S, ['Keep me', 'Delete me', 'Keep me too']);
+      const res = await bridge.delete_message({ message_id: doomed!.id });
+      check.equal(res.deleted, true, `delete_message(message_id=<existing message>): deleted`);
+      const conv = await bridge.get_conversation({ session_id: S });
+      check.none(conv.messages, (m) => m.id === doomed!.id, `get_conversation(session_id="${S}") after delete_message: the deleted message must not be returned`);
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-B-005', tier: 'bronze', group, clauses: ['SPEC-1.1.5'],
+    title: 'A conversation id is a UUID',
+    asserts: 'Adds a message and reads the conversation; its id is a UUID string (any version).',
+    async run({ bridge }) {
+      await addAll(bridge, 'tck-b005', ['Hello']);
+      const conv = await bridge.get_conversation({ session_id: 'tck-b005' });
+      // silent: UUID version.
+      check.uuid(conv.id, 'get_conversation(session_id="tck-b005"): conversation id');
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-B-006', tier: 'bronze', group, clauses: ['SPEC-1.1.6'],
+    title: 'A conversation keeps the created_at of its creation',
+    asserts: "Adds a message; the conversation's created_at is within 5 minutes of the kit's clock at that moment, and is the same instant after a later message is added.",
+    async run({ bridge }) {
+      const S = 'tck-b006';
+      const before = Date.now();
+      await addAll(bridge, S, ['Hello']);
+      const after = Date.now();
+      const first = await bridge.get_conversation({ session_id: S });
+      check.timestamp(first.created_at, `get_conversation(session_id="${S}"): created_at`);
+      checkRecent(first.created_at, before, after, `get_conversation(session_id="${S}"): created_at of a conversation created by add_message`);
+      await pause(5);
+      await addAll(bridge, S, [{ role: 'assistant', content: 'Hi' }]);
+      const second = await bridge.get_conversation({ session_id: S });
+      // silent: the zone form and precision of created_at; only the instant must stay.
+      check.ok(
+        toMs(second.created_at) === toMs(first.created_at),
+        `get_conversation(session_id="${S}"): created_at must stay the creation time, was ${first.created_at}, after another add_message got ${second.created_at}`,
+        { expected: first.created_at, actual: second.created_at },
+      );
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-B-007', tier: 'bronze', group, clauses: ['SPEC-1.1.7'],
+    title: 'A conversation needs no title',
+    asserts: 'Adds a message without any title and reads the conversation; it is valid whether title is null, omitted or a string.',
+    async run({ bridge }) {
+      await addAll(bridge, 'tck-b007', ['Hello']);
+      const conv = await bridge.get_conversation({ session_id: 'tck-b007' });
+      // silent: title null, omitted or a string (MAY); the data model already rejects any other type.
+      check.ok(
+        conv.title === undefined || conv.title === null || typeof conv.title === 'string',
+        `get_conversation(session_id="tck-b007"): title must be a string, null or omitted, got ${show(conv.title)}`,
+      );
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-B-008', tier: 'bronze', group, clauses: ['SPEC-1.1.8'],
+    title: 'A session keeps one conversation id across calls',
+    asserts: 'Reads the conversation of a session twice, adds a message, reads it again; all three answers carry the same conversation id.',
+    async run({ bridge }) {
+      const S = 'tck-b008';
+      await addAll(bridge, S, ['First']);
+      const ids = [(await bridge.get_conversation({ session_id: S })).id, (await bridge.get_conversation({ session_id: S })).id];
+      await addAll(bridge, S, ['Second']);
+      ids.push((await bridge.get_conversation({ session_id: S })).id);
+      check.equal(ids, [ids[0], ids[0], ids[0]], `get_conversation(session_id="${S}") called three times (one more add_message before the third): conversation id must not change`);
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-B-009', tier: 'bronze', group, clauses: ['SPEC-1.1.9'],
+    title: 'Different sessions have different conversation ids',
+    asserts: 'Adds a message to each of three sessions; their conversation ids are pairwise distinct.',
+    async run({ bridge }) {
+      const sessions = ['tck-b009-a', 'tck-b009-b', 'tck-b009-c'];
+      for (const s of sessions) await addAll(bridge, s, [`Hello from ${s}`]);
+      const ids: string[] = [];
+      for (const s of sessions) ids.push((await bridge.get_conversation({ session_id: s })).id);
+      check.distinct(ids, `get_conversation of sessions ${sessions.join(', ')}: conversation ids must be distinct`);
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-B-010', tier: 'bronze', group, clauses: ['SPEC-1.1.10'],
+    title: 'Deleting a message leaves the other messages untouched',
+    asserts: 'Adds four messages with different roles and metadata (and one in another session), deletes the second; the remaining messages read back exactly as before (id, role, content, timestamp, metadata, order).',
+    async run({ bridge }) {
+      const S = 'tck-b010';
+      const sent = await addAll(bridge, S, [
+        { role: 'user', content: 'Keep me', metadata: { n: 1 } },
+        { role: 'assistant', content: 'Delete me', metadata: { n: 2 } },
+        { role: 'system', content: 'Keep me too', metadata: { n: 3, tags: ['x'] } },
+        { role: 'user', content: 'And me' },
+      ]);
+      const other = await addAll(bridge, 'tck-b010-other', ['Elsewhere']);
+      const before = await bridge.get_conversation({ session_id: S });
+      const otherBefore = await bridge.get_conversation({ session_id: 'tck-b010-other' });
+      await bridge.delete_message({ message_id: sent[1]!.id });
+      const after = await bridge.get_conversation({ session_id: S });
+      // silent: embedding may be filled in later; every other field must not change.
+      const expected = before.messages.filter((m) => m.id !== sent[1]!.id).map(stored);
+      checkSequence(after.messages, { m: sent, o: other }, ['m1', 'm3', 'm4'], `get_conversation(session_id="${S}") after deleting m2: remaining messages`);
+      check.equal(after.messages.map(stored), expected, `get_conversation(session_id="${S}") after deleting m2: the other messages must be unchanged`);
+      const otherAfter = await bridge.get_conversation({ session_id: 'tck-b010-other' });
+      check.equal(otherAfter.messages.map(stored), otherBefore.messages.map(stored), 'get_conversation(session_id="tck-b010-other") after deleting a message of another session: unchanged');
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-B-011', tier: 'bronze', group, clauses: ['SPEC-1.1.11'],
+    title: 'A message has an id, and it is the id the store keeps',
+    asserts: 'Adds two messages; each answer has a non-null id, the two ids differ, and get_conversation returns exactly those ids.',
+    async run({ bridge }) {
+      const S = 'tck-b011';
+      const m = await addAll(bridge, S, ['Hello', 'Hello']);
+      for (const msg of m) check.ok(msg.id != null, 'add_message: id must not be null');
+      check.distinct(m.map((x) => x.id), 'add_message called twice: message ids must be distinct');
+      const conv = await bridge.get_conversation({ session_id: S });
+      checkSequence(conv.messages, { m }, ['m1', 'm2'], `get_conversation(session_id="${S}"): the ids add_message returned`);
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-B-012', tier: 'bronze', group, clauses: ['SPEC-1.1.12'],
+    title: "A message's role is the role it was added with",
+    asserts: 'Adds a system, a user and an assistant message; each answer carries the role given.',
+    async run({ bridge }) {
+      for (const role of ['system', 'user', 'assistant'] as const) {
+        const [m] = await addAll(bridge, 'tck-b012', [{ role, content: `A ${role} message` }]);
+        check.equal(m!.role, role, `add_message(role="${role}"): role`);
+      }
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-B-013', tier: 'bronze', group, clauses: ['SPEC-1.1.13'],
+    title: "A message's content is the content it was added with",
+    asserts: 'Adds a message whose content has leading and trailing whitespace; the answer carries exactly that content.',
+    async run({ bridge }) {
+      const content = '  Hello world  \n';
+      const [m] = await addAll(bridge, 'tck-b013', [content]);
+      sameText(m!.content, content, `add_message(content=${JSON.stringify(content)}): content must be returned unchanged`);
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-B-014', tier: 'bronze', group, clauses: ['SPEC-1.1.14'],
+    title: 'A message has a timestamp',
+    asserts: 'Adds a message; the answer has a non-null ISO 8601 date-time timestamp that reads as an instant.',
+    async run({ bridge }) {
+      const [m] = await addAll(bridge, 'tck-b014', ['Hello']);
+      // silent: zone form (Z or ±hh:mm) and precision.
+      check.timestamp(m!.timestamp, 'add_message: timestamp');
+      check.ok(Number.isFinite(toMs(m!.timestamp)), `add_message: timestamp ${m!.timestamp} does not read as an instant`);
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-B-101', tier: 'bronze', group, clauses: ['SPEC-1.1.14'],
+    title: 'A message keeps the timestamp it was created with',
+    asserts: 'Adds two messages, then reads the conversation twice a few milliseconds apart; every message read back has the instant add_message returned for it.',
+    async run({ bridge }) {
+      const S = 'tck-b101';
+      const m = await addAll(bridge, S, ['First', 'Second']);
+      for (const round of ['first', 'second']) {
+        await pause(5);
+        const conv = await bridge.get_conversation({ session_id: S });
+        check.length(conv.messages, 2, `get_conversation(session_id="${S}") (${round} read): messages`);
+        conv.messages.forEach((got, i) => {
+          const want = m[i]!;
+          check.ok(
+            toMs(got.timestamp) === toMs(want.timestamp),
+            `get_conversation(session_id="${S}") (${round} read): message ${i + 1} timestamp ${got.timestamp} is not its creation time returned by add_message (${want.timestamp})`,
+            { expected: want.timestamp, actual: got.timestamp },
+          );
+        });
+      }
+    },
+  }),
+];
+
+// ------------------------------------------------------------------ 1.2 entities, 1.3 preferences, 1.4 facts
+
+function entityType(id: string, clause: string, type: EntityType, name: string): Scenario {
+  return defineScenario({
+    id, tier: 'bronze', group, clauses: [clause],
+    title: `add_entity accepts and keeps the ${type} type`,
+    asserts: `Adds an entity of type ${type}; the answer has type ${type} and the name given.`,
+    async run({ bridge }) {
+      const e = await bridge.add_entity({ name, entity_type: type });
+      check.equal(e.type, type, `add_entity(name="${name}", entity_type="${type}"): type`);
+      check.equal(e.name, name, `add_entity(name="${name}", entity_type="${type}"): name`);
+    },
+  });
+}
+
+const longTermScenarios: Scenario[] = [
+  defineScenario({
+    id: 'SCN-B-015', tier: 'bronze', group, clauses: ['SPEC-1.2.1'],
+    title: 'An entity has id, name, type and created_at',
+    asserts: 'Adds a PERSON entity with a description; the answer has a UUID id, the name and type given, and a created_at timestamp.',
+    async run({ bridge }) {
+      const p = { name: 'Ada Lovelace', entity_type: 'PERSON', description: 'Mathematician and writer' } as const;
+      const e = await bridge.add_entity(p);
+      check.uuid(e.id, 'add_entity: id');
+      check.equal(e.name, p.name, `add_entity(name="${p.name}"): name`);
+      check.equal(e.type, p.entity_type, `add_entity(entity_type="${p.entity_type}"): type`);
+      check.timestamp(e.created_at, 'add_entity: created_at');
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-B-016', tier: 'bronze', group, clauses: ['SPEC-1.2.2'],
+    title: 'Entity ids are UUIDs',
+    asserts: 'Adds two entities; each id is a UUID string and the two differ.',
+    async run({ bridge }) {
+      const a = await bridge.add_entity({ name: 'Test Entity', entity_type: 'PERSON' });
+      const b = await bridge.add_entity({ name: 'Other Entity', entity_type: 'OBJECT' });
+      // silent: UUID version.
+      check.uuid(a.id, 'add_entity: id');
+      check.uuid(b.id, 'add_entity: id');
+      check.distinct([a.id, b.id], 'add_entity called twice: entity ids must be distinct');
+    },
+  }),
+
+  entityType('SCN-B-017', 'SPEC-1.2.3', 'PERSON', 'Alice'),
+  entityType('SCN-B-018', 'SPEC-1.2.4', 'ORGANIZATION', 'Acme Corporation'),
+  entityType('SCN-B-019', 'SPEC-1.2.5', 'LOCATION', 'New York City'),
+  entityType('SCN-B-020', 'SPEC-1.2.6', 'EVENT', 'Product Launch 2026'),
+  entityType('SCN-B-021', 'SPEC-1.2.7', 'OBJECT', 'Laptop'),
+
+  defineScenario({
+    id: 'SCN-B-022', tier: 'bronze', group, clauses: ['SPEC-1.2.8'],
+    title: 'An entity has a created_at timestamp of its creation',
+    asserts: "Adds an entity; created_at is a non-null ISO 8601 date-time within 5 minutes of the kit's clock.",
+    async run({ bridge }) {
+      const before = Date.now();
+      const e = await bridge.add_entity({ name: 'Timestamped', entity_type: 'PERSON' });
+      const after = Date.now();
+      check.timestamp(e.created_at, 'add_entity: created_at');
+      checkRecent(e.created_at, before, after, 'add_entity: created_at');
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-B-023', tier: 'bronze', group, clauses: ['SPEC-1.3.1'],
+    title: 'A preference has id, category and preference',
+    asserts: 'Adds a preference; the answer has a UUID id and exactly the category and preference text given.',
+    async run({ bridge }) {
+      const p = { category: 'language', preference: 'Prefers Python for scripting', context: 'Said while planning a tool' };
+      const pref = await bridge.add_preference(p);
+      check.uuid(pref.id, 'add_preference: id');
+      check.equal(pref.category, p.category, `add_preference(category="${p.category}"): category`);
+      check.equal(pref.preference, p.preference, `add_preference(preference="${p.preference}"): preference`);
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-B-024', tier: 'bronze', group, clauses: ['SPEC-1.3.2'],
+    title: 'Preference ids are UUIDs',
+    asserts: 'Adds two preferences; each id is a UUID string and the two differ.',
+    async run({ bridge }) {
+      const a = await bridge.add_preference({ category: 'food', preference: 'Likes pizza' });
+      const b = await bridge.add_preference({ category: 'food', preference: 'Dislikes olives' });
+      check.uuid(a.id, 'add_preference: id');
+      check.uuid(b.id, 'add_preference: id');
+      check.distinct([a.id, b.id], 'add_preference called twice: preference ids must be distinct');
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-B-025', tier: 'bronze', group, clauses: ['SPEC-1.4.1'],
+    title: 'A fact has id, subject, predicate and object',
+    asserts: 'Adds a fact (subject, predicate, obj); the answer has a UUID id and subject, predicate and object exactly as given.',
+    async run({ bridge }) {
+      const f = await bridge.add_fact({ subject: 'Alice', predicate: 'WORKS_AT', obj: 'Acme Corp' });
+      check.uuid(f.id, 'add_fact: id');
+      check.equal(
+        { subject: f.subject, predicate: f.predicate, object: f.object },
+        { subject: 'Alice', predicate: 'WORKS_AT', object: 'Acme Corp' },
+        'add_fact(subject="Alice", predicate="WORKS_AT", obj="Acme Corp"): subject, predicate and object',
+      );
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-B-026', tier: 'bronze', group, clauses: ['SPEC-1.4.2'],
+    title: 'Fact ids are UUIDs',
+    asserts: 'Adds two facts; each id is a UUID string and the two differ.',
+    async run({ bridge }) {
+      const a = await bridge.add_fact({ subject: 'Bob', predicate: 'KNOWS', obj: 'Alice' });
+      const b = await bridge.add_fact({ subject: 'Alice', predicate: 'KNOWS', obj: 'Bob' });
+      check.uuid(a.id, 'add_fact: id');
+      check.uuid(b.id, 'add_fact: id');
+      check.distinct([a.id, b.id], 'add_fact called twice: fact ids must be distinct');
+    },
+  }),
+];
+
+export const scenarios: Scenario[] = [...conversationScenarios, ...longTermScenarios];

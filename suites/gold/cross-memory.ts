@@ -25,8 +25,7 @@ export const scenarios: Scenario[] = [
       const args = { name: 'Alice Johnson', entity_id: alice.id };
       const result = { entity_id: alice.id, type: 'PERSON', found: true };
       const call = await bridge.record_tool_call({ step_id: step.id, tool_name: 'entity_lookup', arguments: args, result, status: 'success' });
-      const full = await bridge.get_trace_with_steps({ trace_id: trace.id });
-      check.ok(full !== null, `get_trace_with_steps(${trace.id}): expected the trace, got null`);
+      const full = check.present(await bridge.get_trace_with_steps({ trace_id: trace.id }), `get_trace_with_steps(trace_id=${trace.id})`);
       check.equal(
         full.steps.map((s) => ({ id: s.id, action: s.action, tool_calls: s.tool_calls.map((c) => ({ id: c.id, tool_name: c.tool_name, arguments: c.arguments, result: c.result })) })),
         [{ id: step.id, action: 'entity_lookup', tool_calls: [{ id: call.id, tool_name: 'entity_lookup', arguments: args, result }] }],
@@ -71,8 +70,7 @@ export const scenarios: Scenario[] = [
       sameIds(conv.messages, messages, `get_conversation(${A}) after the flow: the two messages in order`, { ordered: true });
       const related = await bridge.get_related_entities({ entity_id: alice.id });
       sameIds(related, [acme], 'get_related_entities(Alice Johnson) after Alice -WORKS_AT-> Acme Corp', { allowRepeats: true });
-      const full = await bridge.get_trace_with_steps({ trace_id: trace.id });
-      check.ok(full !== null, `get_trace_with_steps(${trace.id}): expected the trace, got null`);
+      const full = check.present(await bridge.get_trace_with_steps({ trace_id: trace.id }), `get_trace_with_steps(trace_id=${trace.id})`);
       check.equal(
         { session_id: full.session_id, outcome: full.outcome, success: full.success, steps: full.steps.map((s) => [s.id, s.tool_calls.length]) },
         { session_id: A, outcome: 'Alice works at Acme Corp', success: true, steps: [[step.id, 1]] },

@@ -419,6 +419,16 @@ describe('requests', () => {
     expect(seen[0]!.durationMs).toBeGreaterThan(0);
   });
 
+  it('an exception in onExchange rejects the call instead of hanging it', async () => {
+    const s = await answering(200, { id: 'x' });
+    const c = client(s.url, {
+      onExchange: () => {
+        throw new Error('recorder bug');
+      },
+    });
+    await expect(c.call('add_message', {})).rejects.toThrow('recorder bug');
+  });
+
   it('invoke is the typed form of call', async () => {
     const s = await answering(200, { id: 'e' });
     const r = await client(s.url).invoke('add_entity', { name: 'Ada', entity_type: 'PERSON', description: null });

@@ -1,0 +1,128 @@
+// Shared plumbing of the Bronze scenarios of part B (search, sessions, delete, clear, ordering,
+// idempotency, protocol shape): writing a batch of messages, reading a conversation back as the
+// fields that matter, one list_sessions entry per session, and comparing timestamps as instants.
+import type { BridgeApi } from '../../src/engine/context.js';
+import { check as checks, show, type Check } from '../../src/engine/assert.js';
+import { AssertionFailure } from '../../src/engine/faults.js';
+import type { Message, Role, SessionInfo } from '../../src/schema/model.js';
+
+/**
+ * `check` with an explicit type, so that its assertion signatures narrow: TypeScript refuses
+ * assertion calls through `ctx.check` or the unannotated export (TS2775).
+ */
+export const check: Check = checks;
+
+/** What a conversation is judged on: the id handed out, the role and the content. */
+export interface Written {
+  id: string;
+  role: string;
+  content: string;
+}
+
+export const view = (m: Written): Written => ({ id: m.id, role: m.role, content: m.content });
+
+/** Adds `contents` to `session_id` in order (one call each), all with `role`. */
+export async function addMessages(bridge: BridgeApi, session_id: string, contents: readonly string[], role: Role = 'user'): Promise<Message[]> {
+  return addTurns(bridge, session_id, contents.map((content) => [role, content] as const));
+}
+
+/**
+ * Adds `[role, content]` turns to `session_id` in order. Each returned message carries the id the
+ * server handed out but the role and content as sent, so reading back is judged against what was
+ * written, not against an echo.
+ */
+export async function addTurns(bridge: BridgeApi, session_id: string, turns: readonly (readonly [Role, string])[]): Promise<Message[]> {
+  const out: Message[] = [];
+  for (const [role, content] of turns) out.push({ ...(await bridge.add_message({ session_id, role, content })), role, content });
+  return out;
+}
+
+/**
+ * Reads `session_id` back and requires exactly `expected` (ids, roles, contents), in that order.
+ * `after` says what happened before, for the message: "after deleting the first message".
+ */
+export async function expectConversation(bridge: BridgeApi, session_id: string, expected: readonly Written[], after: string): Promise<Message[]> {
+  const conv = await bridge.get_conversation({ session_id });
+  check.equal(conv.session_id, session_id, `get_conversation(session_id=${show(session_id)}): session_id of the conversation`);
+  check.equal(
+    conv.messages.map(view),
+    expected.map(view),
+    `get_conversation(session_id=${show(session_id)}) ${after}: expected exactly these ${expected.length} message(s) in insertion order`,
+  );
+  return conv.messages;
+}
+
+/** list_sessions with one entry per session (a second entry for a session id fails). */
+export async function listSessions(bridge: BridgeApi, limit?: number): Promise<SessionInfo[]> {
+  const list = await bridge.list_sessions(limit === undefined ? {} : { limit });
+  const call = limit === undefined ? 'list_sessions()' : `list_sessions(limit=${limit})`;
+  check.distinct(list.map((s) => s.session_id), `${call}: one entry per session`);
+  return list;
+}
+
+/** The entry of `session_id` in a list_sessions answer, which must be there. */
+export function entryOf(list: readonly SessionInfo[], session_id: string, after: string): SessionInfo {
+  return check.some(list, (s) => s.session_id === session_id, `list_sessions() ${after}: an entry for session ${show(session_id)}`);
+}
+
+/**
+ * Requires exact message counts: `counts` maps session id -> expected message_count. A count of 0
+ * also accepts a session that is no longer listed.
+ */
+export async function expectCounts(bridge: BridgeApi, counts: Record<string, number>, after: string): Promise<SessionInfo[]> {
+  const list = await listSessions(bridge);
+  for (const [session_id, n] of Object.entries(counts)) {
+    const entry = list.find((s) => s.session_id === session_id);
+    // silent: whether a session whose messages are all gone is still listed (with message_count 0)
+    if (entry === undefined && n === 0) continue;
+    if (entry === undefined) {
+      throw new AssertionFailure(`list_sessions() ${after}: no entry for session ${show(session_id)} (expected message_count ${n})`, n, list);
+    }
+    check.equal(entry.message_count, n, `list_sessions() ${after}: message_count of session ${show(session_id)}`);
+  }
+  return list;
+}
+
+export const ids = (list: readonly { id: string }[]): string[] => list.map((m) => m.id);
+
+/** Every item of a search answer is a stored message with its stored role and content. */
+export function checkStored(results: readonly Message[], stored: readonly Written[], call: string): void {
+  const byId = new Map(stored.map((m) => [m.id, m]));
+  for (const r of results) {
+    const own = byId.get(r.id);
+    check.ok(own !== undefined, `${call}: result ${show(r.id)} is none of the messages stored by this scenario`, { actual: r });
+    check.equal(view(r), view(own), `${call}: result ${show(r.id)} must read as stored`);
+  }
+  check.distinct(ids(results), `${call}: each message at most once`);
+}
+
+const ISO_PARTS = /^(\d{4}-\d{2}-\d{2})[Tt](\d{2}:\d{2})(?::(\d{2})(?:[.,](\d+))?)?([Zz]|[+-]\d{2}:\d{2})$/;
+
+/**
+ * An ISO 8601 timestamp as a sortable instant: whole seconds since the epoch and the fraction of
+ * a second as a digit string, so that any zone designator and any precision compare exactly.
+ */
+function instantOf(ts: string): { seconds: number; fraction: string } {
+  const m = ISO_PARTS.exec(ts);
+  if (!m) throw new AssertionFailure(`${show(ts)} is not an ISO 8601 date-time with a zone designator`, 'ISO 8601', ts);
+  const [, date, hhmm, ss, frac, zone] = m;
+  const ms = Date.parse(`${date}T${hhmm}:${ss ?? '00'}${zone === 'z' ? 'Z' : zone}`);
+  return { seconds: ms / 1000, fraction: (frac ?? '').replace(/0+$/, '') };
+}
+
+/** Negative, zero or positive as `a` is before, at or after `b` (as instants, not strings). */
+export function compareInstants(a: string, b: string): number {
+  const x = instantOf(a);
+  const y = instantOf(b);
+  if (x.seconds !== y.seconds) return x.seconds - y.seconds;
+  const width = Math.max(x.fraction.length, y.fraction.length);
+  const fx = x.fraction.padEnd(width, '0');
+  const fy = y.fraction.padEnd(width, '0');
+  return fx < fy ? -1 : fx > fy ? 1 : 0;
+}
+
+/** delete_message, requiring `{"deleted": expected}` (extra fields allowed). */
+export async function deleteMessage(bridge: BridgeApi, message_id: string, expected: boolean, why: string): Promise<void> {
+  const result = await bridge.delete_message({ message_id });
+  check.equal(result.deleted, expected, `delete_message(message_id=${message_id}) ${why}: deleted`);
+}
