@@ -14,7 +14,7 @@ import { classifyFailure, classifyResponse } from './classify.js';
 import type { CallResult, Outcome } from './classify.js';
 import { displayText } from './exchange.js';
 import type { Exchange } from './exchange.js';
-import { BridgeUsageError, RESERVED_HEADERS, makeScrubber, redactHeaders } from './headers.js';
+import { BridgeUsageError, makeScrubber, parseHeaderArgs, redactHeaders } from './headers.js';
 
 /** The target URL is not usable (not a URL, not http(s), carries credentials or a query). */
 export class InvalidTargetError extends BridgeUsageError {
@@ -225,6 +225,7 @@ export class BridgeClient {
   readonly #notify: ((r: CallResult) => CallResult) | undefined;
   readonly #routes = new Map<string, Route>();
   #count = 0;
+  #closed = false;
 
   constructor(options: BridgeClientOptions) {
     this.#target = parseTarget(options.url);
@@ -232,14 +233,9 @@ export class BridgeClient {
     this.timeoutMs = positive('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS);
     this.maxBodyBytes = positive('maxBodyBytes', options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES);
 
-    const extra: Record<string, string> = {};
-    for (const [name, value] of Object.entries(options.headers ?? {})) {
-      const lower = name.toLowerCase();
-      if (RESERVED_HEADERS.has(lower)) {
-        throw new BridgeUsageError(`header ${lower} cannot be set: the bridge client manages it`);
-      }
-      extra[lower] = value;
-    }
+    // Same checks as for --header arguments (names lowercased, reserved names and bad values
+    // rejected, values never echoed).
+    const extra = parseHeaderArgs(Object.entries(options.headers ?? {}).map(([n, v]) => `${n}: ${v}`));
     this.#requestHeaders = { ...extra, 'content-type': 'application/json' };
     this.#redacted = Object.freeze(redactHeaders(extra));
     this.#scrub = makeScrubber(extra);
@@ -305,6 +301,10 @@ export class BridgeClient {
       startedAt: startedAt.toISOString(),
     };
 
+    if (this.#closed) {
+      const reason = `${method}: the bridge client is closed`;
+      return Promise.resolve(this.#complete(exchange, t0, { kind: 'transport', failure: 'other', reason }));
+    }
     let json: string;
     try {
       json = JSON.stringify(requestBody);
@@ -411,6 +411,7 @@ export class BridgeClient {
 
   /** Closes the pool: waits for in-flight calls, then closes the sockets. */
   async close(): Promise<void> {
+    this.#closed = true;
     if (this.#pool.closed || this.#pool.destroyed) return;
     await this.#pool.close();
   }

@@ -132,7 +132,7 @@ export function checkSequence(
   const where =
     i < got.length && i < expected.length
       ? `first difference at position ${i + 1}: expected ${expected[i]}, got ${got[i]}`
-      : `expected ${expected.length} messages, got ${got.length}`;
+      : `expected ${nMessages(expected.length)}, got ${got.length}`;
   check.equal(got, expected, `${what} (${where})`);
 }
 
@@ -140,6 +140,9 @@ export function checkSequence(
 export function stored(m: Message): Pick<Message, 'id' | 'role' | 'content' | 'timestamp' | 'metadata'> {
   return { id: m.id, role: m.role, content: m.content, timestamp: m.timestamp, metadata: m.metadata };
 }
+
+/** "1 message", "2 messages". */
+export const nMessages = (n: number) => `${n} message${n === 1 ? '' : 's'}`;
 
 export const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 

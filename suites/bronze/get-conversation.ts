@@ -6,7 +6,7 @@ import type { BridgeApi } from '../../src/engine/context.js';
 import { defineScenario, type Scenario } from '../../src/engine/scenario.js';
 import type { Message } from '../../src/schema/model.js';
 import { LONG_CONTENT, NESTED_METADATA, SPECIAL_CONTENT, UNICODE_CONTENT } from '../../fixtures/data.js';
-import { addAll, checkSameMessage, checkSequence, labels, labelsOf, type Draft } from './data-model.js';
+import { addAll, checkSameMessage, checkSequence, labels, labelsOf, nMessages, type Draft } from './data-model.js';
 
 const group = 'get_conversation';
 
@@ -28,7 +28,7 @@ async function checkLimit(bridge: BridgeApi, session_id: string, limit: number, 
   const conv = await bridge.get_conversation({ session_id, limit });
   const all = labelsOf(name, sent[name]!);
   const n = Math.min(limit, all.length);
-  check.ok(conv.messages.length === n, `${call} on ${all.length} messages: expected ${n} messages, got ${conv.messages.length}`, { expected: n, actual: conv.messages.length });
+  check.ok(conv.messages.length === n, `${call} on ${nMessages(all.length)}: expected ${nMessages(n)}, got ${conv.messages.length}`, { expected: n, actual: conv.messages.length });
   const got = labels(conv.messages, sent);
   const first = all.slice(0, n);
   const last = all.slice(all.length - n);

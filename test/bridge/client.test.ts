@@ -483,9 +483,21 @@ describe('targets', () => {
     expect(message).not.toContain('hunter2');
   });
 
-  it('rejects reserved headers', () => {
+  it('rejects reserved and malformed headers without echoing values', () => {
     expect(() => new BridgeClient({ url: 'http://127.0.0.1:1', headers: { 'Content-Type': 'text/plain' } })).toThrow(
-      'header content-type cannot be set',
+      'header #1 (content-type) cannot be set: the bridge client manages it',
     );
+    expect(() => new BridgeClient({ url: 'http://127.0.0.1:1', headers: { 'X-Key': 'sekrit\r\nX-Evil: 1' } })).toThrow(
+      /^header #1 \(x-key\) has control characters in its value$/,
+    );
+  });
+
+  it('a call after close is a result, not an exception', async () => {
+    const s = await answering(204);
+    const c = client(s.url);
+    await c.close();
+    const r = await c.call('clear_all_data');
+    expect(transport(r, 'other')).toBe('clear_all_data: the bridge client is closed');
+    expect(s.seen).toHaveLength(0);
   });
 });
