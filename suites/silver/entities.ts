@@ -21,9 +21,9 @@ export function entityView(e: Entity) {
 
 /** `got` is the entity `sent` as add_entity returned it: same id, name, type, description and creation instant. */
 export function checkSameEntity(check: Check, got: Entity | null | undefined, sent: Entity, what: string): void {
-  check.ok(got != null, `${what}: expected the entity ${sent.id} (${JSON.stringify(sent.name)}), got null`);
-  check.equal(entityView(got), entityView(sent), what);
-  checkSameInstant(check, got.created_at, sent.created_at, `${what}: created_at`);
+  const e = check.present(got, `${what}: the entity ${sent.id} (${JSON.stringify(sent.name)})`);
+  check.equal(entityView(e), entityView(sent), what);
+  checkSameInstant(check, e.created_at, sent.created_at, `${what}: created_at`);
 }
 
 type NewEntity = { name: string; type: EntityType; description?: string };

@@ -38,6 +38,7 @@ export async function checkPreferenceFound(
   const params = category === undefined ? { query, limit: 10 } : { query, category, limit: 10 };
   const hits = await bridge.search_preferences(params);
   const call = `search_preferences(query=${JSON.stringify(query)}${category === undefined ? '' : `, category=${JSON.stringify(category)}`})`;
+  // silent: the rank of the match among the results.
   const got = check.some(hits, (h) => h.id === sent.id, `${call}: the matching preference ${sent.id} written by add_preference`);
   check.equal(preferenceView(got), preferenceView(sent), `${call}: the preference read back`);
   return hits;

@@ -37,8 +37,7 @@ export function callView(c: ToolCall) {
 /** get_trace_with_steps(id), which must find the trace. */
 export async function readTrace(bridge: BridgeApi, check: Check, id: string, what: string): Promise<ReasoningTrace> {
   const t = await bridge.get_trace_with_steps({ trace_id: id });
-  check.ok(t !== null, `get_trace_with_steps(${id}) ${what}: expected the trace, got null`);
-  return t;
+  return check.present(t, `get_trace_with_steps(${id}) ${what}: the trace`);
 }
 
 type StepFields = { thought?: string; action?: string; observation?: string };

@@ -28,6 +28,7 @@ export const scenarios: Scenario[] = [
     async run({ bridge, check }) {
       const [alice] = await addEntities(bridge, check, ENTITY_SET);
       const hits = await bridge.search_entities({ query: 'Alice Johnson', limit: 10 });
+      // silent: the rank of the match among the results.
       const got = check.some(hits, (h) => h.id === alice!.id, `search_entities(query="Alice Johnson", limit=10): the entity named Alice Johnson (${alice!.id})`);
       checkSameEntity(check, got, alice!, 'search_entities(query="Alice Johnson"): the entity read back');
     },

@@ -79,8 +79,8 @@ function statusScenario(id: string, clause: string, status: ToolCallStatus, erro
 type ExpectedStats = { name: string; total_calls: number; successful_calls: number; failed_calls: number; success_rate: number; avg_duration_ms?: number };
 
 /** `got` has exactly the expected counts; success_rate and avg_duration_ms to within 1e-9. */
-function checkStats(check: Check, got: ToolStats | undefined, expected: ExpectedStats, call: string): void {
-  check.ok(got !== undefined, `${call}: expected stats for ${expected.name}, got none`);
+function checkStats(check: Check, entry: ToolStats | undefined, expected: ExpectedStats, call: string): void {
+  const got = check.present(entry, `${call}: the entry of ${expected.name}`);
   const { success_rate, avg_duration_ms, ...counts } = expected;
   check.equal(
     { name: got.name, total_calls: got.total_calls, successful_calls: got.successful_calls, failed_calls: got.failed_calls },
@@ -99,7 +99,7 @@ const calls = (tool_name: string, ...list: [ToolCallStatus, number?][]): NewCall
   list.map(([status, duration_ms], i) => ({
     tool_name, arguments: { n: i }, status,
     ...(duration_ms === undefined ? {} : { duration_ms }),
-    ...(status === 'success' ? {} : { error: `${status} #${i}` }),
+    ...(['failure', 'error', 'timeout'].includes(status) ? { error: `${status} #${i}` } : {}),
   }));
 
 // ------------------------------------------------------------------ scenarios
@@ -142,11 +142,13 @@ export const scenarios: Scenario[] = [
     title: 'several tool calls on one step are all kept',
     asserts: 'Records tool_a and tool_b on one step; the ids differ and the step read back holds exactly both calls, unchanged.',
     async run({ bridge, check }) {
-      const [a, b] = await recordAndReadBack(bridge, check, 'multi_tool', [
+      const { trace, step } = await traceWithStep(bridge, check, 'multi_tool');
+      const both = await recordCalls(bridge, check, step, [
         { tool_name: 'tool_a', arguments: { x: 1 }, status: 'success', duration_ms: 100 },
         { tool_name: 'tool_b', arguments: { y: 2 }, status: 'success', duration_ms: 200 },
       ]);
-      check.notEqual(b!.id, a!.id, 'record_tool_call twice on one step: a new tool call id');
+      check.notEqual(both[1]!.id, both[0]!.id, 'record_tool_call twice on one step: a new tool call id');
+      checkStepCalls(check, await readTrace(bridge, check, trace.id, 'after record_tool_call ×2'), step, both);
     },
   }),
 
