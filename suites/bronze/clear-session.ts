@@ -95,8 +95,7 @@ export const scenarios: Scenario[] = [
       await bridge.clear_session({ session_id: 'clear-reuse' });
       const fresh = await addMessages(bridge, 'clear-reuse', ['After clear']);
       await expectConversation(bridge, 'clear-reuse', fresh, 'after clear_session and one new add_message');
-      const list = await expectCounts(bridge, { 'clear-reuse': 1 }, 'after clear_session and one new add_message');
-      check.some(list, (s) => s.session_id === 'clear-reuse', 'list_sessions() after a new message in a cleared session: an entry for it');
+      await expectCounts(bridge, { 'clear-reuse': 1 }, 'after clear_session and one new add_message');
     },
   }),
 

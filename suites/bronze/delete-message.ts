@@ -1,29 +1,10 @@
 // delete_message (SPEC-2.5.x): {"deleted": true} once, {"deleted": false} after and for unknown
 // ids; the message is gone and the others keep their order.
 import { defineScenario, type Scenario } from '../../src/engine/scenario.js';
-import type { BridgeApi } from '../../src/engine/context.js';
 import type { Message } from '../../src/schema/model.js';
-import { addMessages, check, deleteMessage, expectConversation, expectCounts } from './helpers-bronze-b.js';
+import { addMessages, check, deleteAndCheck, deleteMessage, expectConversation, expectCounts, UNKNOWN_ID } from './helpers-bronze-b.js';
 
 const group = 'delete_message';
-
-/** A well-formed UUID that no server hands out in practice. */
-export const UNKNOWN_ID = '6f1d2c3b-7a8e-4f00-9c1d-00000000dead';
-
-const ORDINAL = ['first', 'second', 'third', 'fourth', 'fifth'];
-
-/**
- * Stores `contents` in `session`, deletes those at `doomed` (each must answer deleted: true) and
- * requires the conversation to hold exactly the others, in insertion order.
- */
-export async function deleteAndCheck(bridge: BridgeApi, session: string, contents: readonly string[], doomed: readonly number[]): Promise<Message[]> {
-  const stored = await addMessages(bridge, session, contents);
-  for (const i of doomed) await deleteMessage(bridge, stored[i]!.id, true, `of the ${ORDINAL[i]} stored message`);
-  const kept = stored.filter((_, i) => !doomed.includes(i));
-  const what = doomed.map((i) => `the ${ORDINAL[i]}`).join(' and ');
-  await expectConversation(bridge, session, kept, `after deleting ${what} of ${contents.length} messages`);
-  return kept;
-}
 
 export const scenarios: Scenario[] = [
   defineScenario({

@@ -1,6 +1,7 @@
 // Shared plumbing of the Bronze scenarios of part B (search, sessions, delete, clear, ordering,
 // idempotency, protocol shape): writing a batch of messages, reading a conversation back as the
 // fields that matter, one list_sessions entry per session, and comparing timestamps as instants.
+import { isDeepStrictEqual } from 'node:util';
 import type { BridgeApi } from '../../src/engine/context.js';
 import { check as checks, show, type Check } from '../../src/engine/assert.js';
 import { AssertionFailure } from '../../src/engine/faults.js';
@@ -43,12 +44,17 @@ export async function addTurns(bridge: BridgeApi, session_id: string, turns: rea
  */
 export async function expectConversation(bridge: BridgeApi, session_id: string, expected: readonly Written[], after: string): Promise<Message[]> {
   const conv = await bridge.get_conversation({ session_id });
-  check.equal(conv.session_id, session_id, `get_conversation(session_id=${show(session_id)}): session_id of the conversation`);
-  check.equal(
-    conv.messages.map(view),
-    expected.map(view),
-    `get_conversation(session_id=${show(session_id)}) ${after}: expected exactly these ${expected.length} message(s) in insertion order`,
-  );
+  const call = `get_conversation(session_id=${show(session_id)})`;
+  check.equal(conv.session_id, session_id, `${call}: session_id of the conversation`);
+  const got = conv.messages.map(view);
+  const want = expected.map(view);
+  if (!isDeepStrictEqual(got, want)) {
+    const i = got.findIndex((m, k) => !isDeepStrictEqual(m, want[k]));
+    const detail = got.length !== want.length
+      ? `expected ${want.length} message(s), got ${got.length}: contents ${show(got.map((m) => m.content))}`
+      : `message ${i}: expected ${show(want[i])}, got ${show(got[i])}`;
+    throw new AssertionFailure(`${call} ${after}: ${detail} (expected the messages written, in insertion order)`, want, got);
+  }
   return conv.messages;
 }
 
@@ -83,6 +89,9 @@ export async function expectCounts(bridge: BridgeApi, counts: Record<string, num
   return list;
 }
 
+/** A well-formed UUID that no server hands out in practice. */
+export const UNKNOWN_ID = '6f1d2c3b-7a8e-4f00-9c1d-00000000dead';
+
 export const ids = (list: readonly { id: string }[]): string[] => list.map((m) => m.id);
 
 /** Every item of a search answer is a stored message with its stored role and content. */
@@ -90,7 +99,7 @@ export function checkStored(results: readonly Message[], stored: readonly Writte
   const byId = new Map(stored.map((m) => [m.id, m]));
   for (const r of results) {
     const own = byId.get(r.id);
-    check.ok(own !== undefined, `${call}: result ${show(r.id)} is none of the messages stored by this scenario`, { actual: r });
+    if (own === undefined) throw new AssertionFailure(`${call}: result ${show(r.id)} is none of the messages stored by this scenario`, 'a stored message', r);
     check.equal(view(r), view(own), `${call}: result ${show(r.id)} must read as stored`);
   }
   check.distinct(ids(results), `${call}: each message at most once`);
@@ -125,4 +134,44 @@ export function compareInstants(a: string, b: string): number {
 export async function deleteMessage(bridge: BridgeApi, message_id: string, expected: boolean, why: string): Promise<void> {
   const result = await bridge.delete_message({ message_id });
   check.equal(result.deleted, expected, `delete_message(message_id=${message_id}) ${why}: deleted`);
+}
+
+/**
+ * Where two JSON values first differ, as `path: before … after` (for messages about data that
+ * should not have changed); undefined when they are equal.
+ */
+export function firstDifference(before: unknown, after: unknown, path = ''): string | undefined {
+  if (isDeepStrictEqual(before, after)) return undefined;
+  const here = path === '' ? '(the whole value)' : path;
+  if (Array.isArray(before) && Array.isArray(after)) {
+    if (before.length !== after.length) return `${here}: ${before.length} item(s) before, ${after.length} after`;
+    for (let i = 0; i < before.length; i++) {
+      const d = firstDifference(before[i], after[i], `${path}[${i}]`);
+      if (d !== undefined) return d;
+    }
+  }
+  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (isObject(before) && isObject(after)) {
+    for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
+      const d = firstDifference(before[key], after[key], path === '' ? key : `${path}.${key}`);
+      if (d !== undefined) return d;
+    }
+  }
+  const text = (v: unknown) => (v === undefined ? 'absent' : show(v, 120));
+  return `${here}: ${text(before)} before, ${text(after)} after`;
+}
+
+const ORDINAL = ['first', 'second', 'third', 'fourth', 'fifth'];
+
+/**
+ * Stores `contents` in `session`, deletes those at `doomed` (each must answer deleted: true) and
+ * requires the conversation to hold exactly the others, in insertion order.
+ */
+export async function deleteAndCheck(bridge: BridgeApi, session: string, contents: readonly string[], doomed: readonly number[]): Promise<Message[]> {
+  const stored = await addMessages(bridge, session, contents);
+  for (const i of doomed) await deleteMessage(bridge, stored[i]!.id, true, `of the ${ORDINAL[i]} stored message`);
+  const kept = stored.filter((_, i) => !doomed.includes(i));
+  const what = doomed.length === contents.length ? `all ${contents.length} messages` : `${doomed.map((i) => `the ${ORDINAL[i]}`).join(' and ')} of ${contents.length} messages`;
+  await expectConversation(bridge, session, kept, `after deleting ${what}`);
+  return kept;
 }

@@ -1,3 +1,489 @@
-import type { Scenario } from '../../src/engine/scenario.js';
+// The shape of the protocol itself (bridge-protocol.md: "Request rules", "Response rules",
+// "Errors", "Lifecycle"). Calls go through ctx.raw and are judged on their classified kind, so a
+// broken shape (a 200 where 204 is due, an envelope around a list, a 404 for "nothing found", an
+// error without {"error": string}) is reported as a protocol fault (outcome: error), apart from
+// behaviour faults such as a rejected valid call or a failed call that still changed data (failed).
+// Three rules can only be shown with Silver methods (null lookups, add_step): against a target
+// without them the scenario notes that and checks the rest.
+import { defineScenario, type Scenario } from '../../src/engine/scenario.js';
+import { show } from '../../src/engine/assert.js';
+import { describeOutcome, type BridgeApi, type ScenarioContext } from '../../src/engine/context.js';
+import { AssertionFailure, ProtocolFault, SchemaViolation, TransportFault } from '../../src/engine/faults.js';
+import type { Outcome } from '../../src/bridge/index.js';
+import { Conversation, Entity, Message, ReasoningTrace, SessionInfo } from '../../src/schema/model.js';
+import { validate } from '../../src/schema/validate.js';
+import type { z } from 'zod';
+import { SPECIAL_CONTENT, UNICODE_CONTENT } from '../../fixtures/data.js';
+import { UNKNOWN_ID, check, expectConversation, firstDifference } from './helpers-bronze-b.js';
 
-export const scenarios: Scenario[] = [];
+const RULES = {
+  'BRIDGE-REQUEST-1': 'the body is JSON, sent as application/json (UTF-8)',
+  'BRIDGE-REQUEST-2': 'the body is one flat JSON object of the parameters',
+  'BRIDGE-REQUEST-3': 'identifiers travel as UUID strings',
+  'BRIDGE-REQUEST-4': 'optional parameters without a value are omitted from the body',
+  'BRIDGE-RESPONSE-1': 'a single object answers 200 with the object',
+  'BRIDGE-RESPONSE-2': 'a list answers 200 with a bare JSON array',
+  'BRIDGE-RESPONSE-3': 'delete_message answers 200 with {"deleted": boolean}',
+  'BRIDGE-RESPONSE-4': 'a void method answers 204 with an empty body',
+  'BRIDGE-RESPONSE-5': 'a lookup that finds nothing answers 200 with the JSON value null',
+  'BRIDGE-RESPONSE-6': 'an error answers 400 or 500 with {"error": string}',
+  'BRIDGE-ERRORS-1': 'a failed call answers 400 or 500 with {"error": string} saying what went wrong',
+  'BRIDGE-ERRORS-2': 'a lookup that finds nothing is not an error',
+  'BRIDGE-ERRORS-3': 'a void method never returns a body',
+  'BRIDGE-LIFECYCLE-1': 'setup answers 200 {"ok": true}',
+  'BRIDGE-LIFECYCLE-2': 'teardown answers 204',
+  'BRIDGE-LIFECYCLE-3': 'clear_all_data answers 204 and empties every store',
+} as const;
+type Rule = keyof typeof RULES;
+const cite = (rule: Rule) => `(${rule}: ${RULES[rule]})`;
+
+type Want = 'object' | 'list' | 'deleted' | 'void' | 'null' | 'error';
+type Answer<W extends Want> = Extract<Outcome, { kind: W }>;
+const EXPECTED: Record<Want, string> = {
+  object: '200 with a JSON object',
+  list: '200 with a bare JSON array',
+  deleted: '200 with {"deleted": boolean}',
+  void: '204 with an empty body',
+  null: '200 with the JSON value null',
+  error: '400 or 500 with {"error": string}',
+};
+
+type Params = Record<string, unknown>;
+
+function callText(method: string, params: Params): string {
+  return `${method}(${Object.entries(params).map(([k, v]) => `${k}=${show(v, 40)}`).join(', ')})`;
+}
+
+/**
+ * Judges an outcome against the kind the rule demands. A wrong shape is a ProtocolFault (error);
+ * a well-formed answer of the wrong kind (an error for a valid call, success for a call that
+ * cannot succeed, an object where nothing exists) is an AssertionFailure (failed).
+ */
+function judge<W extends Want>(outcome: Outcome, method: string, call: string, want: W, rule: Rule): Answer<W> {
+  if (outcome.kind === want) return outcome as Answer<W>;
+  switch (outcome.kind) {
+    case 'transport':
+      throw new TransportFault(method, outcome.failure, outcome.reason);
+    case 'violation':
+      // A 404/501 counts as "not implemented" only where the method itself is missing; callers
+      // that know the method exists (silverLookup) judge it as a shape fault instead.
+      throw new ProtocolFault(call, `${outcome.reason} ${cite(rule)}`, outcome.notImplemented);
+    default:
+      throw new AssertionFailure(`${call}: expected ${EXPECTED[want]}, got ${describeOutcome(outcome)} ${cite(rule)}`, EXPECTED[want], outcome);
+  }
+}
+
+/** Posts through ctx.raw and requires the answer kind `want`. */
+async function answer<W extends Want>(ctx: ScenarioContext, method: string, params: Params, want: W, rule: Rule): Promise<Answer<W>> {
+  const { outcome } = await ctx.raw(method, params);
+  return judge(outcome, method, callText(method, params), want, rule);
+}
+
+/** Requires `value` to match a schema of the data model. */
+function conform<S extends z.ZodType>(schema: S, value: unknown, call: string): z.infer<S> {
+  const v = validate(schema, value);
+  if (!v.ok) throw new SchemaViolation(call, v.issues);
+  return value as z.infer<S>;
+}
+
+/** An object answer that matches `schema`. */
+async function object<S extends z.ZodType>(ctx: ScenarioContext, method: string, params: Params, schema: S, rule: Rule): Promise<z.infer<S>> {
+  const { value } = await answer(ctx, method, params, 'object', rule);
+  return conform(schema, value, callText(method, params));
+}
+
+/** A bare-array answer whose items match `schema`. */
+async function list<S extends z.ZodType>(ctx: ScenarioContext, method: string, params: Params, schema: S, rule: Rule): Promise<z.infer<S>[]> {
+  const { value } = await answer(ctx, method, params, 'list', rule);
+  const call = callText(method, params);
+  return value.map((item, i) => conform(schema, item, `${call}[${i}]`));
+}
+
+/** The stored state a failed call must not touch: sessions with counts, and whole conversations. */
+async function snapshot(bridge: BridgeApi, sessions: readonly string[]) {
+  const listed = await bridge.list_sessions({});
+  const conversations: Record<string, unknown[]> = {};
+  for (const session_id of sessions) {
+    const conv = await bridge.get_conversation({ session_id });
+    conversations[session_id] = conv.messages.map((m) => ({ id: m.id, role: m.role, content: m.content, metadata: m.metadata }));
+  }
+  // session id -> message_count (list_sessions order is open)
+  return { sessions: Object.fromEntries(listed.map((s) => [s.session_id, s.message_count])), conversations };
+}
+
+/** A call that cannot succeed: method, parameters, and why it cannot. */
+type Rejected = [method: string, params: Params, why: string];
+
+/**
+ * A call that cannot succeed: it must answer 400 or 500 with a non-empty {"error": string}, and
+ * what `read` reads back afterwards (the stored data it may not touch) must equal `before`.
+ */
+async function expectRejected(ctx: ScenarioContext, [method, params, why]: Rejected, before: unknown, read: () => Promise<unknown>): Promise<void> {
+  const call = `${callText(method, params)} (${why})`;
+  const { outcome } = await ctx.raw(method, params);
+  const err = judge(outcome, method, call, 'error', 'BRIDGE-ERRORS-1');
+  check.ok(err.message.trim() !== '', `${call}: the error text must say what went wrong, got ${show(err.message)} ${cite('BRIDGE-ERRORS-1')}`);
+  const after = await read();
+  const change = firstDifference(before, after);
+  if (change !== undefined) {
+    throw new AssertionFailure(`${call} answered ${err.status} but changed the stored data (${change}); a failed call must leave it as it was`, before, after);
+  }
+}
+
+/** Stores a message in each of `sessions`, then requires every call of `cases` to be rejected without changing them. */
+async function rejectedWithoutChange(ctx: ScenarioContext, sessions: readonly string[], cases: readonly Rejected[]): Promise<void> {
+  for (const s of sessions) await rawMessage(ctx, s, `Stored in ${s}`);
+  const read = () => snapshot(ctx.bridge, sessions);
+  const before = await read();
+  for (const c of cases) await expectRejected(ctx, c, before, read);
+}
+
+/** A message in `session` through ctx.raw, judged as a single-object answer. */
+async function rawMessage(ctx: ScenarioContext, session_id: string, content: string, extra: Params = {}, rule: Rule = 'BRIDGE-RESPONSE-1') {
+  return object(ctx, 'add_message', { session_id, role: 'user', content, ...extra }, Message, rule);
+}
+
+/**
+ * For the rules that only Silver methods show: the positive call first. When the method is not
+ * implemented (404/501) the rule cannot be shown with it: a note, and null.
+ */
+async function silverObject<S extends z.ZodType>(ctx: ScenarioContext, method: string, params: Params, schema: S, rule: Rule): Promise<z.infer<S> | null> {
+  const { outcome } = await ctx.raw(method, params);
+  if (outcome.kind === 'violation' && outcome.notImplemented) {
+    ctx.note(`${method} is not implemented (a Silver method): ${rule} was not checked with it`);
+    return null;
+  }
+  const { value } = judge(outcome, method, callText(method, params), 'object', rule);
+  return conform(schema, value, callText(method, params));
+}
+
+/** A lookup of something that does not exist, on a method known to be implemented: 200 null. */
+async function expectNull(ctx: ScenarioContext, method: string, params: Params): Promise<void> {
+  const { outcome } = await ctx.raw(method, params);
+  const call = callText(method, params);
+  if (outcome.kind === 'violation') {
+    // The method answered the positive lookup, so a 404 here is a shape fault, not a missing method.
+    const got = outcome.reason.replace(/^not implemented: /, '');
+    throw new ProtocolFault(call, `expected ${EXPECTED.null}, got ${got} ${cite('BRIDGE-RESPONSE-5')}`);
+  }
+  judge(outcome, method, call, 'null', 'BRIDGE-RESPONSE-5');
+}
+
+const tier = 'bronze';
+const group = 'protocol';
+
+export const scenarios: Scenario[] = [
+  defineScenario({
+    id: 'SCN-B-120',
+    tier,
+    group,
+    clauses: ['BRIDGE-REQUEST-1'],
+    title: 'a JSON request body is read as UTF-8 JSON, escapes and all',
+    asserts:
+      'Posts add_message with Unicode content (emoji, CJK, RTL, astral characters) and with escaped control characters, quotes and ' +
+      'backslashes; the answers and get_conversation must carry both contents exactly as sent.',
+    async run(ctx) {
+      const sent = [UNICODE_CONTENT, SPECIAL_CONTENT];
+      const echoes: Message[] = [];
+      for (const content of sent) echoes.push(await rawMessage(ctx, 'proto-json', content, {}, 'BRIDGE-REQUEST-1'));
+      check.equal(echoes.map((m) => m.content), sent, `add_message: content as sent ${cite('BRIDGE-REQUEST-1')}`);
+      const conv = await object(ctx, 'get_conversation', { session_id: 'proto-json' }, Conversation, 'BRIDGE-RESPONSE-1');
+      check.equal(conv.messages.map((m) => m.content), sent, `get_conversation(session_id="proto-json"): contents as sent ${cite('BRIDGE-REQUEST-1')}`);
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-B-121',
+    tier,
+    group,
+    clauses: ['BRIDGE-REQUEST-2'],
+    title: 'parameters are read from one flat JSON object',
+    asserts:
+      'Posts add_message with session_id, role, content and metadata side by side at the top level; the call must succeed and ' +
+      'each parameter must take effect (the message reads back in that session with that role, content and metadata).',
+    async run(ctx) {
+      const params = { session_id: 'proto-flat', role: 'system', content: 'Flat parameters', metadata: { source: 'flat', n: 2 } };
+      const m = await object(ctx, 'add_message', params, Message, 'BRIDGE-REQUEST-2');
+      const what = { role: m.role, content: m.content, metadata: m.metadata };
+      check.equal(what, { role: params.role, content: params.content, metadata: params.metadata }, `add_message: every top-level parameter taken ${cite('BRIDGE-REQUEST-2')}`);
+      await expectConversation(ctx.bridge, 'proto-flat', [m], 'after add_message with that session_id');
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-B-122',
+    tier,
+    group,
+    clauses: ['BRIDGE-REQUEST-3'],
+    title: 'an id handed out as a UUID string names its message when sent back',
+    asserts:
+      'Stores two messages; their ids must be UUID strings, and sending one back as the string message_id must delete exactly ' +
+      'that message ({"deleted": true}, the other stays).',
+    async run(ctx) {
+      const first = await rawMessage(ctx, 'proto-ids', 'Keep this one');
+      const second = await rawMessage(ctx, 'proto-ids', 'Delete this one');
+      for (const m of [first, second]) check.uuid(m.id, `add_message: id ${cite('BRIDGE-REQUEST-3')}`);
+      const { value } = await answer(ctx, 'delete_message', { message_id: second.id }, 'deleted', 'BRIDGE-RESPONSE-3');
+      check.equal(value.deleted, true, `delete_message(message_id=${show(second.id)}) with the string id add_message returned ${cite('BRIDGE-REQUEST-3')}`);
+      await expectConversation(ctx.bridge, 'proto-ids', [first], 'after deleting the second message');
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-B-123',
+    tier,
+    group,
+    clauses: ['BRIDGE-REQUEST-4'],
+    title: 'calls without their optional parameters succeed with the defaults',
+    asserts:
+      'Posts add_message without metadata, get_conversation without limit, search_messages with only query and list_sessions ' +
+      'with an empty body; each must succeed: metadata an object, all three messages, the matching message, the one session.',
+    async run(ctx) {
+      const stored: Message[] = [];
+      for (const content of ['No metadata here', 'Nor here', 'Omitted parameters are absent']) {
+        stored.push(await object(ctx, 'add_message', { session_id: 'proto-omit', role: 'user', content }, Message, 'BRIDGE-REQUEST-4'));
+      }
+      const conv = await object(ctx, 'get_conversation', { session_id: 'proto-omit' }, Conversation, 'BRIDGE-REQUEST-4');
+      check.equal(conv.messages.map((m) => m.id), stored.map((m) => m.id), `get_conversation without limit: every message ${cite('BRIDGE-REQUEST-4')}`);
+      const found = await list(ctx, 'search_messages', { query: 'Omitted parameters are absent' }, Message, 'BRIDGE-REQUEST-4');
+      check.some(found, (m) => m.id === stored[2]!.id, `search_messages with only query: the message whose content is the query ${cite('BRIDGE-REQUEST-4')}`);
+      const sessions = await list(ctx, 'list_sessions', {}, SessionInfo, 'BRIDGE-REQUEST-4');
+      check.equal(sessions.map((s) => s.session_id), ['proto-omit'], `list_sessions without limit ${cite('BRIDGE-REQUEST-4')}`);
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-B-124',
+    tier,
+    group,
+    clauses: ['BRIDGE-RESPONSE-1'],
+    title: 'single-object methods answer 200 with the bare object',
+    asserts: 'add_message and get_conversation must answer 200 with a JSON object that is the Message and the Conversation themselves.',
+    async run(ctx) {
+      const m = await rawMessage(ctx, 'proto-object', 'An object answer');
+      const conv = await object(ctx, 'get_conversation', { session_id: 'proto-object' }, Conversation, 'BRIDGE-RESPONSE-1');
+      check.equal(conv.messages.map((x) => x.id), [m.id], 'get_conversation(session_id="proto-object"): the message just stored');
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-B-125',
+    tier,
+    group,
+    clauses: ['BRIDGE-RESPONSE-2'],
+    title: 'list methods answer 200 with a bare array, [] when empty',
+    asserts:
+      'On the empty store search_messages and list_sessions must answer 200 [] (not null, not 204, not an envelope); with one ' +
+      'message stored both must answer a bare array holding it.',
+    async run(ctx) {
+      const query = { query: 'A list answer', limit: 5, threshold: 0 };
+      check.empty(await list(ctx, 'search_messages', query, Message, 'BRIDGE-RESPONSE-2'), 'search_messages on an empty store');
+      check.empty(await list(ctx, 'list_sessions', {}, SessionInfo, 'BRIDGE-RESPONSE-2'), 'list_sessions on an empty store');
+      const m = await rawMessage(ctx, 'proto-list', 'A list answer');
+      const found = await list(ctx, 'search_messages', query, Message, 'BRIDGE-RESPONSE-2');
+      check.some(found, (x) => x.id === m.id, 'search_messages(query="A list answer"): the message whose content is the query');
+      const sessions = await list(ctx, 'list_sessions', {}, SessionInfo, 'BRIDGE-RESPONSE-2');
+      check.equal(sessions.map((s) => s.session_id), ['proto-list'], 'list_sessions(): the one session');
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-B-126',
+    tier,
+    group,
+    clauses: ['BRIDGE-RESPONSE-3'],
+    title: 'delete_message answers 200 {"deleted": boolean}',
+    asserts: 'Deleting a stored message must answer 200 {"deleted": true}; deleting it again, and deleting an unknown id, 200 {"deleted": false}.',
+    async run(ctx) {
+      const m = await rawMessage(ctx, 'proto-delete', 'Delete me');
+      for (const [message_id, expected, why] of [
+        [m.id, true, 'of a stored message'],
+        [m.id, false, 'of a message already deleted'],
+        [UNKNOWN_ID, false, 'of an unknown id'],
+      ] as const) {
+        const { value } = await answer(ctx, 'delete_message', { message_id }, 'deleted', 'BRIDGE-RESPONSE-3');
+        check.equal(value.deleted, expected, `delete_message(message_id=${message_id}) ${why}: deleted`);
+      }
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-B-127',
+    tier,
+    group,
+    clauses: ['BRIDGE-RESPONSE-4', 'BRIDGE-ERRORS-3'],
+    title: 'void methods answer 204 with an empty body',
+    asserts: 'clear_session of a stored and of an unknown session, and clear_all_data, must each answer 204 with no body.',
+    async run(ctx) {
+      await rawMessage(ctx, 'proto-void', 'Cleared soon');
+      await answer(ctx, 'clear_session', { session_id: 'proto-void' }, 'void', 'BRIDGE-RESPONSE-4');
+      await answer(ctx, 'clear_session', { session_id: 'proto-void-never-written' }, 'void', 'BRIDGE-RESPONSE-4');
+      await rawMessage(ctx, 'proto-void', 'Wiped soon');
+      await answer(ctx, 'clear_all_data', {}, 'void', 'BRIDGE-ERRORS-3');
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-B-128',
+    tier,
+    group,
+    clauses: ['BRIDGE-RESPONSE-5', 'BRIDGE-ERRORS-2'],
+    title: 'a lookup that finds nothing answers 200 null, not an error',
+    asserts:
+      'Where the Silver lookups exist (get_entity_by_name, get_trace_with_steps answer a stored name / trace), looking up an ' +
+      'unknown name and an unknown trace id must answer 200 with null; a target without them gets a note.',
+    async run(ctx) {
+      const entity = await silverObject(ctx, 'add_entity', { name: 'Ada Lovelace', entity_type: 'PERSON' }, Entity, 'BRIDGE-RESPONSE-1');
+      if (entity !== null) {
+        const found = await silverObject(ctx, 'get_entity_by_name', { name: 'Ada Lovelace' }, Entity, 'BRIDGE-RESPONSE-5');
+        if (found !== null) await expectNull(ctx, 'get_entity_by_name', { name: 'Nobody Atall Byname' });
+      }
+      const trace = await silverObject(ctx, 'start_trace', { session_id: 'proto-null', task: 'Look things up' }, ReasoningTrace, 'BRIDGE-RESPONSE-1');
+      if (trace !== null) {
+        const found = await silverObject(ctx, 'get_trace_with_steps', { trace_id: trace.id }, ReasoningTrace, 'BRIDGE-RESPONSE-5');
+        if (found !== null) await expectNull(ctx, 'get_trace_with_steps', { trace_id: UNKNOWN_ID });
+      }
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-B-129',
+    tier,
+    group,
+    clauses: ['BRIDGE-RESPONSE-6', 'BRIDGE-ERRORS-1'],
+    title: 'a call missing a required parameter fails cleanly and changes nothing',
+    asserts:
+      'With two sessions stored, posts add_message without session_id, content or role, delete_message, clear_session, ' +
+      'get_conversation and search_messages without their required parameter; each must answer 400 or 500 with a non-empty ' +
+      '{"error": string}, and the sessions and conversations must read back unchanged.',
+    async run(ctx) {
+      await rejectedWithoutChange(ctx, ['proto-missing-a', 'proto-missing-b'], [
+        ['add_message', { role: 'user', content: 'No session' }, 'session_id missing'],
+        ['add_message', { session_id: 'proto-missing-a', role: 'user' }, 'content missing'],
+        ['add_message', { session_id: 'proto-missing-a', content: 'No role' }, 'role missing'],
+        ['delete_message', {}, 'message_id missing'],
+        ['clear_session', {}, 'session_id missing'],
+        ['get_conversation', {}, 'session_id missing'],
+        ['search_messages', { session_id: 'proto-missing-a' }, 'query missing'],
+      ]);
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-B-130',
+    tier,
+    group,
+    clauses: ['BRIDGE-RESPONSE-6', 'BRIDGE-ERRORS-1'],
+    title: 'add_message with a role outside user, assistant, system fails and stores nothing',
+    asserts:
+      'Posts add_message with roles "bogus" and "narrator"; each must answer 400 or 500 with a non-empty {"error": string} and ' +
+      'the stored sessions and conversation must read back unchanged.',
+    async run(ctx) {
+      const call = (role: string): Rejected => ['add_message', { session_id: 'proto-role', role, content: 'Who am I?' }, 'unknown role'];
+      await rejectedWithoutChange(ctx, ['proto-role'], [call('bogus'), call('narrator')]);
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-B-131',
+    tier,
+    group,
+    clauses: ['BRIDGE-RESPONSE-6', 'BRIDGE-ERRORS-1'],
+    title: 'a parameter of the wrong type fails the call and changes nothing',
+    asserts:
+      'Posts add_message with metadata as a string and with content as an object, get_conversation with limit "all" and ' +
+      'search_messages with threshold "high"; each must answer 400 or 500 with {"error": string}, leaving the data unchanged.',
+    async run(ctx) {
+      await rejectedWithoutChange(ctx, ['proto-types'], [
+        ['add_message', { session_id: 'proto-types', role: 'user', content: 'Typed', metadata: 'not an object' }, 'metadata must be an object'],
+        ['add_message', { session_id: 'proto-types', role: 'user', content: { text: 'nested' } }, 'content must be a string'],
+        ['get_conversation', { session_id: 'proto-types', limit: 'all' }, 'limit must be an integer'],
+        ['search_messages', { query: 'valid', threshold: 'high' }, 'threshold must be a number'],
+      ]);
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-B-132',
+    tier,
+    group,
+    clauses: ['BRIDGE-RESPONSE-6', 'BRIDGE-ERRORS-1'],
+    title: 'add_step on an unknown trace fails and creates nothing',
+    asserts:
+      'Where reasoning traces exist (start_trace works): add_step with a trace_id no trace has must answer 400 or 500 with ' +
+      '{"error": string}, and list_traces and the real trace must read back unchanged; a target without them gets a note.',
+    async run(ctx) {
+      const trace = await silverObject(ctx, 'start_trace', { session_id: 'proto-step', task: 'A real trace' }, ReasoningTrace, 'BRIDGE-RESPONSE-1');
+      if (trace === null) return;
+      const read = async () => ({
+        traces: await list(ctx, 'list_traces', {}, ReasoningTrace, 'BRIDGE-RESPONSE-2'),
+        trace: await object(ctx, 'get_trace_with_steps', { trace_id: trace.id }, ReasoningTrace, 'BRIDGE-RESPONSE-5'),
+      });
+      await expectRejected(ctx, ['add_step', { trace_id: UNKNOWN_ID, thought: 'Orphan step' }, 'no such trace'], await read(), read);
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-B-133',
+    tier,
+    group,
+    clauses: ['BRIDGE-LIFECYCLE-1'],
+    title: 'setup answers 200 {"ok": true}',
+    asserts: 'Calls setup again (the runner called it once before the run); the answer must be 200 with a JSON object whose ok is true.',
+    async run(ctx) {
+      const { value } = await answer(ctx, 'setup', {}, 'object', 'BRIDGE-LIFECYCLE-1');
+      check.equal(value['ok'], true, `setup(): ok ${cite('BRIDGE-LIFECYCLE-1')}`);
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-B-134',
+    tier,
+    group,
+    clauses: ['BRIDGE-LIFECYCLE-2'],
+    title: 'teardown answers 204, and setup brings the target back',
+    asserts:
+      'Calls teardown (204, empty body expected), then setup again ({"ok": true}); afterwards add_message and get_conversation ' +
+      'must work as before.',
+    async run(ctx) {
+      await answer(ctx, 'teardown', {}, 'void', 'BRIDGE-LIFECYCLE-2');
+      const { value } = await answer(ctx, 'setup', {}, 'object', 'BRIDGE-LIFECYCLE-1');
+      check.equal(value['ok'], true, `setup() after teardown: ok ${cite('BRIDGE-LIFECYCLE-1')}`);
+      // silent: whether teardown or setup keep data; only that the target serves again after setup
+      const m = await rawMessage(ctx, 'proto-teardown', 'Still serving', {}, 'BRIDGE-LIFECYCLE-1');
+      await expectConversation(ctx.bridge, 'proto-teardown', [m], 'after teardown and setup');
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-B-135',
+    tier,
+    group,
+    clauses: ['BRIDGE-LIFECYCLE-3'],
+    title: 'clear_all_data answers 204 and empties sessions, entities and traces',
+    asserts:
+      'Stores messages in two sessions (and, where Silver exists, an entity and a trace), calls clear_all_data (204 expected); ' +
+      'list_sessions, both conversations and a search must then be empty, the entity and the trace gone.',
+    async run(ctx) {
+      const sessions = ['proto-wipe-a', 'proto-wipe-b'];
+      for (const s of sessions) await rawMessage(ctx, s, `Wipe me please, ${s}`);
+      const entity = await silverObject(ctx, 'add_entity', { name: 'Grace Hopper', entity_type: 'PERSON' }, Entity, 'BRIDGE-RESPONSE-1');
+      const trace = await silverObject(ctx, 'start_trace', { session_id: 'proto-wipe-a', task: 'Wipe the store' }, ReasoningTrace, 'BRIDGE-RESPONSE-1');
+      await answer(ctx, 'clear_all_data', {}, 'void', 'BRIDGE-LIFECYCLE-3');
+      const after = 'after clear_all_data';
+      check.empty(await ctx.bridge.list_sessions({}), `list_sessions() ${after} ${cite('BRIDGE-LIFECYCLE-3')}`);
+      for (const session_id of sessions) {
+        const conv = await ctx.bridge.get_conversation({ session_id });
+        check.empty(conv.messages, `get_conversation(session_id="${session_id}") ${after}`);
+      }
+      check.empty(await ctx.bridge.search_messages({ query: 'Wipe me please', limit: 10, threshold: 0 }), `search_messages(query="Wipe me please") ${after}`);
+      if (entity !== null) {
+        check.equal(await ctx.bridge.get_entity_by_name({ name: 'Grace Hopper' }), null, `get_entity_by_name(name="Grace Hopper") ${after} ${cite('BRIDGE-LIFECYCLE-3')}`);
+      }
+      if (trace !== null) {
+        check.empty(await ctx.bridge.list_traces({}), `list_traces() ${after} ${cite('BRIDGE-LIFECYCLE-3')}`);
+        check.equal(await ctx.bridge.get_trace_with_steps({ trace_id: trace.id }), null, `get_trace_with_steps(trace_id=${trace.id}) ${after}`);
+      }
+    },
+  }),
+];
