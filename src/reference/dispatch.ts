@@ -3,7 +3,7 @@
 // response kind of the method (bridge-protocol.md, "Response rules"). Exported so that tests and
 // variant servers can wrap it (inject faults, change answers) without an HTTP proxy.
 import type { z } from 'zod';
-import { METHODS, describe, formatPath, isMethodName, type MethodName } from '../schema/index.js';
+import { METHODS, describe, isMethodName, validate, type MethodName } from '../schema/index.js';
 import { BadRequestError, type StoreHandlers } from './store.js';
 
 export interface BridgeResponse {
@@ -23,30 +23,34 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * One line per parameter problem, each naming the parameter:
+ * How deeply a parameter value may nest (arrays and objects). JSON.parse accepts any depth, but
+ * JSON.stringify, structuredClone and recursive copies overflow the stack a few thousand levels
+ * down; capping the depth on the way in keeps every stored value serialisable (a stored value that
+ * cannot be written back would break every later read of it).
+ */
+export const MAX_NESTING_DEPTH = 512;
+
+/** Whether `value` nests deeper than `limit` levels; iterative, so any depth is safe to check. */
+export function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth + 1 > limit) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) {
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
+
+/**
+ * One line per parameter problem, each naming the parameter (the data model's own validation):
  * `role: "bogus" is not a role (user, assistant, system)`, `session_id: is missing (required)`.
  */
 export function paramIssues(schema: z.ZodType, body: Record<string, unknown>): { ok: true; value: unknown } | { ok: false; issues: string[] } {
-  const parsed = schema.safeParse(body, { reportInput: true });
-  if (parsed.success) return { ok: true, value: parsed.data };
-  const issues = parsed.error.issues.map((issue) => {
-    const path = formatPath(issue.path);
-    const key = issue.path[0];
-    if (typeof key === 'string' && body[key] === undefined && issue.path.length === 1) return `${path}: is missing (required)`;
-    const input = (issue as { input?: unknown }).input;
-    let message: string;
-    if (issue.code === 'invalid_type') {
-      const expected = issue.expected === 'record' ? 'a JSON object' : issue.expected;
-      message = `expected ${expected}, got ${describe(input)}`;
-    } else {
-      message = issue.message;
-      // "limit must be >= 0" under the path "limit" reads "limit: must be >= 0".
-      const last = issue.path[issue.path.length - 1];
-      if (typeof last === 'string' && message.startsWith(`${last} `)) message = message.slice(last.length + 1);
-    }
-    return `${path}: ${message}`;
-  });
-  return { ok: false, issues };
+  const result = validate(schema, body);
+  return result.ok ? { ok: true, value: result.value } : { ok: false, issues: result.issues };
 }
 
 /** Maps a store result onto the response kind of the method. */
@@ -75,6 +79,9 @@ export function createDispatcher(store: StoreHandlers): (method: string, body: u
       const params = body === undefined ? {} : body;
       if (!isPlainObject(params)) {
         return errorResponse(400, `body must be a JSON object of parameters, got ${describe(params)}`);
+      }
+      for (const key of Object.keys(METHODS[method].params.shape)) {
+        if (nestsDeeperThan(params[key], MAX_NESTING_DEPTH)) return errorResponse(400, `${key}: nested more than ${MAX_NESTING_DEPTH} levels deep`);
       }
       const checked = paramIssues(METHODS[method].params, params);
       if (!checked.ok) return errorResponse(400, checked.issues.join('; '));

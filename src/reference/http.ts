@@ -1,7 +1,7 @@
 // The HTTP face of a bridge server (node:http): `POST /{method}` with a JSON object body, answered
 // by a dispatcher. Transport-level answers, all with a JSON `{"error": string}` body:
 //   404 unknown method path · 405 any HTTP method other than POST on a known path (Allow: POST) ·
-//   413 body over the cap (16 MiB; reading stops there and the connection is closed) ·
+//   413 body over the cap (16 MiB; nothing more is buffered, the rest is drained and discarded) ·
 //   400 body that is not UTF-8, not JSON, or JSON but not an object · 500 any exception.
 // An empty body counts as `{}`. The Content-Type of requests is not checked (the protocol says
 // clients send application/json; being lenient costs nothing). Responses carry
@@ -50,16 +50,32 @@ function sendError(res: ServerResponse, status: number, error: string, extraHead
   send(res, { status, body: { error } }, extraHeaders);
 }
 
-/** Answers 413 and drops the connection without reading the rest of the body. */
+/** After a 413, how much more of the body is read and thrown away before the socket is cut. */
+const DRAIN_BYTES = 64 * 1024 * 1024;
+const DRAIN_MS = 5_000;
+
+/**
+ * Answers 413 without buffering anything more. The rest of the body is read and discarded (up to
+ * DRAIN_BYTES or DRAIN_MS, then the socket is destroyed): closing a socket that still has unread
+ * input makes the kernel send a reset, and a client that is still writing would then get EPIPE
+ * instead of the 413. Once the body is drained the connection is reused as usual.
+ */
 function tooLarge(req: IncomingMessage, res: ServerResponse, max: number): void {
   req.removeAllListeners('data');
-  req.pause();
-  res.shouldKeepAlive = false;
-  res.once('finish', () => {
-    // Give the client a moment to read the answer before the socket goes away.
-    setTimeout(() => req.socket.destroy(), 50).unref();
+  let drained = 0;
+  const cut = () => {
+    clearTimeout(timer);
+    req.socket.destroy();
+  };
+  const timer = setTimeout(cut, DRAIN_MS).unref();
+  req.on('data', (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > DRAIN_BYTES) cut();
   });
-  sendError(res, 413, `body is larger than ${max} bytes`, { connection: 'close' });
+  req.once('end', () => clearTimeout(timer));
+  req.once('close', () => clearTimeout(timer));
+  req.resume();
+  sendError(res, 413, `body is larger than ${max} bytes`);
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -86,6 +102,22 @@ export function parseBody(raw: Buffer): { ok: true; value: Record<string, unknow
   return { ok: true, value: value as Record<string, unknown> };
 }
 
+/**
+ * The method name of a request target: the path without its leading slash, query ignored, no
+ * normalisation ("/./setup" is not "setup"). An absolute-form target uses its URL's path.
+ */
+function methodOf(target: string): string {
+  let path = target.split('?', 1)[0] ?? '';
+  if (!path.startsWith('/')) {
+    try {
+      path = new URL(target).pathname;
+    } catch {
+      return path;
+    }
+  }
+  return path.slice(1);
+}
+
 export function startBridgeServer(dispatch: Dispatcher, options: BridgeServerOptions = {}): Promise<RunningBridgeServer> {
   const host = options.host ?? '127.0.0.1';
   const max = options.maxBodyBytes ?? MAX_BODY_BYTES;
@@ -93,8 +125,7 @@ export function startBridgeServer(dispatch: Dispatcher, options: BridgeServerOpt
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     req.on('error', () => res.destroy());
     res.on('error', () => undefined);
-    const path = (req.url ?? '/').split('?', 1)[0] ?? '/';
-    const method = path.startsWith('/') ? path.slice(1) : path;
+    const method = methodOf(req.url ?? '/');
     if (!isMethodName(method)) return sendError(res, 404, `unknown method: ${method}`);
     if (req.method !== 'POST') {
       return sendError(res, 405, `method not allowed: ${req.method ?? '?'} (the bridge accepts POST only)`, { allow: 'POST' });

@@ -6,7 +6,7 @@ import { MemoryStore } from './store.js';
 
 export { BadRequestError, MemoryStore, PROTOCOL_VERSION } from './store.js';
 export type { MemoryStoreOptions, Params, StoreHandlers, StoreSnapshot } from './store.js';
-export { createDispatcher, errorResponse, paramIssues } from './dispatch.js';
+export { MAX_NESTING_DEPTH, createDispatcher, errorResponse, nestsDeeperThan, paramIssues } from './dispatch.js';
 export type { BridgeResponse, Dispatcher } from './dispatch.js';
 export { MAX_BODY_BYTES, parseBody, startBridgeServer } from './http.js';
 export type { BridgeServerOptions, RunningBridgeServer } from './http.js';

@@ -115,25 +115,38 @@ interface StepRec {
 /** Statuses counted as failed by get_tool_stats; pending and cancelled count in total only. */
 const FAILED_STATUSES: ReadonlySet<string> = new Set(['failure', 'error', 'timeout']);
 
-/** A deep copy of a JSON-like value (the state never shares objects with callers). */
+/**
+ * A deep copy of a JSON value (plain objects, arrays, primitives), so the state never shares
+ * objects with callers. Much faster than structuredClone for the many small objects of a store.
+ * An own "__proto__" key (JSON.parse makes one) stays an own data property.
+ */
 function copy<T>(value: T): T {
-  return structuredClone(value);
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(copy) as T;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const v = copy((value as Record<string, unknown>)[key]);
+    if (key === '__proto__') Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
+    else out[key] = v;
+  }
+  return out as T;
 }
 
 export class MemoryStore implements StoreHandlers {
   readonly now: () => Date;
   readonly newId: () => string;
 
-  private sessions = new Map<string, SessionRec>();
+  // The state. Protected (not private) so that variant stores in tests can subclass and inspect it.
+  protected sessions = new Map<string, SessionRec>();
   /** Conversation ids handed out for sessions that do not exist yet (see get_conversation). */
-  private reservedConversationIds = new Map<string, string>();
-  private messages = new Map<string, MessageRec>();
-  private entities = new Map<string, EntityRec>();
-  private preferences: PreferenceRec[] = [];
-  private facts: Fact[] = [];
-  private traces = new Map<string, TraceRec>();
-  private steps = new Map<string, StepRec>();
-  private relationships: Relationship[] = [];
+  protected reservedConversationIds = new Map<string, string>();
+  protected messages = new Map<string, MessageRec>();
+  protected entities = new Map<string, EntityRec>();
+  protected preferences: PreferenceRec[] = [];
+  protected facts: Fact[] = [];
+  protected traces = new Map<string, TraceRec>();
+  protected steps = new Map<string, StepRec>();
+  protected relationships: Relationship[] = [];
 
   constructor(options: MemoryStoreOptions = {}) {
     this.now = options.now ?? (() => new Date());

@@ -17,11 +17,10 @@ export type ResponseKind =
 
 export type Tier = 'lifecycle' | 'bronze' | 'silver' | 'gold';
 
-// Request rule 4 omits nulls; a null that arrives anyway is read as "absent".
+// Request rule 4 omits nulls; a null that arrives anyway is read as "absent". Messages come from
+// validate(), which prefixes the parameter's path: `limit: must be >= 0`, `role: is missing (required)`.
 const opt = <T extends z.ZodType>(schema: T) => schema.nullish();
-const str = (name: string) => z.string({ error: (iss) => (iss.input === undefined ? `${name} is required` : `${name} must be a string`) });
-const limit = opt(z.int({ error: 'limit must be an integer' }).min(0, { error: 'limit must be >= 0' }));
-const uuid = (name: string) => z.string({ error: (iss) => (iss.input === undefined ? `${name} is required` : `${name} must be a UUID string`) }).pipe(Uuid);
+const limit = opt(z.int().min(0, { error: 'must be >= 0' }));
 
 function method<P extends z.ZodRawShape, K extends ResponseKind, R extends z.ZodType | null>(
   tier: Tier,
@@ -40,92 +39,92 @@ export const METHODS = {
 
   // Short-term memory (Bronze)
   add_message: method('bronze', {
-    session_id: str('session_id'),
+    session_id: z.string(),
     role: z.unknown().pipe(Role),
-    content: str('content'),
+    content: z.string(),
     metadata: opt(JsonObject),
   }, 'object', Message),
-  get_conversation: method('bronze', { session_id: str('session_id'), limit }, 'object', Conversation),
+  get_conversation: method('bronze', { session_id: z.string(), limit }, 'object', Conversation),
   search_messages: method('bronze', {
-    query: str('query'),
-    session_id: opt(z.string({ error: 'session_id must be a string' })),
+    query: z.string(),
+    session_id: opt(z.string()),
     limit,
-    threshold: opt(z.number({ error: 'threshold must be a number' })),
+    threshold: opt(z.number()),
   }, 'list', Message),
   list_sessions: method('bronze', { limit }, 'list', SessionInfo),
-  delete_message: method('bronze', { message_id: str('message_id') }, 'deleted', DeleteResult),
-  clear_session: method('bronze', { session_id: str('session_id') }, 'void', null),
+  delete_message: method('bronze', { message_id: z.string() }, 'deleted', DeleteResult),
+  clear_session: method('bronze', { session_id: z.string() }, 'void', null),
 
   // Long-term memory (Silver)
   add_entity: method('silver', {
-    name: str('name'),
+    name: z.string(),
     entity_type: z.unknown().pipe(EntityType),
-    description: opt(z.string({ error: 'description must be a string' })),
+    description: opt(z.string()),
   }, 'object', Entity),
   add_preference: method('silver', {
-    category: str('category'),
-    preference: str('preference'),
-    context: opt(z.string({ error: 'context must be a string' })),
+    category: z.string(),
+    preference: z.string(),
+    context: opt(z.string()),
   }, 'object', Preference),
-  add_fact: method('silver', { subject: str('subject'), predicate: str('predicate'), obj: str('obj') }, 'object', Fact),
-  search_entities: method('silver', { query: str('query'), limit }, 'list', Entity),
+  add_fact: method('silver', { subject: z.string(), predicate: z.string(), obj: z.string() }, 'object', Fact),
+  search_entities: method('silver', { query: z.string(), limit }, 'list', Entity),
   search_preferences: method('silver', {
-    query: str('query'),
-    category: opt(z.string({ error: 'category must be a string' })),
+    query: z.string(),
+    category: opt(z.string()),
     limit,
   }, 'list', Preference),
-  get_entity_by_name: method('silver', { name: str('name') }, 'object-or-null', Entity),
+  get_entity_by_name: method('silver', { name: z.string() }, 'object-or-null', Entity),
   get_related_entities: method('silver', {
-    entity_id: uuid('entity_id'),
-    relationship_type: opt(z.string({ error: 'relationship_type must be a string' })),
-    depth: opt(z.int({ error: 'depth must be an integer' }).min(1, { error: 'depth must be >= 1' })),
+    entity_id: Uuid,
+    relationship_type: opt(z.string()),
+    depth: opt(z.int().min(1, { error: 'must be >= 1' })),
   }, 'list', Entity),
 
   // Reasoning memory (Silver)
-  start_trace: method('silver', { session_id: str('session_id'), task: str('task') }, 'object', ReasoningTrace),
+  start_trace: method('silver', { session_id: z.string(), task: z.string() }, 'object', ReasoningTrace),
   add_step: method('silver', {
-    trace_id: uuid('trace_id'),
-    thought: opt(z.string({ error: 'thought must be a string' })),
-    action: opt(z.string({ error: 'action must be a string' })),
-    observation: opt(z.string({ error: 'observation must be a string' })),
+    trace_id: Uuid,
+    thought: opt(z.string()),
+    action: opt(z.string()),
+    observation: opt(z.string()),
   }, 'object', ReasoningStep),
   record_tool_call: method('silver', {
-    step_id: uuid('step_id'),
-    tool_name: str('tool_name'),
+    step_id: Uuid,
+    tool_name: z.string(),
     arguments: z.unknown().pipe(JsonObject),
     result: z.unknown().optional(),
     status: opt(ToolCallStatus),
-    duration_ms: opt(z.int({ error: 'duration_ms must be an integer' }).min(0, { error: 'duration_ms must be >= 0' })),
-    error: opt(z.string({ error: 'error must be a string' })),
+    duration_ms: opt(z.int().min(0, { error: 'must be >= 0' })),
+    error: opt(z.string()),
   }, 'object', ToolCall),
   complete_trace: method('silver', {
-    trace_id: uuid('trace_id'),
-    outcome: opt(z.string({ error: 'outcome must be a string' })),
-    success: opt(z.boolean({ error: 'success must be a boolean' })),
+    trace_id: Uuid,
+    outcome: opt(z.string()),
+    success: opt(z.boolean()),
   }, 'object', ReasoningTrace),
-  get_trace_with_steps: method('silver', { trace_id: str('trace_id') }, 'object-or-null', ReasoningTrace),
+  get_trace_with_steps: method('silver', { trace_id: z.string() }, 'object-or-null', ReasoningTrace),
   list_traces: method('silver', {
-    session_id: opt(z.string({ error: 'session_id must be a string' })),
+    session_id: opt(z.string()),
     limit,
   }, 'list', ReasoningTrace),
-  get_tool_stats: method('silver', { tool_name: opt(z.string({ error: 'tool_name must be a string' })) }, 'list', ToolStats),
+  get_tool_stats: method('silver', { tool_name: opt(z.string()) }, 'list', ToolStats),
 
   // Gold
   add_relationship: method('gold', {
-    source_id: uuid('source_id'),
-    target_id: uuid('target_id'),
-    relationship_type: str('relationship_type'),
+    source_id: Uuid,
+    target_id: Uuid,
+    relationship_type: z.string(),
     properties: opt(JsonObject),
   }, 'object', Relationship),
   merge_duplicate_entities: method('gold', {
-    source_id: uuid('source_id'),
-    target_id: uuid('target_id'),
-    canonical_name: opt(z.string({ error: 'canonical_name must be a string' })),
+    source_id: Uuid,
+    target_id: Uuid,
+    canonical_name: opt(z.string()),
   }, 'object', Entity),
   get_similar_traces: method('gold', {
-    task: str('task'),
+    task: z.string(),
     limit,
-    success_only: opt(z.boolean({ error: 'success_only must be a boolean' })),
+    success_only: opt(z.boolean()),
   }, 'list', ReasoningTrace),
 } as const;
 

@@ -2,18 +2,21 @@
 // truth for types: every TypeScript type of a resource is inferred from these schemas.
 // Objects are loose: unknown extra fields are kept and reported as notes (forward compatibility).
 import { z } from 'zod';
-import { Embedding, JsonObject, Timestamp, Uuid, optional } from './primitives.js';
+import { Embedding, JsonObject, Timestamp, Uuid, describe, optional } from './primitives.js';
 
 export const ROLES = ['user', 'assistant', 'system'] as const;
 export const ENTITY_TYPES = ['PERSON', 'ORGANIZATION', 'LOCATION', 'EVENT', 'OBJECT'] as const;
 export const TOOL_CALL_STATUSES = ['pending', 'success', 'failure', 'error', 'timeout', 'cancelled'] as const;
 
 const oneOf = <const T extends readonly [string, ...string[]]>(values: T, what: string) =>
-  z.enum(values, { error: (iss) => `${JSON.stringify(iss.input)} is not a ${what} (${values.join(', ')})` });
+  z.enum(values, {
+    error: (iss) =>
+      iss.input === undefined ? 'is missing (required)' : `${describe(iss.input)} is not ${what} (${values.join(', ')})`,
+  });
 
-export const Role = oneOf(ROLES, 'role');
-export const EntityType = oneOf(ENTITY_TYPES, 'entity type');
-export const ToolCallStatus = oneOf(TOOL_CALL_STATUSES, 'tool-call status');
+export const Role = oneOf(ROLES, 'a role');
+export const EntityType = oneOf(ENTITY_TYPES, 'an entity type');
+export const ToolCallStatus = oneOf(TOOL_CALL_STATUSES, 'a tool-call status');
 
 export const Message = z.looseObject({
   id: Uuid,

@@ -114,6 +114,34 @@ describe('parameter errors', () => {
   });
 });
 
+describe('deeply nested values', () => {
+  const deep = (n: number) => '['.repeat(n) + ']'.repeat(n);
+  it.each([
+    ['add_message', (v: string) => `{"session_id": "keep", "role": "user", "content": "x", "metadata": {"a": ${v}}}`, /^metadata: nested more than 512 levels deep$/],
+    ['add_message', (v: string) => `{"session_id": "keep", "role": ${v}, "content": "x"}`, /^role: nested more than/],
+    ['add_message', (v: string) => `{"session_id": ${v}, "role": "user", "content": "x"}`, /^session_id: nested more than/],
+    ['record_tool_call', (v: string) => `{"step_id": "${UNKNOWN}", "tool_name": "t", "arguments": {}, "result": ${v}}`, /^result: nested more than/],
+  ] as const)('%s with a value nested 100 000 levels deep -> 400 (not 500)', async (method, body, re) => {
+    const before = server.store.snapshot();
+    for (const n of [513, 100_000]) {
+      const r = await post(server.url, method, undefined, { raw: body(deep(n)) });
+      expect(r.status).toBe(400);
+      expect(r.body.error).toMatch(re);
+    }
+    expect(server.store.snapshot()).toEqual(before);
+  });
+
+  it('512 levels are stored and read back; deep unknown parameters are ignored', async () => {
+    const r = await post(server.url, 'add_message', undefined, {
+      raw: `{"session_id": "deep", "role": "user", "content": "x", "metadata": {"a": ${deep(511)}}, "junk": ${deep(100_000)}}`,
+    });
+    expect(r.status).toBe(200);
+    const conv = await call('get_conversation', { session_id: 'deep' });
+    expect(JSON.stringify(conv.messages[0].metadata)).toBe(`{"a":${deep(511)}}`);
+    await call('clear_session', { session_id: 'deep' });
+  });
+});
+
 describe('body errors', () => {
   const bodies: [string, string | Uint8Array, RegExp][] = [
     ['invalid JSON', '{"session_id": ', /^body is not valid JSON: /],
@@ -164,12 +192,15 @@ describe('transport errors', () => {
     expect(r1.statusCode).toBe(413);
     expect(await r1.body.json()).toEqual({ error: expect.any(String) });
     const chunk = Buffer.alloc(1 << 20, 0x20);
-    const r2 = await request(`${server.url}/add_message`, {
-      method: 'POST',
-      body: Readable.from((function* () { for (let i = 0; i < 24; i++) yield chunk; })()),
-    });
-    expect(r2.statusCode).toBe(413);
-    expect(await r2.body.json()).toEqual({ error: expect.any(String) });
+    for (let round = 0; round < 5; round++) {
+      // Streamed (chunked, no length): the 413 must arrive even though the client is still writing.
+      const r2 = await request(`${server.url}/add_message`, {
+        method: 'POST',
+        body: Readable.from((function* () { for (let i = 0; i < 24; i++) yield chunk; })()),
+      });
+      expect(r2.statusCode).toBe(413);
+      expect(await r2.body.json()).toEqual({ error: expect.any(String) });
+    }
     expect((await post(server.url, 'setup', {})).status).toBe(200);
     expect(server.store.snapshot()).toEqual(before);
   });
@@ -214,6 +245,14 @@ describe('transport errors', () => {
     expect(store.snapshot().sessions).toEqual([]); // nothing half-written
     expect(d('nope', {})).toEqual({ status: 404, body: { error: 'unknown method: nope' } });
     expect(d('setup', undefined)).toEqual({ status: 200, body: { ok: true, protocol_version: '0.1.0' } });
+  });
+
+  it('a deeply nested non-object body -> 400', async () => {
+    const r = await post(server.url, 'add_message', undefined, { raw: '['.repeat(100_000) + ']'.repeat(100_000) });
+    expect(r.status).toBe(400);
+    expect(r.body.error).toMatch(/got an array$/);
+    const d = createDispatcher(new MemoryStore());
+    expect(d('add_message', JSON.parse('['.repeat(100_000) + ']'.repeat(100_000))).status).toBe(400);
   });
 
   it('keeps the connection alive across 400s', async () => {

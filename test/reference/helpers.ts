@@ -7,7 +7,6 @@ import type { BridgeResponse } from '../../src/reference/index.js';
 
 export interface Reply {
   status: number;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test convenience
   body: any;
   text: string;
   headers: Record<string, string | string[] | undefined>;
@@ -95,7 +94,6 @@ export function ok(base: string) {
   return async (method: string, body: unknown = {}) => {
     const r = await post(base, method, body);
     if (r.status !== 200 && r.status !== 204) throw new Error(`${method} ${JSON.stringify(body)}: ${r.status} ${r.text}`);
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test convenience
     return r.body as any;
   };
 }

@@ -58,7 +58,7 @@ describe('enumerations are exactly as written', () => {
   });
   it('entity types are uppercase PERSON, ORGANIZATION, LOCATION, EVENT, OBJECT', () => {
     for (const type of ['PERSON', 'ORGANIZATION', 'LOCATION', 'EVENT', 'OBJECT']) ok(Entity, entity({ type }));
-    bad(Entity, entity({ type: 'person' }), /type: "person" is not a entity type/);
+    bad(Entity, entity({ type: 'person' }), /type: "person" is not an entity type/);
     bad(Entity, entity({ type: 'CONCEPT' }), /type: "CONCEPT"/);
   });
   it('tool-call statuses are lowercase pending, success, failure, error, timeout, cancelled', () => {
