@@ -160,7 +160,7 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
   }
 
   onResponseStart(
-    controller: Dispatcher.DispatchController,
+    _controller: Dispatcher.DispatchController,
     statusCode: number,
     headers: Record<string, string | string[] | undefined>,
   ): void {

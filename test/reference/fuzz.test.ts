@@ -94,7 +94,6 @@ function arbitraries(pool: FuzzPool) {
   const all = [...pool.entities, ...pool.traces, ...pool.steps, ...pool.messages];
   const idOf = (mine: string[]) =>
     fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...mine) }, fc.constantFrom(...all), fc.uuid(), fc.constantFrom('not-a-uuid', ''));
-  const id = idOf(all);
   const entityId = idOf(pool.entities);
   const traceId = idOf(pool.traces);
   const stepId = idOf(pool.steps);

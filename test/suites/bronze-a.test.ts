@@ -1,12 +1,12 @@
 // Power of the Bronze scenarios SCN-B-001 … SCN-B-054 and SCN-B-101, SCN-B-102: each passes on the
 // reference server and fails on a variant that breaks exactly the rule it checks.
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../../src/reference/index.js';
 import { scenarios as dataModel } from '../../suites/bronze/data-model.js';
 import { scenarios as addMessage } from '../../suites/bronze/add-message.js';
 import { scenarios as getConversation } from '../../suites/bronze/get-conversation.js';
-import { compose, mapRequest, mapResponse, runOnVariant, type VariantOptions, type Wrap } from '../harness/variants.js';
+import { compose, mapRequest, mapResponse, type VariantOptions, type Wrap } from '../harness/variants.js';
+import { provePower, type FaultRow, type ValidRow } from '../harness/power.js';
 
 const OURS = [...dataModel, ...addMessage, ...getConversation].map((s) => s.id);
 
@@ -152,7 +152,7 @@ const omitNullOptionals: Wrap = (next) => async (m, body) => {
   return res.body === undefined ? res : { ...res, body: b };
 };
 
-const VALID: [choice: string, variant: VariantOptions][] = [
+const VALID: ValidRow[] = [
   ['limit keeps the first N messages', w(firstN)],
   ['timestamps in +00:00 form with microseconds', w(everyField((k, v) => (TIME_FIELDS.has(k) && typeof v === 'string' ? v.replace(/(\.\d{3})Z$/, '$1417+00:00') : v)))],
   ['timestamps in +02:00 form without fractions', w(everyField((k, v) => {
@@ -173,9 +173,7 @@ const VALID: [choice: string, variant: VariantOptions][] = [
   ['the server clock is two minutes ahead', clock(120_000)],
 ];
 
-type Row = [id: string, fault: string, variant: VariantOptions, message: RegExp, outcome?: 'failed' | 'error'];
-
-const FAULTS: Row[] = [
+const FAULTS: FaultRow[] = [
   // Volume 1: conversations and messages
   ['SCN-B-001', 'get_conversation finds no messages', w(mapResponse('get_conversation', (c: Conv) => ({ ...c, messages: [] }))), /get_conversation\(session_id="tck-b001"\) after the first add_message: messages: expected 1/],
   ['SCN-B-001', 'the conversation names another session', w(mapResponse('get_conversation', (c: Conv) => ({ ...c, session_id: 'default' }))), /get_conversation\(session_id="tck-b001"\): session_id of the conversation: expected "tck-b001"/],
@@ -203,7 +201,7 @@ const FAULTS: Row[] = [
   ['SCN-B-015', 'the name is lowercased', w(mapResponse('add_entity', (e: any) => ({ ...e, name: e.name.toLowerCase() }))), /add_entity\(name="Ada Lovelace"\): name: expected "Ada Lovelace", got "ada lovelace"/],
   ['SCN-B-016', 'entity ids are not UUIDs', w(mapResponse('add_entity', (e: any) => ({ ...e, id: 'ent-1' }))), /add_entity: response does not match the data model[\s\S]*id: "ent-1" is not a UUID/],
   ['SCN-B-016', 'every entity gets the same id', w(mapResponse('add_entity', (e: any) => ({ ...e, id: FIXED_ID }))), /add_entity called twice: entity ids must be distinct/],
-  ...(['SCN-B-017', 'SCN-B-018', 'SCN-B-019', 'SCN-B-020', 'SCN-B-021'] as const).map((id, i): Row => {
+  ...(['SCN-B-017', 'SCN-B-018', 'SCN-B-019', 'SCN-B-020', 'SCN-B-021'] as const).map((id, i): FaultRow => {
     const type = ['PERSON', 'ORGANIZATION', 'LOCATION', 'EVENT', 'OBJECT'][i]!;
     return [id, `${type} is stored as ${ROTATE[type]}`, w(mapRequest('add_entity', (b) => ({ ...b, entity_type: ROTATE[b.entity_type] }))), new RegExp(`add_entity\\(name=".+", entity_type="${type}"\\): type: expected "${type}", got "${ROTATE[type]}"`)];
   }),
@@ -218,7 +216,7 @@ const FAULTS: Row[] = [
   // add_message
   ['SCN-B-027', 'the message is wrapped in {"message": …}', w(mapResponse('add_message', (m: Msg) => ({ message: m }))), /add_message: response does not match the data model[\s\S]*id: is missing/],
   ['SCN-B-027', 'the timestamp is a day old', w(onAdd((m) => void (m.timestamp = new Date(Date.now() - 86_400_000).toISOString()))), /add_message: timestamp: expected a time within 5 minutes of the kit's clock/],
-  ...([['SCN-B-028', 'user'], ['SCN-B-029', 'assistant'], ['SCN-B-030', 'system']] as const).map(([id, role]): Row =>
+  ...([['SCN-B-028', 'user'], ['SCN-B-029', 'assistant'], ['SCN-B-030', 'system']] as const).map(([id, role]): FaultRow =>
     [id, `role "${role}" is rejected`, w(reject('add_message', (b) => b.role === role, `unsupported role: ${role}`)), new RegExp(`add_message: expected success, got 400 \\{"error": "unsupported role: ${role}"\\}`)]),
   ['SCN-B-029', 'the read path turns assistant into user', w(onRead((m) => void (m.role = m.role === 'assistant' ? 'user' : m.role))), /get_conversation\(session_id="tck-b029"\) after add_message\(role="assistant"\): the message read back: role/],
   ['SCN-B-031', 'metadata values are stored as strings', w(storeMetadata((md) => Object.fromEntries(Object.entries(md ?? {}).map(([k, v]) => [k, String(v)])))), /add_message\(metadata=\{source, priority, score, urgent, tags\}\): returned metadata \(metadata\.score: expected 0\.5, got "0\.5"\)/],
@@ -273,26 +271,4 @@ const FAULTS: Row[] = [
 
 // ------------------------------------------------------------------ tests
 
-describe('Bronze part A (SCN-B-001 … 054, 101, 102)', () => {
-  it('every scenario passes on the reference server', async () => {
-    const results = await runOnVariant({}, OURS);
-    const bad = results.filter((r) => r.outcome !== 'passed').map((r) => `${r.id} ${r.outcome}: ${r.message}`);
-    expect(bad).toEqual([]);
-    expect(results).toHaveLength(OURS.length);
-  });
-
-  it.each(VALID)('every scenario passes when %s (an allowed choice)', async (_choice, variant) => {
-    const results = await runOnVariant(variant, OURS);
-    expect(results.filter((r) => r.outcome !== 'passed').map((r) => `${r.id} ${r.outcome}: ${r.message}`)).toEqual([]);
-  });
-
-  it('every scenario has at least one fault that it catches', () => {
-    expect(OURS.filter((id) => !FAULTS.some((f) => f[0] === id))).toEqual([]);
-  });
-
-  it.each(FAULTS)('%s fails when %s', async (id, _fault, variant, message, outcome = 'failed') => {
-    const [r] = await runOnVariant(variant, [id]);
-    expect(r, `no result for ${id}`).toBeDefined();
-    expect({ outcome: r!.outcome, message: r!.message }).toMatchObject({ outcome, message: expect.stringMatching(message) });
-  });
-});
+provePower('Bronze part A (SCN-B-001 … 054, 101, 102)', OURS, FAULTS, VALID);

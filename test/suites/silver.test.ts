@@ -1,10 +1,10 @@
 // Power of the Silver scenarios SCN-S-001 … SCN-S-067 and SCN-S-101 … SCN-S-103: each passes on
 // the reference server and on variants that make other allowed choices, and fails on a variant that
 // breaks exactly the rule it checks, with a message naming that rule.
-import { describe, expect, it } from 'vitest';
 import type { BridgeResponse } from '../../src/reference/index.js';
 import { silver } from '../../suites/silver/index.js';
-import { compose, mapRequest, mapResponse, runOnVariant, type Dispatch, type Wrap } from '../harness/variants.js';
+import { compose, mapRequest, mapResponse, type Dispatch, type Wrap } from '../harness/variants.js';
+import { provePower, type FaultRow, type ValidRow } from '../harness/power.js';
 
 const OURS = silver.map((s) => s.id);
 const FIXED_ID = '00000000-0000-4000-8000-0000000000aa';
@@ -122,11 +122,9 @@ const averageOverAllCalls: Wrap = tracking('record_tool_call', (seen) => mapResp
 
 // ------------------------------------------------------------------ faulty variants, one or more per scenario
 
-type Fault = [id: string, fault: string, wrap: Wrap, message: RegExp, outcome?: 'failed' | 'error'];
-
 const swapType = (from: string, to: string): Wrap => storeAs('add_entity', 'entity_type', (t) => (t === from ? to : t));
 
-const FAULTS: Fault[] = [
+const FAULTS: FaultRow[] = [
   // add_entity / get_entity_by_name
   ['SCN-S-001', 'gives entities a new id when read', answerAs('get_entity_by_name', 'id', (id) => id && FIXED_ID),
     /get_entity_by_name\("Alice Johnson"\) after add_entity: the entity written: expected/],
@@ -424,7 +422,7 @@ const statsReading = (failing: readonly string[], rate: 'over-total' | 'over-fin
     return { ...s, failed_calls: failed, success_rate: rate === 'over-total' ? ok / s.total_calls : ok / (ok + failed) };
   })));
 
-const VALID: [choice: string, wrap: Wrap][] = [
+const VALID: ValidRow[] = [
   ['omits unset optional fields instead of sending null', everyAnswer(omitUnset)],
   ['writes timestamps as +00:00 with microseconds', everyAnswer(microsecondOffsets)],
   ['numbers steps from 0 in steps of 10', everyStep((s) => (s.step_number = (s.step_number - 1) * 10))],
@@ -446,27 +444,4 @@ const VALID: [choice: string, wrap: Wrap][] = [
 
 // ------------------------------------------------------------------ tests
 
-describe('Silver scenarios', () => {
-  it('all pass against the reference server', async () => {
-    const results = await runOnVariant({}, OURS);
-    const bad = results.filter((r) => r.outcome !== 'passed').map((r) => `${r.id} ${r.outcome}: ${r.message}`);
-    expect(bad).toEqual([]);
-    expect(results).toHaveLength(70);
-  });
-
-  it('every scenario has at least one faulty variant', () => {
-    const proven = new Set(FAULTS.map(([id]) => id));
-    expect(OURS.filter((id) => !proven.has(id))).toEqual([]);
-  });
-
-  it.each(VALID)('all pass against a server that %s', async (_choice, wrap) => {
-    const results = await runOnVariant({ wrap }, OURS);
-    const bad = results.filter((r) => r.outcome !== 'passed').map((r) => `${r.id} ${r.outcome}: ${r.message}`);
-    expect(bad).toEqual([]);
-  });
-
-  it.each(FAULTS)('%s fails against a server that %s', async (id, _fault, wrap, message, outcome = 'failed') => {
-    const [result] = await runOnVariant({ wrap }, [id]);
-    expect({ outcome: result!.outcome, message: result!.message }).toEqual({ outcome, message: expect.stringMatching(message) });
-  });
-});
+provePower('Silver (SCN-S-001 … 067, 101 … 103)', OURS, FAULTS, VALID);
