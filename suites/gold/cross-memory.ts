@@ -32,7 +32,7 @@ export const scenarios: Scenario[] = [
         'get_trace_with_steps: the step and its tool call referencing the entity (ids, tool_name, arguments, result)',
       );
       const entity = await bridge.get_entity_by_name({ name: 'Alice Johnson' });
-      check.equal(entity?.id, alice.id, 'get_entity_by_name("Alice Johnson"): the entity referenced by the tool call keeps its id');
+      check.equal(entity?.id ?? null, alice.id, 'get_entity_by_name("Alice Johnson"): the entity referenced by the tool call keeps its id');
     },
   }),
 
@@ -123,7 +123,7 @@ export const scenarios: Scenario[] = [
       );
       for (const entity of [alice, acme]) {
         const found = await bridge.get_entity_by_name({ name: entity.name });
-        check.equal(found?.id, entity.id, `get_entity_by_name(${JSON.stringify(entity.name)}) after a fact naming it: the entity keeps its id`);
+        check.equal(found?.id ?? null, entity.id, `get_entity_by_name(${JSON.stringify(entity.name)}) after a fact naming it: the entity keeps its id`);
       }
     },
   }),

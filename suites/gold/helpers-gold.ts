@@ -10,11 +10,12 @@ export interface Identified {
   name?: unknown;
   task?: unknown;
   content?: unknown;
+  preference?: unknown;
 }
 
 /** `Acme (3f2a…)`: the readable part of an item, then the start of its id. */
 export function label(item: Identified): string {
-  const text = [item.name, item.task, item.content].find((v): v is string => typeof v === 'string');
+  const text = [item.name, item.task, item.content, item.preference].find((v): v is string => typeof v === 'string');
   return text === undefined ? item.id : `${JSON.stringify(text)} (${item.id.slice(0, 8)}…)`;
 }
 

@@ -24,7 +24,7 @@ export const scenarios: Scenario[] = [
       const found = await bridge.search_entities({ query: 'Alice Shared' });
       indexOfId(found, alice, `search_entities("Alice Shared") in the context of ${AGENT_10}, created in the context of ${AGENT_1}`);
       const byName = await bridge.get_entity_by_name({ name: 'Alice Shared' });
-      check.equal(byName?.id, alice.id, `get_entity_by_name("Alice Shared") in the context of ${AGENT_10}: id of the entity created in the context of ${AGENT_1}`);
+      check.equal(byName?.id ?? null, alice.id, `get_entity_by_name("Alice Shared") in the context of ${AGENT_10}: id of the entity created in the context of ${AGENT_1}`);
     },
   }),
 
@@ -68,7 +68,7 @@ export const scenarios: Scenario[] = [
         const hits = await bridge.search_messages({ query: 'Agent speaking', session_id: session });
         sameIds(hits, [own], `search_messages("Agent speaking", session_id=${session}) with an equally matching message in the other session`);
         const found = await bridge.get_entity_by_name({ name: 'SharedCorp' });
-        check.equal(found?.id, corp.id, `get_entity_by_name("SharedCorp") in the context of ${session}: the shared entity's id`);
+        check.equal(found?.id ?? null, corp.id, `get_entity_by_name("SharedCorp") in the context of ${session}: the shared entity's id`);
       }
     },
   }),

@@ -23,6 +23,7 @@ export const scenarios: Scenario[] = [
         'add_relationship(Alice -> Acme, "WORKS_AT"): returned relationship (source_id, target_id, relationship_type)',
       );
       const typed = await bridge.get_related_entities({ entity_id: alice.id, relationship_type: 'WORKS_AT' });
+      // silent: whether an entity reached by several edges is listed once or more
       sameIds(typed, [acme], 'get_related_entities(Alice, relationship_type="WORKS_AT") after add_relationship', { allowRepeats: true });
       const other = await bridge.get_related_entities({ entity_id: alice.id, relationship_type: 'LIVES_IN' });
       sameIds(other, [], 'get_related_entities(Alice, relationship_type="LIVES_IN"): no relationship of that type exists');

@@ -23,20 +23,21 @@ export const scenarios: Scenario[] = [
         await addTrace(bridge, 'gold-similar-other', 'Bake sourdough bread overnight', false),
       ];
       const query = 'Alice Johnson role at Acme Corp';
+      const what = `get_similar_traces(task=${JSON.stringify(query)}, limit=5)`;
       const similar = await bridge.get_similar_traces({ task: query, limit: 5 });
-      const at = indexOfId(similar, match, `get_similar_traces(task=${JSON.stringify(query)}, limit=5)`);
+      const at = indexOfId(similar, match, what);
       const found = similar[at]!;
       check.equal(
         { task: found.task, session_id: found.session_id },
         { task: match.task, session_id: SESSION },
-        `get_similar_traces(task=${JSON.stringify(query)}): task and session_id of the matching trace`,
+        `${what}: task and session_id of the matching trace`,
       );
       for (const other of unrelated) {
         const j = similar.findIndex((t) => t.id === other.id);
         // silent: traces sharing no word with the query may be returned, but never ahead of a matching one
         check.ok(
           j === -1 || j > at,
-          `get_similar_traces(task=${JSON.stringify(query)}): the unrelated trace ${JSON.stringify(other.task)} is ranked at ${j}, before the matching trace at ${at}`,
+          `${what}: the unrelated trace ${JSON.stringify(other.task)} is ranked at ${j}, before the matching trace at ${at}`,
           { expected: `after position ${at}`, actual: j },
         );
       }
@@ -103,7 +104,8 @@ export const scenarios: Scenario[] = [
       await bridge.complete_trace({ trace_id: noVerdict.id, outcome: 'stopped' });
       const what = `get_similar_traces(task=${JSON.stringify(task)}, success_only=true)`;
       const similar = await bridge.get_similar_traces({ task, success_only: true });
-      for (const excluded of [failed, open, noVerdict]) absentId(similar, excluded, `${what}: success is not true`);
+      const excluded = [[failed, 'completed with success=false'], [open, 'never completed'], [noVerdict, 'completed without success']] as const;
+      for (const [trace, why] of excluded) absentId(similar, trace, `${what}: a trace ${why} (success is not true)`);
       sameIds(similar, [succeeded], what);
     },
   }),
