@@ -1,0 +1,341 @@
+// OAuth side of the hosted reference service: token exchange and refresh (hosted-rest-api.md,
+// Authentication rules 5 and 6), access tokens as JWTs signed with a key published at
+// /.well-known/jwks.json, the two discovery documents, and the local development identity
+// provider whose tokens `tck token` mints. All JOSE work is done by `jose`.
+//
+// Choices where the document is silent:
+// - expires_in is in seconds (RFC 6749 §5.1); an access token lives 15 minutes, a refresh token
+//   30 days. Access tokens follow RFC 9068 (typ "at+jwt"; iss, sub, aud, iat, exp, jti,
+//   client_id, scope) plus `workspace_id` and `sid` (the refresh-token family).
+// - The issuer is the service origin, so /.well-known/oauth-authorization-server at the origin is
+//   that issuer's RFC 8414 document; the protected resource is the origin too (RFC 9728 §3: the
+//   metadata at /.well-known/oauth-protected-resource describes the resource whose identifier is
+//   the URL with that suffix removed), and it is the access tokens' audience.
+// - The exchange's token endpoint is POST /v1/auth/exchange (grant types: token exchange and
+//   refresh_token); POST /v1/auth/refresh is the refresh operation of the document.
+// - Refresh tokens are opaque, kept as SHA-256 digests, single use. Presenting a used one again
+//   is treated as theft (RFC 9700 §4.14.2): its whole family is revoked, including the access
+//   tokens issued from it.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import {
+  SignJWT, calculateJwkThumbprint, createLocalJWKSet, createRemoteJWKSet, decodeJwt, errors as joseErrors,
+  exportJWK, generateKeyPair, importJWK, jwtVerify, type CryptoKey, type JSONWebKeySet, type JWK, type JWTVerifyGetKey,
+} from 'jose';
+import { SCOPES, digestOf, isScope, type Principal, type Refusal, type Scope } from './credentials.js';
+
+const ALG = 'ES256';
+export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
+export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 60 * 60;
+export const TOKEN_EXCHANGE_GRANT = 'urn:ietf:params:oauth:grant-type:token-exchange';
+
+/** An identity provider whose tokens the exchange accepts. */
+export interface TrustedIssuer {
+  /** Its `iss`. */
+  issuer: string;
+  /** Its signing keys: a JWK set, or the URL of one. */
+  jwks: JSONWebKeySet | URL;
+  /** The `aud` its tokens must carry (not checked when absent). */
+  audience?: string;
+}
+
+/** The token response of exchange and refresh (snake_case, as the document shows it). */
+export interface TokenResponse {
+  access_token: string;
+  refresh_token: string;
+  expires_in: number;
+  token_type: 'Bearer';
+  scope: string;
+}
+
+// ---------------------------------------------------------------- the development identity provider
+
+export const DEV_ISSUER = 'urn:agent-memory-tck:dev-idp';
+export const DEV_AUDIENCE = 'agent-memory-tck';
+/** The client_id of the access tokens (RFC 9068 requires one; the exchange has no client registration). */
+const CLIENT_ID = 'agent-memory-tck';
+
+/** Where the dev IdP keeps its key: TCK_DEV_IDP_KEY_FILE, else ~/.agent-memory-tck/dev-idp-key.json. */
+export function defaultDevKeyFile(): string {
+  const env = process.env.TCK_DEV_IDP_KEY_FILE;
+  return env !== undefined && env !== '' ? env : join(homedir(), '.agent-memory-tck', 'dev-idp-key.json');
+}
+
+export interface MintOptions {
+  /** `sub` (default "dev-user"). */
+  subject?: string;
+  /** `workspace_id`: the workspace the exchanged token acts in (default: the service's first). */
+  workspaceId?: string;
+  /** `scope`, space-separated (default "read write"). */
+  scope?: string;
+  /** Lifetime in seconds (default 3600). */
+  ttlSeconds?: number;
+  /** The issue time (default now). */
+  now?: Date;
+}
+
+/**
+ * A local identity provider for development: an ES256 key pair, kept in a file readable only by
+ * its owner so that `tck token` (which mints) and `tck serve --hosted` (which trusts) agree across
+ * processes of one user. Tests use an in-memory one (`generate`).
+ */
+export class DevIdentityProvider {
+  readonly issuer = DEV_ISSUER;
+
+  private constructor(
+    private readonly privateKey: CryptoKey,
+    readonly publicJwk: JWK,
+  ) {}
+
+  static async generate(): Promise<DevIdentityProvider> {
+    const { privateKey } = await generateKeyPair(ALG, { extractable: true });
+    return DevIdentityProvider.fromPrivateJwk(await exportJWK(privateKey));
+  }
+
+  private static async fromPrivateJwk(jwk: JWK): Promise<DevIdentityProvider> {
+    const { d: _d, ...pub } = jwk;
+    const kid = jwk.kid ?? (await calculateJwkThumbprint(pub));
+    const privateKey = (await importJWK({ ...jwk, kid }, ALG)) as CryptoKey;
+    return new DevIdentityProvider(privateKey, { ...pub, kid, alg: ALG, use: 'sig' });
+  }
+
+  /** Loads the key from `file`, creating it (mode 0600, directory 0700) when it does not exist. */
+  static async fromFile(file: string = defaultDevKeyFile()): Promise<DevIdentityProvider> {
+    try {
+      return await DevIdentityProvider.fromPrivateJwk((JSON.parse(await readFile(file, 'utf8')) as { jwk: JWK }).jwk);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`cannot read the development IdP key ${file}: ${(err as Error).message}`);
+    }
+    const { privateKey } = await generateKeyPair(ALG, { extractable: true });
+    const jwk = await exportJWK(privateKey);
+    await mkdir(dirname(file), { recursive: true, mode: 0o700 });
+    try {
+      await writeFile(file, `${JSON.stringify({ issuer: DEV_ISSUER, jwk }, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
+      await chmod(file, 0o600);
+    } catch (err) {
+      // Another process created it first: use theirs.
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') return DevIdentityProvider.fromFile(file);
+      throw err;
+    }
+    return DevIdentityProvider.fromPrivateJwk(jwk);
+  }
+
+  /** How a service trusts this provider. */
+  trustedIssuer(): TrustedIssuer {
+    return { issuer: this.issuer, jwks: { keys: [this.publicJwk] }, audience: DEV_AUDIENCE };
+  }
+
+  /** An identity-provider token for POST /v1/auth/exchange. */
+  async mint(options: MintOptions = {}): Promise<string> {
+    const now = Math.floor((options.now ?? new Date()).getTime() / 1000);
+    const claims: Record<string, unknown> = { scope: options.scope ?? SCOPES.join(' ') };
+    if (options.workspaceId !== undefined) claims.workspace_id = options.workspaceId;
+    return new SignJWT(claims)
+      .setProtectedHeader({ alg: ALG, kid: this.publicJwk.kid!, typ: 'JWT' })
+      .setIssuer(this.issuer)
+      .setSubject(options.subject ?? 'dev-user')
+      .setAudience(DEV_AUDIENCE)
+      .setIssuedAt(now)
+      .setExpirationTime(now + (options.ttlSeconds ?? 3600))
+      .setJti(randomUUID())
+      .sign(this.privateKey);
+  }
+}
+
+// ---------------------------------------------------------------- the service's token issuer
+
+export interface TokenServiceOptions {
+  clock: () => Date;
+  /** Identity providers whose tokens the exchange accepts. */
+  trusted: readonly TrustedIssuer[];
+  /** The workspace of an exchanged token that names none. */
+  defaultWorkspaceId: string;
+  /** Told about the workspace of every exchanged token (so it exists for the key endpoints). */
+  onWorkspace?: (workspaceId: string) => void;
+  accessTokenTtlSeconds?: number;
+  refreshTokenTtlSeconds?: number;
+}
+
+interface RefreshRecord {
+  family: string;
+  subject: string;
+  workspaceId: string;
+  scopes: Scope[];
+  expiresAt: number;
+  used: boolean;
+}
+
+const refused = (error: string): Refusal => ({ status: 401, error });
+
+function joseReason(err: unknown): string {
+  if (err instanceof joseErrors.JWTExpired) return 'it has expired';
+  if (err instanceof joseErrors.JOSEError) return err.message;
+  return err instanceof Error ? err.message : String(err);
+}
+
+export class TokenService {
+  private origin = '';
+  private readonly refreshTokens = new Map<string, RefreshRecord>();
+  private readonly revokedFamilies = new Set<string>();
+  private readonly idpKeys: { issuer: TrustedIssuer; keys: JWTVerifyGetKey }[];
+  readonly accessTtl: number;
+  readonly refreshTtl: number;
+
+  private constructor(
+    private readonly options: TokenServiceOptions,
+    private readonly privateKey: CryptoKey,
+    private readonly publicKey: CryptoKey,
+    readonly publicJwk: JWK,
+  ) {
+    this.idpKeys = options.trusted.map((t) => ({ issuer: t, keys: t.jwks instanceof URL ? createRemoteJWKSet(t.jwks) : createLocalJWKSet(t.jwks) }));
+    this.accessTtl = options.accessTokenTtlSeconds ?? ACCESS_TOKEN_TTL_SECONDS;
+    this.refreshTtl = options.refreshTokenTtlSeconds ?? REFRESH_TOKEN_TTL_SECONDS;
+  }
+
+  static async create(options: TokenServiceOptions): Promise<TokenService> {
+    const { privateKey, publicKey } = await generateKeyPair(ALG, { extractable: true });
+    const jwk = await exportJWK(publicKey);
+    const kid = await calculateJwkThumbprint(jwk);
+    return new TokenService(options, privateKey, publicKey, { ...jwk, kid, alg: ALG, use: 'sig' });
+  }
+
+  /** The service origin: the issuer of access tokens and their audience. Set once listening. */
+  setOrigin(origin: string): void {
+    this.origin = origin;
+  }
+
+  get issuer(): string {
+    return this.origin;
+  }
+
+  /** The published key set: the one signing key. */
+  jwks(): JSONWebKeySet {
+    return { keys: [{ ...this.publicJwk }] };
+  }
+
+  /** Exchanges a trusted identity provider's token for an access and a refresh token. */
+  async exchange(idpToken: string): Promise<TokenResponse | Refusal> {
+    let iss: unknown;
+    try {
+      iss = decodeJwt(idpToken).iss;
+    } catch {
+      return refused('the identity-provider token is not a JWT');
+    }
+    const trusted = this.idpKeys.find((t) => t.issuer.issuer === iss);
+    if (trusted === undefined) return refused(`the identity-provider token's issuer ${JSON.stringify(iss ?? null)} is not trusted`);
+    let payload;
+    try {
+      ({ payload } = await jwtVerify(idpToken, trusted.keys, {
+        issuer: trusted.issuer.issuer,
+        ...(trusted.issuer.audience !== undefined ? { audience: trusted.issuer.audience } : {}),
+        currentDate: this.options.clock(),
+        requiredClaims: ['sub', 'exp'],
+      }));
+    } catch (err) {
+      return refused(`the identity-provider token is not valid: ${joseReason(err)}`);
+    }
+    const requested = typeof payload.scope === 'string' ? payload.scope.split(/\s+/).filter(isScope) : [...SCOPES];
+    if (requested.length === 0) return refused(`the identity-provider token grants none of the scopes ${SCOPES.join(', ')}`);
+    const workspaceId = typeof payload.workspace_id === 'string' && payload.workspace_id !== '' ? payload.workspace_id : this.options.defaultWorkspaceId;
+    this.options.onWorkspace?.(workspaceId);
+    return this.issue({ family: randomUUID(), subject: payload.sub!, workspaceId, scopes: [...new Set(requested)] });
+  }
+
+  /**
+   * Rotation: the refresh token is spent and a new pair is issued. The check and the spending
+   * happen before the first await, so two concurrent uses cannot both succeed.
+   */
+  async refresh(refreshToken: string): Promise<TokenResponse | Refusal> {
+    const record = this.refreshTokens.get(digestOf(refreshToken));
+    if (record === undefined) return refused('unknown refresh token');
+    if (this.revokedFamilies.has(record.family)) return refused('the refresh token has been revoked');
+    if (record.used) {
+      this.revokedFamilies.add(record.family);
+      return refused('the refresh token was already used; its token family is now revoked');
+    }
+    if (this.options.clock().getTime() >= record.expiresAt) return refused('the refresh token has expired');
+    record.used = true;
+    return this.issue(record);
+  }
+
+  /** The principal of an access token, or why it is refused; undefined when it is not a JWT. */
+  async verify(token: string): Promise<Principal | Refusal | undefined> {
+    if (!/^[\w-]+\.[\w-]+\.[\w-]+$/.test(token)) return undefined;
+    let payload;
+    try {
+      ({ payload } = await jwtVerify(token, this.publicKey, {
+        issuer: this.origin,
+        audience: this.origin,
+        algorithms: [ALG],
+        typ: 'at+jwt',
+        currentDate: this.options.clock(),
+        requiredClaims: ['sub', 'exp', 'iat', 'scope'],
+      }));
+    } catch (err) {
+      return refused(`the access token is not valid: ${joseReason(err)}`);
+    }
+    if (typeof payload.sid === 'string' && this.revokedFamilies.has(payload.sid)) return refused('the access token has been revoked');
+    const scopes = String(payload.scope).split(/\s+/).filter(isScope);
+    const workspaceId = typeof payload.workspace_id === 'string' ? payload.workspace_id : this.options.defaultWorkspaceId;
+    return { kind: 'access-token', workspaceId, scopes: new Set(scopes), subject: payload.sub! };
+  }
+
+  private async issue(from: { family: string; subject: string; workspaceId: string; scopes: Scope[] }): Promise<TokenResponse> {
+    const nowMs = this.options.clock().getTime();
+    const now = Math.floor(nowMs / 1000);
+    const refreshToken = randomBytes(32).toString('base64url');
+    this.refreshTokens.set(digestOf(refreshToken), {
+      family: from.family,
+      subject: from.subject,
+      workspaceId: from.workspaceId,
+      scopes: from.scopes,
+      expiresAt: nowMs + this.refreshTtl * 1000,
+      used: false,
+    });
+    const scope = from.scopes.join(' ');
+    const accessToken = await new SignJWT({ scope, workspace_id: from.workspaceId, sid: from.family, client_id: CLIENT_ID })
+      .setProtectedHeader({ alg: ALG, kid: this.publicJwk.kid!, typ: 'at+jwt' })
+      .setIssuer(this.origin)
+      .setSubject(from.subject)
+      .setAudience(this.origin)
+      .setIssuedAt(now)
+      .setExpirationTime(now + this.accessTtl)
+      .setJti(randomUUID())
+      .sign(this.privateKey);
+    return { access_token: accessToken, refresh_token: refreshToken, expires_in: this.accessTtl, token_type: 'Bearer', scope };
+  }
+}
+
+// ---------------------------------------------------------------- discovery documents
+
+/** RFC 9728 protected-resource metadata. */
+export function protectedResourceMetadata(origin: string, issuer: string): Record<string, unknown> {
+  return {
+    resource: origin,
+    authorization_servers: [issuer],
+    jwks_uri: `${origin}/.well-known/jwks.json`,
+    scopes_supported: [...SCOPES],
+    bearer_methods_supported: ['header'],
+    resource_signing_alg_values_supported: [ALG],
+    resource_name: 'agent-memory-tck hosted reference service',
+  };
+}
+
+/** RFC 8414 authorization-server metadata. */
+export function authorizationServerMetadata(origin: string, issuer: string): Record<string, unknown> {
+  return {
+    issuer,
+    token_endpoint: `${origin}/v1/auth/exchange`,
+    jwks_uri: `${origin}/.well-known/jwks.json`,
+    // RFC 8414 requires the member; the service has no authorization endpoint (the document does
+    // not show the PKCE flow's endpoints), so it supports no response type.
+    response_types_supported: [],
+    grant_types_supported: [TOKEN_EXCHANGE_GRANT, 'refresh_token'],
+    token_endpoint_auth_methods_supported: ['none'],
+    scopes_supported: [...SCOPES],
+    // Not RFC 8414 members: where the document's refresh and key endpoints are.
+    refresh_endpoint: `${origin}/v1/auth/refresh`,
+  };
+}

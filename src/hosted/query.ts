@@ -1,0 +1,255 @@
+// POST /v1/query (cypher_query). The document names the operation and the graph query language but
+// shows neither the request nor the result, so the reference answers a small read-only subset of
+// Cypher over the entity graph, enough to try the endpoint:
+//
+//   MATCH (a[:Label] [{prop: value, …}]) [-[r[:TYPE]]-> (b…)]     (also <-[…]- and -[…]-)
+//   [WHERE v.prop = value [AND …]]
+//   RETURN item[, item…]    item: v | v.prop | count(v) | count(*), each optionally AS name
+//   [LIMIT n]
+//
+// Nodes are entities (label Entity, or an entity type such as Person), relationships are the
+// graph's edges; properties are the camelCase fields of the REST views (canonical_name is read as
+// canonicalName); a value is a string, a number, true, false, null or a $parameter. The request is
+// {query, parameters?} ("params" is accepted too); the result is {columns, records}, one object per
+// record keyed by column. Anything else is a 400 naming what is not supported.
+import type { EdgeView, EntityView } from './store.js';
+
+export class QueryError extends Error {}
+
+/** Clauses that change data: such a query needs the write scope (and the reference refuses it). */
+const WRITE_CLAUSE = /\b(create|merge|set|delete|detach|remove|drop|foreach|load\s+csv|call)\b/i;
+
+/** Whether the query text (string literals left out) contains a clause that changes data. */
+export function isWriteQuery(query: string): boolean {
+  return WRITE_CLAUSE.test(query.replace(/'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"/g, "''"));
+}
+
+type Token = { kind: 'word' | 'string' | 'number' | 'param' | 'punct'; text: string; value?: unknown };
+
+function tokenize(text: string): Token[] {
+  const out: Token[] = [];
+  const re = /\s+|(->|<-|[()[\]{}:,.=*-])|'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"|(\d+(?:\.\d+)?)|\$([A-Za-z_][A-Za-z0-9_]*)|([A-Za-z_][A-Za-z0-9_]*)|(.)/gy;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(text)) !== null && m[0] !== '') {
+    if (m[1] !== undefined) out.push({ kind: 'punct', text: m[1] });
+    else if (m[2] !== undefined || m[3] !== undefined) out.push({ kind: 'string', text: m[0], value: (m[2] ?? m[3])!.replace(/\\(.)/g, '$1') });
+    else if (m[4] !== undefined) out.push({ kind: 'number', text: m[4], value: Number(m[4]) });
+    else if (m[5] !== undefined) out.push({ kind: 'param', text: m[0], value: m[5] });
+    else if (m[6] !== undefined) out.push({ kind: 'word', text: m[6] });
+    else if (m[7] !== undefined) throw new QueryError(`unexpected character ${JSON.stringify(m[7])}`);
+    if (re.lastIndex >= text.length) break;
+  }
+  return out;
+}
+
+interface NodePattern { variable?: string; label?: string; props: [string, Value][] }
+interface RelPattern { variable?: string; type?: string; direction: 'out' | 'in' | 'both' }
+type Value = { literal: unknown } | { param: string };
+interface Item { kind: 'var' | 'prop' | 'count'; variable: string; prop?: string; column: string }
+interface Query { nodes: NodePattern[]; rel?: RelPattern; where: [string, string, Value][]; items: Item[]; limit?: number }
+
+class Parser {
+  private i = 0;
+  constructor(private readonly tokens: Token[]) {}
+
+  private peek(): Token | undefined {
+    return this.tokens[this.i];
+  }
+  private next(what: string): Token {
+    const t = this.tokens[this.i++];
+    if (t === undefined) throw new QueryError(`unexpected end of query, expected ${what}`);
+    return t;
+  }
+  private punct(p: string): void {
+    const t = this.next(JSON.stringify(p));
+    if (t.kind !== 'punct' || t.text !== p) throw new QueryError(`expected ${JSON.stringify(p)}, got ${JSON.stringify(t.text)}`);
+  }
+  private isPunct(p: string): boolean {
+    const t = this.peek();
+    return t !== undefined && t.kind === 'punct' && t.text === p;
+  }
+  private keyword(k: string): boolean {
+    const t = this.peek();
+    if (t !== undefined && t.kind === 'word' && t.text.toUpperCase() === k) {
+      this.i++;
+      return true;
+    }
+    return false;
+  }
+  private word(what: string): string {
+    const t = this.next(what);
+    if (t.kind !== 'word') throw new QueryError(`expected ${what}, got ${JSON.stringify(t.text)}`);
+    return t.text;
+  }
+  private value(): Value {
+    const t = this.next('a value');
+    if (t.kind === 'string' || t.kind === 'number') return { literal: t.value };
+    if (t.kind === 'param') return { param: t.value as string };
+    if (t.kind === 'word' && /^(true|false|null)$/i.test(t.text)) return { literal: JSON.parse(t.text.toLowerCase()) };
+    throw new QueryError(`expected a value, got ${JSON.stringify(t.text)}`);
+  }
+
+  private node(): NodePattern {
+    this.punct('(');
+    const node: NodePattern = { props: [] };
+    if (this.peek()?.kind === 'word') node.variable = this.word('a variable');
+    if (this.isPunct(':')) {
+      this.i++;
+      node.label = this.word('a label');
+    }
+    if (this.isPunct('{')) {
+      this.i++;
+      do {
+        const key = this.word('a property name');
+        this.punct(':');
+        node.props.push([key, this.value()]);
+      } while (this.isPunct(',') && ++this.i);
+      this.punct('}');
+    }
+    this.punct(')');
+    return node;
+  }
+
+  private rel(): RelPattern {
+    const incoming = this.isPunct('<-');
+    this.i++; // '-' or '<-'
+    this.punct('[');
+    const rel: RelPattern = { direction: 'both' };
+    if (this.peek()?.kind === 'word') rel.variable = this.word('a variable');
+    if (this.isPunct(':')) {
+      this.i++;
+      rel.type = this.word('a relationship type');
+    }
+    this.punct(']');
+    if (this.isPunct('->')) {
+      if (incoming) throw new QueryError('a relationship cannot point both ways');
+      this.i++;
+      rel.direction = 'out';
+    } else {
+      this.punct('-');
+      rel.direction = incoming ? 'in' : 'both';
+    }
+    return rel;
+  }
+
+  parse(): Query {
+    if (!this.keyword('MATCH')) throw new QueryError('only MATCH … RETURN … queries are supported by the reference');
+    const q: Query = { nodes: [this.node()], where: [], items: [] };
+    if (this.isPunct('-') || this.isPunct('<-')) {
+      q.rel = this.rel();
+      q.nodes.push(this.node());
+    }
+    if (this.keyword('WHERE')) {
+      do {
+        const variable = this.word('a variable');
+        this.punct('.');
+        const prop = this.word('a property name');
+        this.punct('=');
+        q.where.push([variable, prop, this.value()]);
+      } while (this.keyword('AND'));
+    }
+    if (!this.keyword('RETURN')) throw new QueryError('expected RETURN');
+    do q.items.push(this.item());
+    while (this.isPunct(',') && ++this.i);
+    if (this.keyword('LIMIT')) {
+      const t = this.next('a number');
+      if (t.kind !== 'number' || !Number.isInteger(t.value) || (t.value as number) < 0) throw new QueryError('LIMIT takes a non-negative integer');
+      q.limit = t.value as number;
+    }
+    const rest = this.peek();
+    if (rest !== undefined) throw new QueryError(`unexpected ${JSON.stringify(rest.text)} (not supported by the reference)`);
+    return q;
+  }
+
+  private item(): Item {
+    const start = this.i;
+    let item: Item;
+    if (this.peek()?.text.toUpperCase() === 'COUNT' && this.tokens[this.i + 1]?.text === '(') {
+      this.i += 2;
+      const variable = this.isPunct('*') ? (this.i++, '*') : this.word('a variable');
+      this.punct(')');
+      item = { kind: 'count', variable, column: '' };
+    } else {
+      const variable = this.word('a variable');
+      if (this.isPunct('.')) {
+        this.i++;
+        item = { kind: 'prop', variable, prop: this.word('a property name'), column: '' };
+      } else item = { kind: 'var', variable, column: '' };
+    }
+    const text = this.tokens.slice(start, this.i).map((t) => t.text).join('');
+    item.column = this.keyword('AS') ? this.word('a column name') : text;
+    return item;
+  }
+}
+
+const camel = (name: string) => name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+function property(value: unknown, prop: string): unknown {
+  if (value === null || typeof value !== 'object') return null;
+  const v = (value as Record<string, unknown>)[camel(prop)];
+  return v === undefined ? null : v;
+}
+
+function resolve(v: Value, params: Record<string, unknown>): unknown {
+  if ('literal' in v) return v.literal;
+  if (!Object.prototype.hasOwnProperty.call(params, v.param)) throw new QueryError(`parameter $${v.param} is not given`);
+  return params[v.param];
+}
+
+function labelMatches(node: EntityView, label: string | undefined): boolean {
+  if (label === undefined || label.toLowerCase() === 'entity') return true;
+  return node.type === label.toUpperCase();
+}
+
+/** Runs a read-only query over the graph. Throws QueryError (a 400) for what is not supported. */
+export function runQuery(
+  text: string,
+  params: Record<string, unknown>,
+  graph: { nodes: EntityView[]; edges: EdgeView[] },
+): { columns: string[]; records: Record<string, unknown>[] } {
+  const q = new Parser(tokenize(text)).parse();
+  const nodeOk = (n: EntityView, p: NodePattern) =>
+    labelMatches(n, p.label) && p.props.every(([k, v]) => property(n, k) === resolve(v, params));
+  const [first, second] = q.nodes as [NodePattern, NodePattern | undefined];
+  let rows: Map<string, unknown>[] = [];
+  const bind = (pairs: [string | undefined, unknown][]) => new Map(pairs.filter((p): p is [string, unknown] => p[0] !== undefined));
+  if (q.rel === undefined || second === undefined) {
+    rows = graph.nodes.filter((n) => nodeOk(n, first)).map((n) => bind([[first.variable, n]]));
+  } else {
+    const byId = new Map(graph.nodes.map((n) => [n.id, n]));
+    for (const e of graph.edges) {
+      if (q.rel.type !== undefined && e.relationshipType !== q.rel.type) continue;
+      const ends: [string, string][] = q.rel.direction === 'out' ? [[e.sourceId, e.targetId]]
+        : q.rel.direction === 'in' ? [[e.targetId, e.sourceId]]
+          : [[e.sourceId, e.targetId], [e.targetId, e.sourceId]];
+      for (const [a, b] of ends) {
+        const na = byId.get(a);
+        const nb = byId.get(b);
+        if (na !== undefined && nb !== undefined && nodeOk(na, first) && nodeOk(nb, second)) {
+          rows.push(bind([[first.variable, na], [q.rel.variable, e], [second.variable, nb]]));
+        }
+      }
+    }
+  }
+  for (const [variable, prop, v] of q.where) {
+    rows = rows.filter((r) => {
+      if (!r.has(variable)) throw new QueryError(`variable ${variable} is not defined`);
+      return property(r.get(variable), prop) === resolve(v, params);
+    });
+  }
+  const counts = q.items.filter((i) => i.kind === 'count');
+  if (counts.length > 0 && counts.length < q.items.length) throw new QueryError('count() mixed with other items (grouping) is not supported by the reference');
+  for (const item of q.items) {
+    if (item.variable !== '*' && !(q.nodes.some((n) => n.variable === item.variable) || q.rel?.variable === item.variable)) {
+      throw new QueryError(`variable ${item.variable} is not defined`);
+    }
+  }
+  const columns = q.items.map((i) => i.column);
+  let records: Record<string, unknown>[];
+  if (counts.length > 0) {
+    records = [Object.fromEntries(q.items.map((i) => [i.column, i.variable === '*' ? rows.length : rows.filter((r) => r.get(i.variable) != null).length]))];
+  } else {
+    records = rows.map((r) => Object.fromEntries(q.items.map((i) => [i.column, i.kind === 'prop' ? property(r.get(i.variable), i.prop!) : r.get(i.variable)])));
+  }
+  return { columns, records: q.limit === undefined ? records : records.slice(0, q.limit) };
+}
