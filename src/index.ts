@@ -2,7 +2,7 @@
 export { runTck, type TckOptions } from './run.js';
 export { ALL_SCENARIOS, findScenario } from '../suites/index.js';
 export { defineScenario, TIERS, type Scenario, type ScenarioTier } from './engine/scenario.js';
-export { runScenarios, type ScenarioResult, type Outcome, type SetupInfo } from './engine/runner.js';
+export { RunStopped, TargetUnreachable, runScenarios, type ScenarioResult, type Outcome, type SetupInfo } from './engine/runner.js';
 export { grade, GRADING_RULES, type Grade, type GradingRuleName, type TierSummary } from './engine/grading.js';
 export { selectScenarios, type Selection } from './engine/select.js';
 export { BridgeClient, formatExchange, type CallResult, type Exchange } from './bridge/index.js';

@@ -2,10 +2,11 @@
 import { BridgeClient } from './bridge/index.js';
 import type { Exchange } from './bridge/index.js';
 import { grade, reaches, type GradingRuleName } from './engine/grading.js';
-import { KIT_PROTOCOL, runScenarios, type ScenarioResult } from './engine/runner.js';
+import { KIT_PROTOCOL, TargetUnreachable, runScenarios, unreachableRun, type ScenarioResult } from './engine/runner.js';
 import type { Scenario, ScenarioTier } from './engine/scenario.js';
 import { selectScenarios, type Selection } from './engine/select.js';
 import { REPORT_FORMAT_VERSION, type Report } from './report/model.js';
+import { withRepros } from './repro.js';
 import { KIT_NAME, KIT_VERSION } from './version.js';
 
 export interface TckOptions extends Selection {
@@ -16,6 +17,15 @@ export interface TckOptions extends Selection {
   requestTimeoutMs?: number;
   scenarioTimeoutMs?: number;
   maxBodyBytes?: number;
+  /** Bound on the whole run; scenarios not finished by then are reported as not run. */
+  maxTimeMs?: number;
+  /** How long a target that stopped answering gets to come back before the rest is not run. */
+  reconnectWindowMs?: number;
+  /**
+   * Aborting it stops the run and resolves a partial report marked `interrupted` (abort with a
+   * RunStopped from the engine to word the reason, e.g. "interrupted by SIGINT").
+   */
+  signal?: AbortSignal;
   /** Extra request headers (e.g. Authorization); their values never reach a report. */
   headers?: Record<string, string>;
   onStart?: (scenario: Scenario) => void;
@@ -39,16 +49,25 @@ export async function runTck(options: TckOptions = {}): Promise<Report> {
     ...(options.headers ? { headers: options.headers } : {}),
     ...(options.onExchange ? { onExchange: options.onExchange } : {}),
   });
+  let unreachable: TargetUnreachable | undefined;
   try {
-    const { setup, results } = await runScenarios(client, selected, {
+    const { setup, results, warnings, stopped } = await runScenarios(client, selected, {
       ...(options.scenarioTimeoutMs !== undefined ? { scenarioTimeoutMs: options.scenarioTimeoutMs } : {}),
+      ...(options.maxTimeMs !== undefined ? { maxTimeMs: options.maxTimeMs } : {}),
+      ...(options.reconnectWindowMs !== undefined ? { reconnectWindowMs: options.reconnectWindowMs } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
       ...(options.bail !== undefined ? { bail: options.bail } : {}),
       ...(options.onStart ? { onStart: options.onStart } : {}),
       ...(options.onResult ? { onResult: options.onResult } : {}),
+    }).catch((err: unknown) => {
+      // Nothing answered the first request: the error still carries a report that says so.
+      if (!(err instanceof TargetUnreachable)) throw err;
+      unreachable = err;
+      return unreachableRun(selected, err);
     });
     const endedAt = new Date();
     const g = grade(results, options.grading ?? 'strict');
-    return {
+    const report: Report = {
       format: 'agent-memory-tck/report',
       formatVersion: REPORT_FORMAT_VERSION,
       kit: { name: KIT_NAME, version: KIT_VERSION, protocol: KIT_PROTOCOL },
@@ -68,10 +87,15 @@ export async function runTck(options: TckOptions = {}): Promise<Report> {
       achieved: g.achieved,
       requestedTier: tier,
       success: reaches(g.achieved, tier),
-      warnings: setup.warnings,
-      interrupted: false,
-      scenarios: results,
+      warnings: [...setup.warnings, ...warnings],
+      interrupted: stopped?.interrupted ?? false,
+      scenarios: withRepros(results, client.url),
     };
+    if (unreachable) {
+      unreachable.report = report;
+      throw unreachable;
+    }
+    return report;
   } finally {
     await client.close();
     await embedded?.close();

@@ -191,6 +191,8 @@ export interface FailureContext {
   status?: number | undefined;
   /** Body bytes received before the failure. */
   bytes?: number | undefined;
+  /** The Content-Length the headers announced, if any. */
+  declaredBytes?: number | undefined;
 }
 
 function seconds(ms: number): string {
@@ -250,6 +252,14 @@ export function classifyFailure(err: unknown, ctx: FailureContext): Outcome & { 
     return { kind: 'transport', failure: 'too-large', reason: 'response headers too large' };
   }
   if (has(RESET_CODES)) {
+    const got = ctx.bytes ?? 0;
+    if (ctx.status !== undefined && ctx.declaredBytes !== undefined && got < ctx.declaredBytes && !codes.includes('ECONNRESET')) {
+      return {
+        kind: 'transport',
+        failure: 'reset',
+        reason: `body cut short: status ${ctx.status} announced Content-Length ${ctx.declaredBytes}, but the connection closed after ${got} bytes`,
+      };
+    }
     const when =
       ctx.status === undefined
         ? 'before any response'

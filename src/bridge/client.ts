@@ -6,7 +6,7 @@
 // stream object per call); the body is counted as it arrives and the exchange is aborted as
 // soon as it passes maxBodyBytes. One timer per call bounds the whole exchange (connect,
 // headers and body), so a server that dribbles bytes cannot hold a call past timeoutMs.
-import { Pool } from 'undici';
+import { Client, Pool } from 'undici';
 import type { Dispatcher } from 'undici';
 import { METHODS, isMethodName } from '../schema/methods.js';
 import type { MethodName, ParamsOf, ResponseKind } from '../schema/methods.js';
@@ -51,6 +51,8 @@ export interface CallOptions {
   expect?: ResponseKind;
   /** Overrides the client's timeoutMs for this call. */
   timeoutMs?: number;
+  /** Cancels the call (the exchange is aborted; the call resolves as a transport failure). */
+  signal?: AbortSignal;
 }
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -111,6 +113,11 @@ function headerString(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v.join(', ') : v;
 }
 
+/** A Content-Length header as a number, when it is one. */
+function declaredLength(v: string | undefined): number | undefined {
+  return v !== undefined && /^\d+$/.test(v) ? Number(v) : undefined;
+}
+
 interface Route {
   path: string;
   url: string;
@@ -119,6 +126,9 @@ interface Route {
 
 /** Marker errors used to abort a dispatch; never surface to callers. */
 class AbortMarker extends Error {}
+
+/** The reason of a call cancelled through CallOptions.signal (after "method: "). */
+const CANCELLED = 'request cancelled by the kit';
 
 const EMPTY = Buffer.alloc(0);
 
@@ -140,8 +150,27 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
 
   constructor(
     private readonly maxBodyBytes: number,
+    /** performance.now() by which the whole exchange must be over. */
+    readonly deadline: number,
+    /** CallOptions.signal: aborting it cancels the exchange. */
+    readonly signal: AbortSignal | undefined,
     private readonly settle: (h: ExchangeHandler, err: unknown) => void,
   ) {}
+
+  /** The deadline passed: the exchange ends as a timeout. */
+  expire(): void {
+    if (this.done) return;
+    this.timedOut = true;
+    this.finish(new AbortMarker('timeout'));
+    this.abort(new AbortMarker('timeout'));
+  }
+
+  /** The caller's signal was aborted. */
+  cancel(): void {
+    if (this.done) return;
+    this.finish(new AbortMarker(CANCELLED));
+    this.abort(new AbortMarker(CANCELLED));
+  }
 
   abort(reason: Error): void {
     if (this.abortReason === null) this.abortReason = reason;
@@ -218,12 +247,24 @@ export class BridgeClient {
   readonly maxBodyBytes: number;
 
   readonly #target: Target;
-  readonly #pool: Pool;
+  readonly #pool: Client | Pool;
   readonly #requestHeaders: Record<string, string>;
   readonly #redacted: Readonly<Record<string, string>>;
   readonly #scrub: ((text: string) => string) | undefined;
   readonly #notify: ((r: CallResult) => CallResult) | undefined;
   readonly #routes = new Map<string, Route>();
+  /**
+   * The exchanges in flight. One timer per client, armed for the earliest deadline among them and
+   * left running when a call ends (it re-arms for whatever is in flight when it fires), instead of
+   * a timer set and cleared per call; one 'abort' listener per signal, not one per call.
+   */
+  readonly #inflight = new Set<ExchangeHandler>();
+  #timer: NodeJS.Timeout | undefined = undefined;
+  #timerAt = Infinity;
+  readonly #watched = new WeakSet<AbortSignal>();
+  /** The last millisecond #isoNow formatted, and its text: calls come many to a millisecond. */
+  #isoMs = NaN;
+  #iso = '';
   #count = 0;
   #closed = false;
 
@@ -248,13 +289,19 @@ export class BridgeClient {
             return r;
           };
 
-    this.#pool = new Pool(this.#target.origin, {
-      connections: positive('connections', options.connections, 1),
+    const connections = positive('connections', options.connections, 1);
+    const socketOptions = {
       pipelining: 1,
       connectTimeout: this.timeoutMs,
       headersTimeout: this.timeoutMs,
       bodyTimeout: this.timeoutMs,
-    });
+    };
+    // One connection is an undici Client itself: a Pool of one hands its socket back a turn after
+    // each response, so every next sequential call would queue in the Pool for it.
+    this.#pool =
+      connections === 1
+        ? new Client(this.#target.origin, socketOptions)
+        : new Pool(this.#target.origin, { ...socketOptions, connections });
     for (const name of Object.keys(METHODS)) this.#routes.set(name, this.#makeRoute(name));
   }
 
@@ -288,7 +335,6 @@ export class BridgeClient {
     const route = this.#routes.get(method) ?? this.#makeRoute(method);
     const expect = opts?.expect ?? route.expect;
     const timeoutMs = opts?.timeoutMs ?? this.timeoutMs;
-    const startedAt = new Date();
     const t0 = performance.now();
     const requestBody = omitNulls(params);
 
@@ -298,9 +344,14 @@ export class BridgeClient {
       requestBody,
       requestHeaders: this.#redacted,
       durationMs: 0,
-      startedAt: startedAt.toISOString(),
+      startedAt: this.#isoNow(),
     };
 
+    const signal = opts?.signal;
+    if (signal?.aborted) {
+      const reason = `${method}: ${CANCELLED}`;
+      return Promise.resolve(this.#complete(exchange, t0, { kind: 'transport', failure: 'other', reason }));
+    }
     if (this.#closed) {
       const reason = `${method}: the bridge client is closed`;
       return Promise.resolve(this.#complete(exchange, t0, { kind: 'transport', failure: 'other', reason }));
@@ -314,9 +365,8 @@ export class BridgeClient {
     }
 
     return new Promise<CallResult>((resolve) => {
-      let timer: NodeJS.Timeout | undefined;
-      const handler = new ExchangeHandler(this.maxBodyBytes, (h, err) => {
-        if (timer !== undefined) clearTimeout(timer);
+      const handler = new ExchangeHandler(this.maxBodyBytes, t0 + timeoutMs, signal, (h, err) => {
+        this.#inflight.delete(h);
         // This runs inside undici's callbacks: nothing may throw out of it, or the call would hang.
         let result: CallResult;
         try {
@@ -327,12 +377,9 @@ export class BridgeClient {
         }
         resolve(result);
       });
-      timer = setTimeout(() => {
-        if (handler.done) return;
-        handler.timedOut = true;
-        handler.finish(new AbortMarker('timeout'));
-        handler.abort(new AbortMarker('timeout'));
-      }, timeoutMs);
+      this.#inflight.add(handler);
+      if (signal !== undefined) this.#watch(signal);
+      this.#arm(handler.deadline);
       try {
         this.#pool.dispatch(
           {
@@ -349,6 +396,51 @@ export class BridgeClient {
         handler.finish(err);
       }
     });
+  }
+
+  /** The current time as ISO 8601 text (Date.toISOString), formatted once per millisecond. */
+  #isoNow(): string {
+    const ms = Date.now();
+    if (ms !== this.#isoMs) {
+      this.#isoMs = ms;
+      this.#iso = new Date(ms).toISOString();
+    }
+    return this.#iso;
+  }
+
+  /** Makes sure the timer fires by `deadline`. */
+  #arm(deadline: number): void {
+    if (deadline >= this.#timerAt) return;
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timerAt = deadline;
+    // Unref'd: an exchange in flight keeps the process alive by its socket; an idle client must not.
+    this.#timer = setTimeout(this.#onTimer, Math.max(1, Math.ceil(deadline - performance.now()))).unref();
+  }
+
+  readonly #onTimer = (): void => {
+    this.#timer = undefined;
+    this.#timerAt = Infinity;
+    // Timers fire on the loop's millisecond clock: a deadline less than 1 ms away counts as passed.
+    const now = performance.now() + 1;
+    let next = Infinity;
+    for (const h of this.#inflight) {
+      if (h.deadline <= now) h.expire();
+      else if (h.deadline < next) next = h.deadline;
+    }
+    if (next !== Infinity) this.#arm(next);
+  };
+
+  /** One listener per signal: aborting it cancels every exchange in flight under it. */
+  #watch(signal: AbortSignal): void {
+    if (this.#watched.has(signal)) return;
+    this.#watched.add(signal);
+    signal.addEventListener(
+      'abort',
+      () => {
+        for (const h of this.#inflight) if (h.signal === signal) h.cancel();
+      },
+      { once: true },
+    );
   }
 
   #settle(
@@ -381,6 +473,7 @@ export class BridgeClient {
         timedOut: h.timedOut,
         status: h.status,
         bytes: h.bytes,
+        declaredBytes: h.headers === undefined ? undefined : declaredLength(headerString(h.headers['content-length'])),
       });
     } else if (h.status === undefined) {
       outcome = { kind: 'transport', failure: 'other', reason: `${exchange.method}: the connection ended without a response` };
@@ -412,6 +505,11 @@ export class BridgeClient {
   /** Closes the pool: waits for in-flight calls, then closes the sockets. */
   async close(): Promise<void> {
     this.#closed = true;
+    if (this.#inflight.size === 0 && this.#timer !== undefined) {
+      clearTimeout(this.#timer);
+      this.#timer = undefined;
+      this.#timerAt = Infinity;
+    }
     if (this.#pool.closed || this.#pool.destroyed) return;
     await this.#pool.close();
   }

@@ -41,6 +41,15 @@ export function displayText(buf: Buffer, text: string): string {
   return `${buf.toString('utf8', 0, DISPLAY_CAP_BYTES)}…[truncated: ${cut} more bytes]`;
 }
 
+/**
+ * Control characters other than newline and tab (C0, DEL and C1) shown as \u escapes: text from
+ * a server cannot drive the terminal it is printed on (escape sequences, carriage returns).
+ */
+export function printable(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 function clip(text: string, max: number): string {
   if (text.length <= max) return text;
   return `${text.slice(0, max)}…[${text.length - max} more characters]`;
@@ -62,7 +71,7 @@ function pathOf(url: string): string {
  *     → 200 application/json (143 bytes, 3 ms)
  *     {"id":"…", …}
  *
- * Bodies longer than about 2 KB are cut with a marker.
+ * Bodies longer than about 2 KB are cut with a marker; control characters are escaped (printable).
  */
 export function formatExchange(ex: Exchange): string {
   const lines: string[] = [];
@@ -85,5 +94,5 @@ export function formatExchange(ex: Exchange): string {
       lines.push(clip(ex.responseText, FORMAT_CAP_CHARS));
     }
   }
-  return lines.join('\n');
+  return printable(lines.join('\n'));
 }

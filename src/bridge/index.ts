@@ -9,7 +9,7 @@ export {
 export type { BridgeClientOptions, CallOptions } from './client.js';
 export { classifyResponse, classifyFailure, snippet, statusLine } from './classify.js';
 export type { CallResult, Outcome, OutcomeKind, TransportFailure, ResponseFacts, FailureContext } from './classify.js';
-export { formatExchange, displayText, DISPLAY_CAP_BYTES } from './exchange.js';
+export { formatExchange, displayText, printable, DISPLAY_CAP_BYTES } from './exchange.js';
 export type { Exchange } from './exchange.js';
 export {
   BridgeUsageError,

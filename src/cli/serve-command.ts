@@ -14,27 +14,39 @@ export function resolvePort(flag: number | undefined, env: string | undefined): 
   return n;
 }
 
-export async function serveCommand(flags: ServeFlags): Promise<void> {
-  const port = resolvePort(flags.port, process.env.TCK_BRIDGE_PORT);
-  const { startReferenceServer } = await import('../reference/index.js');
-  let server;
-  try {
-    server = await startReferenceServer({ port, host: flags.host });
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new CliError(`port ${port} is already in use (choose another with --port, or --port 0 for a free one)`);
-    if (code === 'EACCES') throw new CliError(`not allowed to listen on port ${port}`);
-    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new CliError(`cannot bind to host ${flags.host}`);
-    throw err;
-  }
-  process.stdout.write(`agent-memory-tck reference server listening on ${server.url}\n`);
+/** A failure to listen as a one-line error the user can act on; other errors come back as they are. */
+export function listenError(err: unknown, port: number, host: string, flag = '--port'): unknown {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE') return new CliError(`port ${port} is already in use (choose another with ${flag}, or ${flag} 0 for a free one)`);
+  if (code === 'EACCES') return new CliError(`not allowed to listen on port ${port}`);
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return new CliError(`cannot bind to host ${host}`);
+  return err;
+}
+
+/** On SIGINT or SIGTERM: says so, closes, exits (0, or 1 when closing failed). */
+export function stopOnSignal(close: () => Promise<void>): void {
   const stop = (signal: NodeJS.Signals) => {
     process.stdout.write(`received ${signal}, shutting down\n`);
-    server.close().then(
+    close().then(
       () => process.exit(0),
       () => process.exit(1),
     );
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+}
+
+export async function serveCommand(flags: ServeFlags): Promise<void> {
+  // With MEMORY_ENDPOINT, the bridge server forwards to that hosted service (README, "Hosted REST interface").
+  if (process.env.MEMORY_ENDPOINT) return (await import('./hosted-commands.js')).forwardServeCommand(flags);
+  const port = resolvePort(flags.port, process.env.TCK_BRIDGE_PORT);
+  const { startReferenceServer } = await import('../reference/index.js');
+  let server;
+  try {
+    server = await startReferenceServer({ port, host: flags.host });
+  } catch (err) {
+    throw listenError(err, port, flags.host);
+  }
+  process.stdout.write(`agent-memory-tck reference server listening on ${server.url}\n`);
+  stopOnSignal(server.close);
 }

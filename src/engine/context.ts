@@ -25,6 +25,9 @@ export interface ScenarioContext {
   readonly exchanges: readonly Exchange[];
 }
 
+/** What a Recorder needs of a client: the runner passes one that cancels and observes its calls. */
+export type Caller = Pick<BridgeClient, 'call'>;
+
 export class Recorder implements ScenarioContext {
   readonly exchanges: Exchange[] = [];
   readonly notes: string[] = [];
@@ -32,7 +35,7 @@ export class Recorder implements ScenarioContext {
   readonly bridge: BridgeApi;
   private stopped = false;
 
-  constructor(private readonly client: BridgeClient) {
+  constructor(private readonly client: Caller) {
     const api = {} as Record<MethodName, (params?: Record<string, unknown>) => Promise<unknown>>;
     for (const name of Object.keys(METHODS) as MethodName[]) {
       api[name] = (params) => this.invoke(name, params ?? {});

@@ -49,7 +49,9 @@ export class ProtocolFault extends ScenarioFault {
     readonly reason: string,
     readonly notImplemented = false,
   ) {
-    super(notImplemented ? `${method}: not implemented (${reason})` : `${method}: ${reason}`);
+    super(
+      notImplemented && !reason.startsWith('not implemented') ? `${method}: not implemented (${reason})` : prefixed(method, reason),
+    );
     // A missing method is a gap in the implementation, graded as a failure of its tier.
     this.outcome = notImplemented ? 'failed' : 'error';
   }
@@ -63,8 +65,13 @@ export class TransportFault extends ScenarioFault {
     readonly failure: string,
     readonly reason: string,
   ) {
-    super(`${method}: ${reason}`);
+    super(prefixed(method, reason));
   }
+}
+
+/** "method: reason", without naming the method twice when the reason already starts with it. */
+function prefixed(method: string, reason: string): string {
+  return reason.startsWith(`${method}: `) ? reason : `${method}: ${reason}`;
 }
 
 export class ScenarioTimeout extends ScenarioFault {

@@ -1,8 +1,16 @@
 // Runs scenarios one at a time against one target: `setup` once, `clear_all_data` before every
 // scenario, `teardown` at the end. One scenario's crash never stops the run.
-import type { BridgeClient, Exchange } from '../bridge/index.js';
-import { AssertionFailure, ScenarioFault, ScenarioTimeout, SkipScenario } from './faults.js';
-import { Recorder, describeOutcome } from './context.js';
+//
+// Every wait is bounded: each call by the client's request timeout, each scenario (its
+// clear_all_data included) by the scenario timeout, the whole run by maxTimeMs. A scenario that
+// ends early has its in-flight call cancelled, so the next one starts on a free connection. A
+// target that stops answering is detected (liveness.ts) and the rest is marked not run at once.
+// An aborted `signal` (SIGINT, SIGTERM) or the time limit ends the run with a partial result.
+import { printable, type BridgeClient, type Exchange } from '../bridge/index.js';
+import type { Report } from '../report/model.js';
+import { AssertionFailure, ScenarioFault, ScenarioTimeout, SkipScenario, formatSeconds } from './faults.js';
+import { Recorder, describeOutcome, type Caller } from './context.js';
+import { Liveness } from './liveness.js';
 import type { Scenario, ScenarioTier } from './scenario.js';
 
 export type Outcome = 'passed' | 'failed' | 'error' | 'skipped' | 'not-run';
@@ -34,59 +42,171 @@ export interface SetupInfo {
 export interface RunOptions {
   scenarioTimeoutMs?: number;
   bail?: boolean;
+  /**
+   * Aborting it stops the run: the running scenario and the rest are reported as not run. Abort
+   * with a RunStopped to say why (its message completes "not run: …"); any other reason reads
+   * "interrupted".
+   */
+  signal?: AbortSignal;
+  /** Bound on the whole run, setup to teardown; what has not finished by then is not run. */
+  maxTimeMs?: number;
+  /** How long a target that stopped answering gets to come back (see liveness.ts). */
+  reconnectWindowMs?: number;
   onResult?: (result: ScenarioResult) => void;
   onStart?: (scenario: Scenario) => void;
+}
+
+export interface RunSummary {
+  setup: SetupInfo;
+  results: ScenarioResult[];
+  /** What a reader of the report must know about the run itself (a dead target, a stop). */
+  warnings: string[];
+  /** Set when a signal or the time limit ended the run before its end. */
+  stopped?: { reason: string; interrupted: boolean };
+}
+
+/** Why a run stops early, as the reason of RunOptions.signal; `interrupted` marks the report. */
+export class RunStopped extends Error {
+  constructor(
+    message: string,
+    readonly interrupted = true,
+  ) {
+    super(message);
+  }
+}
+
+function stopOf(signal: AbortSignal): RunStopped {
+  return signal.reason instanceof RunStopped ? signal.reason : new RunStopped('interrupted');
 }
 
 export const KIT_PROTOCOL = '0.1.0';
 
 /** The very first request (setup) could not reach the target: nothing can be judged. */
 export class TargetUnreachable extends Error {
+  /** The report of the run that could not start (runTck sets it), every scenario not run. */
+  report?: Report;
   constructor(
     readonly url: string,
     readonly reason: string,
   ) {
-    super(`cannot reach the conformance server at ${url}: ${reason}`);
+    super(printable(`cannot reach the conformance server at ${url}: ${reason}`));
   }
+}
+
+/** The summary of a run whose first request found no target: every scenario not run. */
+export function unreachableRun(scenarios: readonly Scenario[], err: TargetUnreachable): RunSummary {
+  return {
+    setup: { ok: false, warnings: [] },
+    results: scenarios.map((s) => notRun(s, printable(`not run: target unreachable (${err.reason})`))),
+    warnings: [err.message],
+  };
 }
 
 export async function runScenarios(
   client: BridgeClient,
   scenarios: readonly Scenario[],
   options: RunOptions = {},
-): Promise<{ setup: SetupInfo; results: ScenarioResult[] }> {
+): Promise<RunSummary> {
   const timeoutMs = options.scenarioTimeoutMs ?? 30_000;
-  const setup = await callSetup(client);
-  const results: ScenarioResult[] = [];
-  let stop = false;
-  for (const scenario of scenarios) {
-    if (stop) {
-      results.push(notRun(scenario, 'not run: stopped by --bail after the first failure'));
-      continue;
+  const run = runControl(options);
+  try {
+    const setup = await callSetup(client, run.signal);
+    const liveness = new Liveness(options.reconnectWindowMs);
+    const results: ScenarioResult[] = [];
+    const warnings: string[] = [];
+    let stopped: RunStopped | undefined;
+    let dead = false;
+    /** The message of every scenario left, once the run has stopped going on. */
+    let rest: string | undefined;
+    const halt = () => {
+      if (rest !== undefined || !run.signal.aborted) return;
+      stopped = stopOf(run.signal);
+      rest = `not run: ${stopped.message}`;
+    };
+    for (const scenario of scenarios) {
+      halt();
+      if (rest !== undefined) {
+        results.push(notRun(scenario, rest));
+        continue;
+      }
+      options.onStart?.(scenario);
+      const result = printableResult(await runOne(client, scenario, timeoutMs, run.signal, liveness));
+      results.push(result);
+      options.onResult?.(result);
+      halt();
+      if (rest !== undefined) continue;
+      if (options.bail && result.outcome !== 'passed' && result.outcome !== 'skipped') {
+        rest = 'not run: stopped by --bail after the first failure';
+      } else if (liveness.suspect && results.length < scenarios.length) {
+        const verdict = await liveness.check((m, p, o) => client.call(m, p, o), client.timeoutMs, run.signal);
+        if (!verdict.alive) {
+          dead = true;
+          rest = printable(`not run: target unreachable (${verdict.reason})`);
+          const left = scenarios.length - results.length;
+          warnings.push(printable(`the target stopped answering after ${scenario.id}: ${verdict.summary}; ${plural(left, 'scenario')} not run`));
+        }
+      }
     }
-    options.onStart?.(scenario);
-    const result = await runOne(client, scenario, timeoutMs);
-    results.push(result);
-    options.onResult?.(result);
-    if (options.bail && result.outcome !== 'passed' && result.outcome !== 'skipped') stop = true;
+    if (stopped !== undefined) {
+      const cut = results.filter((r) => r.outcome === 'not-run' && r.message?.endsWith(stopped!.message)).length;
+      warnings.push(`${stopped.message}: ${plural(cut, 'scenario')} not run or not finished`);
+    } else if (!dead) {
+      // Bounded like every call; a target that cannot clean up is its own business.
+      await client.call('teardown', {}, { signal: run.signal });
+    }
+    return { setup, results, warnings, ...(stopped ? { stopped: { reason: stopped.message, interrupted: stopped.interrupted } } : {}) };
+  } finally {
+    run.dispose();
   }
-  await client.call('teardown', {});
-  return { setup, results };
 }
 
-async function callSetup(client: BridgeClient): Promise<SetupInfo> {
-  const { outcome } = await client.call('setup', {});
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/**
+ * Messages and notes quote what the server sent; their control characters are escaped, so that
+ * no reporter can pass a server's terminal escape sequences on (JSON.stringify leaves C1 as is).
+ */
+function printableResult(r: ScenarioResult): ScenarioResult {
+  return { ...r, ...(r.message !== undefined ? { message: printable(r.message) } : {}), notes: r.notes.map(printable) };
+}
+
+/** One signal for the whole run: the caller's, or the time limit, whichever comes first. */
+function runControl(options: RunOptions): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  const outer = options.signal;
+  const forward = () => controller.abort(stopOf(outer!));
+  if (outer?.aborted) forward();
+  else outer?.addEventListener('abort', forward, { once: true });
+  const max = options.maxTimeMs;
+  const timer =
+    max === undefined
+      ? undefined
+      : setTimeout(() => controller.abort(new RunStopped(`the run reached its time limit (--max-time ${formatSeconds(max)})`, false)), max);
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      clearTimeout(timer);
+      outer?.removeEventListener('abort', forward);
+    },
+  };
+}
+
+async function callSetup(client: BridgeClient, signal: AbortSignal): Promise<SetupInfo> {
+  const { outcome } = await client.call('setup', {}, { signal });
+  // Stopped before the first answer: nothing is judged, every scenario is reported as not run.
+  if (signal.aborted) return { ok: false, warnings: [] };
   if (outcome.kind === 'transport') throw new TargetUnreachable(client.url, outcome.reason);
   const warnings: string[] = [];
   if (outcome.kind !== 'object' || outcome.value.ok !== true) {
-    warnings.push(`setup: expected 200 {"ok": true}, got ${describeOutcome(outcome)}`);
+    warnings.push(printable(`setup: expected 200 {"ok": true}, got ${describeOutcome(outcome)}`));
     return { ok: false, warnings };
   }
-  const version = outcome.value.protocol_version;
-  if (typeof version !== 'string') {
+  const reported = outcome.value.protocol_version;
+  if (typeof reported !== 'string') {
     warnings.push(`setup did not report protocol_version; the kit checks bridge protocol ${KIT_PROTOCOL}`);
     return { ok: true, warnings };
   }
+  const version = printable(reported);
   if (majorMinor(version) !== majorMinor(KIT_PROTOCOL)) {
     warnings.push(`target reports protocol_version ${version}; the kit checks ${KIT_PROTOCOL}`);
   }
@@ -95,9 +215,28 @@ async function callSetup(client: BridgeClient): Promise<SetupInfo> {
 
 const majorMinor = (v: string) => v.split('.').slice(0, 2).join('.');
 
-async function runOne(client: BridgeClient, scenario: Scenario, timeoutMs: number): Promise<ScenarioResult> {
+/** The reason given to a scenario's cancel.abort(): without one, abort() builds a DOMException (stack and all) per scenario. */
+const SCENARIO_OVER = new Error('the scenario is over');
+
+async function runOne(
+  client: BridgeClient,
+  scenario: Scenario,
+  timeoutMs: number,
+  runSignal: AbortSignal,
+  liveness: Liveness,
+): Promise<ScenarioResult> {
   const started = performance.now();
-  const ctx = new Recorder(client);
+  // Every call of the scenario can be cancelled when it ends early, and is shown to the liveness
+  // tracker (unless the run itself is stopping: a call cancelled for that says nothing).
+  const cancel = new AbortController();
+  const caller: Caller = {
+    call: (method, params, opts) =>
+      client.call(method, params, { ...opts, signal: cancel.signal }).then((r) => {
+        if (!runSignal.aborted) liveness.observe(r);
+        return r;
+      }),
+  };
+  const ctx = new Recorder(caller);
   const base = {
     id: scenario.id,
     tier: scenario.tier,
@@ -106,19 +245,29 @@ async function runOne(client: BridgeClient, scenario: Scenario, timeoutMs: numbe
     title: scenario.title,
   };
   let timer: NodeJS.Timeout | undefined;
+  let onStop: (() => void) | undefined;
   try {
-    await isolate(ctx);
-    const timeout = new Promise<never>((_, reject) => {
+    const ended = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new ScenarioTimeout(timeoutMs)), timeoutMs);
+      onStop = () => reject(stopOf(runSignal));
+      if (runSignal.aborted) onStop();
+      else runSignal.addEventListener('abort', onStop, { once: true });
     });
-    const body = scenario.run(ctx);
+    const body = (async () => {
+      await isolate(ctx);
+      await scenario.run(ctx);
+    })();
     // After a timeout the body is abandoned; whatever it ends with later is of no interest.
     body.catch(() => {});
-    await Promise.race([body, timeout]);
+    await Promise.race([body, ended]);
     return { ...base, outcome: 'passed', durationMs: performance.now() - started, exchanges: [], notes: ctx.notes };
   } catch (err) {
     ctx.stop();
+    cancel.abort(SCENARIO_OVER);
     const durationMs = performance.now() - started;
+    if (err instanceof RunStopped) {
+      return { ...base, outcome: 'not-run', message: `not finished: ${err.message}`, durationMs, exchanges: ctx.exchanges.slice(), notes: ctx.notes };
+    }
     if (err instanceof SkipScenario) {
       return { ...base, outcome: 'skipped', message: err.message, durationMs, exchanges: [], notes: ctx.notes };
     }
@@ -139,6 +288,9 @@ async function runOne(client: BridgeClient, scenario: Scenario, timeoutMs: numbe
     return { ...base, outcome: 'error', message, durationMs, exchanges: ctx.exchanges.slice(), notes: ctx.notes };
   } finally {
     clearTimeout(timer);
+    if (onStop) runSignal.removeEventListener('abort', onStop);
+    ctx.stop();
+    cancel.abort(SCENARIO_OVER);
   }
 }
 

@@ -14,6 +14,7 @@ const Exchange = z.object({
   responseBytes: z.number().int().optional(),
   durationMs: z.number(),
   startedAt: z.string(),
+  transportError: z.string().optional(),
 });
 
 const Outcome = z.enum(['passed', 'failed', 'error', 'skipped', 'not-run']);
@@ -33,6 +34,8 @@ export const ScenarioResultSchema = z.object({
   durationMs: z.number(),
   exchanges: z.array(Exchange),
   notes: z.array(z.string()),
+  /** For a failed or errored scenario: its requests as a runnable bash script of curl calls. */
+  repro: z.string().optional(),
 });
 
 export const TierSummarySchema = z.object({
@@ -44,6 +47,20 @@ export const TierSummarySchema = z.object({
   skipped: z.number().int(),
   notRun: z.number().int(),
   passes: z.boolean(),
+});
+
+/** A baseline gate's verdict (`--baseline FILE`): which failures were known, which are new, which got fixed. */
+export const GateSchema = z.object({
+  baseline: z.string(),
+  passed: z.boolean(),
+  /** Listed in the baseline and failed or errored here: allowed. */
+  known: z.array(z.object({ id: z.string(), outcome: Outcome, reason: z.string() })),
+  /** Failed or errored here and not listed: fails the gate. */
+  unexpected: z.array(z.object({ id: z.string(), outcome: Outcome })),
+  /** Listed and passed here: fails the gate until removed from the baseline. */
+  fixed: z.array(z.string()),
+  /** Listed but not part of this run (not selected, skipped or not run): neither allowed nor fixed. */
+  unchecked: z.array(z.string()),
 });
 
 export const ReportSchema = z.object({
@@ -78,6 +95,13 @@ export const ReportSchema = z.object({
   warnings: z.array(z.string()),
   interrupted: z.boolean(),
   scenarios: z.array(ScenarioResultSchema),
+  gate: GateSchema.optional(),
 });
 
+export type Gate = z.infer<typeof GateSchema>;
+export type ScenarioOutcome = z.infer<typeof Outcome>;
+
+/** Failed or errored: what a gate, a diff and the failure lists count as a failure. */
+export const isFailing = (outcome: ScenarioOutcome): boolean => outcome === 'failed' || outcome === 'error';
+export type ReportScenario = z.infer<typeof ScenarioResultSchema>;
 export type Report = z.infer<typeof ReportSchema>;

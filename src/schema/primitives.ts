@@ -15,13 +15,21 @@ const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:
 
 export function isIsoDateTime(value: string): boolean {
   const m = ISO_DATE_TIME.exec(value);
-  if (!m) return false;
-  const [, y, mo, d, h, mi, s, oh, om] = m.map((x) => (x === undefined ? 0 : Number(x)));
-  const daysInMonth = new Date(Date.UTC(y!, mo!, 0)).getUTCDate();
+  if (m === null) return false;
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
   return (
-    mo! >= 1 && mo! <= 12 && d! >= 1 && d! <= daysInMonth &&
-    h! <= 23 && mi! <= 59 && s! <= 60 && oh! <= 23 && om! <= 59
+    month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month) &&
+    Number(m[4]) <= 23 && Number(m[5]) <= 59 && (m[6] === undefined || Number(m[6]) <= 60) &&
+    (m[7] === undefined || (Number(m[7]) <= 23 && Number(m[8]) <= 59))
   );
+}
+
+/** Days in a month of the proleptic Gregorian calendar (ISO 8601's). */
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
 
 export const Timestamp = z

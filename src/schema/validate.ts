@@ -32,31 +32,72 @@ function issueMessage(issue: z.core.$ZodIssue & { input?: unknown }): string {
 }
 
 export function validate<S extends z.ZodType>(schema: S, value: unknown, root = ''): Validation<z.infer<S>> {
-  const parsed = schema.safeParse(value, { reportInput: true });
+  // The common case (a valid value) parses without `reportInput`, which costs about as much again
+  // as the parse itself; only a failing value is parsed a second time to word its issues.
+  const parsed = schema.safeParse(value);
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `${formatPath(i.path, root)}: ${issueMessage(i)}`);
+    const reported = schema.safeParse(value, { reportInput: true });
+    const issues = (reported.success ? parsed : reported).error.issues.map((i) => `${formatPath(i.path, root)}: ${issueMessage(i)}`);
     return { ok: false, issues, notes: [] };
   }
   return { ok: true, value: parsed.data, issues: [], notes: unknownFields(schema, value, root) };
 }
 
+/**
+ * Walks a value along its schema and notes the keys the schema does not declare. Built once per
+ * schema (see walkerOf) so that a response costs one pass over its own keys.
+ */
+type Walker = (value: unknown, path: PropertyKey[], root: string, notes: string[]) => void;
+
+/** null: nothing below this schema can carry an unknown field (scalars, records, unknown). */
+const walkers = new WeakMap<z.ZodType, Walker | null>();
+
+function walkerOf(schema: z.ZodType): Walker | null {
+  let walker = walkers.get(schema);
+  if (walker === undefined) {
+    walker = buildWalker(unwrap(schema));
+    walkers.set(schema, walker);
+  }
+  return walker;
+}
+
+function buildWalker(inner: z.ZodType): Walker | null {
+  if (inner instanceof z.ZodArray) {
+    const element = walkerOf(inner.element as z.ZodType);
+    if (element === null) return null;
+    return (value, path, root, notes) => {
+      if (!Array.isArray(value)) return;
+      for (let i = 0; i < value.length; i++) {
+        path.push(i);
+        element(value[i], path, root, notes);
+        path.pop();
+      }
+    };
+  }
+  if (inner instanceof z.ZodObject) {
+    const fields = new Map<string, Walker | null>();
+    for (const [key, field] of Object.entries(inner.shape as Record<string, z.ZodType>)) fields.set(key, walkerOf(field));
+    return (value, path, root, notes) => {
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) return;
+      for (const key of Object.keys(value)) {
+        const field = fields.get(key);
+        if (field === null) continue;
+        path.push(key);
+        if (field === undefined) notes.push(`${formatPath(path, root)}: unknown field (allowed)`);
+        else field((value as Record<string, unknown>)[key], path, root, notes);
+        path.pop();
+      }
+    };
+  }
+  return null;
+}
+
 /** Lists fields present in `value` that the schema does not declare, recursively. */
 export function unknownFields(schema: z.ZodType, value: unknown, root = '', path: PropertyKey[] = []): string[] {
-  const inner = unwrap(schema);
-  if (inner instanceof z.ZodArray && Array.isArray(value)) {
-    return value.flatMap((item, i) => unknownFields(inner.element as z.ZodType, item, root, [...path, i]));
-  }
-  if (inner instanceof z.ZodObject && value !== null && typeof value === 'object' && !Array.isArray(value)) {
-    const shape = inner.shape as Record<string, z.ZodType>;
-    const notes: string[] = [];
-    for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
-      const field = shape[key];
-      if (field === undefined) notes.push(`${formatPath([...path, key], root)}: unknown field (allowed)`);
-      else notes.push(...unknownFields(field, child, root, [...path, key]));
-    }
-    return notes;
-  }
-  return [];
+  const walker = walkerOf(schema);
+  const notes: string[] = [];
+  if (walker !== null) walker(value, [...path], root, notes);
+  return notes;
 }
 
 function unwrap(schema: z.ZodType): z.ZodType {

@@ -1,0 +1,203 @@
+// The reports of `tck run` (what goes where, the baseline gate, the exit code), and the commands
+// that work on reports: `tck report`, `tck diff`, `tck repro`.
+import { resolve } from 'node:path';
+import { BaselineError, baselineFrom, evaluateBaseline, loadBaseline, writeBaseline, type Baseline } from '../baseline.js';
+import type { Exchange } from '../bridge/exchange.js';
+import type { Scenario } from '../engine/scenario.js';
+import type { Selection } from '../engine/select.js';
+import { diffReports, isRegression, renderDiff } from '../report/diff.js';
+import { ReportFileError, loadReport, normalizeReport } from '../report/load.js';
+import type { Report } from '../report/model.js';
+import { ConsoleReporter } from '../reporters/console.js';
+import { publishToGithub } from '../reporters/github.js';
+import { filesUnder, writeReports, type FileFormat, type FileTarget, type ReporterName } from '../reporters/index.js';
+import { isFailure } from '../reporters/text.js';
+import { reproScript } from '../repro.js';
+import { CliError, EXIT } from './exit.js';
+
+/** The report-related flags of `tck run`. */
+export interface ReportingFlags {
+  out: string;
+  reporter: readonly ReporterName[];
+  baseline?: string;
+  writeBaseline?: string;
+  onlyFailed?: string;
+  scenario?: string[];
+  quiet?: boolean;
+}
+
+export interface RunPreparation {
+  baseline?: Baseline;
+  /** The scenarios --only-failed selects (undefined without it). */
+  scenarios?: string[];
+  /** Set when there is nothing to run (--only-failed on a report without failures). */
+  nothingToRun?: string;
+}
+
+async function loadOrExit<T>(load: () => Promise<T>): Promise<T> {
+  try {
+    return await load();
+  } catch (err) {
+    if (err instanceof ReportFileError || err instanceof BaselineError) throw new CliError(err.message);
+    throw err;
+  }
+}
+
+/** Reads --baseline and --only-failed before anything runs: a bad file is a usage error. */
+export async function prepareRun(flags: ReportingFlags, known: readonly string[]): Promise<RunPreparation> {
+  const prep: RunPreparation = {};
+  if (flags.baseline) prep.baseline = await loadOrExit(() => loadBaseline(resolve(flags.baseline!)));
+  if (flags.onlyFailed) {
+    if (flags.scenario?.length) throw new CliError('--only-failed and --scenario cannot be combined');
+    const previous = await loadOrExit(() => loadReport(resolve(flags.onlyFailed!)));
+    const failed = previous.scenarios.filter(isFailure).map((s) => s.id);
+    const gone = failed.filter((id) => !known.includes(id));
+    if (gone.length) process.stderr.write(`tck: --only-failed: ${gone.join(', ')} no longer exist in this kit; left out\n`);
+    prep.scenarios = failed.filter((id) => known.includes(id));
+    if (prep.scenarios.length === 0) prep.nothingToRun = `nothing failed in ${flags.onlyFailed}: nothing to re-run`;
+  }
+  return prep;
+}
+
+/** The scenarios a selection runs, in order (for the console's per-tier totals). */
+export async function planOf(selection: Selection): Promise<Scenario[]> {
+  const [{ ALL_SCENARIOS }, { selectScenarios }] = await Promise.all([import('../../suites/index.js'), import('../engine/select.js')]);
+  return selectScenarios(ALL_SCENARIOS, selection);
+}
+
+/**
+ * The report as every output gets it: normalised (exactly what report.json holds) and, with a
+ * baseline (given, or being written), the gate's verdict.
+ */
+export function finalReport(report: Report, flags: ReportingFlags, prep: RunPreparation): { report: Report; newBaseline?: Baseline } {
+  const data = normalizeReport(report);
+  const newBaseline = flags.writeBaseline ? baselineFrom(data, prep.baseline) : undefined;
+  const against = prep.baseline ?? newBaseline;
+  if (against) data.gate = evaluateBaseline(data, against, flags.baseline ?? flags.writeBaseline!);
+  return { report: data, ...(newBaseline ? { newBaseline } : {}) };
+}
+
+/** Exit code of a finished run: the gate's when there is a baseline, else whether the tier was reached. */
+export function exitCodeOf(report: Report): number {
+  const ok = report.gate ? report.gate.passed : report.success;
+  return ok ? EXIT.ok : EXIT.notReached;
+}
+
+/** Writes the file reports of --reporter under --out; names each one that failed (on stderr) and returns them. */
+export async function writeRunFiles(report: Report, flags: ReportingFlags, silent = false): Promise<string[]> {
+  const { written, failed } = await writeReports(report, filesUnder(resolve(flags.out), flags.reporter));
+  for (const f of failed) process.stderr.write(`tck: the ${f.format} report could not be written to ${f.path}: ${f.reason}\n`);
+  if (!flags.quiet && !silent) for (const w of written) process.stdout.write(`report: ${w.path}\n`);
+  return failed.map((f) => f.format);
+}
+
+/** GitHub annotations and step summary, then --write-baseline. Returns the names of the steps that failed. */
+export async function publishRun(report: Report, flags: ReportingFlags, newBaseline: Baseline | undefined): Promise<string[]> {
+  const failed: string[] = [];
+  try {
+    await publishToGithub(report);
+  } catch (err) {
+    process.stderr.write(`tck: the GitHub step summary could not be written: ${(err as Error).message}\n`);
+    failed.push('github');
+  }
+  if (newBaseline && flags.writeBaseline) {
+    if (report.interrupted) {
+      process.stderr.write(`tck: the baseline ${flags.writeBaseline} was not written: the run was interrupted\n`);
+    } else {
+      try {
+        await writeBaseline(resolve(flags.writeBaseline), newBaseline);
+        if (!flags.quiet) process.stdout.write(`baseline: ${flags.writeBaseline} (${newBaseline.scenarios.length} known failure(s))\n`);
+      } catch (err) {
+        process.stderr.write(`tck: the baseline could not be written to ${flags.writeBaseline}: ${(err as Error).message}\n`);
+        failed.push('baseline');
+      }
+    }
+  }
+  return failed;
+}
+
+// ------------------------------------------------------------------ tck report
+
+export type ReportCommandFlags = Partial<Record<FileFormat, string>>;
+
+/** `tck report FILE [--junit F] [--html F] [--md F] [--badge F] [--json F]`; no flag: the console summary. */
+export async function reportCommand(file: string, flags: ReportCommandFlags): Promise<number> {
+  const report = await loadOrExit(() => loadReport(resolve(file)));
+  const targets: FileTarget[] = (['json', 'junit', 'html', 'md', 'badge'] as const)
+    .filter((f) => flags[f] !== undefined)
+    .map((format) => ({ format, path: resolve(flags[format]!) }));
+  if (targets.length === 0) {
+    new ConsoleReporter().onEnd(report);
+    return EXIT.ok;
+  }
+  const { written, failed } = await writeReports(report, targets);
+  for (const w of written) process.stdout.write(`wrote ${w.format}: ${w.path}\n`);
+  for (const f of failed) process.stderr.write(`tck: the ${f.format} report could not be written to ${f.path}: ${f.reason}\n`);
+  return failed.length ? EXIT.usage : EXIT.ok;
+}
+
+// ------------------------------------------------------------------ tck diff
+
+export async function diffCommand(oldFile: string, newFile: string, flags: { json?: boolean }): Promise<number> {
+  const [before, after] = [await loadOrExit(() => loadReport(resolve(oldFile))), await loadOrExit(() => loadReport(resolve(newFile)))];
+  const d = diffReports(before, after);
+  process.stdout.write(flags.json ? `${JSON.stringify(d, null, 2)}\n` : renderDiff(d));
+  return isRegression(d) ? EXIT.notReached : EXIT.ok;
+}
+
+// ------------------------------------------------------------------ tck repro
+
+export interface ReproFlags {
+  url?: string;
+  header?: string[];
+  requestTimeout: number;
+  report?: string;
+}
+
+/** Prints the reproduction script of one scenario: from a report, or from running it now. */
+export async function reproCommand(rawId: string, flags: ReproFlags): Promise<number> {
+  const id = rawId.toUpperCase();
+  if (flags.report) {
+    const report = await loadOrExit(() => loadReport(resolve(flags.report!)));
+    const s = report.scenarios.find((x) => x.id === id);
+    if (!s) throw new CliError(`${id} is not in ${flags.report}`);
+    if (!isFailure(s)) throw new CliError(`${id} ${s.outcome} in ${flags.report}: nothing to reproduce (run \`tck repro ${id} --url URL\` to get its requests)`);
+    process.stdout.write(s.repro ?? reproScript(s, report.target.url));
+    return EXIT.ok;
+  }
+  // Loaded here: `tck report` and `tck diff` never talk to a server.
+  const [{ runTck }, { TargetUnreachable }, { BridgeUsageError }, { SelectionError }, { headersFrom }] = await Promise.all([
+    import('../run.js'),
+    import('../engine/runner.js'),
+    import('../bridge/index.js'),
+    import('../engine/select.js'),
+    import('./options.js'),
+  ]);
+  const exchanges: Exchange[] = [];
+  let recording = false;
+  let report: Report;
+  try {
+    report = await runTck({
+      ...(flags.url !== undefined ? { url: flags.url } : {}),
+      scenarios: [id],
+      headers: headersFrom(flags.header),
+      requestTimeoutMs: flags.requestTimeout,
+      onStart: () => (recording = true),
+      onExchange: (ex) => recording && exchanges.push(ex),
+      onResult: () => (recording = false),
+    });
+  } catch (err) {
+    if (err instanceof TargetUnreachable) throw new CliError(err.message, EXIT.unreachable);
+    if (err instanceof BridgeUsageError || err instanceof SelectionError) throw new CliError(err.message);
+    throw err;
+  }
+  const result = report.scenarios[0]!;
+  const url = report.target.url;
+  process.stderr.write(
+    isFailure(result)
+      ? `tck: ${id} ${result.outcome} against ${url}: ${(result.message ?? '').split('\n')[0]}\n`
+      : `tck: ${id} ${result.outcome} against ${url}; the script replays its requests\n`,
+  );
+  process.stdout.write(reproScript({ ...result, exchanges }, url));
+  return EXIT.ok;
+}

@@ -1,0 +1,102 @@
+// Dead-server detection: is the target still there, or are the remaining scenarios pointless?
+//
+// The runner shows every call's result to `observe`. A call that got no HTTP status at all
+// (connection refused or reset before any answer, no response within the timeout, a host that no
+// longer resolves) is a *connectivity failure*; any call that received a status line, whatever
+// it was, proves the server answers and resets the count. After FAILURES_BEFORE_PROBE
+// consecutive connectivity failures the runner asks `check` before the next scenario.
+//
+// The probe is `POST /clear_all_data {}`: the very call the runner makes before every scenario,
+// so it changes nothing a run would not (the target is a test instance; the run empties it
+// anyway). Any HTTP answer counts as alive — a 404, a 500 or HTML from a proxy included; only the
+// absence of a status line counts as dead. A target that does not answer is probed again every
+// PROBE_INTERVAL_MS until the reconnect window (`--reconnect-window`, default 10 s) has passed,
+// so a server that restarts within it is found again and the run goes on. Each attempt is
+// bounded by the request timeout and by what is left of the window; the whole check by the
+// window (and by the run's own signal: --max-time, SIGINT, SIGTERM).
+import type { CallOptions, CallResult } from '../bridge/index.js';
+import { formatSeconds } from './faults.js';
+
+/** Consecutive connectivity failures after which the target is probed. */
+export const FAILURES_BEFORE_PROBE = 3;
+/** Pause between two probes of a target that did not answer. */
+export const PROBE_INTERVAL_MS = 250;
+/** How long a target that stopped answering gets to come back (`--reconnect-window`). */
+export const DEFAULT_RECONNECT_WINDOW_MS = 10_000;
+/** The method the probe calls. */
+export const PROBE_METHOD = 'clear_all_data';
+
+type Call = (method: string, params: Record<string, unknown>, opts: CallOptions) => Promise<CallResult>;
+
+/** Dead: `reason` is the last probe's failure; `summary` says how the verdict was reached. */
+export type Verdict = { alive: true } | { alive: false; reason: string; summary: string };
+
+export class Liveness {
+  #consecutive = 0;
+
+  constructor(
+    private readonly windowMs: number = DEFAULT_RECONNECT_WINDOW_MS,
+    private readonly threshold: number = FAILURES_BEFORE_PROBE,
+  ) {}
+
+  /** Counts a call: no status at all is a connectivity failure, anything else an answer. */
+  observe(result: CallResult): void {
+    if (result.exchange.status === undefined && result.outcome.kind === 'transport') this.#consecutive++;
+    else this.#consecutive = 0;
+  }
+
+  /** Consecutive connectivity failures so far. */
+  get failures(): number {
+    return this.#consecutive;
+  }
+
+  /** Enough consecutive failures to ask whether the target is still there. */
+  get suspect(): boolean {
+    return this.#consecutive >= this.threshold;
+  }
+
+  /**
+   * Probes the target until it answers or the reconnect window has passed. An aborted `signal`
+   * ends the check early; the verdict is then "alive" (the caller stops for its own reason).
+   */
+  async check(call: Call, requestTimeoutMs: number, signal: AbortSignal): Promise<Verdict> {
+    const failures = this.#consecutive;
+    const deadline = performance.now() + this.windowMs;
+    let reason: string | undefined;
+    for (;;) {
+      const timeoutMs = Math.max(1, Math.min(requestTimeoutMs, Math.round(deadline - performance.now())));
+      const { outcome, exchange } = await call(PROBE_METHOD, {}, { timeoutMs, signal });
+      if (signal.aborted) return { alive: true };
+      if (exchange.status !== undefined) {
+        this.#consecutive = 0;
+        return { alive: true };
+      }
+      // The reason shown is that of a whole attempt, not of one cut short by the window's end.
+      if (outcome.kind === 'transport' && (timeoutMs === requestTimeoutMs || reason === undefined)) reason = outcome.reason;
+      const rest = deadline - performance.now();
+      if (rest <= 0) break;
+      await sleep(Math.min(PROBE_INTERVAL_MS, rest), signal);
+      if (signal.aborted) return { alive: true };
+    }
+    reason ??= 'no answer';
+    return {
+      alive: false,
+      reason,
+      summary:
+        `${failures} consecutive calls got no answer, and neither did ${PROBE_METHOD} probes ` +
+        `for ${formatSeconds(this.windowMs)} (last: ${reason})`,
+    };
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}

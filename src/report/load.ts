@@ -1,0 +1,43 @@
+// Reading a report.json back (for `tck report`, `tck diff`, `--only-failed`), and the one
+// normalisation every output goes through, so a direct run and `tck report` render the same bytes.
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { ReportSchema, type Report } from './model.js';
+
+/** A report file that cannot be read or is not a report of this format. */
+export class ReportFileError extends Error {}
+
+/**
+ * The report exactly as report.json holds it: a JSON round trip (undefined dropped, values made
+ * plain) and the schema's parse (unknown keys dropped). Throws when the report breaks its schema.
+ */
+export function normalizeReport(report: Report): Report {
+  return ReportSchema.parse(JSON.parse(JSON.stringify(report)));
+}
+
+/** Reads and validates a report.json. */
+export async function loadReport(path: string): Promise<Report> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    throw new ReportFileError(`cannot read report ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    throw new ReportFileError(`${path} is not JSON: ${(err as Error).message}`);
+  }
+  const parsed = ReportSchema.safeParse(data);
+  if (!parsed.success) throw new ReportFileError(`${path} is not an agent-memory-tck report: ${firstIssue(parsed.error)}`);
+  return parsed.data;
+}
+
+/** One line naming the first schema issue and where it is. */
+export function firstIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'invalid';
+  const where = issue.path.length ? issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '') : '(top level)';
+  return `${where}: ${issue.message}`;
+}

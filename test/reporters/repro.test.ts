@@ -1,0 +1,120 @@
+// Reproduction scripts: ids the server handed out are captured and passed on, header values never
+// appear, and a script run with bash against the faulty server shows the same wrong answer — with
+// jq, and with the node fallback when jq is missing.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Exchange } from '../../src/bridge/index.js';
+import { reproScript } from '../../src/repro.js';
+import { runTck } from '../../src/run.js';
+import { withVariant } from '../harness/variants.js';
+import { keepsDeleted, tempDir } from './support.js';
+
+const ID = '11111111-2222-4333-8444-555555555555';
+
+function exchange(method: string, requestBody: Record<string, unknown>, answer: unknown, headers: Record<string, string> = {}): Exchange {
+  return {
+    method,
+    url: `http://h/${method}`,
+    requestBody,
+    requestHeaders: headers,
+    status: 200,
+    contentType: 'application/json',
+    responseText: JSON.stringify(answer),
+    durationMs: 1,
+    startedAt: '2026-01-01T00:00:00.000Z',
+  };
+}
+
+const source = (exchanges: Exchange[]) => ({ id: 'SCN-B-071', title: 't', clauses: ['SPEC-2.5.2'], outcome: 'failed' as const, message: 'line one\nline two', exchanges });
+
+describe('reproScript', () => {
+  it('captures a value first seen in an answer and sent again; literal values stay literal', () => {
+    const script = reproScript(
+      source([
+        exchange('add_message', { session_id: 's1', role: 'user', content: "it's" }, { id: ID, session_id: 's1', role: 'user' }),
+        exchange('get_conversation', { session_id: 's1' }, { messages: [{ id: ID }] }),
+        exchange('delete_message', { message_id: ID, note: 's1' }, { deleted: true }),
+      ]),
+      'http://127.0.0.1:3001/base',
+    );
+    expect(script).toContain(`call 'add_message' '{"session_id":"s1","role":"user","content":"it'\\''s"}'\nID_1="$(pick '.id')"\n`);
+    expect(script).toContain(`call 'delete_message' '{"message_id":'"$ID_1"',"note":"s1"}'`);
+    expect(script).toContain('URL="${1:-${TCK_URL:-http://127.0.0.1:3001/base}}"');
+    expect(script).toContain("# The kit's verdict: failed: line one\n# line two\n");
+    expect(script.match(/pick/g)).toHaveLength(4); // defined, used once
+  });
+
+  it('names the headers the run sent and takes their values from the environment, never from the report', () => {
+    const script = reproScript(source([exchange('setup', {}, { ok: true }, { authorization: '***', 'x-tenant': '***' })]), 'http://h');
+    expect(script).toContain('CURL_HEADERS+=(-H "authorization: ${TCK_HEADER_AUTHORIZATION:?set TCK_HEADER_AUTHORIZATION to the value of the authorization header}")');
+    expect(script).toContain('CURL_HEADERS+=(-H "x-tenant: ${TCK_HEADER_X_TENANT:?');
+  });
+
+  it('paths of keys that are not identifiers are quoted for jq and the node fallback', () => {
+    const script = reproScript(
+      source([exchange('a', {}, { 'odd key': [{ id: ID }] }), exchange('b', { x: ID }, {})]),
+      'http://h',
+    );
+    expect(script).toContain(`ID_1="$(pick '.["odd key"][0].id')"`);
+    const list = reproScript(source([exchange('list', {}, [{ id: ID }]), exchange('b', { x: ID }, {})]), 'http://h');
+    expect(list).toContain(`ID_1="$(pick '.[0].id')"`);
+  });
+});
+
+/** Runs a script with bash; resolves with its output. */
+function bash(script: string, url: string, path?: string): Promise<{ code: number | null; out: string }> {
+  const dir = tempDir('tck-repro-');
+  const file = join(dir, 'repro.sh');
+  writeFileSync(file, script);
+  return new Promise((resolve) => {
+    const child = spawn('/bin/bash', [file, url], { env: { ...process.env, ...(path ? { PATH: path } : {}) } });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    child.on('close', (code) => resolve({ code, out }));
+  });
+}
+
+/** A bin directory with curl, node and the few coreutils the script uses, and no jq. */
+function pathWithoutJq(): string {
+  const dir = join(tempDir('tck-nojq-'), 'bin');
+  mkdirSync(dir);
+  for (const tool of ['curl', 'mktemp', 'rm', 'cat']) {
+    const found = ['/usr/bin', '/bin', '/usr/local/bin'].map((d) => join(d, tool)).find((p) => existsSync(p));
+    if (found) symlinkSync(found, join(dir, tool));
+  }
+  symlinkSync(process.execPath, join(dir, 'node'));
+  return dir;
+}
+
+/** Ids and instants differ from run to run; the rest of an answer must not. */
+const normalise = (text: string) =>
+  JSON.parse(text.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<id>').replace(/\d{4}-\d\d-\d\dT[\d:.]+(Z|[+-]\d\d:\d\d)/g, '<time>'));
+
+describe('a repro script against the faulty server', () => {
+  it.each([
+    ['with jq (when installed)', undefined],
+    ['with the node fallback (no jq on PATH)', pathWithoutJq()],
+  ])('shows the same wrong answer %s', async (_how, path) => {
+    await withVariant({ wrap: keepsDeleted }, async (url) => {
+      const report = await runTck({ url, scenarios: ['SCN-B-071'] });
+      const [s] = report.scenarios;
+      expect(s!.outcome).toBe('failed');
+      const judged = s!.exchanges.at(-1)!;
+      expect(judged.method).toBe('get_conversation');
+
+      const { code, out } = await bash(s!.repro!, url, path);
+      expect(code, out).toBe(0);
+      // The id of the message to delete was captured from add_message's answer and sent on.
+      expect(out).toMatch(/>>> POST \/delete_message \{"message_id":"[0-9a-f-]{36}"\}\n<<< 200\n\{"deleted":true\}/);
+      const answers = [...out.matchAll(/<<< (\d+)\n(.*)\n/g)];
+      const last = answers.at(-1)!;
+      expect(last[1]).toBe(String(judged.status));
+      // The same wrong answer: both messages still there.
+      expect(normalise(last[2]!)).toEqual(normalise(judged.responseText!));
+      expect(normalise(last[2]!).messages).toHaveLength(2);
+    });
+  });
+});
