@@ -29,8 +29,9 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => Promise.all([faulty?.close(), reference?.close()]));
 
-// Independent of each other, so they run concurrently (the baseline tests build on each other).
-describe.concurrent('reports', () => {
+// Sequential: runs against one server would interleave their clear_all_data calls and judge
+// each other's data (the baseline tests also build on each other).
+describe('reports', () => {
   describe('tck run writes the reports --reporter names', () => {
     it('every format from one run, exit 1 when the tier is not reached', () => {
       expect(faultyRun.code).toBe(1);
