@@ -125,6 +125,29 @@ describe('tck serve', () => {
     expect(s.output()).toMatch(/received SIGTERM, shutting down/);
   });
 
+  it('`tck run --url` against a separately started `tck serve` reaches Gold with every scenario passing', async () => {
+    const s = serve(['--port', '0']);
+    const url = await s.url;
+    const out = mkdtempSync(join(tmpdir(), 'tck-gold-'));
+    try {
+      const r = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
+        const child = spawn(process.execPath, [BIN, 'run', '--url', url, '--out', out, '--reporter', 'console,json'], { env });
+        let stdout = '';
+        child.stdout.on('data', (d) => (stdout += d));
+        child.on('exit', (code) => resolve({ code, stdout }));
+      });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/Achieved tier: GOLD/);
+      const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as { achieved: string; scenarios: { outcome: string }[] };
+      expect(report.achieved).toBe('gold');
+      expect(report.scenarios.length).toBeGreaterThanOrEqual(178);
+      expect(report.scenarios.filter((x) => x.outcome !== 'passed')).toEqual([]);
+    } finally {
+      s.child.kill('SIGTERM');
+      await s.exited;
+    }
+  });
+
   it('takes its port from TCK_BRIDGE_PORT; --port wins over it', async () => {
     const port = await freePort();
     const a = serve([], { TCK_BRIDGE_PORT: String(port) });
