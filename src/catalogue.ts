@@ -1,9 +1,11 @@
 // docs/scenarios.md: the catalogue of every scenario, generated from the suites (`npm run docs`).
 import type { Scenario } from './engine/scenario.js';
+import type { HostedScenario } from './hosted/profile/scenario.js';
 
 const cell = (text: string) => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
 
-export function renderCatalogue(scenarios: readonly Scenario[]): string {
+/** The catalogue: the bridge suites by tier, then the hosted profile (when given) by group. */
+export function renderCatalogue(scenarios: readonly Scenario[], hosted: readonly HostedScenario[] = []): string {
   const lines = [
     '# Scenario catalogue',
     '',
@@ -16,6 +18,20 @@ export function renderCatalogue(scenarios: readonly Scenario[]): string {
     lines.push(`## ${tier[0]!.toUpperCase()}${tier.slice(1)} (${rows.length})`, '');
     lines.push('| id | group | clauses | title | asserts |', '|---|---|---|---|---|');
     for (const s of rows) lines.push(`| ${s.id} | ${s.group} | ${s.clauses.join(', ')} | ${cell(s.title)} | ${cell(s.asserts)} |`);
+    lines.push('');
+  }
+  if (hosted.length > 0) {
+    lines.push(
+      `## Hosted profile (${hosted.length})`,
+      '',
+      '`tck run --hosted [URL]` checks a hosted REST service against `hosted-rest-api.md`, graded pass/fail per group',
+      '(resources, credentials, discovery) beside the bridge tiers. Clauses: HOSTED-… name the rules of that document',
+      '(HOSTED-AUTH-n: rule n of its Authentication section), RFC…-member the members of the RFCs it names.',
+      '',
+      '| id | group | clauses | title | asserts |',
+      '|---|---|---|---|---|',
+    );
+    for (const s of hosted) lines.push(`| ${s.id} | ${s.group} | ${s.clauses.join(', ')} | ${cell(s.title)} | ${cell(s.asserts)} |`);
     lines.push('');
   }
   return lines.join('\n');

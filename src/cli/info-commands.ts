@@ -3,6 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import type { Scenario, ScenarioTier } from '../engine/scenario.js';
+import { HOSTED_PROFILE, type HostedScenario } from '../hosted/profile/scenario.js';
 import { ReportSchema } from '../report/model.js';
 import { jsonSchemas } from '../schema/json-schema.js';
 import { CliError } from './exit.js';
@@ -25,13 +26,22 @@ async function scenarios(): Promise<readonly Scenario[]> {
   return (await import('../../suites/index.js')).ALL_SCENARIOS;
 }
 
-export async function listCommand(flags: { tier?: ScenarioTier; json?: boolean; markdown?: boolean }): Promise<void> {
-  const list = (await scenarios()).filter((s) => !flags.tier || s.tier === flags.tier);
+async function hostedScenarios(): Promise<readonly HostedScenario[]> {
+  return (await import('../../suites/hosted/index.js')).HOSTED_SCENARIOS;
+}
+
+/** A scenario of either profile as listed: the hosted profile's show "hosted" for a tier. */
+type Listed = Pick<Scenario, 'id' | 'group' | 'clauses' | 'title' | 'asserts'> & { tier: ScenarioTier | typeof HOSTED_PROFILE };
+
+export async function listCommand(flags: { tier?: ScenarioTier | typeof HOSTED_PROFILE; json?: boolean; markdown?: boolean }): Promise<void> {
+  const bridge = flags.tier === HOSTED_PROFILE ? [] : (await scenarios()).filter((s) => !flags.tier || s.tier === flags.tier);
+  const hosted = flags.tier === undefined || flags.tier === HOSTED_PROFILE ? await hostedScenarios() : [];
   if (flags.markdown) {
     const { renderCatalogue } = await import('../catalogue.js');
-    process.stdout.write(renderCatalogue(list));
+    process.stdout.write(renderCatalogue(bridge, hosted));
     return;
   }
+  const list: Listed[] = [...bridge, ...hosted.map((s): Listed => ({ ...s, tier: HOSTED_PROFILE }))];
   if (flags.json) {
     const rows = list.map(({ id, tier, group, clauses, title, asserts }) => ({ id, tier, group, clauses, title, asserts }));
     process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
@@ -42,17 +52,17 @@ export async function listCommand(flags: { tier?: ScenarioTier; json?: boolean; 
 }
 
 export async function explainCommand(id: string): Promise<void> {
-  const all = await scenarios();
-  const s = all.find((x) => x.id === id.toUpperCase());
+  const hosted = (await hostedScenarios()).find((x) => x.id === id.toUpperCase());
+  const s: Listed | undefined = hosted ? { ...hosted, tier: HOSTED_PROFILE } : (await scenarios()).find((x) => x.id === id.toUpperCase());
   if (!s) throw new CliError(`unknown scenario ${id} (see \`tck list\`)`);
   process.stdout.write(
     [
       `${s.id}  ${s.title}`,
-      `tier:     ${s.tier}`,
+      `tier:     ${s.tier}${hosted ? ' (the hosted profile, graded per group)' : ''}`,
       `group:    ${s.group}`,
       `clauses:  ${s.clauses.join(', ')}`,
       `asserts:  ${s.asserts}`,
-      `run it:   tck run --scenario ${s.id} --verbose [--url URL]`,
+      `run it:   tck run --scenario ${s.id} --verbose ${hosted ? '--hosted [URL --api-key KEY]' : '[--url URL]'}`,
       '',
     ].join('\n'),
   );

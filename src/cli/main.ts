@@ -56,6 +56,12 @@ export function buildProgram(): Command {
     .option('--max-time <ms>', 'bound on the whole run in milliseconds; what is not finished by then is not run', positiveInt('--max-time'), 3_600_000)
     .option('--reconnect-window <ms>', 'how long a target that stopped answering gets to come back, in milliseconds', positiveInt('--reconnect-window'), 10_000)
     .option('-H, --header <header>', "extra request header 'Name: value' (repeatable; also TCK_HEADERS); values are never printed", collect)
+    .option('--hosted [url]', 'run the hosted profile against the hosted REST service at URL (its /v1 base URL or its origin), or without URL against the embedded hosted reference service; alone it replaces the bridge suites, with --url both run')
+    .option('--api-key <key>', 'with --hosted: the API key to test with (also TCK_API_KEY); with the embedded service, its bootstrap key')
+    .option('--token <token>', 'with --hosted URL: an OAuth access token, when there is no API key (also TCK_TOKEN)')
+    .option('--idp-token <token>', 'with --hosted URL: an identity-provider token for the token exchange scenarios (also TCK_IDP_TOKEN); without one they are skipped')
+    .option('--workspace <id>', "with --hosted: the workspace of the credential (also TCK_WORKSPACE; default: learned from the key list)")
+    .option('--other-api-key <key>', 'with --hosted: an API key of another workspace, for the reveal rule (also TCK_OTHER_API_KEY)')
     .option('-o, --out <dir>', 'directory for report files', 'reports')
     .option('-r, --reporter <list>', `reporters, comma-separated or repeated: console, json, junit, html, md, badge (default: ${DEFAULT_REPORTERS.join(',')})`, reporters, DEFAULT_REPORTERS)
     .option('--baseline <file>', 'known failures (with reasons) that do not fail the gate; the exit code follows the gate')
@@ -76,8 +82,11 @@ Examples:
   $ tck run --url http://localhost:3001 --tier bronze --header 'Authorization: Bearer $TOKEN'
   $ tck run --scenario SCN-B-043 --verbose
   $ tck run --url http://127.0.0.1:3001 --reporter console,junit,md --baseline known-failures.json
+  $ tck run --hosted                     the hosted profile against the embedded hosted reference service
+  $ TCK_API_KEY=nams_… TCK_IDP_TOKEN=… tck run --hosted https://memory.example.com/v1
 
-Exit codes: 0 requested tier reached (with --baseline: the gate passed), 1 not reached (the gate failed),
+Exit codes: 0 requested tier reached and, with --hosted, every hosted group passed (with --baseline: the gate passed),
+1 not reached (the gate failed),
 2 usage error or a report that could not be written, 3 target unreachable,
 130/143 interrupted by SIGINT/SIGTERM (a partial report is written).`,
   );
@@ -125,8 +134,8 @@ Exit codes: 0 requested tier reached (with --baseline: the gate passed), 1 not r
 
   program
     .command('list')
-    .description('list the scenarios: id, tier, clauses, title')
-    .addOption(new Option('-t, --tier <tier>', 'only this tier').choices(TIERS))
+    .description('list the scenarios: id, tier (or "hosted"), clauses, title')
+    .addOption(new Option('-t, --tier <tier>', 'only this tier (hosted: the hosted profile)').choices([...TIERS, 'hosted']))
     .option('--json', 'print JSON')
     .option('--markdown', 'print the Markdown catalogue (docs/scenarios.md)')
     .action(async (opts) => {
@@ -137,7 +146,7 @@ Exit codes: 0 requested tier reached (with --baseline: the gate passed), 1 not r
   program
     .command('explain')
     .description('explain one scenario: its clauses, what it does and what it asserts')
-    .argument('<id>', 'scenario id, e.g. SCN-B-043')
+    .argument('<id>', 'scenario id, e.g. SCN-B-043 or SCN-H-023')
     .action(async (id: string) => {
       const { explainCommand } = await import('./info-commands.js');
       await explainCommand(id);

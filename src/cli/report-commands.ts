@@ -43,17 +43,23 @@ async function loadOrExit<T>(load: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Reads --baseline and --only-failed before anything runs: a bad file is a usage error. */
-export async function prepareRun(flags: ReportingFlags, known: readonly string[]): Promise<RunPreparation> {
+/**
+ * Reads --baseline and --only-failed before anything runs: a bad file is a usage error. `hosted`:
+ * the hosted profile's scenario ids when it runs (its failures are re-run only then).
+ */
+export async function prepareRun(flags: ReportingFlags, known: readonly string[], hosted: readonly string[] = []): Promise<RunPreparation> {
   const prep: RunPreparation = {};
   if (flags.baseline) prep.baseline = await loadOrExit(() => loadBaseline(resolve(flags.baseline!)));
   if (flags.onlyFailed) {
     if (flags.scenario?.length) throw new CliError('--only-failed and --scenario cannot be combined');
     const previous = await loadOrExit(() => loadReport(resolve(flags.onlyFailed!)));
-    const failed = previous.scenarios.filter(isFailure).map((s) => s.id);
-    const gone = failed.filter((id) => !known.includes(id));
+    const failed = [...previous.scenarios, ...(previous.hosted?.scenarios ?? [])].filter(isFailure).map((s) => s.id);
+    const all = [...known, ...hosted];
+    const notHosted = failed.filter((id) => id.startsWith('SCN-H-') && hosted.length === 0);
+    if (notHosted.length) process.stderr.write(`tck: --only-failed: ${notHosted.join(', ')} are hosted scenarios and --hosted is not given; left out\n`);
+    const gone = failed.filter((id) => !all.includes(id) && !notHosted.includes(id));
     if (gone.length) process.stderr.write(`tck: --only-failed: ${gone.join(', ')} no longer exist in this kit; left out\n`);
-    prep.scenarios = failed.filter((id) => known.includes(id));
+    prep.scenarios = failed.filter((id) => all.includes(id));
     if (prep.scenarios.length === 0) prep.nothingToRun = `nothing failed in ${flags.onlyFailed}: nothing to re-run`;
   }
   return prep;
@@ -77,9 +83,12 @@ export function finalReport(report: Report, flags: ReportingFlags, prep: RunPrep
   return { report: data, ...(newBaseline ? { newBaseline } : {}) };
 }
 
-/** Exit code of a finished run: the gate's when there is a baseline, else whether the tier was reached. */
+/**
+ * Exit code of a finished run: the gate's when there is a baseline, else whether the tier was
+ * reached; the hosted profile, which a baseline does not cover, must pass in either case.
+ */
 export function exitCodeOf(report: Report): number {
-  const ok = report.gate ? report.gate.passed : report.success;
+  const ok = report.gate ? report.gate.passed && (report.hosted?.passed ?? true) : report.success;
   return ok ? EXIT.ok : EXIT.notReached;
 }
 
@@ -159,11 +168,15 @@ export async function reproCommand(rawId: string, flags: ReproFlags): Promise<nu
   const id = rawId.toUpperCase();
   if (flags.report) {
     const report = await loadOrExit(() => loadReport(resolve(flags.report!)));
-    const s = report.scenarios.find((x) => x.id === id);
+    const s = [...report.scenarios, ...(report.hosted?.scenarios ?? [])].find((x) => x.id === id);
     if (!s) throw new CliError(`${id} is not in ${flags.report}`);
     if (!isFailure(s)) throw new CliError(`${id} ${s.outcome} in ${flags.report}: nothing to reproduce (run \`tck repro ${id} --url URL\` to get its requests)`);
+    if (s.repro === undefined && !('tier' in s)) throw new CliError(`${id} in ${flags.report} has no reproduction script`);
     process.stdout.write(s.repro ?? reproScript(s, report.target.url));
     return EXIT.ok;
+  }
+  if (id.startsWith('SCN-H-')) {
+    throw new CliError(`${id} is a hosted scenario: run it with \`tck run --hosted [URL] --scenario ${id}\` and take its script from the report (\`tck repro ${id} --report reports/report.json\`)`);
   }
   // Loaded here: `tck report` and `tck diff` never talk to a server.
   const [{ runTck }, { TargetUnreachable }, { BridgeUsageError }, { SelectionError }, { headersFrom }] = await Promise.all([

@@ -5,7 +5,7 @@ import { SelectionError } from '../engine/select.js';
 import type { ScenarioTier } from '../engine/scenario.js';
 import type { GradingRuleName } from '../engine/grading.js';
 import { ConsoleReporter, SILENT } from '../reporters/console.js';
-import { runTck } from '../run.js';
+import { isHostedId, profilesOf, runTck, type HostedOptions } from '../run.js';
 import { CliError, EXIT } from './exit.js';
 import { SIGNAL_EXIT, watchInterrupts } from './interrupt.js';
 import { headersFrom } from './options.js';
@@ -28,11 +28,68 @@ export interface RunFlags extends ReportingFlags {
   out: string;
   quiet?: boolean;
   verbose?: boolean;
+  /** true: the embedded hosted reference service; a string: the hosted service's URL. */
+  hosted?: boolean | string;
+  apiKey?: string;
+  token?: string;
+  idpToken?: string;
+  workspace?: string;
+  otherApiKey?: string;
+}
+
+const HOSTED_FLAGS: [keyof RunFlags, string][] = [
+  ['apiKey', '--api-key'],
+  ['token', '--token'],
+  ['idpToken', '--idp-token'],
+  ['workspace', '--workspace'],
+  ['otherApiKey', '--other-api-key'],
+];
+
+/**
+ * The hosted profile's options from the flags and the environment (flags win; an empty variable
+ * counts as unset). With the embedded service only the flags apply: it issues its own credentials.
+ */
+export async function hostedOptionsOf(flags: RunFlags, env: NodeJS.ProcessEnv = process.env): Promise<HostedOptions | undefined> {
+  if (flags.hosted === undefined || flags.hosted === false) {
+    const used = HOSTED_FLAGS.filter(([k]) => flags[k] !== undefined).map(([, f]) => f);
+    if (used.length > 0) throw new CliError(`${used.join(', ')} ${used.length === 1 ? 'needs' : 'need'} --hosted`);
+    return undefined;
+  }
+  const pick = (flag: string | undefined, name: string) => flag ?? (env[name] === '' ? undefined : env[name]);
+  if (flags.hosted === true) {
+    const { ApiKeyRegistry } = await import('../hosted/index.js');
+    for (const [k, f] of [['token', '--token'], ['idpToken', '--idp-token'], ['otherApiKey', '--other-api-key']] as const) {
+      if (flags[k] !== undefined) throw new CliError(`${f} needs --hosted URL: the embedded hosted service issues its own credentials and tokens`);
+    }
+    if (flags.apiKey !== undefined && !ApiKeyRegistry.isWellFormed(flags.apiKey)) {
+      throw new CliError('--api-key for the embedded hosted service must be "nams_" followed by at least 16 characters of A-Z a-z 0-9 _ -');
+    }
+    return { ...(flags.apiKey !== undefined ? { apiKey: flags.apiKey } : {}), ...(flags.workspace !== undefined ? { workspaceId: flags.workspace } : {}) };
+  }
+  const { normalizeEndpoint } = await import('../hosted/index.js');
+  let url: string;
+  try {
+    url = normalizeEndpoint(flags.hosted, { url: '--hosted URL', key: '--api-key or TCK_API_KEY' });
+  } catch (err) {
+    throw new CliError((err as Error).message);
+  }
+  const apiKey = pick(flags.apiKey, 'TCK_API_KEY');
+  const token = pick(flags.token, 'TCK_TOKEN');
+  if (apiKey === undefined && token === undefined) throw new CliError('--hosted URL needs a credential: --api-key KEY or --token TOKEN (or TCK_API_KEY, TCK_TOKEN)');
+  const optional = { idpToken: pick(flags.idpToken, 'TCK_IDP_TOKEN'), workspaceId: pick(flags.workspace, 'TCK_WORKSPACE'), otherApiKey: pick(flags.otherApiKey, 'TCK_OTHER_API_KEY') };
+  return {
+    url,
+    ...(apiKey !== undefined ? { apiKey } : {}),
+    ...(token !== undefined ? { token } : {}),
+    ...Object.fromEntries(Object.entries(optional).filter(([, v]) => v !== undefined)),
+  };
 }
 
 export async function runCommand(flags: RunFlags): Promise<number> {
   const headers = headersFrom(flags.header);
-  const prep = await prepareRun(flags, (await planOf({})).map((s) => s.id));
+  const hosted = await hostedOptionsOf(flags);
+  const { HOSTED_SCENARIOS } = await import('../../suites/hosted/index.js');
+  const prep = await prepareRun(flags, (await planOf({})).map((s) => s.id), hosted !== undefined ? HOSTED_SCENARIOS.map((s) => s.id) : []);
   if (prep.nothingToRun) {
     process.stdout.write(`${prep.nothingToRun}\n`);
     return EXIT.ok;
@@ -41,14 +98,21 @@ export async function runCommand(flags: RunFlags): Promise<number> {
   // From here on SIGINT/SIGTERM stop the run and still get the reports written (exit 130/143).
   const interrupts = watchInterrupts();
   try {
-    const code = await runAndReport(flags, headers, console, interrupts.signal, prep);
+    const code = await runAndReport(flags, headers, hosted, console, interrupts.signal, prep);
     return interrupts.received ? SIGNAL_EXIT[interrupts.received] : code;
   } finally {
     interrupts.dispose();
   }
 }
 
-async function runAndReport(flags: RunFlags, headers: Record<string, string>, console: ConsoleReporter, signal: AbortSignal, prep: RunPreparation): Promise<number> {
+async function runAndReport(
+  flags: RunFlags,
+  headers: Record<string, string>,
+  hosted: HostedOptions | undefined,
+  console: ConsoleReporter,
+  signal: AbortSignal,
+  prep: RunPreparation,
+): Promise<number> {
   let report;
   try {
     const selection = {
@@ -57,8 +121,25 @@ async function runAndReport(flags: RunFlags, headers: Record<string, string>, co
       scenarios: prep.scenarios ?? (flags.scenario ?? []).map((s) => s.toUpperCase()),
       skip: (flags.skip ?? []).map((s) => s.toUpperCase()),
     };
-    console.begin(await planOf(selection));
+    const strays = [...selection.scenarios, ...selection.skip].filter(isHostedId);
+    if (hosted === undefined && strays.length > 0) throw new CliError(`${strays.join(', ')}: scenarios of the hosted profile; add --hosted [URL]`);
+    const profiles = profilesOf({ ...selection, ...(flags.url !== undefined ? { url: flags.url } : {}), ...(hosted ? { hosted } : {}) });
+    const { selectHosted } = await import('../hosted/profile/run.js');
+    console.begin([
+      ...(profiles.bridge ? await planOf({ ...selection, ...profiles.bridge }) : []),
+      ...(profiles.hosted ? (await selectHosted({ ...selection, ...profiles.hosted })).map((s) => ({ id: s.id, tier: 'hosted', title: s.title })) : []),
+    ]);
     report = await runTck({
+      ...(hosted !== undefined
+        ? {
+            hosted: {
+              ...hosted,
+              onStart: (s) => console.onStart({ id: s.id, tier: 'hosted', title: s.title }),
+              onResult: (r) => console.onResult({ ...r, tier: 'hosted' }),
+              ...(flags.verbose ? { onExchange: (ex: Exchange) => console.onExchange(ex) } : {}),
+            },
+          }
+        : {}),
       ...(flags.url !== undefined ? { url: flags.url } : {}),
       ...selection,
       grading: flags.grading,

@@ -14,7 +14,7 @@
 // so a server that restarts within it is found again and the run goes on. Each attempt is
 // bounded by the request timeout and by what is left of the window; the whole check by the
 // window (and by the run's own signal: --max-time, SIGINT, SIGTERM).
-import type { CallOptions, CallResult } from '../bridge/index.js';
+import type { CallOptions } from '../bridge/index.js';
 import { formatSeconds } from './faults.js';
 
 /** Consecutive connectivity failures after which the target is probed. */
@@ -26,7 +26,13 @@ export const DEFAULT_RECONNECT_WINDOW_MS = 10_000;
 /** The method the probe calls. */
 export const PROBE_METHOD = 'clear_all_data';
 
-type Call = (method: string, params: Record<string, unknown>, opts: CallOptions) => Promise<CallResult>;
+/** What the tracker needs of a call's result (a bridge CallResult, or a hosted REST one). */
+export interface Observed {
+  outcome: { kind: string; reason?: string };
+  exchange: { status?: number | undefined };
+}
+
+type Call = (method: string, params: Record<string, unknown>, opts: CallOptions) => Promise<Observed>;
 
 /** Dead: `reason` is the last probe's failure; `summary` says how the verdict was reached. */
 export type Verdict = { alive: true } | { alive: false; reason: string; summary: string };
@@ -40,7 +46,7 @@ export class Liveness {
   ) {}
 
   /** Counts a call: no status at all is a connectivity failure, anything else an answer. */
-  observe(result: CallResult): void {
+  observe(result: Observed): void {
     if (result.exchange.status === undefined && result.outcome.kind === 'transport') this.#consecutive++;
     else this.#consecutive = 0;
   }
@@ -58,8 +64,9 @@ export class Liveness {
   /**
    * Probes the target until it answers or the reconnect window has passed. An aborted `signal`
    * ends the check early; the verdict is then "alive" (the caller stops for its own reason).
+   * `probeName` names the probe in the summary (a target without clear_all_data probes otherwise).
    */
-  async check(call: Call, requestTimeoutMs: number, signal: AbortSignal): Promise<Verdict> {
+  async check(call: Call, requestTimeoutMs: number, signal: AbortSignal, probeName: string = PROBE_METHOD): Promise<Verdict> {
     const failures = this.#consecutive;
     const deadline = performance.now() + this.windowMs;
     let reason: string | undefined;
@@ -72,7 +79,7 @@ export class Liveness {
         return { alive: true };
       }
       // The reason shown is that of a whole attempt, not of one cut short by the window's end.
-      if (outcome.kind === 'transport' && (timeoutMs === requestTimeoutMs || reason === undefined)) reason = outcome.reason;
+      if (outcome.kind === 'transport' && (timeoutMs === requestTimeoutMs || reason === undefined)) reason = outcome.reason ?? 'no answer';
       const rest = deadline - performance.now();
       if (rest <= 0) break;
       await sleep(Math.min(PROBE_INTERVAL_MS, rest), signal);
@@ -83,7 +90,7 @@ export class Liveness {
       alive: false,
       reason,
       summary:
-        `${failures} consecutive calls got no answer, and neither did ${PROBE_METHOD} probes ` +
+        `${failures} consecutive calls got no answer, and neither did ${probeName} probes ` +
         `for ${formatSeconds(this.windowMs)} (last: ${reason})`,
     };
   }

@@ -6,21 +6,32 @@
 // ends early has its in-flight call cancelled, so the next one starts on a free connection. A
 // target that stops answering is detected (liveness.ts) and the rest is marked not run at once.
 // An aborted `signal` (SIGINT, SIGTERM) or the time limit ends the run with a partial result.
+//
+// The loop itself (runWith) knows no protocol: a RunDriver says how to set a target up, build a
+// scenario's context, isolate and run a scenario, and probe the target. runScenarios drives a
+// bridge server with it; the hosted profile (src/hosted/profile/) drives a hosted REST service.
 import { printable, type BridgeClient, type Exchange } from '../bridge/index.js';
 import type { Report } from '../report/model.js';
 import { AssertionFailure, ScenarioFault, ScenarioTimeout, SkipScenario, formatSeconds } from './faults.js';
-import { Recorder, describeOutcome, type Caller } from './context.js';
-import { Liveness } from './liveness.js';
+import { Recorder, describeOutcome } from './context.js';
+import { Liveness, type Observed } from './liveness.js';
 import type { Scenario, ScenarioTier } from './scenario.js';
 
 export type Outcome = 'passed' | 'failed' | 'error' | 'skipped' | 'not-run';
 
-export interface ScenarioResult {
+/** The fields a bridge result starts with: what names the scenario. */
+export interface ScenarioLabel {
   id: string;
   tier: ScenarioTier;
   group: string;
   clauses: string[];
   title: string;
+}
+
+export interface ScenarioResult extends ScenarioLabel, Ending {}
+
+/** How a scenario ended, with its evidence: the part of a result every profile shares. */
+export interface Ending {
   outcome: Outcome;
   /** True when the failure is a method answering 404/501. */
   notImplemented?: boolean;
@@ -39,7 +50,7 @@ export interface SetupInfo {
   warnings: string[];
 }
 
-export interface RunOptions {
+export interface RunOptions<S = Scenario, R = ScenarioResult> {
   scenarioTimeoutMs?: number;
   bail?: boolean;
   /**
@@ -52,13 +63,24 @@ export interface RunOptions {
   maxTimeMs?: number;
   /** How long a target that stopped answering gets to come back (see liveness.ts). */
   reconnectWindowMs?: number;
-  onResult?: (result: ScenarioResult) => void;
-  onStart?: (scenario: Scenario) => void;
+  onResult?: (result: R) => void;
+  onStart?: (scenario: S) => void;
 }
 
-export interface RunSummary {
+/** The limits among a caller's options that are set, as RunOptions (callbacks left to the caller). */
+export function runLimits(o: Pick<RunOptions, 'scenarioTimeoutMs' | 'maxTimeMs' | 'reconnectWindowMs' | 'signal' | 'bail'>): Pick<RunOptions, 'scenarioTimeoutMs' | 'maxTimeMs' | 'reconnectWindowMs' | 'signal' | 'bail'> {
+  return {
+    ...(o.scenarioTimeoutMs !== undefined ? { scenarioTimeoutMs: o.scenarioTimeoutMs } : {}),
+    ...(o.maxTimeMs !== undefined ? { maxTimeMs: o.maxTimeMs } : {}),
+    ...(o.reconnectWindowMs !== undefined ? { reconnectWindowMs: o.reconnectWindowMs } : {}),
+    ...(o.signal ? { signal: o.signal } : {}),
+    ...(o.bail !== undefined ? { bail: o.bail } : {}),
+  };
+}
+
+export interface RunSummary<R = ScenarioResult> {
   setup: SetupInfo;
-  results: ScenarioResult[];
+  results: R[];
   /** What a reader of the report must know about the run itself (a dead target, a stop). */
   warnings: string[];
   /** Set when a signal or the time limit ended the run before its end. */
@@ -95,11 +117,50 @@ export class TargetUnreachable extends Error {
 
 /** The summary of a run whose first request found no target: every scenario not run. */
 export function unreachableRun(scenarios: readonly Scenario[], err: TargetUnreachable): RunSummary {
+  return unreachableRunOf(scenarios.map(labelOf), err);
+}
+
+/** unreachableRun for any profile: the labels of the scenarios that could not run. */
+export function unreachableRunOf<L>(labels: readonly L[], err: TargetUnreachable): RunSummary<L & Ending> {
   return {
     setup: { ok: false, warnings: [] },
-    results: scenarios.map((s) => notRun(s, printable(`not run: target unreachable (${err.reason})`))),
+    results: labels.map((l) => notRunOf(l, printable(`not run: target unreachable (${err.reason})`))),
     warnings: [err.message],
   };
+}
+
+/** What a scenario's context must offer the runner: its evidence, its notes, and a stop. */
+export interface RunContext {
+  readonly exchanges: readonly Exchange[];
+  readonly notes: string[];
+  /** After the scenario ended early: its body must not reach the target again. */
+  stop(): void;
+}
+
+/** Where a scenario's calls go: `signal` cancels them when it ends; `observe` shows each result to the liveness tracker. */
+export interface CallScope {
+  signal: AbortSignal;
+  observe<T extends Observed>(result: T): T;
+}
+
+/** What the runner needs of a target, whatever protocol it speaks. */
+export interface RunDriver<S, C extends RunContext, L> {
+  /** The fields a result of `s` starts with (id, group, clauses, title; a bridge one its tier). */
+  label(s: S): L;
+  /** Once, first. Throws TargetUnreachable when nothing answers at all. */
+  setup(signal: AbortSignal): Promise<SetupInfo>;
+  /** Once, last, unless the run stopped or the target died. */
+  teardown(signal: AbortSignal): Promise<void>;
+  /** A fresh context for one scenario, its calls made through `scope`. */
+  context(scope: CallScope): C;
+  /** One scenario's body, the target's isolation included (the bridge: clear_all_data first). */
+  run(s: S, ctx: C): Promise<void>;
+  /** The liveness probe (see liveness.ts): one harmless request; any HTTP answer means alive. */
+  probe: Parameters<Liveness['check']>[0];
+  /** How the summary of a dead target names the probe (default clear_all_data). */
+  probeName?: string;
+  /** The bound on one request, which bounds each probe. */
+  requestTimeoutMs: number;
 }
 
 export async function runScenarios(
@@ -107,12 +168,39 @@ export async function runScenarios(
   scenarios: readonly Scenario[],
   options: RunOptions = {},
 ): Promise<RunSummary> {
+  return runWith(bridgeDriver(client), scenarios, options);
+}
+
+/** The bridge: setup/teardown calls, clear_all_data before each scenario, a Recorder per scenario. */
+function bridgeDriver(client: BridgeClient): RunDriver<Scenario, Recorder, ScenarioLabel> {
+  return {
+    label: labelOf,
+    setup: (signal) => callSetup(client, signal),
+    teardown: async (signal) => void (await client.call('teardown', {}, { signal })),
+    context: (scope) => new Recorder({ call: (method, params, opts) => client.call(method, params, { ...opts, signal: scope.signal }).then((r) => scope.observe(r)) }),
+    run: async (scenario, ctx) => {
+      await isolate(ctx);
+      await scenario.run(ctx);
+    },
+    probe: (m, p, o) => client.call(m, p, o),
+    requestTimeoutMs: client.timeoutMs,
+  };
+}
+
+const labelOf = (s: Scenario): ScenarioLabel => ({ id: s.id, tier: s.tier, group: s.group, clauses: s.clauses, title: s.title });
+
+/** Runs `scenarios` one at a time through `driver` (see the head of this file). */
+export async function runWith<S extends { id: string }, C extends RunContext, L>(
+  driver: RunDriver<S, C, L>,
+  scenarios: readonly S[],
+  options: RunOptions<S, L & Ending> = {},
+): Promise<RunSummary<L & Ending>> {
   const timeoutMs = options.scenarioTimeoutMs ?? 30_000;
   const run = runControl(options);
   try {
-    const setup = await callSetup(client, run.signal);
+    const setup = await driver.setup(run.signal);
     const liveness = new Liveness(options.reconnectWindowMs);
-    const results: ScenarioResult[] = [];
+    const results: (L & Ending)[] = [];
     const warnings: string[] = [];
     let stopped: RunStopped | undefined;
     let dead = false;
@@ -126,11 +214,11 @@ export async function runScenarios(
     for (const scenario of scenarios) {
       halt();
       if (rest !== undefined) {
-        results.push(notRun(scenario, rest));
+        results.push(notRunOf(driver.label(scenario), rest));
         continue;
       }
       options.onStart?.(scenario);
-      const result = printableResult(await runOne(client, scenario, timeoutMs, run.signal, liveness));
+      const result = printableResult(await runOne(driver, scenario, timeoutMs, run.signal, liveness));
       results.push(result);
       options.onResult?.(result);
       halt();
@@ -138,7 +226,7 @@ export async function runScenarios(
       if (options.bail && result.outcome !== 'passed' && result.outcome !== 'skipped') {
         rest = 'not run: stopped by --bail after the first failure';
       } else if (liveness.suspect && results.length < scenarios.length) {
-        const verdict = await liveness.check((m, p, o) => client.call(m, p, o), client.timeoutMs, run.signal);
+        const verdict = await liveness.check(driver.probe, driver.requestTimeoutMs, run.signal, driver.probeName);
         if (!verdict.alive) {
           dead = true;
           rest = printable(`not run: target unreachable (${verdict.reason})`);
@@ -152,7 +240,7 @@ export async function runScenarios(
       warnings.push(`${stopped.message}: ${plural(cut, 'scenario')} not run or not finished`);
     } else if (!dead) {
       // Bounded like every call; a target that cannot clean up is its own business.
-      await client.call('teardown', {}, { signal: run.signal });
+      await driver.teardown(run.signal);
     }
     return { setup, results, warnings, ...(stopped ? { stopped: { reason: stopped.message, interrupted: stopped.interrupted } } : {}) };
   } finally {
@@ -166,12 +254,12 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
  * Messages and notes quote what the server sent; their control characters are escaped, so that
  * no reporter can pass a server's terminal escape sequences on (JSON.stringify leaves C1 as is).
  */
-function printableResult(r: ScenarioResult): ScenarioResult {
+function printableResult<R extends Ending>(r: R): R {
   return { ...r, ...(r.message !== undefined ? { message: printable(r.message) } : {}), notes: r.notes.map(printable) };
 }
 
 /** One signal for the whole run: the caller's, or the time limit, whichever comes first. */
-function runControl(options: RunOptions): { signal: AbortSignal; dispose(): void } {
+function runControl(options: Pick<RunOptions, 'signal' | 'maxTimeMs'>): { signal: AbortSignal; dispose(): void } {
   const controller = new AbortController();
   const outer = options.signal;
   const forward = () => controller.abort(stopOf(outer!));
@@ -218,32 +306,25 @@ const majorMinor = (v: string) => v.split('.').slice(0, 2).join('.');
 /** The reason given to a scenario's cancel.abort(): without one, abort() builds a DOMException (stack and all) per scenario. */
 const SCENARIO_OVER = new Error('the scenario is over');
 
-async function runOne(
-  client: BridgeClient,
-  scenario: Scenario,
+async function runOne<S, C extends RunContext, L>(
+  driver: RunDriver<S, C, L>,
+  scenario: S,
   timeoutMs: number,
   runSignal: AbortSignal,
   liveness: Liveness,
-): Promise<ScenarioResult> {
+): Promise<L & Ending> {
   const started = performance.now();
   // Every call of the scenario can be cancelled when it ends early, and is shown to the liveness
   // tracker (unless the run itself is stopping: a call cancelled for that says nothing).
   const cancel = new AbortController();
-  const caller: Caller = {
-    call: (method, params, opts) =>
-      client.call(method, params, { ...opts, signal: cancel.signal }).then((r) => {
-        if (!runSignal.aborted) liveness.observe(r);
-        return r;
-      }),
-  };
-  const ctx = new Recorder(caller);
-  const base = {
-    id: scenario.id,
-    tier: scenario.tier,
-    group: scenario.group,
-    clauses: scenario.clauses,
-    title: scenario.title,
-  };
+  const ctx = driver.context({
+    signal: cancel.signal,
+    observe: (r) => {
+      if (!runSignal.aborted) liveness.observe(r);
+      return r;
+    },
+  });
+  const base = driver.label(scenario);
   let timer: NodeJS.Timeout | undefined;
   let onStop: (() => void) | undefined;
   try {
@@ -253,10 +334,7 @@ async function runOne(
       if (runSignal.aborted) onStop();
       else runSignal.addEventListener('abort', onStop, { once: true });
     });
-    const body = (async () => {
-      await isolate(ctx);
-      await scenario.run(ctx);
-    })();
+    const body = driver.run(scenario, ctx);
     // After a timeout the body is abandoned; whatever it ends with later is of no interest.
     body.catch(() => {});
     await Promise.race([body, ended]);
@@ -300,12 +378,13 @@ async function isolate(ctx: Recorder): Promise<void> {
 }
 
 export function notRun(scenario: Scenario, message: string): ScenarioResult {
+  return notRunOf(labelOf(scenario), message);
+}
+
+/** A result "not run" for any profile's label. */
+export function notRunOf<L>(label: L, message: string): L & Ending {
   return {
-    id: scenario.id,
-    tier: scenario.tier,
-    group: scenario.group,
-    clauses: scenario.clauses,
-    title: scenario.title,
+    ...label,
     outcome: 'not-run',
     message,
     durationMs: 0,

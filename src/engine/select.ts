@@ -9,7 +9,10 @@ export interface Selection {
   skip?: string[];
 }
 
-export function selectScenarios(all: readonly Scenario[], sel: Selection): Scenario[] {
+/** What selection looks at; a scenario without a tier (the hosted profile's) ignores --tier. */
+export type Selectable = Pick<Scenario, 'id' | 'title' | 'clauses' | 'group'> & { tier?: ScenarioTier };
+
+export function selectScenarios<S extends Selectable>(all: readonly S[], sel: Selection): S[] {
   const known = new Set(all.map((s) => s.id));
   for (const id of [...(sel.scenarios ?? []), ...(sel.skip ?? [])]) {
     if (!known.has(id)) throw new SelectionError(`unknown scenario ${id} (see \`tck list\`)`);
@@ -23,7 +26,7 @@ export function selectScenarios(all: readonly Scenario[], sel: Selection): Scena
   const max = TIER_RANK[sel.tier ?? 'gold'];
   return all.filter(
     (s) =>
-      TIER_RANK[s.tier] <= max &&
+      (s.tier === undefined || TIER_RANK[s.tier] <= max) &&
       (!sel.scenarios?.length || sel.scenarios.includes(s.id)) &&
       !sel.skip?.includes(s.id) &&
       (!grep || grep.test(`${s.id} ${s.title} ${s.clauses.join(' ')} ${s.group}`)),

@@ -43,6 +43,22 @@ export interface HostedServerOptions {
   revealSecret?: Uint8Array;
   accessTokenTtlSeconds?: number;
   maxBodyBytes?: number;
+  /** The route table (default ROUTES): tests build faulty services by replacing routes. */
+  routes?: readonly Route[];
+  /**
+   * Sees every request before the service and every reply after it (default: none). `next` runs
+   * the service on the request as given (its method, URL and Authorization may be changed; the
+   * body is read by the service). Tests build faulty and valid variants with it.
+   */
+  intercept?: (request: HostedRequest, next: (request: HostedRequest) => Promise<Reply>) => Promise<Reply>;
+}
+
+/** What an intercept sees of a request, and may change before the service sees it. */
+export interface HostedRequest {
+  method: string;
+  /** Path and query, e.g. `/v1/conversations?limit=1`. */
+  url: string;
+  authorization: string | undefined;
 }
 
 export interface RunningHostedServer {
@@ -66,10 +82,10 @@ export const HOSTED_ENDPOINTS: readonly (readonly [Route['method'], string, stri
 
 type Matched = { route: Route; params: Record<string, string> } | { status: 404 | 405; allow?: string } | { status: 400; error: string };
 
-function matchRoute(method: string, path: string): Matched {
+function matchRoute(method: string, path: string, routes: readonly Route[]): Matched {
   const segments = path.split('/').slice(1);
   let best: { literals: number; routes: { route: Route; params: Record<string, string> }[] } | undefined;
-  for (const route of ROUTES) {
+  for (const route of routes) {
     const pattern = route.path.split('/').slice(1);
     if (pattern.length !== segments.length) continue;
     const params: Record<string, string> = {};
@@ -216,11 +232,11 @@ export async function startHostedServer(options: HostedServerOptions = {}): Prom
     return undefined;
   }
 
-  async function handle(req: IncomingMessage): Promise<Reply> {
-    const url = new URL(req.url ?? '/', 'http://localhost');
+  async function handle(req: IncomingMessage, seen: HostedRequest): Promise<Reply> {
+    const url = new URL(seen.url, 'http://localhost');
     let path = url.pathname;
     if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
-    const method = req.method ?? 'GET';
+    const method = seen.method;
 
     if (path !== API_PREFIX && !path.startsWith(`${API_PREFIX}/`)) {
       req.resume();
@@ -229,9 +245,9 @@ export async function startHostedServer(options: HostedServerOptions = {}): Prom
       return method === 'GET' ? doc : errorReply(405, `method not allowed: ${method}`, { allow: 'GET' });
     }
 
-    const matched = matchRoute(method, path.slice(API_PREFIX.length) || '/');
+    const matched = matchRoute(method, path.slice(API_PREFIX.length) || '/', options.routes ?? ROUTES);
     const route = 'route' in matched ? matched.route : undefined;
-    const bearer = bearerOf(req.headers.authorization);
+    const bearer = bearerOf(seen.authorization);
     let principal: Principal | undefined;
     if (route?.access !== 'public') {
       const who = await authenticate(bearer);
@@ -281,7 +297,9 @@ export async function startHostedServer(options: HostedServerOptions = {}): Prom
   const server = createServer({ keepAlive: true }, (req, res) => {
     req.on('error', () => res.destroy());
     res.on('error', () => undefined);
-    handle(req).then(
+    const seen: HostedRequest = { method: req.method ?? 'GET', url: req.url ?? '/', authorization: req.headers.authorization };
+    const intercept = options.intercept;
+    (intercept ? intercept(seen, (r) => handle(req, r)) : handle(req, seen)).then(
       (reply) => send(res, reply),
       (err: unknown) => send(res, errorReply(500, `internal error: ${err instanceof Error ? err.message : String(err)}`)),
     );

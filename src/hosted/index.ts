@@ -5,7 +5,7 @@ import { startHostedServer, type HostedServerOptions, type RunningHostedServer }
 import { HostedStore } from './store.js';
 
 export { API_PREFIX, DEFAULT_WORKSPACE, HOSTED_ENDPOINTS, startHostedServer } from './http.js';
-export type { HostedServerOptions, RunningHostedServer } from './http.js';
+export type { HostedRequest, HostedServerOptions, RunningHostedServer } from './http.js';
 export { API_KEY_LIFETIME_MS, API_KEY_PREFIX, ApiKeyRegistry, SCOPES } from './credentials.js';
 export type { ApiKeyView, Principal, Refusal, Scope } from './credentials.js';
 export {
@@ -16,6 +16,7 @@ export type { MintOptions, TokenResponse, TrustedIssuer } from './oauth.js';
 export { HostedError, HostedStore } from './store.js';
 export type { ConversationView, EdgeView, EntityView, MessageView, StepView, ToolCallView, TraceView } from './store.js';
 export { ROUTES } from './routes.js';
+export type { Reply, Route, RouteContext } from './routes.js';
 export { FORWARD_ROUTES, createForwarder, normalizeEndpoint } from './forward.js';
 export type { ForwarderOptions } from './forward.js';
 

@@ -15,6 +15,10 @@ const Exchange = z.object({
   durationMs: z.number(),
   startedAt: z.string(),
   transportError: z.string().optional(),
+  /** Hosted profile: the HTTP method (`method` then holds the operation, e.g. list_conversations). */
+  httpMethod: z.string().optional(),
+  /** Hosted profile: which credential the request carried, in words (never its value). */
+  credential: z.string().optional(),
 });
 
 const Outcome = z.enum(['passed', 'failed', 'error', 'skipped', 'not-run']);
@@ -63,6 +67,37 @@ export const GateSchema = z.object({
   unchecked: z.array(z.string()),
 });
 
+const HostedGroup = z.enum(['resources', 'credentials', 'discovery']);
+
+/** A scenario of the hosted profile: a bridge scenario's result with a group of the profile instead of a tier. */
+export const HostedScenarioResultSchema = ScenarioResultSchema.omit({ tier: true }).extend({ group: HostedGroup });
+
+export const HostedGroupSummarySchema = TierSummarySchema.omit({ tier: true }).extend({ group: HostedGroup });
+
+/** The hosted profile's part of a report: its own target, grade and scenarios, beside the bridge tiers. */
+export const HostedSectionSchema = z.object({
+  profile: z.literal('hosted'),
+  target: z.object({
+    /** The REST base URL (…/v1). */
+    url: z.string(),
+    /** Where the discovery documents are. */
+    origin: z.string(),
+    /** The embedded hosted reference service. */
+    embedded: z.boolean(),
+    /** The kind of the run's credential. */
+    credential: z.enum(['api-key', 'access-token']),
+    /** Where the identity-provider tokens of the exchange came from ("none": those scenarios skipped). */
+    idpToken: z.enum(['minted', 'given', 'none']),
+  }),
+  /** Pass/fail per group: a group passes when every one of its scenarios passed (skipped and not run count against it). */
+  groups: z.array(HostedGroupSummarySchema),
+  /** Every group that has scenarios in this run passed. */
+  passed: z.boolean(),
+  warnings: z.array(z.string()),
+  durationMs: z.number(),
+  scenarios: z.array(HostedScenarioResultSchema),
+});
+
 export const ReportSchema = z.object({
   format: z.literal('agent-memory-tck/report'),
   formatVersion: z.literal(REPORT_FORMAT_VERSION),
@@ -96,6 +131,14 @@ export const ReportSchema = z.object({
   interrupted: z.boolean(),
   scenarios: z.array(ScenarioResultSchema),
   gate: GateSchema.optional(),
+  /**
+   * What ran (absent: the bridge suites only, as in reports before the hosted profile). In a
+   * hosted-only run the bridge fields are empty (no scenarios, no tier reached) and `success` is
+   * the hosted verdict; when both ran, `success` needs both.
+   */
+  profiles: z.array(z.enum(['bridge', 'hosted'])).optional(),
+  /** The hosted profile's results (`tck run --hosted`), graded on their own. */
+  hosted: HostedSectionSchema.optional(),
 });
 
 export type Gate = z.infer<typeof GateSchema>;
@@ -104,4 +147,12 @@ export type ScenarioOutcome = z.infer<typeof Outcome>;
 /** Failed or errored: what a gate, a diff and the failure lists count as a failure. */
 export const isFailing = (outcome: ScenarioOutcome): boolean => outcome === 'failed' || outcome === 'error';
 export type ReportScenario = z.infer<typeof ScenarioResultSchema>;
+export type HostedSection = z.infer<typeof HostedSectionSchema>;
+export type HostedReportScenario = z.infer<typeof HostedScenarioResultSchema>;
+export type HostedGroupSummary = z.infer<typeof HostedGroupSummarySchema>;
+/** A scenario of either kind, as the reporters list failures. */
+export type AnyReportScenario = ReportScenario | HostedReportScenario;
+
+/** Whether the bridge suites ran (reports before the hosted profile have no `profiles`). */
+export const bridgeRan = (report: Pick<Report, 'profiles'>): boolean => report.profiles === undefined || report.profiles.includes('bridge');
 export type Report = z.infer<typeof ReportSchema>;

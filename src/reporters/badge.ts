@@ -1,8 +1,8 @@
 // badge.svg: the achieved tier as a shields.io-style flat badge, for a vendor's README.
-import type { Report } from '../report/model.js';
+import { bridgeRan, type Report } from '../report/model.js';
 import { esc } from './html.js';
 
-const COLOUR: Record<string, string> = { bronze: '#a8683a', silver: '#8d99a4', gold: '#c99a1c', none: '#b42318' };
+const COLOUR: Record<string, string> = { bronze: '#a8683a', silver: '#8d99a4', gold: '#c99a1c', none: '#b42318', passed: '#1f8a4c', failed: '#b42318' };
 
 /** Approximate advance widths of Verdana 11px (shields' font), enough to size the two halves. */
 function textWidth(text: string): number {
@@ -16,8 +16,11 @@ function textWidth(text: string): number {
   return Math.round(w);
 }
 
-export function renderBadge(report: Report, label = 'agent-memory tck'): string {
-  const value = report.achieved ?? 'none';
+export function renderBadge(report: Report, defaultLabel = 'agent-memory tck'): string {
+  // The hosted profile alone: its verdict instead of a tier.
+  const hostedOnly = report.hosted !== undefined && !bridgeRan(report);
+  const label = hostedOnly ? `${defaultLabel} hosted` : defaultLabel;
+  const value = hostedOnly ? (report.hosted!.passed ? 'passed' : 'failed') : report.achieved ?? 'none';
   const colour = COLOUR[value]!;
   const lw = textWidth(label) + 12;
   const vw = textWidth(value) + 12;

@@ -3,10 +3,10 @@
 // set): one plain line per scenario. Then every failure with its evidence, the tier table and the
 // verdict. --quiet: only the table and the verdict; --verbose: every exchange as it happens.
 import type { ChalkInstance } from 'chalk';
-import { formatExchange, type Exchange } from '../bridge/exchange.js';
-import type { Gate, Report, ReportScenario } from '../report/model.js';
+import type { Exchange } from '../bridge/exchange.js';
+import { bridgeRan, type AnyReportScenario, type Gate, type Report } from '../report/model.js';
 import { colorFor, type ColorTarget } from './color.js';
-import { OUTCOME_LABEL, SHOWN_EXCHANGES, diffText, expectedActualDiff, failuresOf, indent, verdictLine, type Outcome } from './text.js';
+import { OUTCOME_LABEL, SHOWN_EXCHANGES, diffText, evidenceText, expectedActualDiff, failuresOf, indent, placeOf, verdicts, type Outcome } from './text.js';
 
 export interface ConsoleStream extends ColorTarget {
   write(chunk: string): unknown;
@@ -21,7 +21,9 @@ export interface ConsoleOptions {
   live?: boolean;
 }
 
-type Tier = ReportScenario['tier'];
+/** A bridge tier, or "hosted" for the hosted profile's scenarios. */
+type Tier = string;
+type Summary = Pick<Report['tiers'][number], 'total' | 'passed' | 'failed' | 'error' | 'skipped' | 'notRun' | 'passes'>;
 interface Planned {
   id: string;
   tier: Tier;
@@ -86,7 +88,7 @@ export class ConsoleReporter {
   }
 
   onExchange(ex: Exchange): void {
-    if (this.options.verbose && !this.options.quiet) this.w(this.c.dim(indent(formatExchange(ex), '    ')));
+    if (this.options.verbose && !this.options.quiet) this.w(this.c.dim(indent(evidenceText(ex), '    ')));
   }
 
   onResult(r: { id: string; tier: Tier; title: string; outcome: Outcome; durationMs: number }): void {
@@ -164,18 +166,23 @@ export class ConsoleReporter {
       for (const r of bad) this.failure(r);
     }
     for (const warning of report.warnings) this.w(c.yellow(`warning: ${warning}`));
+    for (const w of report.hosted?.warnings ?? []) this.w(c.yellow(`warning (hosted): ${w}`));
     this.w();
-    this.table(report);
+    if (bridgeRan(report)) this.table('tier', report.tiers.map((t) => ({ ...t, name: t.tier })), ['yes', 'no'], 'reached');
+    if (report.hosted) {
+      if (bridgeRan(report)) this.w();
+      this.table('hosted', report.hosted.groups.map((g) => ({ ...g, name: g.group })), ['passed', 'failed'], 'group');
+    }
     this.w();
-    this.w(report.success ? c.bold.green(verdictLine(report)) : c.bold.red(verdictLine(report)));
+    for (const v of verdicts(report)) this.w(v.ok ? c.bold.green(v.text) : c.bold.red(v.text));
     if (report.gate) this.gate(report.gate);
   }
 
-  private failure(r: ReportScenario): void {
+  private failure(r: AnyReportScenario): void {
     const c = this.c;
     this.w();
     this.w(this.paint(r.outcome, c.bold(`${OUTCOME_LABEL[r.outcome]} ${r.id} ${r.title}`)));
-    this.w(`  clauses: ${r.clauses.join(', ')} ${c.dim(`(${r.tier}, ${r.group})`)}`);
+    this.w(`  clauses: ${r.clauses.join(', ')} ${c.dim(`(${placeOf(r)}, ${r.group})`)}`);
     if (r.message) this.w(indent(r.message, '  '));
     const diff = expectedActualDiff(r);
     if (diff) {
@@ -186,17 +193,19 @@ export class ConsoleReporter {
     }
     const shown = this.options.verbose ? r.exchanges : r.exchanges.slice(-SHOWN_EXCHANGES);
     if (shown.length < r.exchanges.length) this.w(c.dim(`  (last ${shown.length} of ${r.exchanges.length} exchanges; --verbose or the JSON report shows all)`));
-    for (const ex of shown) this.w(c.dim(indent(formatExchange(ex), '    ')));
-    if (r.repro) this.w(c.dim(`  reproduce: tck repro ${r.id} --url URL`));
+    for (const ex of shown) this.w(c.dim(indent(evidenceText(ex), '    ')));
+    if (r.repro) this.w(c.dim(`  reproduce: tck repro ${r.id} ${'tier' in r ? '--url URL' : '--report report.json'}`));
   }
 
-  private table(report: Report): void {
+  /** The tier table, or the hosted group table: counts per row, and the verdict in the last column. */
+  private table(title: string, rows: (Summary & { name: string })[], verdict: [string, string], last: string): void {
     const c = this.c;
-    const row = (cells: string[]) => `${cells[0]!.padEnd(8)} ${cells.slice(1, 6).map((x, i) => x.padStart(i === 3 || i === 4 ? 7 : 6)).join(' ')}  ${cells[6]}`;
-    this.w(c.bold(row(['tier', 'passed', 'failed', 'error', 'skipped', 'not run', 'reached'])));
-    for (const t of report.tiers) {
+    const width = Math.max(8, ...rows.map((r) => r.name.length));
+    const row = (cells: string[]) => `${cells[0]!.padEnd(width)} ${cells.slice(1, 6).map((x, i) => x.padStart(i === 3 || i === 4 ? 7 : 6)).join(' ')}  ${cells[6]}`;
+    this.w(c.bold(row([title, 'passed', 'failed', 'error', 'skipped', 'not run', last])));
+    for (const t of rows) {
       if (t.total === 0) continue;
-      const line = row([t.tier, ...[t.passed, t.failed, t.error, t.skipped, t.notRun].map(String), t.passes ? 'yes' : 'no']);
+      const line = row([t.name, ...[t.passed, t.failed, t.error, t.skipped, t.notRun].map(String), t.passes ? verdict[0] : verdict[1]]);
       this.w(t.passes ? c.green(line) : c.red(line));
     }
   }

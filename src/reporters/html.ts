@@ -6,9 +6,11 @@
 // HTML-escaped by `esc`. The page has no script at all: the filter is CSS (`:has`) over radio
 // buttons and the scenarios are <details>; its Content-Security-Policy forbids scripts besides,
 // so a hostile answer could not run code in the report even if something slipped through.
-import type { Exchange } from '../bridge/exchange.js';
-import { isFailing, type Gate, type Report, type ReportScenario } from '../report/model.js';
-import { OUTCOME_LABEL, clip, expectedActualDiff, isFailure, tierName, verdictLine, type Outcome } from './text.js';
+import { bridgeRan, isFailing, type AnyReportScenario, type Gate, type Report } from '../report/model.js';
+import { OUTCOME_LABEL, clip, expectedActualDiff, isFailure, placeOf, tierName, verdicts, type Outcome } from './text.js';
+
+type Exchange = AnyReportScenario['exchanges'][number];
+type Summary = Pick<Report['tiers'][number], 'total' | 'passed' | 'failed' | 'error' | 'skipped' | 'notRun' | 'passes'>;
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -20,7 +22,7 @@ export function esc(value: unknown): string {
 /** Largest body shown per exchange in the page (report.json keeps up to 64 KiB). */
 const BODY_CAP = 20_000;
 
-const TIER_COLOUR: Record<string, string> = { bronze: '#a8683a', silver: '#8d99a4', gold: '#c99a1c', none: '#b42318' };
+const TIER_COLOUR: Record<string, string> = { bronze: '#a8683a', silver: '#8d99a4', gold: '#c99a1c', none: '#b42318', passed: '#1f8a4c', failed: '#b42318' };
 
 const CSS = `
 :root { --fg:#1d2430; --muted:#5b6573; --line:#d9dee5; --bg:#f6f7f9; --pass:#1f8a4c; --fail:#c4322b; --err:#d9730d; --skip:#8a94a3; }
@@ -76,7 +78,8 @@ footer { color: var(--muted); font-size: 12px; }
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'none'; base-uri 'none'";
 
-function bar(t: Report['tiers'][number]): string {
+/** A tier's (or a hosted group's) bar; `reached` words the verdict. */
+function bar(t: Summary, name: string, reached = ['reached', 'not reached']): string {
   const segs: [string, number][] = [
     ['passed', t.passed],
     ['failed', t.failed],
@@ -89,7 +92,7 @@ function bar(t: Report['tiers'][number]): string {
     .map(([k, n]) => `<span class="seg-${k}" style="width:${((n / t.total) * 100).toFixed(3)}%" title="${n} ${k}"></span>`)
     .join('');
   const counts = `${t.passed} passed · ${t.failed} failed · ${t.error} error · ${t.skipped} skipped · ${t.notRun} not run`;
-  return `<div class="tier"><div class="name">${esc(t.tier)}</div><div class="bar" role="img" aria-label="${esc(counts)}">${spans}</div><div class="counts">${esc(counts)}</div><div class="reached ${t.passes ? 'yes' : 'no'}">${t.passes ? 'reached' : 'not reached'}</div></div>`;
+  return `<div class="tier"><div class="name">${esc(name)}</div><div class="bar" role="img" aria-label="${esc(counts)}">${spans}</div><div class="counts">${esc(counts)}</div><div class="reached ${t.passes ? 'yes' : 'no'}">${t.passes ? reached[0] : reached[1]}</div></div>`;
 }
 
 function prettyBody(ex: Exchange): string {
@@ -108,18 +111,31 @@ function prettyAnswer(text: string): string {
   }
 }
 
+/** What was requested: the bridge method posted, or a hosted request's method, path and query. */
+function requestLine(ex: Exchange): string {
+  if (ex.httpMethod === undefined) return `POST ${ex.method}`;
+  try {
+    const u = new URL(ex.url);
+    return `${ex.httpMethod} ${u.pathname}${u.search} (${ex.method})`;
+  } catch {
+    return `${ex.httpMethod} ${ex.url}`;
+  }
+}
+
 function exchange(ex: Exchange, open: boolean): string {
   const status = ex.status === undefined ? `no response (${ex.transportError ?? 'transport failure'})` : `${ex.status}`;
-  const head = `POST ${esc(ex.method)} → ${esc(status)} (${Math.round(ex.durationMs)} ms)`;
-  const headers = Object.keys(ex.requestHeaders).map((n) => `${n}: ***\n`).join('');
+  const head = `${esc(requestLine(ex))} → ${esc(status)} (${Math.round(ex.durationMs)} ms)`;
+  const credential = ex.credential === undefined ? '' : ` (${ex.credential})`;
+  const headers = Object.keys(ex.requestHeaders).map((n) => `${n}: ***${n === 'authorization' ? credential : ''}\n`).join('') || (credential ? `no authorization${credential}\n` : '');
+  const bodyless = ex.httpMethod === 'GET' || ex.httpMethod === 'DELETE';
   const answer =
     ex.status === undefined
       ? ''
       : `<div class="cap">answer</div><pre>${esc(`${ex.status} ${ex.contentType ?? '(no content-type)'}${ex.responseBytes === undefined ? '' : `, ${ex.responseBytes} bytes`}\n${clip(prettyAnswer(ex.responseText ?? ''), BODY_CAP)}`)}</pre>`;
-  return `<details class="ex"${open ? ' open' : ''}><summary>${head}</summary><div class="cap">request</div><pre>${esc(`${headers}${clip(prettyBody(ex), BODY_CAP)}`)}</pre>${answer}</details>`;
+  return `<details class="ex"${open ? ' open' : ''}><summary>${head}</summary><div class="cap">request</div><pre>${esc(`${headers}${bodyless ? '' : clip(prettyBody(ex), BODY_CAP)}`)}</pre>${answer}</details>`;
 }
 
-function diff(s: ReportScenario): string {
+function diff(s: AnyReportScenario): string {
   const lines = expectedActualDiff(s);
   if (!lines) return '';
   const cls = { '-': 'del', '+': 'add', ' ': 'ctx', '…': 'ctx' } as const;
@@ -127,9 +143,9 @@ function diff(s: ReportScenario): string {
   return `<p>diff (− expected, + actual)</p><pre class="diff">${body}</pre>`;
 }
 
-function scenario(s: ReportScenario): string {
+function scenario(s: AnyReportScenario): string {
   const bad = isFailure(s);
-  const parts = [`<p>clauses ${esc(s.clauses.join(', '))} · group ${esc(s.group)} · ${esc(s.tier)}${s.notImplemented ? ' · not implemented' : ''}</p>`];
+  const parts = [`<p>clauses ${esc(s.clauses.join(', '))} · group ${esc(s.group)} · ${esc(placeOf(s))}${s.notImplemented ? ' · not implemented' : ''}</p>`];
   if (s.message) parts.push(`<pre class="${bad ? 'message' : ''}">${esc(s.message)}</pre>`);
   parts.push(diff(s));
   if (s.notes.length) parts.push(`<p>notes</p><ul>${s.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>`);
@@ -158,9 +174,10 @@ function gate(g: Gate): string {
 }
 
 function filter(report: Report): string {
-  const count = (f: (o: Outcome) => boolean) => report.scenarios.filter((s) => f(s.outcome)).length;
+  const all = [...report.scenarios, ...(report.hosted?.scenarios ?? [])];
+  const count = (f: (o: Outcome) => boolean) => all.filter((s) => f(s.outcome)).length;
   const options: [string, string, number][] = [
-    ['all', 'All', report.scenarios.length],
+    ['all', 'All', all.length],
     ['failures', 'Failures', count(isFailing)],
     ['passed', 'Passed', count((o) => o === 'passed')],
     ['skipped', 'Skipped / not run', count((o) => o === 'skipped' || o === 'not-run')],
@@ -171,12 +188,26 @@ function filter(report: Report): string {
 }
 
 export function renderHtml(report: Report): string {
-  const achieved = tierName(report.achieved);
-  const colour = TIER_COLOUR[report.achieved ?? 'none']!;
+  const bridge = bridgeRan(report);
+  const h = report.hosted;
+  // The badge: the tier reached, or (the hosted profile alone) its verdict.
+  const [badgeLabel, achieved, colour] = bridge
+    ? ['achieved tier', tierName(report.achieved), TIER_COLOUR[report.achieved ?? 'none']!]
+    : ['hosted profile', h?.passed ? 'PASSED' : 'FAILED', TIER_COLOUR[h?.passed ? 'passed' : 'failed']!];
   const meta: [string, string][] = [
-    ['target', `${report.target.url}${report.target.embedded ? ' (embedded reference server)' : ''}`],
-    ['requested', `${report.requestedTier}${report.interrupted ? ' (run interrupted)' : ''}`],
-    ['grading', `${report.grading.rule}: ${report.grading.description}`],
+    ...(bridge
+      ? ([
+          ['target', `${report.target.url}${report.target.embedded ? ' (embedded reference server)' : ''}`],
+          ['requested', `${report.requestedTier}${report.interrupted ? ' (run interrupted)' : ''}`],
+          ['grading', `${report.grading.rule}: ${report.grading.description}`],
+        ] as [string, string][])
+      : []),
+    ...(h
+      ? ([
+          ['hosted', `${h.target.url}${h.target.embedded ? ' (embedded hosted reference service)' : ''}, ${h.target.credential === 'api-key' ? 'an API key' : 'an access token'}, identity-provider token ${h.target.idpToken}${!bridge && report.interrupted ? ' (run interrupted)' : ''}`],
+          ['hosted grade', 'a group passes when every one of its scenarios passed; skipped and not-run scenarios count against it'],
+        ] as [string, string][])
+      : []),
     ['kit', `${report.kit.name} ${report.kit.version}, bridge protocol ${report.kit.protocol}${report.target.protocolVersion ? ` (target reports ${report.target.protocolVersion})` : ''}`],
     ['run', `${report.startedAt} – ${report.endedAt} (${(report.durationMs / 1000).toFixed(1)} s)`],
     ['environment', `node ${report.environment.node}, ${report.environment.platform}/${report.environment.arch}`],
@@ -184,6 +215,14 @@ export function renderHtml(report: Report): string {
   const groups = report.tiers
     .filter((t) => t.total > 0)
     .map((t) => `<div class="tier-group"><h2>${esc(t.tier)}</h2>${report.scenarios.filter((s) => s.tier === t.tier).map(scenario).join('\n')}</div>`);
+  for (const g of h?.groups ?? []) {
+    if (g.total > 0) groups.push(`<div class="tier-group"><h2>hosted: ${esc(g.group)}</h2>${h!.scenarios.filter((s) => s.group === g.group).map(scenario).join('\n')}</div>`);
+  }
+  const bars = [
+    ...report.tiers.filter((t) => t.total > 0).map((t) => bar(t, t.tier)),
+    ...(h?.groups ?? []).filter((g) => g.total > 0).map((g) => bar(g, `hosted ${g.group}`, ['passed', 'failed'])),
+  ];
+  const warnings = [...report.warnings, ...(h?.warnings ?? []).map((w) => `(hosted) ${w}`)];
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -195,15 +234,15 @@ export function renderHtml(report: Report): string {
 </head>
 <body>
 <header class="top">
-<div class="badge" style="background:${colour}" role="img" aria-label="achieved tier ${esc(achieved)}"><span class="label">achieved tier</span><span class="value">${esc(achieved)}</span></div>
+<div class="badge" style="background:${colour}" role="img" aria-label="${badgeLabel} ${esc(achieved)}"><span class="label">${badgeLabel}</span><span class="value">${esc(achieved)}</span></div>
 <div>
 <h1>agent-memory-tck conformance report</h1>
-<p class="verdict ${report.success ? 'ok' : 'bad'}">${esc(verdictLine(report))}</p>
+${verdicts(report).map((v) => `<p class="verdict ${v.ok ? 'ok' : 'bad'}">${esc(v.text)}</p>`).join('\n')}
 <dl class="meta">${meta.map(([k, v]) => `<dt>${k}</dt><dd>${esc(v)}</dd>`).join('')}</dl>
 </div>
 </header>
-<section class="tiers">${report.tiers.filter((t) => t.total > 0).map(bar).join('')}</section>
-${report.gate || report.warnings.length ? `<section>${report.gate ? gate(report.gate) : ''}${report.warnings.map((w) => `<div class="notice">warning: ${esc(w)}</div>`).join('')}</section>` : ''}
+<section class="tiers">${bars.join('')}</section>
+${report.gate || warnings.length ? `<section>${report.gate ? gate(report.gate) : ''}${warnings.map((w) => `<div class="notice">warning: ${esc(w)}</div>`).join('')}</section>` : ''}
 ${filter(report)}
 <main>
 ${groups.join('\n')}

@@ -1,9 +1,10 @@
 // JUnit XML (junit-report-builder), in the shape Jenkins and the Surefire plugin read: one
 // testsuite per tier, one testcase per scenario (classname "tier.group", name "id title"),
 // failure/error/skipped with the message and, in the element body, the evidence and the times.
+// The hosted profile adds one testsuite per group (classname "hosted.group").
 import junitModule, { type Builder } from 'junit-report-builder';
-import type { Report, ReportScenario } from '../report/model.js';
-import { failureText } from './text.js';
+import type { AnyReportScenario, Report } from '../report/model.js';
+import { failureText, placeOf } from './text.js';
 
 // The package is CommonJS (`module.exports = builder`) while its types declare a default export.
 export const junit: Builder = (junitModule as unknown as { default?: Builder }).default ?? (junitModule as unknown as Builder);
@@ -23,10 +24,10 @@ function firstLine(text: string | undefined, fallback: string): string {
   return line === '' ? fallback : line;
 }
 
-function addCase(suite: ReturnType<Builder['testSuite']>, s: ReportScenario): void {
+function addCase(suite: ReturnType<Builder['testSuite']>, s: AnyReportScenario): void {
   const tc = suite
     .testCase()
-    .className(`${s.tier}.${s.group}`)
+    .className(`${placeOf(s)}.${s.group}`)
     .name(xmlSafe(`${s.id} ${s.title}`))
     .time(seconds(s.durationMs));
   const body = xmlSafe(failureText(s, { all: true }));
@@ -65,6 +66,22 @@ export function renderJunit(report: Report): string {
       .property('grading', report.grading.rule)
       .property('tier.reached', String(t.passes))
       .property('achieved', report.achieved ?? 'none');
+    for (const s of scenarios) addCase(suite, s);
+  }
+  const h = report.hosted;
+  for (const g of h?.groups ?? []) {
+    const scenarios = h!.scenarios.filter((s) => s.group === g.group);
+    if (scenarios.length === 0) continue;
+    const suite = builder
+      .testSuite()
+      .name(`agent-memory-tck hosted ${g.group}`)
+      .timestamp(report.startedAt.slice(0, 19))
+      .time(seconds(scenarios.reduce((sum, s) => sum + s.durationMs, 0)))
+      .property('target', xmlSafe(h!.target.url))
+      .property('kit', `${report.kit.name} ${report.kit.version}`)
+      .property('profile', 'hosted')
+      .property('group.passed', String(g.passes))
+      .property('hosted.passed', String(h!.passed));
     for (const s of scenarios) addCase(suite, s);
   }
   // The Jenkins/Surefire schema has no `skipped` attribute on <testsuites> (each testsuite has it).

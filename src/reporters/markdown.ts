@@ -1,7 +1,7 @@
 // The Markdown summary (summary.md, and $GITHUB_STEP_SUMMARY on GitHub Actions): the verdict, the
 // tier table, the baseline gate, and each failure folded in <details> with its evidence in a
 // code block. Server text only ever appears inside code blocks; kit text in HTML is escaped.
-import type { Report } from '../report/model.js';
+import { bridgeRan, type Report } from '../report/model.js';
 import { esc } from './html.js';
 import { OUTCOME_LABEL, clip, failureText, failuresOf, tierName } from './text.js';
 
@@ -25,18 +25,36 @@ function inlineCode(text: string): string {
 
 export function renderMarkdown(report: Report): string {
   const out: string[] = [];
-  out.push(`## agent-memory-tck: ${tierName(report.achieved)} ${report.success ? '✅' : '❌'}`, '');
-  const where = `${inlineCode(report.target.url)}${report.target.embedded ? ' (embedded reference server)' : ''}`;
-  out.push(`**Achieved tier: ${tierName(report.achieved)}** (requested ${report.requestedTier}, grading ${report.grading.rule}) against ${where}`, '');
+  const bridge = bridgeRan(report);
+  const h = report.hosted;
+  const headline = bridge ? tierName(report.achieved) : `hosted profile ${h?.passed ? 'PASSED' : 'FAILED'}`;
+  out.push(`## agent-memory-tck: ${headline} ${report.success ? '✅' : '❌'}`, '');
+  if (bridge) {
+    const where = `${inlineCode(report.target.url)}${report.target.embedded ? ' (embedded reference server)' : ''}`;
+    out.push(`**Achieved tier: ${tierName(report.achieved)}** (requested ${report.requestedTier}, grading ${report.grading.rule}) against ${where}`, '');
+  }
+  if (h) {
+    const where = `${inlineCode(h.target.url)}${h.target.embedded ? ' (embedded hosted reference service)' : ''}`;
+    out.push(`**Hosted profile: ${h.passed ? 'PASSED' : 'FAILED'}** (each group passes when every one of its scenarios passed) against ${where}`, '');
+  }
   out.push(
     `kit ${esc(report.kit.version)} · bridge protocol ${esc(report.kit.protocol)} · ${esc(report.startedAt)} · ${(report.durationMs / 1000).toFixed(1)} s${report.interrupted ? ' · **interrupted**' : ''}`,
     '',
   );
-  out.push('| tier | passed | failed | error | skipped | not run | reached |', '|---|---:|---:|---:|---:|---:|:---:|');
-  for (const t of report.tiers.filter((x) => x.total > 0)) {
-    out.push(`| ${t.tier} | ${t.passed} | ${t.failed} | ${t.error} | ${t.skipped} | ${t.notRun} | ${t.passes ? '✅' : '❌'} |`);
+  if (bridge) {
+    out.push('| tier | passed | failed | error | skipped | not run | reached |', '|---|---:|---:|---:|---:|---:|:---:|');
+    for (const t of report.tiers.filter((x) => x.total > 0)) {
+      out.push(`| ${t.tier} | ${t.passed} | ${t.failed} | ${t.error} | ${t.skipped} | ${t.notRun} | ${t.passes ? '✅' : '❌'} |`);
+    }
+    out.push('');
   }
-  out.push('');
+  if (h) {
+    out.push('| hosted group | passed | failed | error | skipped | not run | group passes |', '|---|---:|---:|---:|---:|---:|:---:|');
+    for (const g of h.groups.filter((x) => x.total > 0)) {
+      out.push(`| ${g.group} | ${g.passed} | ${g.failed} | ${g.error} | ${g.skipped} | ${g.notRun} | ${g.passes ? '✅' : '❌'} |`);
+    }
+    out.push('');
+  }
   const g = report.gate;
   if (g) {
     out.push(`**Baseline gate ${g.passed ? 'passed' : 'FAILED'}** (${inlineCode(g.baseline)}): ${g.known.length} known failure(s) allowed, ${g.unexpected.length} new, ${g.fixed.length} fixed.`, '');
@@ -45,6 +63,7 @@ export function renderMarkdown(report: Report): string {
     if (g.unexpected.length || g.fixed.length) out.push('');
   }
   for (const w of report.warnings) out.push(`> warning: ${esc(w)}`, '');
+  for (const w of h?.warnings ?? []) out.push(`> warning (hosted): ${esc(w)}`, '');
   const bad = failuresOf(report);
   if (bad.length) {
     out.push(`### Failures (${bad.length})`, '');

@@ -1,7 +1,8 @@
 // Plain-text pieces every format shares: which scenarios failed, the expected/actual diff, the
 // evidence of a failure, and the verdict line. Pure functions of the report.
-import { formatExchange } from '../bridge/exchange.js';
-import { isFailing, type Report, type ReportScenario, type ScenarioOutcome as Outcome } from '../report/model.js';
+import { formatExchange, printable } from '../bridge/exchange.js';
+import { reaches } from '../engine/grading.js';
+import { bridgeRan, isFailing, type AnyReportScenario, type Report, type ScenarioOutcome as Outcome } from '../report/model.js';
 
 export type { Outcome };
 
@@ -15,16 +16,63 @@ export const OUTCOME_LABEL: Record<Outcome, string> = {
 
 export const isFailure = (s: { outcome: Outcome }): boolean => isFailing(s.outcome);
 
-export function failuresOf(report: Report): ReportScenario[] {
-  return report.scenarios.filter(isFailure);
+/** The failed and errored scenarios: the bridge suites', then the hosted profile's. */
+export function failuresOf(report: Report): AnyReportScenario[] {
+  return [...report.scenarios, ...(report.hosted?.scenarios ?? [])].filter(isFailure);
 }
+
+/** Where a scenario belongs, for "(tier, group)": its tier, or "hosted". */
+export const placeOf = (s: AnyReportScenario): string => ('tier' in s ? s.tier : 'hosted');
 
 export const tierName = (tier: string | null): string => (tier ? tier.toUpperCase() : 'NONE');
 
-/** "Achieved tier: GOLD (requested gold, grading strict) against URL". */
-export function verdictLine(report: Report): string {
-  const where = `${report.target.url}${report.target.embedded ? ' (embedded reference server)' : ''}`;
-  return `Achieved tier: ${tierName(report.achieved)} (requested ${report.requestedTier}, grading ${report.grading.rule}) against ${where}`;
+/**
+ * The verdict, one line per profile that ran, and whether it is good: "Achieved tier: GOLD
+ * (requested gold, grading strict) against URL", "Hosted profile: PASSED (resources passed, …) against URL".
+ */
+export function verdicts(report: Report): { text: string; ok: boolean }[] {
+  const lines: { text: string; ok: boolean }[] = [];
+  if (bridgeRan(report)) {
+    const where = `${report.target.url}${report.target.embedded ? ' (embedded reference server)' : ''}`;
+    lines.push({
+      text: `Achieved tier: ${tierName(report.achieved)} (requested ${report.requestedTier}, grading ${report.grading.rule}) against ${where}`,
+      ok: reaches(report.achieved, report.requestedTier),
+    });
+  }
+  const h = report.hosted;
+  if (h) {
+    const groups = h.groups.filter((g) => g.total > 0).map((g) => `${g.group} ${g.passes ? 'passed' : 'failed'}`).join(', ');
+    const where = `${h.target.url}${h.target.embedded ? ' (embedded hosted reference service)' : ''}`;
+    lines.push({ text: `Hosted profile: ${h.passed ? 'PASSED' : 'FAILED'} (${groups || 'nothing ran'}) against ${where}`, ok: h.passed });
+  }
+  return lines;
+}
+
+/** The verdict as one line (the two profiles' joined by "; "). */
+export const verdictLine = (report: Report): string => verdicts(report).map((v) => v.text).join('; ');
+
+/**
+ * formatExchange for either profile: a hosted exchange shows its own HTTP method, path and query
+ * (no body for GET and DELETE), and the credential it carried, in words.
+ */
+export function evidenceText(ex: Parameters<typeof formatExchange>[0] & { httpMethod?: string | undefined; credential?: string | undefined }): string {
+  const text = formatExchange(ex);
+  if (ex.httpMethod === undefined) return text;
+  const lines = text.split('\n');
+  let target = ex.url;
+  try {
+    const u = new URL(ex.url);
+    target = `${u.pathname}${u.search}`;
+  } catch {
+    /* shown as recorded */
+  }
+  const bodyless = ex.httpMethod === 'GET' || ex.httpMethod === 'DELETE';
+  const body = bodyless ? '' : lines[0]!.slice(lines[0]!.indexOf(' ', 5) + 1);
+  lines[0] = printable(`${ex.httpMethod} ${target}${body === '' ? '' : ` ${body}`}`);
+  const auth = lines.findIndex((l) => l === '  authorization: ***');
+  if (auth >= 0 && ex.credential !== undefined) lines[auth] += printable(` (${ex.credential})`);
+  else if (auth < 0 && ex.credential !== undefined) lines.splice(1, 0, printable(`  (${ex.credential})`));
+  return lines.join('\n');
 }
 
 /** Cuts text longer than `max` characters, saying how much was cut. */
@@ -128,21 +176,21 @@ export const SHOWN_EXCHANGES = 3;
  * The evidence of a failed or errored scenario as plain text: clauses, message, diff, the last
  * exchanges (all of them with `all`), and how to reproduce it.
  */
-export function failureText(s: ReportScenario, options: { all?: boolean } = {}): string {
-  const parts = [`${OUTCOME_LABEL[s.outcome]} ${s.id} ${s.title}`, `clauses: ${s.clauses.join(', ')} (${s.tier}, ${s.group})`];
+export function failureText(s: AnyReportScenario, options: { all?: boolean } = {}): string {
+  const parts = [`${OUTCOME_LABEL[s.outcome]} ${s.id} ${s.title}`, `clauses: ${s.clauses.join(', ')} (${placeOf(s)}, ${s.group})`];
   if (s.message) parts.push(s.message);
   const diff = expectedActualDiff(s);
   if (diff) parts.push(`diff (- expected, + actual):\n${indent(diffText(diff), '  ')}`);
   parts.push(exchangesText(s, options.all));
-  if (s.repro) parts.push(`reproduce: tck repro ${s.id} --url URL (or the script in report.json)`);
+  if (s.repro) parts.push(`reproduce: tck repro ${s.id} ${'tier' in s ? '--url URL' : '--report report.json'} (or the script in report.json)`);
   return parts.join('\n');
 }
 
-export function exchangesText(s: ReportScenario, all = false): string {
+export function exchangesText(s: AnyReportScenario, all = false): string {
   const shown = all ? s.exchanges : s.exchanges.slice(-SHOWN_EXCHANGES);
   const head =
     shown.length < s.exchanges.length
       ? `exchanges (last ${shown.length} of ${s.exchanges.length}; the JSON report holds all):`
       : `exchanges (${s.exchanges.length}):`;
-  return [head, ...shown.map((ex) => indent(formatExchange(ex), '  '))].join('\n');
+  return [head, ...shown.map((ex) => indent(evidenceText(ex), '  '))].join('\n');
 }

@@ -4,6 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { renderCatalogue } from '../../src/catalogue.js';
 import { ALL_SCENARIOS } from '../../suites/index.js';
+import { HOSTED_SCENARIOS } from '../../suites/hosted/index.js';
 
 const registry = JSON.parse(readFileSync(new URL('../../fixtures/established-registry.json', import.meta.url), 'utf8')) as {
   scenarios: { id: string; tier: string; clause: string }[];
@@ -45,11 +46,36 @@ describe('coverage of the established registry', () => {
   });
 });
 
+describe('the hosted profile', () => {
+  it('ids are SCN-H-nnn, unique among every scenario of the kit', () => {
+    const ids = [...ALL_SCENARIOS, ...HOSTED_SCENARIOS].map((s) => s.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(HOSTED_SCENARIOS.map((s) => s.id).filter((id) => !/^SCN-H-\d{3}$/.test(id))).toEqual([]);
+  });
+
+  it('every scenario names a clause, a title, what it asserts and its group', () => {
+    const incomplete = HOSTED_SCENARIOS.filter((s) => s.clauses.length === 0 || !s.title.trim() || !s.asserts.trim() || !['resources', 'credentials', 'discovery'].includes(s.group));
+    expect(incomplete.map((s) => s.id)).toEqual([]);
+  });
+
+  it('checks every endpoint of the document and every rule of its Authentication section but the client-side one', () => {
+    const clauses = new Set(HOSTED_SCENARIOS.flatMap((s) => s.clauses));
+    const endpoints = ['list_conversations', 'create_conversation', 'get_conversation_metadata', 'delete_conversation', 'get_conversation', 'add_message',
+      'bulk_add_messages', 'search_messages', 'get_context', 'get_observations', 'get_reflections', 'list_entities', 'add_entity', 'get_entity',
+      'update_entity', 'delete_entity', 'set_entity_feedback', 'get_entity_history', 'merge_entities', 'get_entity_graph', 'search_entities',
+      'record_step', 'list_steps', 'explain_step', 'record_tool_call', 'get_trace_by_conversation', 'get_entity_provenance', 'cypher_query',
+      'list_api_keys', 'create_api_key', 'revoke_api_key', 'reveal_api_key', 'refresh_access_token', 'token_exchange'];
+    const wanted = [...endpoints.map((o) => `HOSTED-ENDPOINT-${o}`), ...[1, 2, 3, 4, 5, 6, 7].map((n) => `HOSTED-AUTH-${n}`), 'HOSTED-AUTH-BEARER',
+      'HOSTED-DISCOVERY-1', 'HOSTED-DISCOVERY-2', 'HOSTED-DISCOVERY-3', 'HOSTED-CAMELCASE'];
+    expect(wanted.filter((c) => !clauses.has(c))).toEqual([]);
+  });
+});
+
 describe('docs/scenarios.md', () => {
   const path = new URL('../../docs/scenarios.md', import.meta.url);
   it('is current (regenerate with `npm run docs`)', () => {
     // `npm run docs` sets TCK_UPDATE_DOCS: the catalogue is rewritten, like a snapshot update.
-    if (process.env.TCK_UPDATE_DOCS === '1') writeFileSync(path, renderCatalogue(ALL_SCENARIOS));
-    expect(readFileSync(path, 'utf8')).toBe(renderCatalogue(ALL_SCENARIOS));
+    if (process.env.TCK_UPDATE_DOCS === '1') writeFileSync(path, renderCatalogue(ALL_SCENARIOS, HOSTED_SCENARIOS));
+    expect(readFileSync(path, 'utf8')).toBe(renderCatalogue(ALL_SCENARIOS, HOSTED_SCENARIOS));
   });
 });

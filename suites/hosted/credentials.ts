@@ -1,0 +1,306 @@
+// Credentials: each rule of the document's Authentication section, and the API key lifecycle.
+import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose';
+import type { Answer, Credential, HostedContext } from '../../src/hosted/profile/context.js';
+import { NO_CREDENTIAL } from '../../src/hosted/profile/context.js';
+import { DISCOVERY } from '../../src/hosted/profile/document.js';
+import { defineHostedScenario, type HostedScenario } from '../../src/hosted/profile/scenario.js';
+import {
+  allEndpointRequests, exchangeTokens, fail, holds, is2xx, isObject, isRefusal, listKeys, madeUpCredentials, newKey,
+  object, ok, refresh, said, send, someAccessToken, tokensOf, uid, type EndpointRequest,
+} from './helpers-hosted.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Every planned request sent with each credential must be refused (401 or 403), and nothing the
+ * refused requests asked for may have happened: the data stays, the spare key still works, no
+ * conversation or entity of the refused creations exists.
+ */
+async function refusedEverywhere(ctx: HostedContext, credentials: Credential[], rule: string): Promise<void> {
+  const planned = await allEndpointRequests(ctx);
+  for (const as of credentials) {
+    for (const r of planned) {
+      const a = await ctx.call(r.method, r.path, { as, operation: r.operation, ...(r.body !== undefined ? { body: r.body } : {}) });
+      // silent: 401 or 403; the body of the refusal.
+      if (!isRefusal(a)) fail(rule, `${r.operation} (${a.request}) with ${as.label}: expected a refusal (401 or 403), got ${said(a)}`, '401 or 403', a.status);
+    }
+  }
+  await nothingChanged(ctx, planned, rule);
+}
+
+/** What the refused requests asked for did not happen (checked with the run's credential). */
+async function nothingChanged(ctx: HostedContext, planned: EndpointRequest[], rule: string): Promise<void> {
+  for (const { operation, unchanged } of planned) {
+    if (unchanged?.stillThere !== undefined) {
+      const a = await ctx.call('GET', unchanged.stillThere);
+      if (a.status === 404 || a.status === 410) fail(rule, `${operation} was refused, yet ${a.request} is gone: ${said(a)}`, 'unchanged', a.status);
+    }
+    if (unchanged?.notShown !== undefined) {
+      const [path, marker] = unchanged.notShown;
+      const a = await ctx.call('GET', path);
+      if (is2xx(a) && a.text.includes(marker)) fail(rule, `${operation} was refused, yet ${a.request} shows what it asked to write (${marker})`, 'nothing written', marker);
+    }
+    if (unchanged?.keyWorks !== undefined) {
+      const a = await works(ctx, unchanged.keyWorks);
+      if (isRefusal(a)) fail(rule, `${operation} was refused, yet the key it asked to revoke no longer works: ${a.request} answered ${said(a)}`, 'the key still works', a.status);
+    }
+  }
+}
+
+/** The second workspace of rule 4: a key of it (given, or created for a workspace of its own). */
+async function otherWorkspace(ctx: HostedContext, own: { id: string }): Promise<{ credential: Credential; via: string }> {
+  if (ctx.target.otherApiKey !== undefined) return { credential: ctx.bearer(ctx.target.otherApiKey, 'the API key of another workspace (--other-api-key)'), via: 'the key given with --other-api-key' };
+  const workspaceId = uid('workspace');
+  const a = await ctx.call('POST', '/auth/api-keys', { body: { label: uid('key'), scopes: ['read', 'write'], workspaceId } });
+  if (!is2xx(a) || !isObject(a.json) || typeof a.json.key !== 'string' || typeof a.json.id !== 'string') {
+    ctx.skip(`no key of another workspace: creating one for a new workspace answered ${a.status}; pass --other-api-key KEY (or TCK_OTHER_API_KEY), a key of another workspace — a skipped scenario counts against its group`);
+  }
+  const other = ctx.bearer(a.json.key, `the API key created for workspace ${workspaceId} by call ${ctx.exchanges.length - 1}`);
+  ctx.defer('DELETE', `/auth/api-keys/${encodeURIComponent(a.json.id)}`, other);
+  // The service must really have put it in another workspace: its list does not show the caller's key.
+  const shown = a.json.workspaceId === workspaceId ? false : (await listKeysRaw(ctx, other)).includes(own.id);
+  if (shown) ctx.skip('the key created for a new workspace sees the caller\'s keys (same workspace); pass --other-api-key KEY, a key of another workspace');
+  return { credential: other, via: `a key created for the new workspace ${workspaceId}` };
+}
+
+async function listKeysRaw(ctx: HostedContext, as: Credential): Promise<string> {
+  const a = await ctx.call('GET', '/auth/api-keys', { as });
+  return is2xx(a) ? a.text : '';
+}
+
+/** The keys published at /.well-known/jwks.json. */
+async function publishedKeys(ctx: HostedContext, rule: string): Promise<JSONWebKeySet> {
+  const body = object(await ctx.fetch(DISCOVERY.jwks), rule);
+  if (!Array.isArray(body.keys)) fail(rule, `${DISCOVERY.jwks}: expected a JWK set {keys: [...]}, got the fields ${JSON.stringify(Object.keys(body))}`, { keys: [] }, body);
+  return body as unknown as JSONWebKeySet;
+}
+
+/** A GET every credential may make (the read endpoints, which any scope allows). */
+const works = async (ctx: HostedContext, as: Credential, path = '/conversations'): Promise<Answer> => ctx.call('GET', path, { as });
+
+export const scenarios: HostedScenario[] = [
+  defineHostedScenario({
+    id: 'SCN-H-020',
+    group: 'credentials',
+    clauses: ['HOSTED-AUTH-BEARER'],
+    title: 'A request without a credential is refused on every endpoint, and changes nothing',
+    asserts:
+      'Makes data, then sends one valid request to every endpoint (the token endpoints aside) without an Authorization header: each answer is 401 or 403; ' +
+      'afterwards the data is unchanged (nothing deleted, nothing created).',
+    run: (ctx) => refusedEverywhere(ctx, [NO_CREDENTIAL], 'HOSTED-AUTH-BEARER'),
+  }),
+
+  defineHostedScenario({
+    id: 'SCN-H-021',
+    group: 'credentials',
+    clauses: ['HOSTED-AUTH-BEARER'],
+    title: 'Garbage credentials are refused on every endpoint, and change nothing',
+    asserts:
+      'Sends one valid request to every endpoint with each of: a made-up Bearer value, a made-up key of the service\'s form (prefix_random), ' +
+      'another scheme (Basic), a JWT signed by a key nobody published. Each answer is 401 or 403; afterwards the data is unchanged.',
+    run: async (ctx) => refusedEverywhere(ctx, await madeUpCredentials(ctx), 'HOSTED-AUTH-BEARER'),
+  }),
+
+  defineHostedScenario({
+    id: 'SCN-H-022',
+    group: 'credentials',
+    clauses: ['HOSTED-AUTH-2', 'HOSTED-SHAPE-create_api_key', 'HOSTED-SHAPE-list_api_keys'],
+    title: 'Key creation returns {id, key} with the plaintext once; it works, and the list never shows it',
+    asserts:
+      'POST /auth/api-keys {label, scopes, workspaceId} answers {id, key}: key is "prefix_random" (the prefix of the run\'s key, when known) and works as a Bearer credential; ' +
+      'GET /auth/api-keys lists the key (by id) and shows neither its plaintext nor that of the run\'s key.',
+    async run(ctx) {
+      const k = await newKey(ctx, 'HOSTED-SHAPE-create_api_key');
+      const form = /^([A-Za-z0-9]+)_(.+)$/.exec(k.key);
+      if (form === null) fail('HOSTED-AUTH-2', 'create_api_key: the key is not "<prefix>_<random>" (a fixed service prefix followed by an underscore)', 'prefix_random', '***');
+      const runPrefix = /^([A-Za-z0-9]+)_/.exec(ctx.target.apiKey ?? '')?.[1];
+      if (runPrefix !== undefined && form[1] !== runPrefix) fail('HOSTED-AUTH-2', `create_api_key: the key's prefix is "${form[1]}", the run's key has "${runPrefix}" (a fixed service prefix)`, runPrefix, form[1]);
+      ok(await works(ctx, k.credential), 'HOSTED-AUTH-2');
+      const { answer, items } = await listKeys(ctx, 'HOSTED-SHAPE-list_api_keys');
+      if (!items.some((i) => isObject(i) && i.id === k.id)) fail('HOSTED-SHAPE-list_api_keys', `list_api_keys (${answer.request}): the key just created (${k.id}) is not listed among ${items.length}`, k.id, items);
+      for (const [plain, which] of [[k.key, 'the key just created'], [ctx.target.apiKey, "the run's key"]] as const) {
+        if (plain !== undefined && answer.text.includes(plain)) {
+          fail('HOSTED-AUTH-2', `list_api_keys (${answer.request}) shows the plaintext of ${which}: the plaintext is returned once, at creation`, 'no plaintext', '***');
+        }
+      }
+    },
+  }),
+
+  defineHostedScenario({
+    id: 'SCN-H-023',
+    group: 'credentials',
+    clauses: ['HOSTED-AUTH-3', 'HOSTED-LIFECYCLE-revoke'],
+    title: 'Revoking a key takes effect on the very next request',
+    asserts:
+      'Creates a key and uses it (2xx); DELETE /auth/api-keys/{id} answers 2xx; the very next requests with the key (a read, then a creation) are refused (401 or 403), ' +
+      'and the creation made nothing.',
+    async run(ctx) {
+      const k = await newKey(ctx, 'HOSTED-SHAPE-create_api_key');
+      ok(await works(ctx, k.credential), 'HOSTED-AUTH-3');
+      ok(await ctx.call('DELETE', `/auth/api-keys/${encodeURIComponent(k.id)}`), 'HOSTED-AUTH-3');
+      const next = await works(ctx, k.credential);
+      if (!isRefusal(next)) fail('HOSTED-AUTH-3', `revocation is immediate: the very next request with the revoked key (${next.request}) answered ${said(next)}`, '401 or 403', next.status);
+      const userId = uid('user');
+      const create = await ctx.call('POST', '/conversations', { as: k.credential, body: { userId } });
+      if (!isRefusal(create)) fail('HOSTED-AUTH-3', `revocation is immediate: a creation with the revoked key (${create.request}) answered ${said(create)}`, '401 or 403', create.status);
+      const list = ok(await ctx.call('GET', '/conversations'), 'HOSTED-AUTH-3');
+      if (list.text.includes(userId)) fail('HOSTED-AUTH-3', 'the refused creation with the revoked key created a conversation', 'nothing created', userId);
+    },
+  }),
+
+  defineHostedScenario({
+    id: 'SCN-H-024',
+    group: 'credentials',
+    clauses: ['HOSTED-AUTH-4', 'HOSTED-SHAPE-reveal_api_key'],
+    title: 'Reveal returns the plaintext of a key of the caller\'s workspace',
+    asserts: 'Creates a key; GET /auth/api-keys/{id}/reveal with the run\'s credential (same workspace) answers 2xx JSON holding the key\'s plaintext.',
+    async run(ctx) {
+      const k = await newKey(ctx, 'HOSTED-SHAPE-create_api_key');
+      const a = await ctx.call('GET', `/auth/api-keys/${encodeURIComponent(k.id)}/reveal`);
+      ok(a, 'HOSTED-AUTH-4');
+      // silent: the field that carries the plaintext; the answer must hold it somewhere.
+      if (!a.isJson || !holds(a.json, k.key)) fail('HOSTED-AUTH-4', `reveal_api_key (${a.request}): the answer does not hold the key's plaintext (reveal works for keys of the caller's workspace)`, 'the plaintext', a.json);
+    },
+  }),
+
+  defineHostedScenario({
+    id: 'SCN-H-025',
+    group: 'credentials',
+    clauses: ['HOSTED-AUTH-4'],
+    title: 'Reveal refuses a key of another workspace',
+    asserts:
+      'Creates a key in the caller\'s workspace, and gets a key of another workspace (--other-api-key, else one created for a new workspace; skipped when neither works). ' +
+      'With the other workspace\'s key, revealing the first key is refused (403 or 404, or 401) and the answer does not hold its plaintext; revealing its own key works.',
+    async run(ctx) {
+      const mine = await newKey(ctx, 'HOSTED-SHAPE-create_api_key');
+      const other = await otherWorkspace(ctx, mine);
+      const across = await ctx.call('GET', `/auth/api-keys/${encodeURIComponent(mine.id)}/reveal`, { as: other.credential });
+      // silent: 403 or 404 (or 401) for a key of another workspace.
+      if (is2xx(across) || across.text.includes(mine.key)) {
+        fail('HOSTED-AUTH-4', `reveal works only for keys of the caller's workspace: ${other.via} revealed a key of another workspace (${across.request} answered ${across.status})`, '403 or 404', across.status);
+      }
+      if (![401, 403, 404].includes(across.status)) ctx.note(`reveal across workspaces answered ${across.status}`);
+    },
+  }),
+
+  defineHostedScenario({
+    id: 'SCN-H-026',
+    group: 'credentials',
+    clauses: ['HOSTED-AUTH-1'],
+    title: 'An API key and an access token are used identically on every endpoint',
+    asserts:
+      'With an API key (the run\'s, else one created) and an access token (the run\'s, else one exchanged; skipped without either), ' +
+      'makes data and sends one valid request to every endpoint with each: every answer is 2xx with both kinds.',
+    async run(ctx) {
+      const key = ctx.target.apiKey !== undefined ? ctx.target.credential : (await newKey(ctx, 'HOSTED-SHAPE-create_api_key')).credential;
+      const token = (await someAccessToken(ctx, 'HOSTED-AUTH-5')).credential;
+      const statuses = new Map<string, [number?, number?]>();
+      for (const [i, as] of [key, token].entries()) {
+        for (const r of await allEndpointRequests(ctx, as)) {
+          const a = await send(ctx, r, as);
+          const seen = statuses.get(r.operation) ?? [];
+          seen[i] = a.status;
+          statuses.set(r.operation, seen);
+        }
+      }
+      for (const [operation, [withKey, withToken]] of statuses) {
+        const good = (s?: number) => s !== undefined && s >= 200 && s < 300;
+        if (!good(withKey) || !good(withToken)) {
+          fail('HOSTED-AUTH-1', `a valid credential of either kind is used identically: ${operation} answered ${withKey} with an API key and ${withToken} with an access token`, '2xx with both', { apiKey: withKey, accessToken: withToken });
+        }
+      }
+    },
+  }),
+
+  defineHostedScenario({
+    id: 'SCN-H-027',
+    group: 'credentials',
+    clauses: ['HOSTED-AUTH-5', 'HOSTED-SHAPE-token_exchange', 'HOSTED-DISCOVERY-3'],
+    title: 'The exchange returns access_token, refresh_token and expires_in; the access token is a JWT verified by the published keys',
+    asserts:
+      'POST /auth/exchange with an identity-provider token (skipped without one) answers {access_token, refresh_token, expires_in}: two non-empty strings and a positive number; ' +
+      'the access token is a signed JWT that verifies (signature, exp, nbf) against /.well-known/jwks.json, and works as a Bearer credential.',
+    async run(ctx) {
+      const t = await exchangeTokens(ctx, 'HOSTED-SHAPE-token_exchange');
+      // silent: the unit of expires_in (a number of seconds by OAuth).
+      if (typeof t.expiresIn !== 'number' || !(t.expiresIn > 0)) fail('HOSTED-AUTH-5', `token exchange: expected a positive number expires_in, got ${JSON.stringify(t.expiresIn) ?? 'nothing'}`, 'a number', t.expiresIn);
+      let alg: unknown;
+      try {
+        alg = decodeProtectedHeader(t.accessToken).alg;
+      } catch {
+        fail('HOSTED-AUTH-5', 'token exchange: the access_token is not a JWT (a short-lived signed token)', 'a JWT', '***');
+      }
+      if (alg === 'none' || typeof alg !== 'string') fail('HOSTED-AUTH-5', `token exchange: the access_token is not signed (alg ${JSON.stringify(alg)})`, 'a signed JWT', alg);
+      const jwks = await publishedKeys(ctx, 'HOSTED-DISCOVERY-3');
+      try {
+        await jwtVerify(t.accessToken, createLocalJWKSet(jwks), { clockTolerance: 60 });
+      } catch (err) {
+        fail('HOSTED-AUTH-5', `the access token does not verify against the signing keys published at ${DISCOVERY.jwks}: ${(err as Error).message}`, 'verified by the published keys', (err as Error).message);
+      }
+      ok(await works(ctx, t.credential), 'HOSTED-AUTH-5');
+    },
+  }),
+
+  defineHostedScenario({
+    id: 'SCN-H-028',
+    group: 'credentials',
+    clauses: ['HOSTED-AUTH-6', 'HOSTED-SHAPE-refresh_access_token'],
+    title: 'Refresh rotates: a new access token and refresh token, and the used refresh token stops working',
+    asserts:
+      'Exchanges (skipped without an identity-provider token); POST /auth/refresh with the refresh token answers a new access token (it works) and a new refresh token; ' +
+      'that one refreshes in turn; the first refresh token, presented again, is refused (any 4xx).',
+    async run(ctx) {
+      const first = await exchangeTokens(ctx, 'HOSTED-SHAPE-token_exchange');
+      const second = tokensOf(ctx, await refresh(ctx, first.refreshToken, first.credential), 'HOSTED-SHAPE-refresh_access_token');
+      if (second.accessToken === first.accessToken) fail('HOSTED-AUTH-6', 'refresh_access_token answered the same access token: expected a new one', 'a new access token', 'the same');
+      if (second.refreshToken === first.refreshToken) fail('HOSTED-AUTH-6', 'refresh_access_token answered the same refresh token: a rotation gives a new one', 'a new refresh token', 'the same');
+      ok(await works(ctx, second.credential), 'HOSTED-AUTH-6');
+      tokensOf(ctx, await refresh(ctx, second.refreshToken, second.credential), 'HOSTED-SHAPE-refresh_access_token');
+      const again = await refresh(ctx, first.refreshToken);
+      // silent: the status of a spent refresh token (400 invalid_grant by OAuth, or 401/403).
+      if (!(again.status >= 400 && again.status < 500)) fail('HOSTED-AUTH-6', `rotation: the spent refresh token was accepted again (${again.request} answered ${said(again)})`, '4xx', again.status);
+    },
+  }),
+
+  defineHostedScenario({
+    id: 'SCN-H-029',
+    group: 'credentials',
+    clauses: ['HOSTED-AUTH-7'],
+    title: 'Access tokens supplied per request all work, in any order',
+    asserts: 'Exchanges twice (skipped without an identity-provider token) and alternates the two access tokens over four requests, as a per-request token callback would: each answer is 2xx.',
+    async run(ctx) {
+      const a = await exchangeTokens(ctx, 'HOSTED-SHAPE-token_exchange');
+      const b = await exchangeTokens(ctx, 'HOSTED-SHAPE-token_exchange');
+      for (const [as, path] of [[a.credential, '/conversations'], [b.credential, '/entities'], [a.credential, '/entities'], [b.credential, '/conversations']] as const) {
+        const r = await works(ctx, as, path);
+        if (!is2xx(r)) fail('HOSTED-AUTH-7', `an access token supplied per request (${as.label}) was refused: ${r.request} answered ${said(r)}`, '2xx', r.status);
+      }
+    },
+  }),
+
+  defineHostedScenario({
+    id: 'SCN-H-030',
+    group: 'credentials',
+    clauses: ['HOSTED-LIMIT-key-lifetime'],
+    title: 'Where a key\'s issue and expiry are shown, they are 90 days apart',
+    asserts:
+      'Creates a key; where its creation answer or its list entry shows createdAt and expiresAt, expiresAt is 90 days after createdAt (to the minute). ' +
+      'A service that shows neither passes with a note: the document does not say the expiry is shown.',
+    async run(ctx) {
+      const k = await newKey(ctx, 'HOSTED-SHAPE-create_api_key');
+      const { items } = await listKeys(ctx, 'HOSTED-SHAPE-list_api_keys');
+      const listed = items.find((i) => isObject(i) && i.id === k.id) as Record<string, unknown> | undefined;
+      let judged = false;
+      for (const [where, v] of [['create_api_key', k.body], ['list_api_keys', listed]] as const) {
+        if (v === undefined || typeof v.createdAt !== 'string' || typeof v.expiresAt !== 'string') continue;
+        const span = Date.parse(v.expiresAt) - Date.parse(v.createdAt);
+        if (!Number.isFinite(span)) continue;
+        judged = true;
+        if (Math.abs(span - 90 * DAY_MS) > 60_000) {
+          fail('HOSTED-LIMIT-key-lifetime', `${where}: a key expires 90 days after issue, but createdAt ${v.createdAt} and expiresAt ${v.expiresAt} are ${(span / DAY_MS).toFixed(2)} days apart`, '90 days', `${(span / DAY_MS).toFixed(2)} days`);
+        }
+      }
+      if (!judged) ctx.note('neither the creation answer nor the list shows createdAt and expiresAt: the 90-day lifetime is not observable here');
+    },
+  }),
+];

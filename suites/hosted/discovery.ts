@@ -1,0 +1,230 @@
+// Discovery (Authentication, rule 8): the three documents at the service origin, each valid by
+// its RFC, agreeing with each other and with the access tokens the service issues.
+import { calculateJwkThumbprint, decodeJwt, decodeProtectedHeader, importJWK, type JWK } from 'jose';
+import type { HostedContext } from '../../src/hosted/profile/context.js';
+import { DISCOVERY } from '../../src/hosted/profile/document.js';
+import { defineHostedScenario, type HostedScenario } from '../../src/hosted/profile/scenario.js';
+import { fail, isObject, object, said, someAccessToken } from './helpers-hosted.js';
+
+type Json = Record<string, unknown>;
+
+/**
+ * A discovery document: GET at the origin without a credential (discovery metadata is public by
+ * its RFCs). silent: whether a service wants a credential anyway; then it is fetched with one, and noted.
+ */
+async function discoveryDocument(ctx: HostedContext, path: string, rule: string): Promise<Json> {
+  let a = await ctx.fetch(path);
+  if (a.status === 401 || a.status === 403) {
+    ctx.note(`${path} wants a credential (${a.status} without one)`);
+    a = await ctx.fetch(path, { as: ctx.target.credential });
+  }
+  if (a.status === 404 || a.status === 405) fail(rule, `GET ${path} at the service origin answered ${said(a)}: the discovery document is missing`, '200 with the document', a.status);
+  return object(a, rule);
+}
+
+const LOOPBACK = /^(localhost|127(?:\.\d+){3}|\[::1\])$/i;
+
+/**
+ * An https URL (RFC 8414 §2, RFC 9728 §2); without query and fragment when `bare`. A service on a
+ * loopback address is accepted over http (a development instance), with a note.
+ */
+function httpsUrl(ctx: HostedContext, value: unknown, rule: string, what: string, bare = false): URL {
+  let u: URL;
+  try {
+    u = new URL(String(value));
+  } catch {
+    return fail(rule, `${what}: expected a URL, got ${JSON.stringify(value) ?? 'nothing'}`, 'a URL', value);
+  }
+  if (typeof value !== 'string') fail(rule, `${what}: expected a URL string, got ${JSON.stringify(value)}`, 'a URL string', value);
+  if (u.protocol !== 'https:') {
+    if (u.protocol === 'http:' && LOOPBACK.test(u.hostname)) ctx.note(`${what} uses http on a loopback address (accepted for a local service; the RFCs ask for https)`);
+    else fail(rule, `${what}: expected an https URL, got ${value}`, 'https', value);
+  }
+  if (bare && (u.search !== '' || u.hash !== '')) fail(rule, `${what}: must have no query or fragment, got ${value}`, 'no query or fragment', value);
+  return u;
+}
+
+/** The same URL, a trailing slash aside (an origin is written with or without one). */
+const sameUrl = (a: string, b: string) => a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
+
+/** When present, an array of strings. */
+function optionalStrings(doc: Json, member: string, rule: string, where: string): string[] | undefined {
+  const v = doc[member];
+  if (v === undefined) return undefined;
+  if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) fail(rule, `${where}: ${member} must be an array of strings, got ${JSON.stringify(v)}`, 'an array of strings', v);
+  return v;
+}
+
+const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'];
+
+async function protectedResource(ctx: HostedContext): Promise<Json> {
+  const where = DISCOVERY.protectedResource;
+  const doc = await discoveryDocument(ctx, where, 'HOSTED-DISCOVERY-1');
+  if (doc.resource === undefined) fail('RFC9728-resource', `${where}: the REQUIRED member resource is missing (RFC 9728 §2)`, 'resource', Object.keys(doc));
+  httpsUrl(ctx, doc.resource, 'RFC9728-resource', `${where}: resource`);
+  // RFC 9728 §3.3: the resource is the identifier the well-known URI was made from: here the origin.
+  if (!sameUrl(String(doc.resource), ctx.target.origin)) {
+    fail('RFC9728-resource', `${where}: resource must be the identifier the metadata URL was made from, the origin ${ctx.target.origin} (RFC 9728 §3.3), got ${String(doc.resource)}`, ctx.target.origin, doc.resource);
+  }
+  for (const url of optionalStrings(doc, 'authorization_servers', 'RFC9728-authorization_servers', where) ?? []) httpsUrl(ctx, url, 'RFC9728-authorization_servers', `${where}: authorization_servers`);
+  if (doc.jwks_uri !== undefined) httpsUrl(ctx, doc.jwks_uri, 'RFC9728-jwks_uri', `${where}: jwks_uri`);
+  optionalStrings(doc, 'scopes_supported', 'RFC9728-scopes_supported', where);
+  const methods = optionalStrings(doc, 'bearer_methods_supported', 'RFC9728-bearer_methods_supported', where);
+  if (methods !== undefined && !methods.includes('header')) {
+    fail('RFC9728-bearer_methods_supported', `${where}: bearer_methods_supported must include "header" (credentials are sent as Authorization: Bearer), got ${JSON.stringify(methods)}`, 'header', methods);
+  }
+  const algs = optionalStrings(doc, 'resource_signing_alg_values_supported', 'RFC9728-resource_signing_alg_values_supported', where);
+  if (algs?.includes('none')) fail('RFC9728-resource_signing_alg_values_supported', `${where}: "none" must not be listed (RFC 9728 §2)`, 'no "none"', algs);
+  return doc;
+}
+
+async function authorizationServer(ctx: HostedContext): Promise<Json> {
+  const where = DISCOVERY.authorizationServer;
+  const doc = await discoveryDocument(ctx, where, 'HOSTED-DISCOVERY-2');
+  for (const member of ['issuer', 'response_types_supported', 'token_endpoint']) {
+    // RFC 8414 §2: issuer and response_types_supported REQUIRED; token_endpoint REQUIRED unless only the implicit grant is supported (the document has a token exchange).
+    if (doc[member] === undefined) fail(`RFC8414-${member}`, `${where}: the REQUIRED member ${member} is missing (RFC 8414 §2)`, member, Object.keys(doc));
+  }
+  httpsUrl(ctx, doc.issuer, 'RFC8414-issuer', `${where}: issuer`, true);
+  // RFC 8414 §3.3: the issuer is the identifier the well-known URI was made from: here the origin.
+  if (!sameUrl(String(doc.issuer), ctx.target.origin)) {
+    fail('RFC8414-issuer', `${where}: issuer must be the identifier the metadata URL was made from, the origin ${ctx.target.origin} (RFC 8414 §3.3), got ${String(doc.issuer)}`, ctx.target.origin, doc.issuer);
+  }
+  if (!Array.isArray(doc.response_types_supported) || !doc.response_types_supported.every((x) => typeof x === 'string')) {
+    fail('RFC8414-response_types_supported', `${where}: response_types_supported must be an array of strings, got ${JSON.stringify(doc.response_types_supported)}`, 'an array of strings', doc.response_types_supported);
+  }
+  httpsUrl(ctx, doc.token_endpoint, 'RFC8414-token_endpoint', `${where}: token_endpoint`);
+  if (doc.jwks_uri !== undefined) httpsUrl(ctx, doc.jwks_uri, 'RFC8414-jwks_uri', `${where}: jwks_uri`);
+  for (const member of ['scopes_supported', 'response_modes_supported', 'grant_types_supported', 'token_endpoint_auth_methods_supported', 'code_challenge_methods_supported']) {
+    optionalStrings(doc, member, `RFC8414-${member}`, where);
+  }
+  return doc;
+}
+
+/** A JWK set of public signing keys (RFC 7517 §5), each one importable. */
+async function jwks(ctx: HostedContext, url: string = DISCOVERY.jwks): Promise<JWK[]> {
+  const doc = await discoveryDocument(ctx, url, 'HOSTED-DISCOVERY-3');
+  const keys = doc.keys;
+  if (!Array.isArray(keys)) fail('RFC7517-keys', `${url}: a JWK set has the REQUIRED member keys, an array (RFC 7517 §5), got ${JSON.stringify(keys) ?? 'nothing'}`, { keys: [] }, doc);
+  if (keys.length === 0) fail('HOSTED-DISCOVERY-3', `${url}: no key: the signing keys of the access tokens are published here`, 'at least one key', keys);
+  const kids = new Set<unknown>();
+  for (const [i, k] of keys.entries()) {
+    if (!isObject(k) || typeof k.kty !== 'string') fail('RFC7517-keys', `${url}: keys[${i}] is not a JWK (an object with kty)`, 'a JWK', k);
+    const leaked = PRIVATE_MEMBERS.filter((m) => k[m] !== undefined);
+    if (leaked.length > 0) fail('HOSTED-DISCOVERY-3', `${url}: keys[${i}] publishes private key material (${leaked.join(', ')}): only public signing keys belong here`, 'public keys only', leaked);
+    if (k.use !== undefined && k.use !== 'sig') fail('HOSTED-DISCOVERY-3', `${url}: keys[${i}] has use ${JSON.stringify(k.use)}: the keys published here sign the access tokens`, 'sig', k.use);
+    if (k.kid !== undefined) {
+      if (kids.has(k.kid)) fail('RFC7517-keys', `${url}: two keys share the kid ${JSON.stringify(k.kid)}`, 'distinct kids', k.kid);
+      kids.add(k.kid);
+    }
+    try {
+      await importJWK(k as JWK, typeof k.alg === 'string' ? k.alg : defaultAlg(k as JWK));
+    } catch (err) {
+      fail('RFC7517-keys', `${url}: keys[${i}] cannot be used as a verification key: ${(err as Error).message}`, 'a usable public key', k);
+    }
+  }
+  return keys as JWK[];
+}
+
+/** The algorithm a key without `alg` is imported for (only to check that it is a usable key). */
+function defaultAlg(k: JWK): string {
+  if (k.kty === 'EC') return { 'P-256': 'ES256', 'P-384': 'ES384', 'P-521': 'ES512' }[k.crv ?? ''] ?? 'ES256';
+  if (k.kty === 'OKP') return 'EdDSA';
+  return 'RS256';
+}
+
+const thumbprints = (keys: JWK[]) => Promise.all(keys.map((k) => calculateJwkThumbprint(k))).then((t) => t.sort());
+
+export const scenarios: HostedScenario[] = [
+  defineHostedScenario({
+    id: 'SCN-H-040',
+    group: 'discovery',
+    clauses: ['HOSTED-DISCOVERY-1', 'RFC9728-resource', 'RFC9728-authorization_servers', 'RFC9728-bearer_methods_supported'],
+    title: '/.well-known/oauth-protected-resource is RFC 9728 protected-resource metadata for the origin',
+    asserts:
+      'GET /.well-known/oauth-protected-resource at the origin answers a JSON object with resource (REQUIRED) = the origin, an https URL (http on loopback noted); ' +
+      'authorization_servers, jwks_uri, scopes_supported, bearer_methods_supported (with "header") and resource_signing_alg_values_supported (without "none") well-formed where present.',
+    run: async (ctx) => void (await protectedResource(ctx)),
+  }),
+
+  defineHostedScenario({
+    id: 'SCN-H-041',
+    group: 'discovery',
+    clauses: ['HOSTED-DISCOVERY-2', 'RFC8414-issuer', 'RFC8414-response_types_supported', 'RFC8414-token_endpoint'],
+    title: '/.well-known/oauth-authorization-server is RFC 8414 authorization-server metadata for the origin',
+    asserts:
+      'GET /.well-known/oauth-authorization-server at the origin answers a JSON object with issuer (= the origin, https, no query or fragment), ' +
+      'response_types_supported (an array) and token_endpoint (a URL); jwks_uri and the *_supported arrays well-formed where present.',
+    run: async (ctx) => void (await authorizationServer(ctx)),
+  }),
+
+  defineHostedScenario({
+    id: 'SCN-H-042',
+    group: 'discovery',
+    clauses: ['HOSTED-DISCOVERY-3', 'RFC7517-keys'],
+    title: '/.well-known/jwks.json is a JWK set of public signing keys',
+    asserts:
+      'GET /.well-known/jwks.json at the origin answers {keys: [...]} with at least one key; each has kty, is a usable public key (jose imports it), ' +
+      'carries no private member (d, p, q, dp, dq, qi, oth, k), has use "sig" when it has a use, and kids are distinct.',
+    run: async (ctx) => void (await jwks(ctx)),
+  }),
+
+  defineHostedScenario({
+    id: 'SCN-H-043',
+    group: 'discovery',
+    clauses: ['HOSTED-DISCOVERY-1', 'HOSTED-DISCOVERY-2', 'HOSTED-DISCOVERY-3', 'RFC9728-authorization_servers', 'RFC8414-jwks_uri'],
+    title: 'The three discovery documents agree with each other',
+    asserts:
+      'The protected-resource metadata names the authorization server: authorization_servers holds the issuer of /.well-known/oauth-authorization-server; ' +
+      'that metadata\'s jwks_uri (required here: it is the link to the signing keys) serves the key set of /.well-known/jwks.json.',
+    async run(ctx) {
+      const pr = await protectedResource(ctx);
+      const as = await authorizationServer(ctx);
+      const servers = Array.isArray(pr.authorization_servers) ? (pr.authorization_servers as string[]) : [];
+      if (!servers.some((s) => sameUrl(s, String(as.issuer)))) {
+        fail('RFC9728-authorization_servers', `${DISCOVERY.protectedResource}: authorization_servers ${JSON.stringify(pr.authorization_servers) ?? '(missing)'} does not name the issuer ${String(as.issuer)} of ${DISCOVERY.authorizationServer}`, as.issuer, pr.authorization_servers);
+      }
+      if (as.jwks_uri === undefined) fail('RFC8414-jwks_uri', `${DISCOVERY.authorizationServer}: no jwks_uri: the authorization server's metadata must point to the keys that sign its access tokens (${DISCOVERY.jwks})`, 'jwks_uri', undefined);
+      const published = await jwks(ctx);
+      if (sameUrl(String(as.jwks_uri), `${ctx.target.origin}${DISCOVERY.jwks}`)) return;
+      const pointed = await jwks(ctx, String(as.jwks_uri));
+      const [a, b] = [await thumbprints(published), await thumbprints(pointed)];
+      if (JSON.stringify(a) !== JSON.stringify(b)) fail('RFC8414-jwks_uri', `${DISCOVERY.authorizationServer}: jwks_uri ${String(as.jwks_uri)} serves other keys than ${DISCOVERY.jwks}`, a, b);
+    },
+  }),
+
+  defineHostedScenario({
+    id: 'SCN-H-044',
+    group: 'discovery',
+    clauses: ['HOSTED-DISCOVERY-2', 'HOSTED-DISCOVERY-3', 'RFC8414-issuer'],
+    title: 'Access tokens agree with the discovery documents (iss and kid)',
+    asserts:
+      'Takes an access token (the run\'s, else one exchanged; skipped without either): its iss is the issuer of the authorization-server metadata, ' +
+      'and its header\'s kid names a key of /.well-known/jwks.json (a kid is required when the set holds several keys). An aud other than the resource is noted.',
+    async run(ctx) {
+      const { token } = await someAccessToken(ctx, 'HOSTED-AUTH-5');
+      let header: { kid?: unknown };
+      let claims: { iss?: unknown; aud?: unknown };
+      try {
+        header = decodeProtectedHeader(token);
+        claims = decodeJwt(token);
+      } catch {
+        return fail('HOSTED-DISCOVERY-3', 'the access token is not a JWT: its issuer and key cannot be matched with the discovery documents', 'a JWT', '***');
+      }
+      const as = await authorizationServer(ctx);
+      if (claims.iss !== as.issuer) fail('RFC8414-issuer', `the access token's iss ${JSON.stringify(claims.iss) ?? '(missing)'} is not the issuer ${JSON.stringify(as.issuer)} of ${DISCOVERY.authorizationServer}`, as.issuer, claims.iss);
+      const keys = await jwks(ctx);
+      if (header.kid === undefined) {
+        if (keys.length > 1) fail('HOSTED-DISCOVERY-3', `the access token has no kid, and ${DISCOVERY.jwks} holds ${keys.length} keys: which one signs it cannot be told`, 'a kid', undefined);
+      } else if (!keys.some((k) => k.kid === header.kid)) {
+        fail('HOSTED-DISCOVERY-3', `the access token's kid ${JSON.stringify(header.kid)} names no key of ${DISCOVERY.jwks} (kids: ${JSON.stringify(keys.map((k) => k.kid))})`, keys.map((k) => k.kid), header.kid);
+      }
+      const resource = (await ctx.fetch(DISCOVERY.protectedResource)).json;
+      const aud = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
+      // silent: the audience of the access tokens.
+      if (isObject(resource) && typeof resource.resource === 'string' && !aud.some((a) => typeof a === 'string' && sameUrl(a, resource.resource as string))) {
+        ctx.note(`the access token's aud ${JSON.stringify(claims.aud)} does not name the resource ${resource.resource}`);
+      }
+    },
+  }),
+];

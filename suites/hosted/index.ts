@@ -1,0 +1,13 @@
+// The hosted profile: the scenario files of this folder, by group then id.
+import { HOSTED_GROUPS, type HostedScenario } from '../../src/hosted/profile/scenario.js';
+import { scenarios as resources } from './resources.js';
+import { scenarios as credentials } from './credentials.js';
+import { scenarios as discovery } from './discovery.js';
+
+export const HOSTED_SCENARIOS: readonly HostedScenario[] = [...resources, ...credentials, ...discovery].sort(
+  (a, b) => HOSTED_GROUPS.indexOf(a.group) - HOSTED_GROUPS.indexOf(b.group) || a.id.localeCompare(b.id),
+);
+
+export function findHostedScenario(id: string): HostedScenario | undefined {
+  return HOSTED_SCENARIOS.find((s) => s.id === id.toUpperCase());
+}

@@ -1,0 +1,242 @@
+// Resources: every endpoint of the document's tables answers, with JSON; every field name is
+// camelCase; the payload shapes the document shows hold; what is written is read back.
+import type { Answer, HostedContext } from '../../src/hosted/profile/context.js';
+import { DOCUMENT_ENDPOINTS, TOKEN_OPERATIONS, nonCamelFields } from '../../src/hosted/profile/document.js';
+import { defineHostedScenario, type HostedScenario } from '../../src/hosted/profile/scenario.js';
+import {
+  allEndpointRequests, endpointRequests, exchangeTokens, fail, holds, isObject, listItems, newConversation,
+  newEntity, object, ok, refresh, said, send, stepBody, stringField, uid, type Family,
+} from './helpers-hosted.js';
+
+const endpointClause = (operation: string) => `HOSTED-ENDPOINT-${operation}`;
+const clausesOf = (family: Family) => DOCUMENT_ENDPOINTS.filter((e) => e.section === family).map((e) => endpointClause(e.operation));
+
+/**
+ * The endpoint answers: not 404 or 405 (it exists), a 2xx to a valid request, and JSON — or, for a
+ * deletion, no body at all. silent: 200, 201 or 204; a deletion's body.
+ */
+function judgeAnswer(a: Answer): void {
+  const rule = endpointClause(a.operation);
+  if (a.status === 404 || a.status === 405) fail(rule, `${a.request} answered ${said(a)}: the endpoint of the document is missing`, 'the endpoint', a.status);
+  ok(a, rule);
+  const bodyless = a.text.trim() === '';
+  if (bodyless && (a.status === 204 || a.request.startsWith('DELETE'))) return;
+  if (!a.isJson) fail(rule, `${a.request} answered ${said(a)}: expected a JSON body`, 'JSON', a.text);
+}
+
+/** SCN-H-001…004: each endpoint of one table, over data made for it. */
+function endpointScenario(id: string, family: Family, title: string): HostedScenario {
+  return defineHostedScenario({
+    id,
+    group: 'resources',
+    clauses: clausesOf(family),
+    title,
+    asserts:
+      `Makes the data the ${family} endpoints need, then sends one valid request to each endpoint of that table: ` +
+      'none may answer 404 or 405; each answers 2xx with a JSON body (a deletion may answer with no body).' +
+      (family === 'query and credentials' ? ' The token endpoints are sent tokens (exchanged ones, else made-up ones, then any answer but 404, 405 or 5xx counts).' : ''),
+    async run(ctx) {
+      for (const r of await endpointRequests(ctx, family)) judgeAnswer(await send(ctx, r));
+      if (family === 'query and credentials') await tokenEndpointsAnswer(ctx);
+    },
+  });
+}
+
+/** The exchange and the refresh exist: real tokens when the run has an identity-provider token, else made-up ones. */
+async function tokenEndpointsAnswer(ctx: HostedContext): Promise<void> {
+  if (ctx.target.idpToken !== undefined) {
+    const tokens = await exchangeTokens(ctx, endpointClause('token_exchange'));
+    judgeAnswer(tokens.answer);
+    judgeAnswer(await refresh(ctx, tokens.refreshToken, tokens.credential));
+    return;
+  }
+  ctx.note('no identity-provider token: the exchange and the refresh were sent made-up tokens');
+  const exists = (a: Answer) => {
+    if (a.status === 404 || a.status === 405 || a.status >= 500) {
+      fail(endpointClause(a.operation), `${a.request} with a made-up token answered ${said(a)}: expected the endpoint to answer (a refusal is fine)`, 'not 404/405/5xx', a.status);
+    }
+  };
+  exists(await ctx.call('POST', '/auth/exchange', { body: { subjectToken: `tck-made-up-${uid('idp')}` } }));
+  exists(await refresh(ctx, `tck-made-up-${uid('refresh')}`));
+}
+
+export const scenarios: HostedScenario[] = [
+  endpointScenario('SCN-H-001', 'conversations', 'Every conversation endpoint answers a valid request with JSON'),
+  endpointScenario('SCN-H-002', 'entities', 'Every entity endpoint answers a valid request with JSON'),
+  endpointScenario('SCN-H-003', 'reasoning', 'Every reasoning endpoint answers a valid request with JSON'),
+  endpointScenario('SCN-H-004', 'query and credentials', 'The query and credential endpoints answer with JSON'),
+
+  defineHostedScenario({
+    id: 'SCN-H-005',
+    group: 'resources',
+    clauses: ['HOSTED-CAMELCASE'],
+    title: 'Every field name of every answer is camelCase (the token fields excepted)',
+    asserts:
+      'Sends one valid request to every endpoint (and the exchange and refresh, with an identity-provider token) and walks every JSON answer: ' +
+      "each field name is lowerCamelCase, except the token response's snake_case token fields; the caller's own data (metadata, arguments, properties, feedback, query records) is not judged.",
+    async run(ctx) {
+      for (const r of await allEndpointRequests(ctx)) await send(ctx, r);
+      if (ctx.target.idpToken !== undefined) {
+        const tokens = await exchangeTokens(ctx, 'HOSTED-CAMELCASE');
+        await refresh(ctx, tokens.refreshToken, tokens.credential);
+      } else ctx.note('no identity-provider token: the token answers were not checked');
+      // Every answer of the scenario, the data-making ones included, as recorded (field names survive the scrubbing of secrets).
+      for (const ex of ctx.exchanges) {
+        let json: unknown;
+        try {
+          json = JSON.parse(ex.responseText ?? '');
+        } catch {
+          continue; // no JSON (or cut for display): nothing to name
+        }
+        const bad = nonCamelFields(json, TOKEN_OPERATIONS.has(ex.method));
+        if (bad.length > 0) {
+          const where = `${ex.method} (${(ex as { httpMethod?: string }).httpMethod ?? ''} ${new URL(ex.url).pathname})`;
+          fail('HOSTED-CAMELCASE', `${where}: ${bad.slice(0, 5).join(', ')} ${bad.length === 1 ? 'is' : 'are'} not camelCase${bad.length > 5 ? ` (and ${bad.length - 5} more)` : ''}`, 'camelCase field names', bad);
+        }
+      }
+    },
+  }),
+
+  defineHostedScenario({
+    id: 'SCN-H-006',
+    group: 'resources',
+    clauses: ['HOSTED-SHAPE-list_conversations'],
+    title: 'list_conversations answers an object with the array conversations, holding a new conversation',
+    asserts: 'Creates a conversation; GET /conversations answers {conversations: [...]}, an array of objects, and the new conversation is among them (by id).',
+    async run(ctx) {
+      const conv = await newConversation(ctx, 'HOSTED-SHAPE-create_conversation');
+      const body = object(await ctx.call('GET', '/conversations'), 'HOSTED-SHAPE-list_conversations');
+      const list = body.conversations;
+      if (!Array.isArray(list)) fail('HOSTED-SHAPE-list_conversations', `GET /conversations: expected an object with the array conversations, got ${JSON.stringify(Object.keys(body))} (fields)`, { conversations: [] }, body);
+      if (!list.every(isObject)) fail('HOSTED-SHAPE-list_conversations', 'GET /conversations: every item of conversations must be a conversation object', 'objects', list);
+      // silent: order and pagination of the list; the newest conversation is among the first page in any order.
+      if (!list.some((c) => (c as Record<string, unknown>).id === conv.id)) {
+        fail('HOSTED-SHAPE-list_conversations', `GET /conversations: the conversation just created (${conv.id}) is not among the ${list.length} listed`, conv.id, list.map((c) => (c as Record<string, unknown>).id));
+      }
+    },
+  }),
+
+  defineHostedScenario({
+    id: 'SCN-H-007',
+    group: 'resources',
+    clauses: ['HOSTED-SHAPE-create_conversation', 'HOSTED-READBACK'],
+    title: 'create_conversation returns a conversation with id and userId, read back the same',
+    asserts: 'POST /conversations {userId} answers a conversation with a string id and the userId sent; GET /conversations/{id} answers the same id and userId.',
+    async run(ctx) {
+      const conv = await newConversation(ctx, 'HOSTED-SHAPE-create_conversation');
+      if (conv.body.userId !== conv.userId) fail('HOSTED-SHAPE-create_conversation', `create_conversation: expected userId ${JSON.stringify(conv.userId)} in the conversation returned, got ${JSON.stringify(conv.body.userId) ?? 'nothing'}`, conv.userId, conv.body.userId);
+      const read = object(await ctx.call('GET', `/conversations/${encodeURIComponent(conv.id)}`), 'HOSTED-READBACK');
+      if (read.id !== conv.id || read.userId !== conv.userId) {
+        fail('HOSTED-READBACK', `get_conversation_metadata: expected {id: ${JSON.stringify(conv.id)}, userId: ${JSON.stringify(conv.userId)}}, got {id: ${JSON.stringify(read.id)}, userId: ${JSON.stringify(read.userId)}}`, { id: conv.id, userId: conv.userId }, { id: read.id, userId: read.userId });
+      }
+    },
+  }),
+
+  defineHostedScenario({
+    id: 'SCN-H-008',
+    group: 'resources',
+    clauses: ['HOSTED-SHAPE-add_message', 'HOSTED-READBACK'],
+    title: 'add_message returns the created message; the conversation reads it back',
+    asserts:
+      'Adds two messages {role, content} to a new conversation: each answer is the created message with that role and content; ' +
+      'GET /conversations/{id}/messages answers JSON holding both (role and content) — in any place and order, which the document does not show.',
+    async run(ctx) {
+      const conv = await newConversation(ctx, 'HOSTED-SHAPE-create_conversation');
+      const path = `/conversations/${encodeURIComponent(conv.id)}/messages`;
+      const sent = [{ role: 'user', content: `Alice works at Acme (${uid('m')})` }, { role: 'user', content: `Bob joined Acme (${uid('m')})` }];
+      for (const m of sent) {
+        const created = object(await ctx.call('POST', path, { body: m }), 'HOSTED-SHAPE-add_message');
+        if (created.role !== m.role || created.content !== m.content) {
+          fail('HOSTED-SHAPE-add_message', `add_message: expected the created message {role: "${m.role}", content: ${JSON.stringify(m.content)}}, got {role: ${JSON.stringify(created.role)}, content: ${JSON.stringify(created.content)}}`, m, { role: created.role, content: created.content });
+        }
+      }
+      const read = ok(await ctx.call('GET', path), 'HOSTED-READBACK');
+      for (const m of sent) {
+        if (!read.isJson || !holdsMessage(read.json, m)) fail('HOSTED-READBACK', `get_conversation (GET ${path}): the message ${JSON.stringify(m.content)} written by add_message is not read back: ${said(read)}`, m, read.json);
+      }
+    },
+  }),
+
+  defineHostedScenario({
+    id: 'SCN-H-009',
+    group: 'resources',
+    clauses: ['HOSTED-SHAPE-get_entity_graph'],
+    title: 'get_entity_graph answers {nodes, edges}, with a new entity among the nodes',
+    asserts: 'Adds an entity; GET /entities/graph answers an object whose nodes and edges are arrays, and the entity (by id) is a node.',
+    async run(ctx) {
+      const e = await newEntity(ctx, 'HOSTED-RESOURCE-Entity');
+      const graph = object(await ctx.call('GET', '/entities/graph'), 'HOSTED-SHAPE-get_entity_graph');
+      for (const field of ['nodes', 'edges']) {
+        if (!Array.isArray(graph[field])) fail('HOSTED-SHAPE-get_entity_graph', `get_entity_graph: expected an array ${field}, got ${JSON.stringify(graph[field]) ?? 'nothing'}`, `${field}: []`, graph[field]);
+      }
+      if (!(graph.nodes as unknown[]).some((n) => isObject(n) && n.id === e.id)) {
+        fail('HOSTED-SHAPE-get_entity_graph', `get_entity_graph: the entity just added (${e.id}) is not among the ${(graph.nodes as unknown[]).length} nodes`, e.id, graph.nodes);
+      }
+    },
+  }),
+
+  defineHostedScenario({
+    id: 'SCN-H-010',
+    group: 'resources',
+    clauses: ['HOSTED-SHAPE-record_step', 'HOSTED-READBACK'],
+    title: 'record_step returns the recorded step with its fields; explain_step reads it back',
+    asserts:
+      'POST /reasoning/steps {conversationId, reasoning, actionTaken, result} answers the recorded step: an id and the four fields as sent; ' +
+      'GET /reasoning/explain/{id} answers JSON holding the step\'s reasoning.',
+    async run(ctx) {
+      const conv = await newConversation(ctx, 'HOSTED-SHAPE-create_conversation');
+      const sent = stepBody(conv.id, uid('subject'));
+      const step = object(await ctx.call('POST', '/reasoning/steps', { body: sent }), 'HOSTED-SHAPE-record_step');
+      const id = stringField(step, 'id', 'HOSTED-SHAPE-record_step', 'record_step');
+      for (const [field, value] of Object.entries(sent)) {
+        if (step[field] !== value) fail('HOSTED-SHAPE-record_step', `record_step: the recorded step has ${field} ${JSON.stringify(step[field]) ?? '(missing)'}, expected ${JSON.stringify(value)}`, value, step[field]);
+      }
+      const explained = ok(await ctx.call('GET', `/reasoning/explain/${encodeURIComponent(id)}`), 'HOSTED-READBACK');
+      if (!explained.isJson || !JSON.stringify(explained.json).includes(String(sent.reasoning))) {
+        fail('HOSTED-READBACK', `explain_step: the step recorded (${id}) is not read back: ${said(explained)}`, sent.reasoning, explained.json);
+      }
+    },
+  }),
+
+  defineHostedScenario({
+    id: 'SCN-H-011',
+    group: 'resources',
+    clauses: ['HOSTED-SHAPE-get_entity_provenance'],
+    title: 'get_entity_provenance answers an object with the array steps',
+    asserts:
+      'Adds an entity and records a step that names it; GET /reasoning/provenance/{entity} answers {steps: [...]}, an array of objects ' +
+      '(which steps explain an entity is not shown, so the step need not be among them).',
+    async run(ctx) {
+      const conv = await newConversation(ctx, 'HOSTED-SHAPE-create_conversation');
+      const e = await newEntity(ctx, 'HOSTED-RESOURCE-Entity');
+      ok(await ctx.call('POST', '/reasoning/steps', { body: stepBody(conv.id, e.name) }), 'HOSTED-SHAPE-record_step');
+      const body = object(await ctx.call('GET', `/reasoning/provenance/${encodeURIComponent(e.id)}`), 'HOSTED-SHAPE-get_entity_provenance');
+      const steps = body.steps;
+      if (!Array.isArray(steps) || !steps.every(isObject)) {
+        fail('HOSTED-SHAPE-get_entity_provenance', `get_entity_provenance: expected an object with the array steps (of step objects), got ${JSON.stringify(steps) ?? `the fields ${JSON.stringify(Object.keys(body))}`}`, { steps: [] }, body);
+      }
+    },
+  }),
+
+  defineHostedScenario({
+    id: 'SCN-H-012',
+    group: 'resources',
+    clauses: ['HOSTED-RESOURCE-Entity', 'HOSTED-READBACK'],
+    title: 'add_entity returns an entity with an id; get_entity reads it back',
+    asserts: 'POST /entities answers an entity with a string id; GET /entities/{id} answers that entity (the same id, the name sent).',
+    async run(ctx) {
+      const e = await newEntity(ctx, 'HOSTED-RESOURCE-Entity');
+      const read = object(await ctx.call('GET', `/entities/${encodeURIComponent(e.id)}`), 'HOSTED-READBACK');
+      if (read.id !== e.id) fail('HOSTED-READBACK', `get_entity: expected the entity ${e.id}, got id ${JSON.stringify(read.id) ?? '(missing)'}`, e.id, read.id);
+      // silent: the entity's other fields are not shown; the name given is its name in every established client.
+      if (!holds(read, e.name)) fail('HOSTED-READBACK', `get_entity: the name written (${JSON.stringify(e.name)}) is not read back: ${JSON.stringify(read).slice(0, 200)}`, e.name, read);
+    },
+  }),
+];
+
+/** Whether an answer holds a message object with this role and content. */
+function holdsMessage(json: unknown, m: { role: string; content: string }): boolean {
+  const items = listItems(json, ['messages']);
+  const all = items ?? (Array.isArray(json) ? json : []);
+  return all.some((x) => isObject(x) && x.role === m.role && x.content === m.content) || (isObject(json) && Object.values(json).some((v) => holdsMessage(v, m)));
+}
