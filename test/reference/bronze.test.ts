@@ -1,21 +1,14 @@
 // Lifecycle and short-term memory (Bronze) of the reference server, over real HTTP.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { MemoryStore, startReferenceServer, type RunningReferenceServer } from '../../src/reference/index.js';
-import { ISO_Z_MS_RE, UUID_RE, ok, post } from './helpers.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { MemoryStore, startReferenceServer } from '../../src/reference/index.js';
+import { ISO_Z_MS_RE, UUID_RE, ok, post, useReferenceServer } from './helpers.js';
 
-let server: RunningReferenceServer;
-let call: ReturnType<typeof ok>;
-
-beforeAll(async () => {
-  server = await startReferenceServer({ port: 0 });
-  call = ok(server.url);
-});
-afterAll(() => server.close());
-beforeEach(() => call('clear_all_data'));
+const ref = useReferenceServer();
+const { call } = ref;
 
 describe('lifecycle', () => {
   it('setup answers {ok: true} with the protocol version', async () => {
-    const r = await post(server.url, 'setup', {});
+    const r = await post(ref.server.url, 'setup', {});
     expect(r.status).toBe(200);
     expect(r.headers['content-type']).toBe('application/json');
     expect(r.body).toEqual({ ok: true, protocol_version: '0.1.0' });
@@ -23,7 +16,7 @@ describe('lifecycle', () => {
 
   it('teardown answers 204 with no body and keeps the data', async () => {
     await call('add_message', { session_id: 's', role: 'user', content: 'kept' });
-    const r = await post(server.url, 'teardown', {});
+    const r = await post(ref.server.url, 'teardown', {});
     expect(r.status).toBe(204);
     expect(r.text).toBe('');
     expect((await call('get_conversation', { session_id: 's' })).messages).toHaveLength(1);
@@ -37,7 +30,7 @@ describe('lifecycle', () => {
     const t = await call('start_trace', { session_id: 's', task: 'do it' });
     const st = await call('add_step', { trace_id: t.id, thought: 'hm' });
     await call('record_tool_call', { step_id: st.id, tool_name: 'grep', arguments: {} });
-    const r = await post(server.url, 'clear_all_data', {});
+    const r = await post(ref.server.url, 'clear_all_data', {});
     expect(r.status).toBe(204);
     expect(r.text).toBe('');
     expect(await call('list_sessions')).toEqual([]);
@@ -46,14 +39,14 @@ describe('lifecycle', () => {
     expect(await call('list_traces')).toEqual([]);
     expect(await call('get_tool_stats')).toEqual([]);
     expect(await call('get_trace_with_steps', { trace_id: t.id })).toBeNull();
-    expect((await post(server.url, 'get_related_entities', { entity_id: e.id })).status).toBe(400);
-    expect(server.store.snapshot()).toEqual({ sessions: [], entities: [], preferences: [], facts: [], traces: [], relationships: [] });
+    expect((await post(ref.server.url, 'get_related_entities', { entity_id: e.id })).status).toBe(400);
+    expect(ref.server.store.snapshot()).toEqual({ sessions: [], entities: [], preferences: [], facts: [], traces: [], relationships: [] });
   });
 
   it('an empty body counts as {}', async () => {
-    const r = await post(server.url, 'setup', undefined, { raw: '' });
+    const r = await post(ref.server.url, 'setup', undefined, { raw: '' });
     expect(r.status).toBe(200);
-    expect((await post(server.url, 'list_sessions', undefined, { raw: '  \n' })).body).toEqual([]);
+    expect((await post(ref.server.url, 'list_sessions', undefined, { raw: '  \n' })).body).toEqual([]);
   });
 });
 
@@ -248,11 +241,11 @@ describe('clear_session', () => {
     const keptBefore = await call('get_conversation', { session_id: 'kept' });
     const goneId = (await call('get_conversation', { session_id: 'gone' })).id;
     for (let i = 0; i < 2; i++) {
-      const r = await post(server.url, 'clear_session', { session_id: 'gone' });
+      const r = await post(ref.server.url, 'clear_session', { session_id: 'gone' });
       expect(r.status).toBe(204);
       expect(r.text).toBe('');
     }
-    expect((await post(server.url, 'clear_session', { session_id: 'never-existed' })).status).toBe(204);
+    expect((await post(ref.server.url, 'clear_session', { session_id: 'never-existed' })).status).toBe(204);
     expect((await call('get_conversation', { session_id: 'gone' })).messages).toEqual([]);
     expect((await call('get_conversation', { session_id: 'gone' })).id).not.toBe(goneId);
     expect(await call('get_conversation', { session_id: 'kept' })).toEqual(keptBefore);

@@ -1,17 +1,9 @@
 // Gold tier of the reference server (relationships, merge, similar traces), over real HTTP.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startReferenceServer, type RunningReferenceServer } from '../../src/reference/index.js';
-import { UUID_RE, ok, post } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { UUID_RE, post, useReferenceServer } from './helpers.js';
 
-let server: RunningReferenceServer;
-let call: ReturnType<typeof ok>;
-
-beforeAll(async () => {
-  server = await startReferenceServer();
-  call = ok(server.url);
-});
-afterAll(() => server.close());
-beforeEach(() => call('clear_all_data'));
+const ref = useReferenceServer();
+const { call } = ref;
 
 const names = (es: { name: string }[]) => es.map((e) => e.name).sort();
 
@@ -32,12 +24,12 @@ describe('add_relationship', () => {
   it('answers 400 naming the unknown end and stores nothing', async () => {
     const ids = await entities('A');
     const unknown = '00000000-0000-4000-8000-000000000000';
-    const r1 = await post(server.url, 'add_relationship', { source_id: unknown, target_id: ids.A, relationship_type: 'KNOWS' });
+    const r1 = await post(ref.server.url, 'add_relationship', { source_id: unknown, target_id: ids.A, relationship_type: 'KNOWS' });
     expect(r1.status).toBe(400);
     expect(r1.body.error).toMatch(/^source_id: /);
-    const r2 = await post(server.url, 'add_relationship', { source_id: ids.A, target_id: unknown, relationship_type: 'KNOWS' });
+    const r2 = await post(ref.server.url, 'add_relationship', { source_id: ids.A, target_id: unknown, relationship_type: 'KNOWS' });
     expect(r2.body.error).toMatch(/^target_id: /);
-    expect(server.store.snapshot().relationships).toEqual([]);
+    expect(ref.server.store.snapshot().relationships).toEqual([]);
   });
 });
 
@@ -57,15 +49,15 @@ describe('merge_duplicate_entities', () => {
     expect(names(await call('get_related_entities', { entity_id: ids.Alice }))).toEqual(['Robert Smith']);
     // The source is gone; its name resolves to the target.
     expect((await call('get_entity_by_name', { name: 'Bob Smith' })).id).toBe(ids['Robert Smith']);
-    expect((await post(server.url, 'get_related_entities', { entity_id: ids['Bob Smith'] })).status).toBe(400);
-    const rels = server.store.snapshot().relationships;
+    expect((await post(ref.server.url, 'get_related_entities', { entity_id: ids['Bob Smith'] })).status).toBe(400);
+    const rels = ref.server.store.snapshot().relationships;
     expect(rels).toHaveLength(3);
     for (const r of rels) {
       expect(r.source_id).not.toBe(ids['Bob Smith']);
       expect(r.target_id).not.toBe(ids['Bob Smith']);
       expect(r.source_id).not.toBe(r.target_id);
     }
-    expect(server.store.snapshot().entities.map((e) => e.name).sort()).toEqual(['Acme', 'Alice', 'Carol', 'Robert Smith']);
+    expect(ref.server.store.snapshot().entities.map((e) => e.name).sort()).toEqual(['Acme', 'Alice', 'Carol', 'Robert Smith']);
   });
 
   it('without canonical_name leaves it null; a merged name also resolves through a chain', async () => {
@@ -78,7 +70,7 @@ describe('merge_duplicate_entities', () => {
   it('answers 400 for unknown ids and for source == target, changing nothing', async () => {
     const ids = await entities('X', 'Y');
     await call('add_relationship', { source_id: ids.X, target_id: ids.Y, relationship_type: 'R' });
-    const before = server.store.snapshot();
+    const before = ref.server.store.snapshot();
     const unknown = '00000000-0000-4000-8000-000000000000';
     for (const [body, param] of [
       [{ source_id: unknown, target_id: ids.Y }, 'source_id'],
@@ -86,11 +78,11 @@ describe('merge_duplicate_entities', () => {
       [{ source_id: ids.X, target_id: ids.X }, 'target_id'],
       [{ source_id: ids.X, target_id: 'nope' }, 'target_id'],
     ] as const) {
-      const r = await post(server.url, 'merge_duplicate_entities', body);
+      const r = await post(ref.server.url, 'merge_duplicate_entities', body);
       expect(r.status).toBe(400);
       expect(r.body.error.startsWith(`${param}: `)).toBe(true);
     }
-    expect(server.store.snapshot()).toEqual(before);
+    expect(ref.server.store.snapshot()).toEqual(before);
   });
 });
 

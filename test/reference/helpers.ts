@@ -3,7 +3,8 @@
 import { request } from 'undici';
 import { z } from 'zod';
 import { ErrorBody, METHODS, isMethodName, validate } from '../../src/schema/index.js';
-import type { BridgeResponse } from '../../src/reference/index.js';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { startReferenceServer, type BridgeResponse, type RunningReferenceServer } from '../../src/reference/index.js';
 
 export interface Reply {
   status: number;
@@ -100,3 +101,21 @@ export function ok(base: string) {
 
 export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const ISO_Z_MS_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/** One reference server for the test file, emptied before each test: `const ref = useReferenceServer()`. */
+export function useReferenceServer(): { readonly server: RunningReferenceServer; call: ReturnType<typeof ok> } {
+  let server: RunningReferenceServer | undefined;
+  const ref = {
+    get server(): RunningReferenceServer {
+      if (!server) throw new Error('the reference server is not started yet');
+      return server;
+    },
+    call: (async (method: string, body: unknown = {}) => ok(ref.server.url)(method, body)) as ReturnType<typeof ok>,
+  };
+  beforeAll(async () => {
+    server = await startReferenceServer({ port: 0 });
+  });
+  afterAll(() => server?.close());
+  beforeEach(() => ref.call('clear_all_data'));
+  return ref;
+}

@@ -1,17 +1,9 @@
 // Long-term memory and reasoning memory (Silver) of the reference server, over real HTTP.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startReferenceServer, type RunningReferenceServer } from '../../src/reference/index.js';
-import { ISO_Z_MS_RE, UUID_RE, ok, post } from './helpers.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { ISO_Z_MS_RE, UUID_RE, post, useReferenceServer } from './helpers.js';
 
-let server: RunningReferenceServer;
-let call: ReturnType<typeof ok>;
-
-beforeAll(async () => {
-  server = await startReferenceServer();
-  call = ok(server.url);
-});
-afterAll(() => server.close());
-beforeEach(() => call('clear_all_data'));
+const ref = useReferenceServer();
+const { call } = ref;
 
 const names = (es: { name: string }[]) => es.map((e) => e.name);
 
@@ -29,7 +21,7 @@ describe('entities', () => {
 
   it('rejects lowercase or unknown entity types with 400 naming entity_type', async () => {
     for (const entity_type of ['person', 'Person', 'THING', '', 3]) {
-      const r = await post(server.url, 'add_entity', { name: 'x', entity_type });
+      const r = await post(ref.server.url, 'add_entity', { name: 'x', entity_type });
       expect(r.status).toBe(400);
       expect(r.body.error).toMatch(/^entity_type: /);
     }
@@ -39,7 +31,7 @@ describe('entities', () => {
   it('get_entity_by_name: exact match, else null', async () => {
     const e = await call('add_entity', { name: 'Ada Lovelace', entity_type: 'PERSON' });
     expect(await call('get_entity_by_name', { name: 'Ada Lovelace' })).toEqual(e);
-    const miss = await post(server.url, 'get_entity_by_name', { name: 'ada lovelace' });
+    const miss = await post(ref.server.url, 'get_entity_by_name', { name: 'ada lovelace' });
     expect(miss.status).toBe(200);
     expect(miss.text).toBe('null');
     expect(await call('get_entity_by_name', { name: 'Ada' })).toBeNull();
@@ -118,10 +110,10 @@ describe('get_related_entities', () => {
   });
 
   it('answers 400 for an unknown entity id and for depth < 1', async () => {
-    const r = await post(server.url, 'get_related_entities', { entity_id: '00000000-0000-4000-8000-000000000000' });
+    const r = await post(ref.server.url, 'get_related_entities', { entity_id: '00000000-0000-4000-8000-000000000000' });
     expect(r.status).toBe(400);
     expect(r.body.error).toMatch(/^entity_id: no entity/);
-    expect((await post(server.url, 'get_related_entities', { entity_id: ids.A, depth: 0 })).body.error).toMatch(/^depth: /);
+    expect((await post(ref.server.url, 'get_related_entities', { entity_id: ids.A, depth: 0 })).body.error).toMatch(/^depth: /);
   });
 });
 
@@ -185,7 +177,7 @@ describe('reasoning traces', () => {
     const got = await call('get_trace_with_steps', { trace_id: t.id });
     expect(got).toEqual({ ...t, steps });
     for (const trace_id of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid']) {
-      const r = await post(server.url, 'get_trace_with_steps', { trace_id });
+      const r = await post(ref.server.url, 'get_trace_with_steps', { trace_id });
       expect(r.status).toBe(200);
       expect(r.body).toBeNull();
     }
