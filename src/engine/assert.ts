@@ -126,8 +126,8 @@ export const check: Check = {
   },
 };
 
-
-/** Milliseconds since the epoch of an ISO timestamp (assumes it was validated). */
+/** Milliseconds since the epoch of a validated ISO timestamp (NaN otherwise). The model allows a
+ * decimal comma, which Date.parse does not read; it reads lowercase `t`/`z` as they are. */
 export function instant(timestamp: string): number {
   return Date.parse(timestamp.replace(',', '.'));
 }

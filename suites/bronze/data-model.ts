@@ -28,14 +28,9 @@ export async function addAll(bridge: BridgeApi, session_id: string, drafts: read
   return sent;
 }
 
-/** Milliseconds since the epoch of a validated timestamp, or NaN. */
-export function toMs(timestamp: string): number {
-  return instant(timestamp.toUpperCase());
-}
-
 /** `ts` lies within ±CLOCK_WINDOW_MS of the kit-clock interval [before, after] around the call. */
 export function checkRecent(ts: string, before: number, after: number, what: string): void {
-  const t = toMs(ts);
+  const t = instant(ts);
   const lo = new Date(before - CLOCK_WINDOW_MS).toISOString();
   const hi = new Date(after + CLOCK_WINDOW_MS).toISOString();
   check.ok(
@@ -93,7 +88,7 @@ export function checkSameMessage(got: Message, sent: Message, what: string): voi
   sameJson(got.metadata, sent.metadata, `${what}: metadata`);
   // silent: the zone form and precision of a timestamp may differ between answers; the instant may not.
   check.ok(
-    toMs(got.timestamp) === toMs(sent.timestamp),
+    instant(got.timestamp) === instant(sent.timestamp),
     `${what}: timestamp ${got.timestamp} is not the instant add_message returned (${sent.timestamp})`,
     { expected: sent.timestamp, actual: got.timestamp },
   );
@@ -237,7 +232,7 @@ const conversationScenarios: Scenario[] = [
       const second = await bridge.get_conversation({ session_id: S });
       // silent: the zone form and precision of created_at; only the instant must stay.
       check.ok(
-        toMs(second.created_at) === toMs(first.created_at),
+        instant(second.created_at) === instant(first.created_at),
         `get_conversation(session_id="${S}"): created_at must stay the creation time, was ${first.created_at}, after another add_message got ${second.created_at}`,
         { expected: first.created_at, actual: second.created_at },
       );
@@ -357,7 +352,7 @@ const conversationScenarios: Scenario[] = [
       const [m] = await addAll(bridge, 'tck-b014', ['Hello']);
       // silent: zone form (Z or ±hh:mm) and precision.
       check.timestamp(m!.timestamp, 'add_message: timestamp');
-      check.ok(Number.isFinite(toMs(m!.timestamp)), `add_message: timestamp ${m!.timestamp} does not read as an instant`);
+      check.ok(Number.isFinite(instant(m!.timestamp)), `add_message: timestamp ${m!.timestamp} does not read as an instant`);
     },
   }),
 
@@ -375,7 +370,7 @@ const conversationScenarios: Scenario[] = [
         conv.messages.forEach((got, i) => {
           const want = m[i]!;
           check.ok(
-            toMs(got.timestamp) === toMs(want.timestamp),
+            instant(got.timestamp) === instant(want.timestamp),
             `get_conversation(session_id="${S}") (${round} read): message ${i + 1} timestamp ${got.timestamp} is not its creation time returned by add_message (${want.timestamp})`,
             { expected: want.timestamp, actual: got.timestamp },
           );
