@@ -3,15 +3,9 @@
 // fields that matter, one list_sessions entry per session, and comparing timestamps as instants.
 import { isDeepStrictEqual } from 'node:util';
 import type { BridgeApi } from '../../src/engine/context.js';
-import { check as checks, show, type Check } from '../../src/engine/assert.js';
+import { check, show } from '../../src/engine/assert.js';
 import { AssertionFailure } from '../../src/engine/faults.js';
 import type { Message, Role, SessionInfo } from '../../src/schema/model.js';
-
-/**
- * `check` with an explicit type, so that its assertion signatures narrow: TypeScript refuses
- * assertion calls through `ctx.check` or the unannotated export (TS2775).
- */
-export const check: Check = checks;
 
 /** What a conversation is judged on: the id handed out, the role and the content. */
 export interface Written {

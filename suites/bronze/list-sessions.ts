@@ -1,9 +1,10 @@
 // list_sessions (SPEC-2.4.x): one entry per session, exact message counts, the limit, created_at.
 // silent: the order of list_sessions, and which sessions a limit keeps.
+import { check } from '../../src/engine/assert.js';
 import { defineScenario, type Scenario } from '../../src/engine/scenario.js';
 import type { BridgeApi } from '../../src/engine/context.js';
 import type { Message } from '../../src/schema/model.js';
-import { addMessages, check, deleteMessage, entryOf, expectCounts, listSessions } from './helpers-bronze-b.js';
+import { addMessages, deleteMessage, entryOf, expectCounts, listSessions } from './helpers-bronze-b.js';
 
 const group = 'list_sessions';
 const sorted = (values: readonly string[]) => [...values].sort();

@@ -6,7 +6,7 @@
 // Three rules can only be shown with Silver methods (null lookups, add_step): against a target
 // without them the scenario notes that and checks the rest.
 import { defineScenario, type Scenario } from '../../src/engine/scenario.js';
-import { show } from '../../src/engine/assert.js';
+import { check, show } from '../../src/engine/assert.js';
 import { describeOutcome, type BridgeApi, type ScenarioContext } from '../../src/engine/context.js';
 import { AssertionFailure, ProtocolFault, SchemaViolation, TransportFault } from '../../src/engine/faults.js';
 import type { Outcome } from '../../src/bridge/index.js';
@@ -14,7 +14,7 @@ import { Conversation, Entity, Message, ReasoningTrace, SessionInfo } from '../.
 import { validate } from '../../src/schema/validate.js';
 import type { z } from 'zod';
 import { SPECIAL_CONTENT, UNICODE_CONTENT } from '../../fixtures/data.js';
-import { UNKNOWN_ID, check, expectConversation, firstDifference } from './helpers-bronze-b.js';
+import { UNKNOWN_ID, expectConversation, firstDifference } from './helpers-bronze-b.js';
 
 const RULES = {
   'BRIDGE-REQUEST-1': 'the body is JSON, sent as application/json (UTF-8)',

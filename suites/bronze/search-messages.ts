@@ -3,11 +3,11 @@
 // silent: the search algorithm and the order of results; a query equal to a stored content is
 // the one kind of "matching" every algorithm agrees on, so the scenarios rely on it.
 import { defineScenario, type Scenario } from '../../src/engine/scenario.js';
-import { show } from '../../src/engine/assert.js';
+import { check, show } from '../../src/engine/assert.js';
 import type { BridgeApi } from '../../src/engine/context.js';
 import type { Message } from '../../src/schema/model.js';
 import { TOPICS, UNRELATED_QUERY } from '../../fixtures/data.js';
-import { addMessages, check, checkStored, ids, type Written } from './helpers-bronze-b.js';
+import { addMessages, checkStored, ids, type Written } from './helpers-bronze-b.js';
 
 type SearchParams = { query: string; session_id?: string; limit?: number; threshold?: number };
 
