@@ -1,6 +1,8 @@
 // Option plumbing shared by the commands that talk to a target.
-import { InvalidHeaderError, parseHeaderArgs, splitHeaderEnv } from '../bridge/index.js';
-import { CliError } from './exit.js';
+import { BridgeUsageError, InvalidHeaderError, parseHeaderArgs, splitHeaderEnv } from '../bridge/index.js';
+import { TargetUnreachable } from '../engine/runner.js';
+import { SelectionError } from '../engine/select.js';
+import { CliError, EXIT } from './exit.js';
 
 /** --header values plus TCK_HEADERS, parsed; a malformed one is a usage error. */
 export function headersFrom(flags: string[] | undefined): Record<string, string> {
@@ -10,4 +12,11 @@ export function headersFrom(flags: string[] | undefined): Record<string, string>
     if (err instanceof InvalidHeaderError) throw new CliError(err.message);
     throw err;
   }
+}
+
+/** A run's own errors as the user meets them: an unreachable target exits 3, bad input exits 2. */
+export function asCliError(err: unknown): unknown {
+  if (err instanceof TargetUnreachable) return new CliError(err.message, EXIT.unreachable);
+  if (err instanceof BridgeUsageError || err instanceof SelectionError) return new CliError(err.message);
+  return err;
 }

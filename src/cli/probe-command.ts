@@ -1,8 +1,9 @@
 // `tck probe`: one harmless call per method, so a vendor sees what answers before a full run.
-import { BridgeClient, BridgeUsageError, type Outcome } from '../bridge/index.js';
+import { BridgeClient, type Outcome } from '../bridge/index.js';
+import { TargetUnreachable } from '../engine/runner.js';
 import { METHODS, type MethodName } from '../schema/methods.js';
-import { CliError, EXIT } from './exit.js';
-import { headersFrom } from './options.js';
+import { EXIT } from './exit.js';
+import { asCliError, headersFrom } from './options.js';
 import { colorFor } from '../reporters/color.js';
 
 export type ProbeStatus = 'answers' | 'rejects' | 'missing' | 'broken';
@@ -30,7 +31,7 @@ export async function probe(client: BridgeClient): Promise<ProbeRow[]> {
   const id = (v: Record<string, unknown>) => (typeof v.id === 'string' ? v.id : NIL_UUID);
 
   const first = await call('setup', {});
-  if (first.kind === 'transport') throw new CliError(`cannot reach the conformance server at ${client.url}: ${first.reason}`, EXIT.unreachable);
+  if (first.kind === 'transport') throw asCliError(new TargetUnreachable(client.url, first.reason));
   await call('add_message', { session_id: PROBE_SESSION, role: 'user', content: 'tck probe' }, (v) => (ids.message = id(v)));
   await call('get_conversation', { session_id: PROBE_SESSION });
   await call('search_messages', { query: 'probe' });
@@ -94,8 +95,7 @@ export async function probeCommand(flags: { url?: string; header?: string[]; req
     client = new BridgeClient({ url: flags.url ?? embedded!.url, headers, timeoutMs: flags.requestTimeout });
   } catch (err) {
     await embedded?.close();
-    if (err instanceof BridgeUsageError) throw new CliError(err.message);
-    throw err;
+    throw asCliError(err);
   }
   try {
     const rows = await probe(client);

@@ -179,13 +179,7 @@ export async function reproCommand(rawId: string, flags: ReproFlags): Promise<nu
     throw new CliError(`${id} is a hosted scenario: run it with \`tck run --hosted [URL] --scenario ${id}\` and take its script from the report (\`tck repro ${id} --report reports/report.json\`)`);
   }
   // Loaded here: `tck report` and `tck diff` never talk to a server.
-  const [{ runTck }, { TargetUnreachable }, { BridgeUsageError }, { SelectionError }, { headersFrom }] = await Promise.all([
-    import('../run.js'),
-    import('../engine/runner.js'),
-    import('../bridge/index.js'),
-    import('../engine/select.js'),
-    import('./options.js'),
-  ]);
+  const [{ runTck }, { asCliError, headersFrom }] = await Promise.all([import('../run.js'), import('./options.js')]);
   const exchanges: Exchange[] = [];
   let recording = false;
   let report: Report;
@@ -200,9 +194,7 @@ export async function reproCommand(rawId: string, flags: ReproFlags): Promise<nu
       onResult: () => (recording = false),
     });
   } catch (err) {
-    if (err instanceof TargetUnreachable) throw new CliError(err.message, EXIT.unreachable);
-    if (err instanceof BridgeUsageError || err instanceof SelectionError) throw new CliError(err.message);
-    throw err;
+    throw asCliError(err);
   }
   const result = report.scenarios[0]!;
   const url = report.target.url;

@@ -1,14 +1,13 @@
 // `tck run`: select, run, report, and turn the verdict into an exit code.
-import { BridgeUsageError, type Exchange } from '../bridge/index.js';
+import type { Exchange } from '../bridge/index.js';
 import { TargetUnreachable } from '../engine/runner.js';
-import { SelectionError } from '../engine/select.js';
 import type { ScenarioTier } from '../engine/scenario.js';
 import type { GradingRuleName } from '../engine/grading.js';
 import { ConsoleReporter, SILENT } from '../reporters/console.js';
 import { isHostedId, profilesOf, runTck, type HostedOptions } from '../run.js';
 import { CliError, EXIT } from './exit.js';
 import { SIGNAL_EXIT, watchInterrupts } from './interrupt.js';
-import { headersFrom } from './options.js';
+import { asCliError, headersFrom } from './options.js';
 import { exitCodeOf, finalReport, planOf, prepareRun, publishRun, writeRunFiles, type ReportingFlags, type RunPreparation } from './report-commands.js';
 
 export interface RunFlags extends ReportingFlags {
@@ -160,10 +159,8 @@ async function runAndReport(
       // One line and exit 3; the report (every scenario not run, and why) is still written, quietly.
       console.stop();
       if (err.report) await writeRunFiles(err.report, flags, true);
-      throw new CliError(err.message, EXIT.unreachable);
     }
-    if (err instanceof BridgeUsageError || err instanceof SelectionError) throw new CliError(err.message);
-    throw err;
+    throw asCliError(err);
   }
   // Each reporter on its own: one that fails is named on stderr, and never stops the others.
   const final = finalReport(report, flags, prep);
