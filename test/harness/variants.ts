@@ -66,6 +66,14 @@ export function mapResponse(
   };
 }
 
+/** Edits (a copy of) every 200 answer that has a body, of every method. */
+export function mapAnswers(edit: (body: any, method: string) => unknown): Wrap {
+  return (next) => async (m, body) => {
+    const res = await next(m, body);
+    return res.status === 200 && res.body !== undefined ? { ...res, body: edit(structuredClone(res.body), m) } : res;
+  };
+}
+
 /** Edit the request before the reference sees it (e.g. drop a parameter the variant ignores). */
 export function mapRequest(method: string, edit: (body: any) => unknown): Wrap {
   return (next) => (m, body) => (m === method ? next(m, edit(structuredClone(body))) : next(m, body));

@@ -5,7 +5,7 @@ import { MemoryStore } from '../../src/reference/index.js';
 import { scenarios as dataModel } from '../../suites/bronze/data-model.js';
 import { scenarios as addMessage } from '../../suites/bronze/add-message.js';
 import { scenarios as getConversation } from '../../suites/bronze/get-conversation.js';
-import { compose, mapRequest, mapResponse, type VariantOptions, type Wrap } from '../harness/variants.js';
+import { compose, mapAnswers, mapRequest, mapResponse, type VariantOptions, type Wrap } from '../harness/variants.js';
 import { provePower, type FaultRow, type ValidRow } from '../harness/power.js';
 
 const OURS = [...dataModel, ...addMessage, ...getConversation].map((s) => s.id);
@@ -120,14 +120,13 @@ function dropNulls(v: unknown): unknown {
 const TIME_FIELDS = new Set(['timestamp', 'created_at', 'updated_at', 'started_at', 'completed_at']);
 
 /** Rewrites every answer body with `edit(key, value)` applied to every object field, deeply. */
-const everyField = (edit: (key: string, value: unknown) => unknown): Wrap => (next) => async (m, body) => {
-  const res = await next(m, body);
+const everyField = (edit: (key: string, value: unknown) => unknown): Wrap => {
   const walk = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(walk);
     if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, edit(k, walk(x))]));
     return v;
   };
-  return res.body === undefined ? res : { ...res, body: walk(res.body) };
+  return mapAnswers(walk);
 };
 
 /** get_conversation with a limit keeps the oldest `limit` messages (the reference keeps the newest). */

@@ -3,7 +3,7 @@
 // breaks exactly the rule it checks, with a message naming that rule.
 import type { BridgeResponse } from '../../src/reference/index.js';
 import { silver } from '../../suites/silver/index.js';
-import { compose, mapRequest, mapResponse, type Dispatch, type Wrap } from '../harness/variants.js';
+import { compose, mapAnswers, mapRequest, mapResponse, type Dispatch, type Wrap } from '../harness/variants.js';
 import { provePower, type FaultRow, type ValidRow } from '../harness/power.js';
 
 const OURS = silver.map((s) => s.id);
@@ -391,10 +391,6 @@ function omitUnset(v: any): any {
   }
   return out;
 }
-const everyAnswer = (edit: (body: any, method: string) => any): Wrap => (next) => async (m, body) => {
-  const res = await next(m, body);
-  return res.status === 200 && res.body !== undefined ? { ...res, body: edit(structuredClone(res.body), m) } : res;
-};
 const TIMESTAMPS = ['created_at', 'started_at', 'completed_at', 'updated_at', 'timestamp'];
 /** Timestamps as `+00:00` with microseconds, in every resource. */
 function microsecondOffsets(v: any): any {
@@ -423,8 +419,8 @@ const statsReading = (failing: readonly string[], rate: 'over-total' | 'over-fin
   })));
 
 const VALID: ValidRow[] = [
-  ['omits unset optional fields instead of sending null', everyAnswer(omitUnset)],
-  ['writes timestamps as +00:00 with microseconds', everyAnswer(microsecondOffsets)],
+  ['omits unset optional fields instead of sending null', mapAnswers(omitUnset)],
+  ['writes timestamps as +00:00 with microseconds', mapAnswers(microsecondOffsets)],
   ['numbers steps from 0 in steps of 10', everyStep((s) => (s.step_number = (s.step_number - 1) * 10))],
   ['answers lists, related entities, stats and tool calls in reverse order', compose(
     ...['search_entities', 'search_preferences', 'get_related_entities', 'list_traces', 'get_tool_stats'].map(reversed),

@@ -6,7 +6,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { MemoryStore, createDispatcher, type Params } from '../../src/reference/index.js';
 import type { Entity, Message } from '../../src/schema/index.js';
-import { compose, gradeVariant, mapResponse, type Dispatch, type VariantOptions, type Wrap } from '../harness/variants.js';
+import { compose, gradeVariant, mapAnswers, mapResponse, type Dispatch, type VariantOptions, type Wrap } from '../harness/variants.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- answers are edited as plain JSON */
 
@@ -30,13 +30,11 @@ function eachObject(value: unknown, edit: (obj: Record<string, any>) => void): v
 }
 
 /** Edits every object of every 200 answer. */
-const everyObject = (edit: (obj: Record<string, any>) => void): Wrap => (next) => async (method, body) => {
-  const res = await next(method, body);
-  if (res.status !== 200 || res.body == null) return res;
-  const copy = structuredClone(res.body);
-  eachObject(copy, edit);
-  return { ...res, body: copy };
-};
+const everyObject = (edit: (obj: Record<string, any>) => void): Wrap =>
+  mapAnswers((copy) => {
+    eachObject(copy, edit);
+    return copy;
+  });
 
 /** Rewrites every string field named in `fields`. */
 const everyField = (fields: readonly string[], rewrite: (value: string) => string) =>
