@@ -98,6 +98,47 @@ export const HostedSectionSchema = z.object({
   scenarios: z.array(HostedScenarioResultSchema),
 });
 
+/** One step of explore's minimal failing sequence: what was sent and what each side answered. */
+const ExploreStep = z.object({
+  call: z.string(),
+  method: z.string(),
+  request: z.record(z.string(), z.unknown()),
+  server: z.object({ status: z.number().int(), body: z.unknown().optional() }).optional(),
+  model: z.object({ status: z.number().int(), body: z.unknown().optional() }).optional(),
+});
+
+/** `tck explore`'s results: model-based testing against the reference model, not graded into tiers. */
+export const ExploreSectionSchema = z.object({
+  seed: z.number().int(),
+  runs: z.number().int(),
+  runsDone: z.number().int(),
+  operations: z.number().int(),
+  opsPerSecond: z.number(),
+  maxSteps: z.number().int(),
+  methods: z.array(z.string()),
+  timeBudgetMs: z.number(),
+  durationMs: z.number(),
+  stoppedBy: z.enum(['completed', 'failure', 'time-budget', 'interrupted']),
+  /** The silent points the comparison relaxes (ids of the silent-point table). */
+  tolerances: z.array(z.string()),
+  failure: z.object({
+    message: z.string(),
+    /** The silent point whose tolerance the server fell outside of, when one applies. */
+    tolerance: z.string().optional(),
+    steps: z.array(ExploreStep),
+    /** Runs, operations and milliseconds until the first failing sequence was met. */
+    foundAfter: z.object({ runs: z.number().int(), operations: z.number().int(), ms: z.number() }),
+    originalLength: z.number().int(),
+    shrinks: z.number().int(),
+    /** fast-check's replay: the seed, the path and the commands' replay path. */
+    path: z.string(),
+    replayPath: z.string().optional(),
+    replay: z.string(),
+    curl: z.string(),
+    scenario: z.string(),
+  }).optional(),
+});
+
 export const ReportSchema = z.object({
   format: z.literal('agent-memory-tck/report'),
   formatVersion: z.literal(REPORT_FORMAT_VERSION),
@@ -139,6 +180,8 @@ export const ReportSchema = z.object({
   profiles: z.array(z.enum(['bridge', 'hosted'])).optional(),
   /** The hosted profile's results (`tck run --hosted`), graded on their own. */
   hosted: HostedSectionSchema.optional(),
+  /** `tck explore`'s results (a section of its own, not graded into tiers). */
+  explore: ExploreSectionSchema.optional(),
 });
 
 export type Gate = z.infer<typeof GateSchema>;
@@ -148,6 +191,7 @@ export type ScenarioOutcome = z.infer<typeof Outcome>;
 export const isFailing = (outcome: ScenarioOutcome): boolean => outcome === 'failed' || outcome === 'error';
 export type ReportScenario = z.infer<typeof ScenarioResultSchema>;
 export type HostedSection = z.infer<typeof HostedSectionSchema>;
+export type ExploreSection = z.infer<typeof ExploreSectionSchema>;
 export type HostedReportScenario = z.infer<typeof HostedScenarioResultSchema>;
 export type HostedGroupSummary = z.infer<typeof HostedGroupSummarySchema>;
 /** A scenario of either kind, as the reporters list failures. */
