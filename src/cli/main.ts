@@ -13,6 +13,13 @@ function positiveInt(name: string) {
     return n;
   };
 }
+function integer(name: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isSafeInteger(n)) throw new InvalidArgumentError(`${name} must be an integer, got ${JSON.stringify(value)}`);
+    return n;
+  };
+}
 function port(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError(`port must be an integer from 0 to 65535, got ${JSON.stringify(value)}`);
@@ -188,6 +195,26 @@ Exit codes: 0 requested tier reached and, with --hosted, every hosted group pass
     .action(async (id: string, opts) => {
       const { reproCommand } = await import('./report-commands.js');
       process.exitCode = await reproCommand(id, opts);
+    });
+
+  program
+    .command('explore')
+    .description('model-based testing: random sequences of calls against the server and the reference model side by side; a disagreement is shrunk to a minimal sequence')
+    .option('-u, --url <url>', 'conformance server base URL (omit to explore the embedded reference server)')
+    .option('-H, --header <header>', "extra request header 'Name: value' (repeatable; also TCK_HEADERS)", collect)
+    .option('--request-timeout <ms>', 'per-request timeout in milliseconds', positiveInt('--request-timeout'), 10_000)
+    .option('--runs <n>', 'sequences to try', positiveInt('--runs'), 100)
+    .option('--seed <n>', 'seed of the random sequences (default: a new one, printed)', integer('--seed'))
+    .option('--path <path>', "with --seed: replay this failing case (fast-check's path, printed with a failure)")
+    .option('--replay-path <path>', "with --path: the commands' replay path, printed with a failure")
+    .option('--max-steps <n>', 'longest sequence', positiveInt('--max-steps'), 40)
+    .option('--methods <list>', 'methods or tiers to draw from, comma-separated (default: all but setup and teardown)')
+    .option('--time-budget <ms>', 'bound on the exploration in milliseconds (shrinking included)', positiveInt('--time-budget'), 60_000)
+    .option('-o, --out <dir>', 'directory for report files', 'reports')
+    .option('-r, --reporter <list>', `reporters, comma-separated or repeated: console, json, junit, html, md, badge (default: ${DEFAULT_REPORTERS.join(',')})`, reporters, DEFAULT_REPORTERS)
+    .action(async (opts) => {
+      const { exploreCommand } = await import('./explore-command.js');
+      process.exitCode = await exploreCommand(opts);
     });
 
   program

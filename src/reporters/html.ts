@@ -7,6 +7,7 @@
 // buttons and the scenarios are <details>; its Content-Security-Policy forbids scripts besides,
 // so a hostile answer could not run code in the report even if something slipped through.
 import { bridgeRan, isFailing, type AnyReportScenario, type Gate, type Report } from '../report/model.js';
+import { exploreFailureLines } from '../explore/text.js';
 import { OUTCOME_LABEL, clip, expectedActualDiff, isFailure, placeOf, tierName, verdicts, type Outcome } from './text.js';
 
 type Exchange = AnyReportScenario['exchanges'][number];
@@ -242,6 +243,7 @@ ${verdicts(report).map((v) => `<p class="verdict ${v.ok ? 'ok' : 'bad'}">${esc(v
 </div>
 </header>
 <section class="tiers">${bars.join('')}</section>
+${report.explore?.failure ? `<section><h2>explore: minimal failing sequence</h2><pre>${esc(exploreFailureLines(report.explore).join('\n'))}</pre></section>` : ''}
 ${report.gate || warnings.length ? `<section>${report.gate ? gate(report.gate) : ''}${warnings.map((w) => `<div class="notice">warning: ${esc(w)}</div>`).join('')}</section>` : ''}
 ${filter(report)}
 <main>

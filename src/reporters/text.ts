@@ -2,6 +2,7 @@
 // evidence of a failure, and the verdict line. Pure functions of the report.
 import { formatExchange, printable } from '../bridge/exchange.js';
 import { reaches } from '../engine/grading.js';
+import { exploreSummary } from '../explore/text.js';
 import { bridgeRan, isFailing, type AnyReportScenario, type Report, type ScenarioOutcome as Outcome } from '../report/model.js';
 
 export type { Outcome };
@@ -45,6 +46,7 @@ export function verdicts(report: Report): { text: string; ok: boolean }[] {
     const where = `${h.target.url}${h.target.embedded ? ' (embedded hosted reference service)' : ''}`;
     lines.push({ text: `Hosted profile: ${h.passed ? 'PASSED' : 'FAILED'} (${groups || 'nothing ran'}) against ${where}`, ok: h.passed });
   }
+  if (report.explore) lines.push({ text: `${exploreSummary(report.explore)} against ${report.target.url}`, ok: report.explore.failure === undefined });
   return lines;
 }
 
