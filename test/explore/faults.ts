@@ -1,0 +1,145 @@
+// Stateful faulty variants of the reference server that no fixed scenario catches (proven in
+// test/explore/explore.test.ts): each breaks one rule only after a particular history of calls.
+import { randomUUID } from 'node:crypto';
+import { MemoryStore, type Params } from '../../src/reference/index.js';
+import type { Message, ReasoningTrace, SessionInfo } from '../../src/schema/index.js';
+import { mapRequest, type VariantOptions, type Wrap } from '../harness/variants.js';
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- requests are edited as plain JSON */
+
+/** After a delete in a session, the next message added to it is listed first. */
+class ReorderAfterDelete extends MemoryStore {
+  #dirty = new Set<string>();
+  override delete_message(p: Params<'delete_message'>) {
+    const rec = this.messages.get(p.message_id);
+    if (rec) this.#dirty.add(rec.session.session_id);
+    return super.delete_message(p);
+  }
+  override add_message(p: Params<'add_message'>): Message {
+    const m = super.add_message(p);
+    if (this.#dirty.delete(p.session_id)) {
+      const list = this.sessions.get(p.session_id)!.messages;
+      list.unshift(list.pop()!);
+    }
+    return m;
+  }
+}
+
+/** The id of a deleted message is handed out again to the next object created. */
+function idsReused(): MemoryStore {
+  const free: string[] = [];
+  return new (class extends MemoryStore {
+    override delete_message(p: Params<'delete_message'>) {
+      const r = super.delete_message(p);
+      if (r.deleted) free.push(p.message_id);
+      return r;
+    }
+  })({ newId: () => free.pop() ?? randomUUID() });
+}
+
+const SESSION_METHODS = ['add_message', 'get_conversation', 'search_messages', 'clear_session'];
+/** Session ids are case-folded on the way in (the answers still show the id as sent). */
+const caseFolded: Wrap = (next) => async (method, body: any) => {
+  if (!SESSION_METHODS.includes(method) || typeof body?.session_id !== 'string') return next(method, body);
+  const res = await next(method, { ...body, session_id: body.session_id.toLowerCase() });
+  if (res.status === 200 && method === 'get_conversation') return { ...res, body: { ...(res.body as any), session_id: body.session_id } };
+  return res;
+};
+
+/** A merge re-points the source's outgoing relationships and drops its incoming ones. */
+class MergeDropsIncoming extends MemoryStore {
+  override merge_duplicate_entities(p: Params<'merge_duplicate_entities'>) {
+    if (this.entities.has(p.source_id) && this.entities.has(p.target_id) && p.source_id !== p.target_id) {
+      this.relationships = this.relationships.filter((r) => r.target_id !== p.source_id || r.source_id === p.target_id);
+    }
+    return super.merge_duplicate_entities(p);
+  }
+}
+
+/** false, 0 and "" nested inside metadata are dropped (a truthiness test in a serialiser). */
+const dropFalsy = (v: any, depth: number): any => {
+  if (Array.isArray(v)) return v.map((x) => dropFalsy(x, depth + 1));
+  if (v === null || typeof v !== 'object') return v;
+  return Object.fromEntries(Object.entries(v).filter(([, x]) => depth === 0 || (x !== false && x !== 0 && x !== '')).map(([k, x]) => [k, dropFalsy(x, depth + 1)]));
+};
+const nestedFalsyDropped = mapRequest('add_message', (b) => (b?.metadata && typeof b.metadata === 'object' ? { ...b, metadata: dropFalsy(b.metadata, 0) } : b));
+
+/** get_tool_stats counts only the tool calls of each trace's first step. */
+class StatsFirstStepOnly extends MemoryStore {
+  override get_tool_stats(p: Params<'get_tool_stats'>) {
+    const all = this.traces;
+    this.traces = new Map([...all].map(([id, r]) => [id, { ...r, trace: { ...r.trace, steps: r.trace.steps.slice(0, 1) } }]));
+    try {
+      return super.get_tool_stats(p);
+    } finally {
+      this.traces = all;
+    }
+  }
+}
+
+/** After clear_session of a live session, list_sessions(limit) still counts it against the limit. */
+class LimitCountsClearedSessions extends MemoryStore {
+  #ghosts = 0;
+  override clear_session(p: Params<'clear_session'>) {
+    if (this.sessions.has(p.session_id)) this.#ghosts++;
+    super.clear_session(p);
+  }
+  override clear_all_data(p: Params<'clear_all_data'>) {
+    this.#ghosts = 0;
+    super.clear_all_data(p);
+  }
+  override list_sessions(p: Params<'list_sessions'>): SessionInfo[] {
+    const all = super.list_sessions({ ...p, limit: null });
+    return p.limit == null ? all : all.slice(0, Math.max(0, p.limit - this.#ghosts));
+  }
+}
+
+/** Session ids are trimmed on the way in ("alice " is "alice"). */
+const trimmed: Wrap = (next) => async (method, body: any) => {
+  if (!SESSION_METHODS.includes(method) || typeof body?.session_id !== 'string') return next(method, body);
+  const res = await next(method, { ...body, session_id: body.session_id.trim() });
+  if (res.status === 200 && method === 'get_conversation') return { ...res, body: { ...(res.body as any), session_id: body.session_id } };
+  return res;
+};
+
+/** Message content is stored NFC-normalised (a combining accent comes back precomposed). */
+const contentNormalised = mapRequest('add_message', (b) => (typeof b?.content === 'string' ? { ...b, content: b.content.normalize('NFC') } : b));
+
+/** Integers in metadata are stored as 32-bit (a big one comes back wrapped). */
+const int32 = (v: any): any =>
+  Array.isArray(v) ? v.map(int32) : v !== null && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, int32(x)])) : Number.isInteger(v) ? v | 0 : v;
+const metadataInt32 = mapRequest('add_message', (b) => (b?.metadata && typeof b.metadata === 'object' ? { ...b, metadata: int32(b.metadata) } : b));
+
+/** Steps added after complete_trace are numbered from 1 again. */
+class StepsRestartAfterComplete extends MemoryStore {
+  #completed = new Map<string, number>();
+  override complete_trace(p: Params<'complete_trace'>): ReasoningTrace {
+    const t = super.complete_trace(p);
+    this.#completed.set(p.trace_id, t.steps.length);
+    return t;
+  }
+  override add_step(p: Params<'add_step'>) {
+    const s = super.add_step(p);
+    const before = this.#completed.get(p.trace_id);
+    if (before === undefined) return s;
+    const rec = this.traces.get(p.trace_id)!;
+    const stored = rec.trace.steps[rec.trace.steps.length - 1]!;
+    stored.step_number = rec.trace.steps.length - before;
+    return { ...s, step_number: stored.step_number };
+  }
+}
+
+/** [name, a fresh faulty variant, explore options beyond the defaults (methods to draw from)]. */
+export const FAULTS: [name: string, make: () => VariantOptions, methods?: string[]][] = [
+  ['order breaks after a delete (the next message is listed first)', () => ({ store: new ReorderAfterDelete() }), ['add_message', 'delete_message', 'get_conversation']],
+  ['ids of deleted messages are reused', () => ({ store: idsReused() })],
+  ['session ids are case-folded', () => ({ wrap: caseFolded })],
+  ['a merge drops the incoming edges of the source', () => ({ store: new MergeDropsIncoming() }), ['add_entity', 'add_relationship', 'merge_duplicate_entities', 'get_related_entities']],
+  ['nested false / 0 / "" dropped from metadata', () => ({ wrap: nestedFalsyDropped })],
+  ['tool stats count only the first step of a trace', () => ({ store: new StatsFirstStepOnly() })],
+  ['list_sessions(limit) counts cleared sessions', () => ({ store: new LimitCountsClearedSessions() })],
+  ['session ids are trimmed', () => ({ wrap: trimmed })],
+  ['message content is NFC-normalised', () => ({ wrap: contentNormalised })],
+  ['big integers in metadata wrap to 32 bits', () => ({ wrap: metadataInt32 })],
+  ['steps added after complete_trace are numbered from 1 again', () => ({ store: new StepsRestartAfterComplete() })],
+];
