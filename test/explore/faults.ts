@@ -102,13 +102,38 @@ const trimmed: Wrap = (next) => async (method, body: any) => {
   return res;
 };
 
-/** Message content is stored NFC-normalised (a combining accent comes back precomposed). */
-const contentNormalised = mapRequest('add_message', (b) => (typeof b?.content === 'string' ? { ...b, content: b.content.normalize('NFC') } : b));
+/** get_conversation(limit) takes the last N including deleted messages, then drops the deleted. */
+class LimitCountsDeleted extends MemoryStore {
+  #deleted = new Map<string, number>();
+  override delete_message(p: Params<'delete_message'>) {
+    const sid = this.messages.get(p.message_id)?.session.session_id;
+    const r = super.delete_message(p);
+    if (r.deleted && sid !== undefined) this.#deleted.set(sid, (this.#deleted.get(sid) ?? 0) + 1);
+    return r;
+  }
+  override clear_session(p: Params<'clear_session'>) {
+    this.#deleted.delete(p.session_id);
+    super.clear_session(p);
+  }
+  override clear_all_data(p: Params<'clear_all_data'>) {
+    this.#deleted.clear();
+    super.clear_all_data(p);
+  }
+  override get_conversation(p: Params<'get_conversation'>) {
+    const c = super.get_conversation(p);
+    const gone = this.#deleted.get(p.session_id) ?? 0;
+    return p.limit == null || gone === 0 ? c : { ...c, messages: c.messages.slice(Math.min(c.messages.length, gone)) };
+  }
+}
 
-/** Integers in metadata are stored as 32-bit (a big one comes back wrapped). */
-const int32 = (v: any): any =>
-  Array.isArray(v) ? v.map(int32) : v !== null && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, int32(x)])) : Number.isInteger(v) ? v | 0 : v;
-const metadataInt32 = mapRequest('add_message', (b) => (b?.metadata && typeof b.metadata === 'object' ? { ...b, metadata: int32(b.metadata) } : b));
+/** list_traces compares session ids case-insensitively. */
+class TracesCaseInsensitive extends MemoryStore {
+  override list_traces(p: Params<'list_traces'>): ReasoningTrace[] {
+    const all = super.list_traces({ ...p, session_id: null, limit: null });
+    const hit = p.session_id == null ? all : all.filter((t) => t.session_id.toLowerCase() === p.session_id!.toLowerCase());
+    return p.limit == null ? hit : hit.slice(0, p.limit);
+  }
+}
 
 /** Steps added after complete_trace are numbered from 1 again. */
 class StepsRestartAfterComplete extends MemoryStore {
@@ -139,7 +164,7 @@ export const FAULTS: [name: string, make: () => VariantOptions, methods?: string
   ['tool stats count only the first step of a trace', () => ({ store: new StatsFirstStepOnly() })],
   ['list_sessions(limit) counts cleared sessions', () => ({ store: new LimitCountsClearedSessions() })],
   ['session ids are trimmed', () => ({ wrap: trimmed })],
-  ['message content is NFC-normalised', () => ({ wrap: contentNormalised })],
-  ['big integers in metadata wrap to 32 bits', () => ({ wrap: metadataInt32 })],
+  ['get_conversation(limit) counts deleted messages against the limit', () => ({ store: new LimitCountsDeleted() })],
+  ['list_traces(session_id) matches sessions case-insensitively', () => ({ store: new TracesCaseInsensitive() })],
   ['steps added after complete_trace are numbered from 1 again', () => ({ store: new StepsRestartAfterComplete() })],
 ];
