@@ -38,13 +38,15 @@ function idsReused(): MemoryStore {
 }
 
 const SESSION_METHODS = ['add_message', 'get_conversation', 'search_messages', 'clear_session'];
-/** Session ids are case-folded on the way in (the answers still show the id as sent). */
-const caseFolded: Wrap = (next) => async (method, body: any) => {
+/** Session ids rewritten on the way in (the conversation still shows the id as sent). */
+const sessionIds = (rewrite: (id: string) => string): Wrap => (next) => async (method, body: any) => {
   if (!SESSION_METHODS.includes(method) || typeof body?.session_id !== 'string') return next(method, body);
-  const res = await next(method, { ...body, session_id: body.session_id.toLowerCase() });
+  const res = await next(method, { ...body, session_id: rewrite(body.session_id) });
   if (res.status === 200 && method === 'get_conversation') return { ...res, body: { ...(res.body as any), session_id: body.session_id } };
   return res;
 };
+const caseFolded = sessionIds((id) => id.toLowerCase());
+const trimmed = sessionIds((id) => id.trim());
 
 /** A merge re-points the source's outgoing relationships and drops its incoming ones. */
 class MergeDropsIncoming extends MemoryStore {
@@ -93,14 +95,6 @@ class LimitCountsClearedSessions extends MemoryStore {
     return p.limit == null ? all : all.slice(0, Math.max(0, p.limit - this.#ghosts));
   }
 }
-
-/** Session ids are trimmed on the way in ("alice " is "alice"). */
-const trimmed: Wrap = (next) => async (method, body: any) => {
-  if (!SESSION_METHODS.includes(method) || typeof body?.session_id !== 'string') return next(method, body);
-  const res = await next(method, { ...body, session_id: body.session_id.trim() });
-  if (res.status === 200 && method === 'get_conversation') return { ...res, body: { ...(res.body as any), session_id: body.session_id } };
-  return res;
-};
 
 /** get_conversation(limit) takes the last N including deleted messages, then drops the deleted. */
 class LimitCountsDeleted extends MemoryStore {
