@@ -3,16 +3,16 @@
 // still write what was found so far.
 import { writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { BridgeUsageError } from '../bridge/index.js';
+import { BridgeUsageError } from '../profiles/bridge/index.js';
 import { explorableMethods } from '../explore/commands.js';
 import { exploreReport } from '../explore/report.js';
 import { explore } from '../explore/run.js';
-import { ConsoleReporter, SILENT } from '../reporters/console.js';
-import { filesUnder, writeReports } from '../reporters/index.js';
-import type { ReporterName } from '../reporters/names.js';
-import { CliError, EXIT } from './exit.js';
+import { ConsoleReporter, SILENT } from '../report/render/console.js';
+import { filesUnder, writeReports } from '../report/render/index.js';
+import type { ReporterName } from '../report/render/names.js';
+import { EXIT, TckError } from '../engine/errors.js';
 import { SIGNAL_EXIT, watchInterrupts } from './interrupt.js';
-import { asCliError, headersFrom } from './options.js';
+import { headersFrom } from './options.js';
 
 export interface ExploreFlags {
   url?: string;
@@ -33,9 +33,9 @@ export async function exploreCommand(flags: ExploreFlags): Promise<number> {
   const headers = headersFrom(flags.header);
   const methods = flags.methods?.split(',').map((m) => m.trim()).filter((m) => m !== '');
   if (methods !== undefined && explorableMethods(methods).length === 0) {
-    throw new CliError(`--methods ${flags.methods}: names no method or tier explore can draw (e.g. add_message,get_conversation or bronze)`);
+    throw new TckError(`--methods ${flags.methods}: names no method or tier explore can draw (e.g. add_message,get_conversation or bronze)`);
   }
-  const embedded = flags.url === undefined ? await (await import('../reference/index.js')).startReferenceServer({ port: 0 }) : undefined;
+  const embedded = flags.url === undefined ? await (await import('../servers/bridge/index.js')).startReferenceServer({ port: 0 }) : undefined;
   const url = flags.url ?? embedded!.url;
   const interrupts = watchInterrupts();
   const startedAt = new Date();
@@ -65,8 +65,8 @@ export async function exploreCommand(flags: ExploreFlags): Promise<number> {
     if (outcome.failed.length > 0) return EXIT.usage;
     return section.failure ? EXIT.notReached : EXIT.ok;
   } catch (err) {
-    if (err instanceof BridgeUsageError) throw new CliError(err.message);
-    throw asCliError(err);
+    if (err instanceof BridgeUsageError) throw new TckError(err.message);
+    throw err;
   } finally {
     interrupts.dispose();
     await embedded?.close();

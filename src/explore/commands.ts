@@ -4,7 +4,7 @@
 // runs, so shrinking keeps sequences meaningful). A new method (Platinum) gets a command from its
 // METHODS entry alone; PARAM_VALUES / REFS / WEIGHTS say more about its parameters when needed.
 import fc from 'fast-check';
-import { METHODS, TOOL_CALL_STATUSES, ENTITY_TYPES, ROLES, type MethodName, type Tier } from '../schema/index.js';
+import { METHODS, TOOL_CALL_STATUSES, ENTITY_TYPES, ROLES, type MethodName, type Tier } from '../protocols/bridge/index.js';
 import { compareAnswers, type Answer } from './compare.js';
 import type { ExploreModel, RefKind } from './model.js';
 import { NAMES, SESSION_IDS, jsonObject, query, text } from './values.js';

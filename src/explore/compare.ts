@@ -2,8 +2,8 @@
 // the protocol speaks and open where it is silent. Every relaxation names its silent point
 // (src/explore/tolerances.ts) at the line that makes it.
 import { isDeepStrictEqual } from 'node:util';
-import { MODEL, Uuid, isIsoDateTime, type MethodName } from '../schema/index.js';
-import type { StoreSnapshot } from '../reference/index.js';
+import { MODEL, Uuid, isIsoDateTime, type MethodName } from '../protocols/bridge/index.js';
+import type { StoreSnapshot } from '../servers/bridge/index.js';
 import { Mismatch, type ExploreModel } from './model.js';
 import type { ToleranceId } from './tolerances.js';
 import { NO_MATCH_QUERIES } from './values.js';

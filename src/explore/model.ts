@@ -2,7 +2,7 @@
 // through its own dispatcher (the same code path as the reference server, without HTTP), plus
 // what explore learns about the server while a sequence runs — which server id stands for which
 // model id, and the step numbers the server handed out.
-import { MemoryStore, createDispatcher, type BridgeResponse, type StoreSnapshot } from '../reference/index.js';
+import { MemoryStore, createDispatcher, type BridgeResponse, type StoreSnapshot } from '../servers/bridge/index.js';
 
 /** A disagreement between the server and the model, or a rule the server broke on its own. */
 export class Mismatch extends Error {

@@ -1,7 +1,7 @@
 // The report of a `tck explore` run: the explore section, no scenarios, nothing graded.
 import type { ExploreSection, Report } from '../report/model.js';
-import { KIT_NAME, KIT_VERSION } from '../version.js';
-import { KIT_PROTOCOL } from '../engine/runner.js';
+import { KIT_NAME, KIT_VERSION } from '../util/kit.js';
+import { PROTOCOL_VERSION } from '../protocols/bridge/version.js';
 import { REPORT_FORMAT_VERSION } from '../report/model.js';
 import { GRADING_RULES } from '../engine/grading.js';
 
@@ -12,7 +12,7 @@ export function exploreReport(section: ExploreSection, target: Report['target'],
   return {
     format: 'agent-memory-tck/report',
     formatVersion: REPORT_FORMAT_VERSION,
-    kit: { name: KIT_NAME, version: KIT_VERSION, protocol: KIT_PROTOCOL },
+    kit: { name: KIT_NAME, version: KIT_VERSION, protocol: PROTOCOL_VERSION },
     target,
     startedAt: startedAt.toISOString(),
     endedAt: endedAt.toISOString(),

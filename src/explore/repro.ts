@@ -1,9 +1,9 @@
 // A failing sequence as things a vendor can keep: a curl script (the kit's own reproduction
 // format, ids captured from answers as the script runs) and a ready-to-paste scenario file
 // (`defineScenario`) whose last check is the step that failed, expected values from the model.
-import type { Exchange } from '../bridge/index.js';
-import { METHODS, type MethodName } from '../schema/index.js';
-import { reproScript } from '../repro.js';
+import type { Exchange } from '../profiles/bridge/index.js';
+import { METHODS, type MethodName } from '../protocols/bridge/index.js';
+import { reproScript } from '../report/repro.js';
 import type { StepRecord } from './commands.js';
 
 export function curlScript(exchanges: readonly Exchange[], message: string, url: string): string {

@@ -3,9 +3,9 @@
 // it by seed and path; this module bounds the run (time budget, signal), counts what ran, and
 // replays the minimal sequence once more to record both sides' answers for the report.
 import fc from 'fast-check';
-import { BridgeClient, type Exchange } from '../bridge/index.js';
+import { BridgeClient, type Exchange } from '../profiles/bridge/index.js';
 import { TargetUnreachable } from '../engine/runner.js';
-import { METHODS, validate, type MethodName } from '../schema/index.js';
+import { METHODS, validate, type MethodName } from '../protocols/bridge/index.js';
 import type { ExploreSection } from '../report/model.js';
 import type { Answer } from './compare.js';
 import { BridgeCommand, commandArbitraries, explorableMethods, type StepRecord, type Target, type World } from './commands.js';

@@ -1,8 +1,8 @@
 // Stateful faulty variants of the reference server that no fixed scenario catches (proven in
 // test/explore/explore.test.ts): each breaks one rule only after a particular history of calls.
 import { randomUUID } from 'node:crypto';
-import { MemoryStore, type Params } from '../../src/reference/index.js';
-import type { Message, ReasoningTrace, SessionInfo } from '../../src/schema/index.js';
+import { MemoryStore, type Params } from '../../src/servers/bridge/index.js';
+import type { Message, ReasoningTrace, SessionInfo } from '../../src/protocols/bridge/index.js';
 import { mapRequest, type VariantOptions, type Wrap } from '../harness/variants.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- requests are edited as plain JSON */

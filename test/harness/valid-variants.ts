@@ -2,8 +2,8 @@
 // points of src/engine/DESIGN.md). Shared by the scenario suites (test/suites/valid-variants.test.ts)
 // and explore (test/explore/), which must raise no alarm on any of them.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { MemoryStore, createDispatcher, type Params } from '../../src/reference/index.js';
-import type { Entity, Message } from '../../src/schema/index.js';
+import { MemoryStore, createDispatcher, type Params } from '../../src/servers/bridge/index.js';
+import type { Entity, Message } from '../../src/protocols/bridge/index.js';
 import { compose, mapAnswers, mapResponse, type Dispatch, type VariantOptions, type Wrap } from './variants.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- answers are edited as plain JSON */
