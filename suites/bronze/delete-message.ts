@@ -2,7 +2,7 @@
 // ids; the message is gone and the others keep their order.
 import { check } from '../../src/engine/assert.js';
 import { defineScenario, type Scenario } from '../../src/engine/scenario.js';
-import type { Message } from '../../src/schema/model.js';
+import type { Message } from '../../src/protocols/bridge/model.js';
 import { addMessages, deleteAndCheck, deleteMessage, expectConversation, expectCounts, UNKNOWN_ID } from './helpers-bronze-b.js';
 
 const group = 'delete_message';

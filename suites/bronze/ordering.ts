@@ -3,7 +3,7 @@
 import { defineScenario, type Scenario } from '../../src/engine/scenario.js';
 import { show } from '../../src/engine/assert.js';
 import { AssertionFailure } from '../../src/engine/faults.js';
-import type { Role } from '../../src/schema/model.js';
+import type { Role } from '../../src/protocols/bridge/model.js';
 import { addMessages, addTurns, compareInstants, deleteAndCheck, expectConversation } from './helpers-bronze-b.js';
 
 const group = 'ordering';

@@ -4,8 +4,8 @@
 // the one kind of "matching" every algorithm agrees on, so the scenarios rely on it.
 import { defineScenario, type Scenario } from '../../src/engine/scenario.js';
 import { check, show } from '../../src/engine/assert.js';
-import type { BridgeApi } from '../../src/engine/context.js';
-import type { Message } from '../../src/schema/model.js';
+import type { BridgeApi } from '../../src/profiles/bridge/context.js';
+import type { Message } from '../../src/protocols/bridge/model.js';
 import { TOPICS, UNRELATED_QUERY } from '../../fixtures/data.js';
 import { addMessages, checkStored, ids, type Written } from './helpers-bronze-b.js';
 
