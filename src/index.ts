@@ -1,9 +1,13 @@
 // The library: everything a vendor's own test runner needs to host the kit.
 export { runTck, type TckOptions } from './run/run.js';
 export { ALL_SCENARIOS, findScenario } from '../suites/index.js';
-export { defineScenario, TIERS, type Scenario, type ScenarioTier } from './engine/scenario.js';
-export { RunStopped, TargetUnreachable, runScenarios, type ScenarioResult, type Outcome, type SetupInfo } from './engine/runner.js';
-export { grade, GRADING_RULES, type Grade, type GradingRuleName, type TierSummary } from './engine/grading.js';
+export { TIERS, type ScenarioTier } from './engine/scenario.js';
+export { defineScenario, type Scenario } from './profiles/bridge/scenario.js';
+export { RunStopped, TargetUnreachable, type SetupInfo } from './engine/runner.js';
+export { runScenarios } from './profiles/bridge/driver.js';
+export { type ScenarioResult, type Outcome } from './engine/result.js';
+export { grade, GRADING_RULES, type Grade, type GradingRuleName } from './engine/grading.js';
+export { type TierSummary } from './engine/result.js';
 export { selectScenarios, type Selection } from './engine/select.js';
 export { BridgeClient, formatExchange, type CallResult, type Exchange } from './profiles/bridge/index.js';
 export * as schema from './protocols/bridge/index.js';
@@ -18,6 +22,7 @@ export { renderBadge } from './report/render/badge.js';
 export { diffReports } from './report/diff.js';
 export { evaluateBaseline } from './report/baseline.js';
 export { reproScript } from './report/repro.js';
-export { runHostedProfile, type HostedProfileOptions } from './profiles/hosted/run.js';
+export { runHostedProfile } from './run/hosted.js';
+export type { HostedProfileOptions } from './profiles/hosted/run.js';
 export { HOSTED_SCENARIOS } from '../suites/hosted/index.js';
 export { startHostedServer, createForwarder } from './servers/hosted/index.js';

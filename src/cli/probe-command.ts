@@ -2,8 +2,8 @@
 import { BridgeClient, type Outcome } from '../profiles/bridge/index.js';
 import { TargetUnreachable } from '../engine/runner.js';
 import { METHODS, type MethodName } from '../protocols/bridge/methods.js';
-import { EXIT } from './exit.js';
-import { asCliError, headersFrom } from './options.js';
+import { EXIT } from '../engine/errors.js';
+import { headersFrom } from './options.js';
 import { colorFor } from '../report/render/color.js';
 
 export type ProbeStatus = 'answers' | 'rejects' | 'missing' | 'broken';
@@ -31,7 +31,7 @@ export async function probe(client: BridgeClient): Promise<ProbeRow[]> {
   const id = (v: Record<string, unknown>) => (typeof v.id === 'string' ? v.id : NIL_UUID);
 
   const first = await call('setup', {});
-  if (first.kind === 'transport') throw asCliError(new TargetUnreachable(client.url, first.reason));
+  if (first.kind === 'transport') throw new TargetUnreachable(client.url, first.reason);
   await call('add_message', { session_id: PROBE_SESSION, role: 'user', content: 'tck probe' }, (v) => (ids.message = id(v)));
   await call('get_conversation', { session_id: PROBE_SESSION });
   await call('search_messages', { query: 'probe' });
@@ -95,7 +95,7 @@ export async function probeCommand(flags: { url?: string; header?: string[]; req
     client = new BridgeClient({ url: flags.url ?? embedded!.url, headers, timeoutMs: flags.requestTimeout });
   } catch (err) {
     await embedded?.close();
-    throw asCliError(err);
+    throw err;
   }
   try {
     const rows = await probe(client);

@@ -1,11 +1,10 @@
 // docs/scenarios.md: the catalogue of every scenario, generated from the suites (`npm run docs`).
-import type { Scenario } from '../engine/scenario.js';
-import type { HostedScenario } from '../profiles/hosted/scenario.js';
+import type { ScenarioBase, TieredScenario } from '../engine/scenario.js';
 
 const cell = (text: string) => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
 
 /** The catalogue: the bridge suites by tier, then the hosted profile (when given) by group. */
-export function renderCatalogue(scenarios: readonly Scenario[], hosted: readonly HostedScenario[] = []): string {
+export function renderCatalogue(scenarios: readonly TieredScenario<never>[], hosted: readonly ScenarioBase<never>[] = []): string {
   const lines = [
     '# Scenario catalogue',
     '',

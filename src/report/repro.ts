@@ -5,7 +5,7 @@
 // replayed literally: a string that first appeared in an answer (and was never sent before) and is
 // sent again in a later request is captured from that answer when the script runs (with jq when
 // it is installed, else with node) and spliced into the later request as JSON.
-import type { Exchange } from '../profiles/bridge/index.js';
+import type { Exchange } from '../engine/evidence.js';
 import { isFailing, type ScenarioOutcome } from './model.js';
 
 export interface ReproSource {

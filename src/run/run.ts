@@ -7,8 +7,12 @@
 import { BridgeClient } from '../profiles/bridge/index.js';
 import type { Exchange } from '../profiles/bridge/index.js';
 import { grade, reaches, type GradingRuleName } from '../engine/grading.js';
-import { KIT_PROTOCOL, TargetUnreachable, runLimits, runScenarios, unreachableRun, type RunSummary, type ScenarioResult } from '../engine/runner.js';
-import type { Scenario, ScenarioTier } from '../engine/scenario.js';
+import { TargetUnreachable, runLimits } from '../engine/runner.js';
+import { PROTOCOL_VERSION } from '../protocols/bridge/version.js';
+import { runScenarios, unreachableRun, type BridgeRunSummary } from '../profiles/bridge/driver.js';
+import { type ScenarioResult } from '../engine/result.js';
+import type { ScenarioTier } from '../engine/scenario.js';
+import type { Scenario } from '../profiles/bridge/scenario.js';
 import { SelectionError, selectScenarios, type Selection } from '../engine/select.js';
 import type { HostedProfileOptions, HostedRun } from '../profiles/hosted/run.js';
 import { REPORT_FORMAT_VERSION, type Report } from '../report/model.js';
@@ -83,7 +87,7 @@ export async function runTck(options: TckOptions = {}): Promise<Report> {
   }
   let hosted: HostedRun | undefined;
   if (profiles.hosted !== undefined && unreachable === undefined) {
-    const { runHostedProfile, HostedTargetUnreachable } = await import('../profiles/hosted/run.js');
+    const [{ runHostedProfile }, { HostedTargetUnreachable }] = await Promise.all([import('./hosted.js'), import('../profiles/hosted/run.js')]);
     try {
       hosted = await runHostedProfile({
         ...options.hosted!,
@@ -107,7 +111,7 @@ export async function runTck(options: TckOptions = {}): Promise<Report> {
   const report: Report = {
     format: 'agent-memory-tck/report',
     formatVersion: REPORT_FORMAT_VERSION,
-    kit: { name: KIT_NAME, version: KIT_VERSION, protocol: KIT_PROTOCOL },
+    kit: { name: KIT_NAME, version: KIT_VERSION, protocol: PROTOCOL_VERSION },
     target,
     startedAt: startedAt.toISOString(),
     endedAt: endedAt.toISOString(),
@@ -130,15 +134,23 @@ export async function runTck(options: TckOptions = {}): Promise<Report> {
     ...(hosted !== undefined || bridge === undefined ? { profiles: [...(bridge ? ['bridge' as const] : []), ...(hosted ? ['hosted' as const] : [])] } : {}),
     ...(hosted !== undefined ? { hosted: hosted.section } : {}),
   };
-  if (unreachable) {
-    unreachable.report = report;
-    throw unreachable;
-  }
+  if (unreachable) throw new RunUnreachable(unreachable, report);
   return report;
 }
 
+/** Nothing answered the first request; the error still carries the report that says so (every scenario not run). */
+export class RunUnreachable extends TargetUnreachable {
+  constructor(
+    cause: TargetUnreachable,
+    readonly report: Report,
+  ) {
+    super(cause.url, cause.reason);
+    this.message = cause.message;
+  }
+}
+
 interface BridgeRun {
-  summary: RunSummary;
+  summary: BridgeRunSummary;
   target: Report['target'];
   /** Set when nothing answered the first request (the summary then says every scenario was not run). */
   unreachable?: TargetUnreachable;

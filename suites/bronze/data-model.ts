@@ -4,7 +4,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { check, instant, show } from '../../src/engine/assert.js';
 import type { BridgeApi } from '../../src/profiles/bridge/context.js';
-import { defineScenario, type Scenario } from '../../src/engine/scenario.js';
+import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
 import type { EntityType, Message, Role } from '../../src/protocols/bridge/model.js';
 
 // ------------------------------------------------------------------ shared helpers

@@ -5,7 +5,7 @@
 // behaviour faults such as a rejected valid call or a failed call that still changed data (failed).
 // Three rules can only be shown with Silver methods (null lookups, add_step): against a target
 // without them the scenario notes that and checks the rest.
-import { defineScenario, type Scenario } from '../../src/engine/scenario.js';
+import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
 import { check, show } from '../../src/engine/assert.js';
 import { describeOutcome, type BridgeApi, type ScenarioContext } from '../../src/profiles/bridge/context.js';
 import { AssertionFailure, ProtocolFault, SchemaViolation, TransportFault } from '../../src/engine/faults.js';

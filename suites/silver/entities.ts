@@ -2,7 +2,7 @@
 // The helpers at the top are shared by the other Silver files (search, related, traces).
 import { instant, type Check } from '../../src/engine/assert.js';
 import type { BridgeApi } from '../../src/profiles/bridge/context.js';
-import { defineScenario, type Scenario } from '../../src/engine/scenario.js';
+import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
 import type { Entity, EntityType } from '../../src/protocols/bridge/model.js';
 
 // ------------------------------------------------------------------ shared helpers

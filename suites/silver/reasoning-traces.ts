@@ -3,7 +3,7 @@
 import { SPECIAL_CONTENT, UNICODE_CONTENT } from '../../fixtures/data.js';
 import { instant, type Check } from '../../src/engine/assert.js';
 import type { BridgeApi } from '../../src/profiles/bridge/context.js';
-import { defineScenario, type Scenario } from '../../src/engine/scenario.js';
+import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
 import type { ReasoningStep, ReasoningTrace, ToolCall } from '../../src/protocols/bridge/model.js';
 import { checkSameInstant } from './entities.js';
 

@@ -4,7 +4,7 @@
 // scenario keeps to one hop (silent: the default depth).
 import type { Check } from '../../src/engine/assert.js';
 import type { BridgeApi } from '../../src/profiles/bridge/context.js';
-import { defineScenario, type Scenario } from '../../src/engine/scenario.js';
+import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
 import type { Entity } from '../../src/protocols/bridge/model.js';
 import { addEntities, entityView } from './entities.js';
 

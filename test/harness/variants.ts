@@ -2,7 +2,8 @@
 // A variant wraps the reference dispatcher (and may use its own store), so it differs from the
 // reference in exactly one rule.
 import { BridgeClient } from '../../src/profiles/bridge/index.js';
-import { runScenarios, type ScenarioResult } from '../../src/engine/runner.js';
+import { runScenarios } from '../../src/profiles/bridge/driver.js';
+import { type ScenarioResult } from '../../src/engine/result.js';
 import { grade } from '../../src/engine/grading.js';
 import { MemoryStore, createDispatcher, startBridgeServer, type BridgeResponse } from '../../src/servers/bridge/index.js';
 import { ALL_SCENARIOS, findScenario } from '../../suites/index.js';
