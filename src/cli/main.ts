@@ -4,8 +4,8 @@ import { DEFAULT_REPORTERS, UnknownReporterError, parseReporters, type ReporterN
 import { KIT_VERSION } from '../util/kit.js';
 import { EXIT, TckError, exitCodeOfError } from '../engine/errors.js';
 import { DEFAULT_LIMITS } from '../util/limits.js';
+import { TIERS } from '../engine/scenario.js';
 
-const TIERS = ['bronze', 'silver', 'gold'];
 
 function positiveInt(name: string) {
   return (value: string): number => {

@@ -2,7 +2,9 @@
 // these, and every result type of the engine is inferred from them, never written twice.
 import { z } from 'zod';
 import { ExchangeSchema } from './evidence.js';
-import { TierSchema } from './scenario.js';
+import { TIERS } from './scenario.js';
+
+export const TierSchema = z.enum(TIERS);
 
 export const OUTCOMES = ['passed', 'failed', 'error', 'skipped', 'not-run'] as const;
 export const OutcomeSchema = z.enum(OUTCOMES);

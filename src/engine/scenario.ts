@@ -1,12 +1,10 @@
 // A scenario: one stable id, the clauses it checks, and a body that reads like them. The engine
 // knows no protocol: `C` is the context a profile hands the body (the bridge's ScenarioContext,
 // the hosted profile's HostedContext).
-import { z } from 'zod';
 
 /** The bridge tiers, lowest first; grading reaches them in this order. */
 export const TIERS = ['bronze', 'silver', 'gold'] as const;
-export const TierSchema = z.enum(TIERS);
-export type ScenarioTier = z.infer<typeof TierSchema>;
+export type ScenarioTier = (typeof TIERS)[number];
 
 export interface ScenarioBase<C> {
   /** SCN-B-001… (registry counterparts keep the established ids; ours start at 101). */

@@ -1,7 +1,6 @@
 // The report: one versioned object, described by a zod schema, that every output format renders.
 import { z } from 'zod';
-import { LevelCountsSchema, OutcomeSchema, ScenarioResultSchema as EngineScenarioResult, TierSummarySchema as EngineTierSummary } from '../engine/result.js';
-import { TierSchema } from '../engine/scenario.js';
+import { LevelCountsSchema, TierSchema, OutcomeSchema, ScenarioResultSchema as EngineScenarioResult, TierSummarySchema as EngineTierSummary } from '../engine/result.js';
 import { HOSTED_GROUPS } from '../protocols/hosted/document.js';
 
 export const REPORT_FORMAT_VERSION = '1.0';

@@ -22,6 +22,7 @@ import { MAX_NESTING_DEPTH, errorResponse, nestsDeeperThan, paramIssues, type Br
 import { PROTOCOL_VERSION } from '../../protocols/bridge/version.js';
 import { DEFAULT_LIMITS } from '../../util/limits.js';
 import { normalizeEndpoint } from '../../protocols/hosted/endpoint.js';
+import { isJsonObject as isObject } from '../../util/json.js';
 
 export interface ForwarderOptions {
   /** The hosted REST base URL, e.g. https://memory.example.com/v1 (an origin alone gets /v1). */
@@ -84,7 +85,6 @@ type Query = Record<string, string | number | null | undefined>;
 const SNIPPET = 500;
 const snippet = (text: string) => (text.length <= SNIPPET ? text : `${text.slice(0, SNIPPET)}…`);
 const statusLine = (status: number) => `${status}${STATUS_CODES[status] ? ` ${STATUS_CODES[status]}` : ''}`;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 const seg = (value: string) => encodeURIComponent(value);
 
