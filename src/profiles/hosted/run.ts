@@ -17,7 +17,8 @@ import { normalizeEndpoint } from '../../protocols/hosted/endpoint.js';
 import { RestClient, type RestExchange } from './client.js';
 import { HostedRecorder, credentialRepro, fromEnv, type HostedTarget } from './context.js';
 import { DISCOVERY } from '../../protocols/hosted/document.js';
-import { hostedReproScript } from './repro.js';
+import { reproScript } from '../../report/repro.js';
+import { isFailing } from '../../engine/result.js';
 import { HOSTED_GROUPS, type HostedGroup, type HostedScenario } from './scenario.js';
 
 export interface HostedProfileOptions
@@ -143,8 +144,14 @@ export async function runHosted(options: HostedProfileOptions & { suite: readonl
     // Whatever a secret learned late may have reached earlier (messages, expected/actual, notes): scrubbed once more.
     const results = summary.results.map((r): HostedScenarioResult => {
       const clean = client.scrubValue(r);
-      if (clean.outcome !== 'failed' && clean.outcome !== 'error') return clean;
-      const script = hostedReproScript(r as HostedScenarioResult & { exchanges: RestExchange[] }, baseUrl, target.origin, credentialRepro);
+      if (!isFailing(clean.outcome)) return clean;
+      const script = reproScript(r, {
+        url: baseUrl,
+        envVar: 'TCK_HOSTED_URL',
+        what: "agent-memory-tck's hosted profile",
+        notes: ["No credential is written here: the run's own come from TCK_API_KEY, TCK_TOKEN and TCK_OTHER_API_KEY."],
+        authorization: (ex) => credentialRepro(ex as RestExchange),
+      });
       return { ...clean, repro: client.scrub(script) };
     });
     return { section: section(results, [...summary.setup.warnings, ...summary.warnings]), interrupted: summary.stopped?.interrupted ?? false };
