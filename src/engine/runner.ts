@@ -39,7 +39,7 @@ export interface Ending {
   expected?: unknown;
   actual?: unknown;
   durationMs: number;
-  /** The HTTP exchanges of a scenario that did not pass (evidence); empty for passed ones. */
+  /** The HTTP exchanges of a scenario that did not pass (evidence); empty for passed ones unless RunOptions.keepExchanges. */
   exchanges: Exchange[];
   notes: string[];
 }
@@ -65,6 +65,8 @@ export interface RunOptions<S = Scenario, R = ScenarioResult> {
   reconnectWindowMs?: number;
   onResult?: (result: R) => void;
   onStart?: (scenario: S) => void;
+  /** Keep the exchanges of passed and skipped scenarios too (a certification bundle replays every scenario). */
+  keepExchanges?: boolean;
 }
 
 /** The limits among a caller's options that are set, as RunOptions (callbacks left to the caller). */
@@ -163,8 +165,11 @@ export interface RunDriver<S, C extends RunContext, L> {
   requestTimeoutMs: number;
 }
 
+/** What the bridge driver needs of a client: the BridgeClient, or a replay of recorded exchanges (src/certify). */
+export type BridgeTransport = Pick<BridgeClient, 'call' | 'url' | 'timeoutMs'>;
+
 export async function runScenarios(
-  client: BridgeClient,
+  client: BridgeTransport,
   scenarios: readonly Scenario[],
   options: RunOptions = {},
 ): Promise<RunSummary> {
@@ -172,7 +177,7 @@ export async function runScenarios(
 }
 
 /** The bridge: setup/teardown calls, clear_all_data before each scenario, a Recorder per scenario. */
-function bridgeDriver(client: BridgeClient): RunDriver<Scenario, Recorder, ScenarioLabel> {
+function bridgeDriver(client: BridgeTransport): RunDriver<Scenario, Recorder, ScenarioLabel> {
   return {
     label: labelOf,
     setup: (signal) => callSetup(client, signal),
@@ -218,7 +223,7 @@ export async function runWith<S extends { id: string }, C extends RunContext, L>
         continue;
       }
       options.onStart?.(scenario);
-      const result = printableResult(await runOne(driver, scenario, timeoutMs, run.signal, liveness));
+      const result = printableResult(await runOne(driver, scenario, timeoutMs, run.signal, liveness, options.keepExchanges ?? false));
       results.push(result);
       options.onResult?.(result);
       halt();
@@ -279,7 +284,7 @@ function runControl(options: Pick<RunOptions, 'signal' | 'maxTimeMs'>): { signal
   };
 }
 
-async function callSetup(client: BridgeClient, signal: AbortSignal): Promise<SetupInfo> {
+async function callSetup(client: BridgeTransport, signal: AbortSignal): Promise<SetupInfo> {
   const { outcome } = await client.call('setup', {}, { signal });
   // Stopped before the first answer: nothing is judged, every scenario is reported as not run.
   if (signal.aborted) return { ok: false, warnings: [] };
@@ -312,6 +317,7 @@ async function runOne<S, C extends RunContext, L>(
   timeoutMs: number,
   runSignal: AbortSignal,
   liveness: Liveness,
+  keepExchanges: boolean,
 ): Promise<L & Ending> {
   const started = performance.now();
   // Every call of the scenario can be cancelled when it ends early, and is shown to the liveness
@@ -338,7 +344,7 @@ async function runOne<S, C extends RunContext, L>(
     // After a timeout the body is abandoned; whatever it ends with later is of no interest.
     body.catch(() => {});
     await Promise.race([body, ended]);
-    return { ...base, outcome: 'passed', durationMs: performance.now() - started, exchanges: [], notes: ctx.notes };
+    return { ...base, outcome: 'passed', durationMs: performance.now() - started, exchanges: keepExchanges ? ctx.exchanges.slice() : [], notes: ctx.notes };
   } catch (err) {
     ctx.stop();
     cancel.abort(SCENARIO_OVER);
@@ -347,7 +353,7 @@ async function runOne<S, C extends RunContext, L>(
       return { ...base, outcome: 'not-run', message: `not finished: ${err.message}`, durationMs, exchanges: ctx.exchanges.slice(), notes: ctx.notes };
     }
     if (err instanceof SkipScenario) {
-      return { ...base, outcome: 'skipped', message: err.message, durationMs, exchanges: [], notes: ctx.notes };
+      return { ...base, outcome: 'skipped', message: err.message, durationMs, exchanges: keepExchanges ? ctx.exchanges.slice() : [], notes: ctx.notes };
     }
     if (err instanceof ScenarioFault) {
       return {

@@ -21,6 +21,9 @@ const Exchange = z.object({
   credential: z.string().optional(),
 });
 
+/** One recorded exchange, as a report (and a certification bundle) holds it. */
+export const ExchangeSchema = Exchange;
+
 const Outcome = z.enum(['passed', 'failed', 'error', 'skipped', 'not-run']);
 const Tier = z.enum(['bronze', 'silver', 'gold']);
 

@@ -1,0 +1,120 @@
+// `tck certify`: the full suite against a server, written as one certification bundle, and
+// `tck verify BUNDLE`: that bundle re-graded offline (src/certify/).
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { z } from 'zod';
+import { BundleFileError, ImplementationSchema, loadBundle } from '../certify/bundle.js';
+import { ConsoleReporter } from '../reporters/console.js';
+import { tierName, verdictLine } from '../reporters/text.js';
+import { CliError, EXIT } from './exit.js';
+import { SIGNAL_EXIT, watchInterrupts } from './interrupt.js';
+import { asCliError, headersFrom } from './options.js';
+import { planOf } from './report-commands.js';
+
+export interface CertifyFlags {
+  name: string;
+  version: string;
+  language: string;
+  repository: string;
+  url?: string;
+  reportUrl?: string;
+  header?: string[];
+  requestTimeout: number;
+  scenarioTimeout: number;
+  maxTime: number;
+  out: string;
+  /** Selection flags, accepted only to be refused: a certification runs everything. */
+  tier?: string;
+  grep?: string;
+  scenario?: string[];
+  skip?: string[];
+  onlyFailed?: string;
+  bail?: boolean;
+  hosted?: unknown;
+}
+
+/** The selection flags certify refuses, by their property and their spelling. */
+export const SELECTION_FLAGS: [keyof CertifyFlags, string][] = [
+  ['tier', '--tier'],
+  ['grep', '--grep'],
+  ['scenario', '--scenario'],
+  ['skip', '--skip'],
+  ['onlyFailed', '--only-failed'],
+  ['bail', '--bail'],
+  ['hosted', '--hosted'],
+];
+
+export async function certifyCommand(flags: CertifyFlags): Promise<number> {
+  const narrowed = SELECTION_FLAGS.filter(([k]) => flags[k] !== undefined).map(([, f]) => f);
+  if (narrowed.length > 0) throw new CliError(`certify runs the full bridge suite, every tier; ${narrowed.join(', ')} would narrow it (use \`tck run\` for a partial run)`);
+  const parsed = ImplementationSchema.safeParse({ name: flags.name, version: flags.version, language: flags.language, repository: flags.repository });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new CliError(`--${String(issue.path[0])}: ${issue.message}${issue.path[0] === 'repository' ? ` (got ${JSON.stringify(flags.repository)})` : ''}`);
+  }
+  if (flags.reportUrl !== undefined && !z.string().min(1).safeParse(flags.reportUrl).success) throw new CliError('--report-url must not be empty');
+  const headers = headersFrom(flags.header);
+  const console = new ConsoleReporter({ quiet: true });
+  console.begin(await planOf({}));
+  const interrupts = watchInterrupts();
+  let bundle;
+  try {
+    const { certify } = await import('../certify/certify.js');
+    bundle = await certify({
+      ...(flags.url !== undefined ? { url: flags.url } : {}),
+      headers,
+      requestTimeoutMs: flags.requestTimeout,
+      scenarioTimeoutMs: flags.scenarioTimeout,
+      maxTimeMs: flags.maxTime,
+      signal: interrupts.signal,
+      onStart: (s) => console.onStart(s),
+      onResult: (r) => console.onResult(r),
+      implementation: parsed.data,
+      ...(flags.reportUrl !== undefined ? { reportUrl: flags.reportUrl } : {}),
+    });
+  } catch (err) {
+    console.stop();
+    throw asCliError(err);
+  } finally {
+    interrupts.dispose();
+  }
+  console.onEnd(bundle.report);
+  if (interrupts.received || bundle.report.interrupted) {
+    process.stderr.write('tck: the run was interrupted: no certification bundle written\n');
+    return interrupts.received ? SIGNAL_EXIT[interrupts.received] : EXIT.notReached;
+  }
+  const out = resolve(flags.out);
+  try {
+    await mkdir(dirname(out), { recursive: true });
+    await writeFile(out, `${JSON.stringify(bundle, null, 2)}\n`);
+  } catch (err) {
+    throw new CliError(`cannot write the bundle ${out}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
+  const entry = bundle.certification;
+  process.stdout.write(
+    entry
+      ? `certification bundle written to ${out}: ${bundle.implementation.name} ${bundle.implementation.version}, ${tierName(entry.tier)} (${bundle.suiteHash.slice(0, 19)}…)\n`
+      : `certification bundle written to ${out}, without a registry entry: ${verdictLine(bundle.report)}\n`,
+  );
+  return entry ? EXIT.ok : EXIT.notReached;
+}
+
+export async function verifyCommand(file: string): Promise<number> {
+  let bundle;
+  try {
+    bundle = await loadBundle(resolve(file));
+  } catch (err) {
+    if (err instanceof BundleFileError) throw new CliError(err.message);
+    throw err;
+  }
+  const { verifyBundle } = await import('../certify/verify.js');
+  const v = await verifyBundle(bundle);
+  if (!v.ok) {
+    const more = v.problems.length - 1;
+    process.stdout.write(`not verified: ${v.problems[0]}${more > 0 ? ` (and ${more} more)` : ''}\n`);
+    return EXIT.notReached;
+  }
+  const { name, version } = bundle.implementation;
+  process.stdout.write(`verified: ${name} ${version} reaches ${tierName(bundle.report.achieved)}; ${v.replayed} scenarios replayed from the bundle, every verdict and the suite hash match\n`);
+  return EXIT.ok;
+}
