@@ -1,0 +1,42 @@
+// `tck compare A.json B.json …`: implementations side by side (src/compare/).
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { compare, loadComparable } from '../compare/matrix.js';
+import { renderCompareHtml, renderCompareMarkdown, renderCompareText } from '../compare/render.js';
+import { ReportFileError } from '../report/load.js';
+import { CliError, EXIT } from './exit.js';
+
+export interface CompareFlags {
+  md?: string;
+  html?: string;
+  all?: boolean;
+}
+
+export async function compareCommand(files: string[], flags: CompareFlags): Promise<number> {
+  if (files.length < 2) throw new CliError('compare needs at least two reports or bundles');
+  const inputs = [];
+  for (const f of files) {
+    try {
+      inputs.push(await loadComparable(resolve(f)));
+    } catch (err) {
+      if (err instanceof ReportFileError) throw new CliError(err.message);
+      throw err;
+    }
+  }
+  const c = compare(inputs);
+  process.stdout.write(renderCompareText(c, { all: !!flags.all }));
+  for (const [file, render] of [
+    [flags.md, renderCompareMarkdown],
+    [flags.html, renderCompareHtml],
+  ] as const) {
+    if (file === undefined) continue;
+    const out = resolve(file);
+    try {
+      await mkdir(dirname(out), { recursive: true });
+      await writeFile(out, render(c));
+    } catch (err) {
+      throw new CliError(`cannot write ${out}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    }
+  }
+  return EXIT.ok;
+}
