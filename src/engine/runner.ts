@@ -177,7 +177,7 @@ export async function runScenarios(
 }
 
 /** The bridge: setup/teardown calls, clear_all_data before each scenario, a Recorder per scenario. */
-function bridgeDriver(client: BridgeTransport): RunDriver<Scenario, Recorder, ScenarioLabel> {
+export function bridgeDriver(client: BridgeTransport): RunDriver<Scenario, Recorder, ScenarioLabel> {
   return {
     label: labelOf,
     setup: (signal) => callSetup(client, signal),
