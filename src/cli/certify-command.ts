@@ -13,7 +13,7 @@ import { planOf } from './report-commands.js';
 
 export interface CertifyFlags {
   name: string;
-  version: string;
+  implVersion: string;
   language: string;
   repository: string;
   url?: string;
@@ -47,10 +47,10 @@ export const SELECTION_FLAGS: [keyof CertifyFlags, string][] = [
 export async function certifyCommand(flags: CertifyFlags): Promise<number> {
   const narrowed = SELECTION_FLAGS.filter(([k]) => flags[k] !== undefined).map(([, f]) => f);
   if (narrowed.length > 0) throw new CliError(`certify runs the full bridge suite, every tier; ${narrowed.join(', ')} would narrow it (use \`tck run\` for a partial run)`);
-  const parsed = ImplementationSchema.safeParse({ name: flags.name, version: flags.version, language: flags.language, repository: flags.repository });
+  const parsed = ImplementationSchema.safeParse({ name: flags.name, version: flags.implVersion, language: flags.language, repository: flags.repository });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new CliError(`--${String(issue.path[0])}: ${issue.message}${issue.path[0] === 'repository' ? ` (got ${JSON.stringify(flags.repository)})` : ''}`);
+    throw new CliError(`--${issue.path[0] === 'version' ? 'version' : String(issue.path[0])}: ${issue.message}${issue.path[0] === 'repository' ? ` (got ${JSON.stringify(flags.repository)})` : ''}`);
   }
   if (flags.reportUrl !== undefined && !z.string().min(1).safeParse(flags.reportUrl).success) throw new CliError('--report-url must not be empty');
   const headers = headersFrom(flags.header);

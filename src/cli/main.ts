@@ -205,7 +205,7 @@ Exit codes: 0 requested tier reached and, with --hosted, every hosted group pass
     .command('certify')
     .description('run the full bridge suite (every tier, no selection) and write a certification bundle a reviewer can verify offline')
     .requiredOption('--name <name>', "the implementation's name")
-    .requiredOption('--version <version>', "the implementation's version")
+    .requiredOption('--impl-version <version>', "the implementation's version (after `certify`, --version means this too)")
     .requiredOption('--language <language>', "the implementation's language (Python, TypeScript, Go, …)")
     .requiredOption('--repository <url>', "the implementation's repository URL")
     .option('-u, --url <url>', 'conformance server base URL (omit to certify the embedded reference server)')
@@ -296,6 +296,8 @@ export async function main(argv: string[]): Promise<void> {
   process.on('unhandledRejection', fatal);
   const program = buildProgram();
   try {
+    // After `certify`, --version is the implementation's version (commander would read it as the kit's).
+    if (argv[2] === 'certify') argv = argv.map((a, i) => (i > 2 ? a.replace(/^--version(?==|$)/, '--impl-version') : a));
     await program.parseAsync(argv);
   } catch (err) {
     process.exitCode = report(err);
