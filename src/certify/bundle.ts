@@ -2,10 +2,9 @@
 // report of a full run with every scenario's exchanges (passed ones included), the setup and
 // teardown exchanges, the kit and the hash of its suites, the implementation, and the entry for
 // the established registry. `tck verify` replays it (verify.ts).
-import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { ExchangeSchema, ReportSchema, type Report } from '../report/model.js';
-import { firstIssue } from '../report/load.js';
+import { ReportFileError, firstIssue, readJsonFile } from '../report/load.js';
 import { RegistryEntrySchema, RegistrySchema, type RegistryEntry } from './registry.js';
 
 export const BUNDLE_FORMAT = 'agent-memory-tck/certification';
@@ -60,17 +59,11 @@ export function registryEntry(report: Report, impl: Implementation, reportUrl?: 
 
 /** Reads a bundle: BundleFileError when it is not readable, not JSON, or not a bundle. */
 export async function loadBundle(path: string): Promise<Bundle> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (err) {
-    throw new BundleFileError(`cannot read bundle ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
-  }
   let data: unknown;
   try {
-    data = JSON.parse(text);
+    data = await readJsonFile(path, 'bundle');
   } catch (err) {
-    throw new BundleFileError(`${path} is not JSON: ${(err as Error).message}`);
+    throw err instanceof ReportFileError ? new BundleFileError(err.message) : err;
   }
   return parseBundle(data, path);
 }

@@ -1,7 +1,6 @@
 // `tck certify`: the full suite against a server, written as one certification bundle, and
 // `tck verify BUNDLE`: that bundle re-graded offline (src/certify/).
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { z } from 'zod';
 import { BundleFileError, ImplementationSchema, loadBundle } from '../certify/bundle.js';
 import { ConsoleReporter } from '../reporters/console.js';
@@ -9,6 +8,7 @@ import { tierName, verdictLine } from '../reporters/text.js';
 import { CliError, EXIT } from './exit.js';
 import { SIGNAL_EXIT, watchInterrupts } from './interrupt.js';
 import { asCliError, headersFrom } from './options.js';
+import { writeOutputFile } from './output-file.js';
 import { planOf } from './report-commands.js';
 
 export interface CertifyFlags {
@@ -83,13 +83,7 @@ export async function certifyCommand(flags: CertifyFlags): Promise<number> {
     process.stderr.write('tck: the run was interrupted: no certification bundle written\n');
     return interrupts.received ? SIGNAL_EXIT[interrupts.received] : EXIT.notReached;
   }
-  const out = resolve(flags.out);
-  try {
-    await mkdir(dirname(out), { recursive: true });
-    await writeFile(out, `${JSON.stringify(bundle, null, 2)}\n`);
-  } catch (err) {
-    throw new CliError(`cannot write the bundle ${out}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
-  }
+  const out = await writeOutputFile(flags.out, `${JSON.stringify(bundle, null, 2)}\n`);
   const entry = bundle.certification;
   process.stdout.write(
     entry

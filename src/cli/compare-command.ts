@@ -1,10 +1,10 @@
 // `tck compare A.json B.json …`: implementations side by side (src/compare/).
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { compare, loadComparable } from '../compare/matrix.js';
 import { renderCompareHtml, renderCompareMarkdown, renderCompareText } from '../compare/render.js';
 import { ReportFileError } from '../report/load.js';
 import { CliError, EXIT } from './exit.js';
+import { writeOutputFile } from './output-file.js';
 
 export interface CompareFlags {
   md?: string;
@@ -30,13 +30,7 @@ export async function compareCommand(files: string[], flags: CompareFlags): Prom
     [flags.html, renderCompareHtml],
   ] as const) {
     if (file === undefined) continue;
-    const out = resolve(file);
-    try {
-      await mkdir(dirname(out), { recursive: true });
-      await writeFile(out, render(c));
-    } catch (err) {
-      throw new CliError(`cannot write ${out}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
-    }
+    await writeOutputFile(file, render(c));
   }
   return EXIT.ok;
 }

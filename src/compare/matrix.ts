@@ -1,10 +1,9 @@
 // The comparison of implementations: reports or certification bundles read into one matrix of
 // scenarios (bridge suites, grouped by tier and group) × implementations, the scenarios whose
 // verdicts differ first. Every renderer (render.ts) draws this one model.
-import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { BUNDLE_FORMAT, parseBundle } from '../certify/bundle.js';
-import { ReportFileError, firstIssue } from '../report/load.js';
+import { ReportFileError, firstIssue, readJsonFile } from '../report/load.js';
 import { ReportSchema, type Report, type ScenarioOutcome } from '../report/model.js';
 
 export interface Implementation {
@@ -47,13 +46,7 @@ const TIER_ORDER = { bronze: 0, silver: 1, gold: 2 } as const;
 
 /** Reads one report or bundle: ReportFileError when it is neither. */
 export async function loadComparable(file: string): Promise<{ report: Report; implementation: Implementation }> {
-  let data: unknown;
-  try {
-    data = JSON.parse(await readFile(file, 'utf8'));
-  } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    throw new ReportFileError(e instanceof SyntaxError ? `${file} is not JSON: ${e.message}` : `cannot read ${file}: ${e.code ?? String(e)}`);
-  }
+  const data = await readJsonFile(file, 'file');
   if ((data as { format?: unknown } | null)?.format === BUNDLE_FORMAT) {
     let bundle;
     try {
