@@ -12,10 +12,10 @@ import { writeOutputFile } from './output-file.js';
 import { planOf } from './report-commands.js';
 
 export interface CertifyFlags {
-  name: string;
-  implVersion: string;
-  language: string;
-  repository: string;
+  name?: string;
+  implVersion?: string;
+  language?: string;
+  repository?: string;
   url?: string;
   reportUrl?: string;
   header?: string[];
@@ -47,6 +47,8 @@ export const SELECTION_FLAGS: [keyof CertifyFlags, string][] = [
 export async function certifyCommand(flags: CertifyFlags): Promise<number> {
   const narrowed = SELECTION_FLAGS.filter(([k]) => flags[k] !== undefined).map(([, f]) => f);
   if (narrowed.length > 0) throw new CliError(`certify runs the full bridge suite, every tier; ${narrowed.join(', ')} would narrow it (use \`tck run\` for a partial run)`);
+  const missing = (['name', 'implVersion', 'language', 'repository'] as const).filter((k) => flags[k] === undefined).map((k) => (k === 'implVersion' ? '--version' : `--${k}`));
+  if (missing.length > 0) throw new CliError(`certify needs --name, --version, --language and --repository; missing ${missing.join(', ')}`);
   const parsed = ImplementationSchema.safeParse({ name: flags.name, version: flags.implVersion, language: flags.language, repository: flags.repository });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

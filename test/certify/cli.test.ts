@@ -77,6 +77,11 @@ describe('usage errors: one line, exit 2', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(`tck: certify runs the full bridge suite, every tier; ${flag} would narrow it (use \`tck run\` for a partial run)\n`);
   });
+  it('certify needs the implementation named', () => {
+    const r = tck(['certify', '--name', 'ref', '--language', 'Go']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('tck: certify needs --name, --version, --language and --repository; missing --version, --repository\n');
+  });
   it('certify needs a repository URL', () => {
     const r = tck(['certify', ...IMPL.slice(0, -1), 'not a url']);
     expect(r.code).toBe(2);
