@@ -6,12 +6,14 @@
 // scenario (the runner's isolation), teardown after the last. Without `url`, the embedded
 // reference server is started for the file and stopped after it.
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { BridgeClient } from './bridge/index.js';
-import { bridgeDriver, runWith, type ScenarioResult } from './engine/runner.js';
-import { describeOutcome } from './engine/context.js';
-import { TIERS, type Scenario } from './engine/scenario.js';
+import { BridgeClient } from './profiles/bridge/index.js';
+import { bridgeDriver, runWith } from './engine/runner.js';
+import { type ScenarioResult } from './engine/result.js';
+import { describeOutcome } from './profiles/bridge/context.js';
+import { TIERS } from './engine/scenario.js';
+import { type Scenario } from './profiles/bridge/scenario.js';
 import { selectScenarios, type Selection } from './engine/select.js';
-import { failureText } from './reporters/text.js';
+import { failureText } from './report/render/text.js';
 import { ALL_SCENARIOS } from '../suites/index.js';
 
 export interface VitestTckOptions extends Selection {
@@ -55,7 +57,7 @@ export function registerScenarios(options: VitestTckOptions = {}): void {
     beforeAll(async () => {
       let url = options.url;
       if (url === undefined) {
-        const { startReferenceServer } = await import('./reference/index.js');
+        const { startReferenceServer } = await import('./servers/bridge/index.js');
         const server = await startReferenceServer({ port: 0 });
         url = server.url;
         close = () => server.close();

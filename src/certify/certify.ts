@@ -1,8 +1,8 @@
 // `tck certify`'s work: a full run (every tier, nothing narrowed) that keeps every exchange, made
 // into a certification bundle.
-import type { Exchange } from '../bridge/index.js';
+import type { Exchange } from '../profiles/bridge/index.js';
 import { normalizeReport } from '../report/load.js';
-import { runTck, type TckOptions } from '../run.js';
+import { runTck, type TckOptions } from '../run/run.js';
 import { BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION, registryEntry, type Bundle, type Implementation } from './bundle.js';
 import { suiteHash } from './hash.js';
 

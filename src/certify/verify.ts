@@ -4,10 +4,11 @@
 // the suite follow from the recorded evidence; it cannot prove the evidence came from the server
 // (whoever edits answers and verdicts consistently makes another valid bundle: re-run to check that).
 import { grade } from '../engine/grading.js';
-import { runScenarios, type ScenarioResult } from '../engine/runner.js';
-import type { Scenario } from '../engine/scenario.js';
-import { stableJson } from '../reporters/text.js';
-import { KIT_VERSION } from '../version.js';
+import { runScenarios } from '../profiles/bridge/driver.js';
+import { type ScenarioResult } from '../engine/result.js';
+import type { Scenario } from '../profiles/bridge/scenario.js';
+import { stableJson } from '../report/render/text.js';
+import { KIT_VERSION } from '../util/kit.js';
 import type { Bundle } from './bundle.js';
 import { suiteHash } from './hash.js';
 import { ReplayTransport, withReplayClock } from './replay.js';

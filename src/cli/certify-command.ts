@@ -3,8 +3,8 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { BundleFileError, ImplementationSchema, loadBundle } from '../certify/bundle.js';
-import { ConsoleReporter } from '../reporters/console.js';
-import { tierName, verdictLine } from '../reporters/text.js';
+import { ConsoleReporter } from '../report/render/console.js';
+import { tierName, verdictLine } from '../report/render/text.js';
 import { CliError, EXIT } from './exit.js';
 import { SIGNAL_EXIT, watchInterrupts } from './interrupt.js';
 import { asCliError, headersFrom } from './options.js';

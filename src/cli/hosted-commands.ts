@@ -42,8 +42,8 @@ export interface StartedHostedService {
 
 /** Starts the hosted service (and the bridge view) from the flags; the lines say how to use it. */
 export async function startHostedService(flags: HostedServeFlags): Promise<StartedHostedService> {
-  const { ApiKeyRegistry, DevIdentityProvider, HostedStore, defaultDevKeyFile, startHostedServer } = await import('../hosted/index.js');
-  const { startReferenceServer } = await import('../reference/index.js');
+  const { ApiKeyRegistry, DevIdentityProvider, HostedStore, defaultDevKeyFile, startHostedServer } = await import('../servers/hosted/index.js');
+  const { startReferenceServer } = await import('../servers/bridge/index.js');
   if (flags.apiKey !== undefined && !ApiKeyRegistry.isWellFormed(flags.apiKey)) {
     throw new CliError('--api-key must be "nams_" followed by at least 16 characters of A-Z a-z 0-9 _ -');
   }
@@ -119,7 +119,7 @@ export interface TokenFlags {
 
 /** Mints a development identity-provider token (the key file is shared with `tck serve --hosted`). */
 export async function mintDevToken(flags: TokenFlags): Promise<string> {
-  const { DevIdentityProvider } = await import('../hosted/index.js');
+  const { DevIdentityProvider } = await import('../servers/hosted/index.js');
   let idp;
   try {
     idp = await DevIdentityProvider.fromFile();
@@ -135,8 +135,8 @@ export async function tokenCommand(flags: TokenFlags): Promise<void> {
 
 /** `tck serve` with MEMORY_ENDPOINT: a bridge server whose methods call the hosted service. */
 export async function forwardServeCommand(flags: { port?: number; host: string }): Promise<void> {
-  const { FORWARD_ROUTES, createForwarder, normalizeEndpoint } = await import('../hosted/index.js');
-  const { startBridgeServer } = await import('../reference/index.js');
+  const { FORWARD_ROUTES, createForwarder, normalizeEndpoint } = await import('../servers/hosted/index.js');
+  const { startBridgeServer } = await import('../servers/bridge/index.js');
   let endpoint: string;
   try {
     endpoint = normalizeEndpoint(process.env.MEMORY_ENDPOINT ?? '');

@@ -1,7 +1,7 @@
 // The `tck` command line. Subcommands load their modules lazily so `tck --version` stays fast.
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { DEFAULT_REPORTERS, UnknownReporterError, parseReporters, type ReporterName } from '../reporters/names.js';
-import { KIT_VERSION } from '../version.js';
+import { DEFAULT_REPORTERS, UnknownReporterError, parseReporters, type ReporterName } from '../report/render/names.js';
+import { KIT_VERSION } from '../util/kit.js';
 import { CliError, EXIT } from './exit.js';
 
 const TIERS = ['bronze', 'silver', 'gold'];

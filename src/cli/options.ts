@@ -1,5 +1,5 @@
 // Option plumbing shared by the commands that talk to a target.
-import { BridgeUsageError, InvalidHeaderError, parseHeaderArgs, splitHeaderEnv } from '../bridge/index.js';
+import { BridgeUsageError, InvalidHeaderError, parseHeaderArgs, splitHeaderEnv } from '../profiles/bridge/index.js';
 import { TargetUnreachable } from '../engine/runner.js';
 import { SelectionError } from '../engine/select.js';
 import { CliError, EXIT } from './exit.js';

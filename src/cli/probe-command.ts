@@ -1,10 +1,10 @@
 // `tck probe`: one harmless call per method, so a vendor sees what answers before a full run.
-import { BridgeClient, type Outcome } from '../bridge/index.js';
+import { BridgeClient, type Outcome } from '../profiles/bridge/index.js';
 import { TargetUnreachable } from '../engine/runner.js';
-import { METHODS, type MethodName } from '../schema/methods.js';
+import { METHODS, type MethodName } from '../protocols/bridge/methods.js';
 import { EXIT } from './exit.js';
 import { asCliError, headersFrom } from './options.js';
-import { colorFor } from '../reporters/color.js';
+import { colorFor } from '../report/render/color.js';
 
 export type ProbeStatus = 'answers' | 'rejects' | 'missing' | 'broken';
 
@@ -89,7 +89,7 @@ export function reachableTiers(rows: readonly ProbeRow[]): string[] {
 
 export async function probeCommand(flags: { url?: string; header?: string[]; requestTimeout: number }): Promise<number> {
   const headers = headersFrom(flags.header);
-  const embedded = flags.url === undefined ? await (await import('../reference/index.js')).startReferenceServer({ port: 0 }) : undefined;
+  const embedded = flags.url === undefined ? await (await import('../servers/bridge/index.js')).startReferenceServer({ port: 0 }) : undefined;
   let client: BridgeClient;
   try {
     client = new BridgeClient({ url: flags.url ?? embedded!.url, headers, timeoutMs: flags.requestTimeout });

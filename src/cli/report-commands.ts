@@ -1,18 +1,18 @@
 // The reports of `tck run` (what goes where, the baseline gate, the exit code), and the commands
 // that work on reports: `tck report`, `tck diff`, `tck repro`.
 import { resolve } from 'node:path';
-import { BaselineError, baselineFrom, evaluateBaseline, loadBaseline, writeBaseline, type Baseline } from '../baseline.js';
-import type { Exchange } from '../bridge/exchange.js';
-import type { Scenario } from '../engine/scenario.js';
+import { BaselineError, baselineFrom, evaluateBaseline, loadBaseline, writeBaseline, type Baseline } from '../report/baseline.js';
+import type { Exchange } from '../engine/evidence.js';
+import type { Scenario } from '../profiles/bridge/scenario.js';
 import type { Selection } from '../engine/select.js';
 import { diffReports, isRegression, renderDiff } from '../report/diff.js';
 import { ReportFileError, loadReport, normalizeReport } from '../report/load.js';
 import type { Report } from '../report/model.js';
-import { ConsoleReporter } from '../reporters/console.js';
-import { publishToGithub } from '../reporters/github.js';
-import { filesUnder, writeReports, type FileFormat, type FileTarget, type ReporterName } from '../reporters/index.js';
-import { isFailure } from '../reporters/text.js';
-import { reproScript } from '../repro.js';
+import { ConsoleReporter } from '../report/render/console.js';
+import { publishToGithub } from '../report/render/github.js';
+import { filesUnder, writeReports, type FileFormat, type FileTarget, type ReporterName } from '../report/render/index.js';
+import { isFailure } from '../report/render/text.js';
+import { reproScript } from '../report/repro.js';
 import { CliError, EXIT } from './exit.js';
 
 /** The report-related flags of `tck run`. */
@@ -179,7 +179,7 @@ export async function reproCommand(rawId: string, flags: ReproFlags): Promise<nu
     throw new CliError(`${id} is a hosted scenario: run it with \`tck run --hosted [URL] --scenario ${id}\` and take its script from the report (\`tck repro ${id} --report reports/report.json\`)`);
   }
   // Loaded here: `tck report` and `tck diff` never talk to a server.
-  const [{ runTck }, { asCliError, headersFrom }] = await Promise.all([import('../run.js'), import('./options.js')]);
+  const [{ runTck }, { asCliError, headersFrom }] = await Promise.all([import('../run/run.js'), import('./options.js')]);
   const exchanges: Exchange[] = [];
   let recording = false;
   let report: Report;

@@ -1,10 +1,10 @@
 // `tck run`: select, run, report, and turn the verdict into an exit code.
-import type { Exchange } from '../bridge/index.js';
+import type { Exchange } from '../profiles/bridge/index.js';
 import { TargetUnreachable } from '../engine/runner.js';
 import type { ScenarioTier } from '../engine/scenario.js';
 import type { GradingRuleName } from '../engine/grading.js';
-import { ConsoleReporter, SILENT } from '../reporters/console.js';
-import { isHostedId, profilesOf, runTck, type HostedOptions } from '../run.js';
+import { ConsoleReporter, SILENT } from '../report/render/console.js';
+import { isHostedId, profilesOf, runTck, type HostedOptions } from '../run/run.js';
 import { CliError, EXIT } from './exit.js';
 import { SIGNAL_EXIT, watchInterrupts } from './interrupt.js';
 import { asCliError, headersFrom } from './options.js';
@@ -56,7 +56,7 @@ export async function hostedOptionsOf(flags: RunFlags, env: NodeJS.ProcessEnv = 
   }
   const pick = (flag: string | undefined, name: string) => flag ?? (env[name] === '' ? undefined : env[name]);
   if (flags.hosted === true) {
-    const { ApiKeyRegistry } = await import('../hosted/index.js');
+    const { ApiKeyRegistry } = await import('../servers/hosted/index.js');
     for (const [k, f] of [['token', '--token'], ['idpToken', '--idp-token'], ['otherApiKey', '--other-api-key']] as const) {
       if (flags[k] !== undefined) throw new CliError(`${f} needs --hosted URL: the embedded hosted service issues its own credentials and tokens`);
     }
@@ -65,7 +65,7 @@ export async function hostedOptionsOf(flags: RunFlags, env: NodeJS.ProcessEnv = 
     }
     return { ...(flags.apiKey !== undefined ? { apiKey: flags.apiKey } : {}), ...(flags.workspace !== undefined ? { workspaceId: flags.workspace } : {}) };
   }
-  const { normalizeEndpoint } = await import('../hosted/index.js');
+  const { normalizeEndpoint } = await import('../servers/hosted/index.js');
   let url: string;
   try {
     url = normalizeEndpoint(flags.hosted, { url: '--hosted URL', key: '--api-key or TCK_API_KEY' });
@@ -123,7 +123,7 @@ async function runAndReport(
     const strays = [...selection.scenarios, ...selection.skip].filter(isHostedId);
     if (hosted === undefined && strays.length > 0) throw new CliError(`${strays.join(', ')}: scenarios of the hosted profile; add --hosted [URL]`);
     const profiles = profilesOf({ ...selection, ...(flags.url !== undefined ? { url: flags.url } : {}), ...(hosted ? { hosted } : {}) });
-    const { selectHosted } = await import('../hosted/profile/run.js');
+    const { selectHosted } = await import('../profiles/hosted/run.js');
     console.begin([
       ...(profiles.bridge ? await planOf({ ...selection, ...profiles.bridge }) : []),
       ...(profiles.hosted ? (await selectHosted({ ...selection, ...profiles.hosted })).map((s) => ({ id: s.id, tier: 'hosted', title: s.title })) : []),

@@ -40,7 +40,7 @@ export async function serveCommand(flags: ServeFlags): Promise<void> {
   // With MEMORY_ENDPOINT, the bridge server forwards to that hosted service (README, "Hosted REST interface").
   if (process.env.MEMORY_ENDPOINT) return (await import('./hosted-commands.js')).forwardServeCommand(flags);
   const port = resolvePort(flags.port, process.env.TCK_BRIDGE_PORT);
-  const { startReferenceServer } = await import('../reference/index.js');
+  const { startReferenceServer } = await import('../servers/bridge/index.js');
   let server;
   try {
     server = await startReferenceServer({ port, host: flags.host });

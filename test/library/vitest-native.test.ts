@@ -2,7 +2,7 @@
 // vitest test (describe per tier, it per scenario), here against the embedded reference server.
 // In a vendor's project: `import { registerScenarios } from 'agent-memory-tck/vitest'` and a `url`.
 import { describe, expect, it } from 'vitest';
-import { BridgeClient } from '../../src/bridge/index.js';
+import { BridgeClient } from '../../src/profiles/bridge/index.js';
 import { assertPassed, registerScenarios, runScenarioOnce } from '../../src/vitest.js';
 import { findScenario } from '../../suites/index.js';
 import { mapResponse, withVariant } from '../harness/variants.js';

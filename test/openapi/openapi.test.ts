@@ -4,9 +4,9 @@ import { compileErrors, validate } from '@readme/openapi-parser';
 import { describe, expect, it } from 'vitest';
 import { bridgeOpenApi } from '../../src/openapi/bridge.js';
 import { hostedOpenApi } from '../../src/openapi/hosted.js';
-import { DOCUMENT_ENDPOINTS } from '../../src/hosted/profile/document.js';
-import { METHODS } from '../../src/schema/methods.js';
-import { MODEL } from '../../src/schema/model.js';
+import { DOCUMENT_ENDPOINTS } from '../../src/protocols/hosted/document.js';
+import { METHODS } from '../../src/protocols/bridge/methods.js';
+import { MODEL } from '../../src/protocols/bridge/model.js';
 
 /** The validator dereferences in place: give it a copy. */
 async function check(doc: Record<string, unknown>) {
