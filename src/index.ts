@@ -22,6 +22,7 @@ export { renderBadge } from './report/render/badge.js';
 export { diffReports } from './report/diff.js';
 export { evaluateBaseline } from './report/baseline.js';
 export { reproScript } from './report/repro.js';
-export { runHostedProfile, type HostedProfileOptions } from './profiles/hosted/run.js';
+export { runHostedProfile } from './run/hosted.js';
+export type { HostedProfileOptions } from './profiles/hosted/run.js';
 export { HOSTED_SCENARIOS } from '../suites/hosted/index.js';
 export { startHostedServer, createForwarder } from './servers/hosted/index.js';

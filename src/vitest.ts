@@ -7,7 +7,8 @@
 // reference server is started for the file and stopped after it.
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { BridgeClient } from './profiles/bridge/index.js';
-import { bridgeDriver, runWith } from './engine/runner.js';
+import { runWith } from './engine/runner.js';
+import { bridgeDriver } from './profiles/bridge/driver.js';
 import { type ScenarioResult } from './engine/result.js';
 import { describeOutcome } from './profiles/bridge/context.js';
 import { TIERS } from './engine/scenario.js';

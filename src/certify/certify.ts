@@ -3,7 +3,7 @@
 import type { Exchange } from '../profiles/bridge/index.js';
 import { normalizeReport } from '../report/load.js';
 import { runTck, type TckOptions } from '../run/run.js';
-import { BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION, registryEntry, type Bundle, type Implementation } from './bundle.js';
+import { BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION, registryEntry, type Bundle, type Implementation } from '../report/bundle.js';
 import { suiteHash } from './hash.js';
 
 /** The options of a certification run: a target and its limits, never a selection. */

@@ -10,7 +10,7 @@
 // end of the last exchange answered.
 import { classifyResponse, expectedKind, type CallOptions, type CallResult, type Exchange, type Outcome } from '../profiles/bridge/index.js';
 import { omitNulls } from '../profiles/bridge/client.js';
-import type { BridgeTransport } from '../engine/runner.js';
+import type { BridgeTransport } from '../profiles/bridge/driver.js';
 
 interface Queue {
   id: string;

@@ -9,7 +9,7 @@ import { type ScenarioResult } from '../engine/result.js';
 import type { Scenario } from '../profiles/bridge/scenario.js';
 import { stableJson } from '../report/render/text.js';
 import { KIT_VERSION } from '../util/kit.js';
-import type { Bundle } from './bundle.js';
+import type { Bundle } from '../report/bundle.js';
 import { suiteHash } from './hash.js';
 import { ReplayTransport, withReplayClock } from './replay.js';
 

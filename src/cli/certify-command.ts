@@ -2,12 +2,12 @@
 // `tck verify BUNDLE`: that bundle re-graded offline (src/certify/).
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { BundleFileError, ImplementationSchema, loadBundle } from '../certify/bundle.js';
+import { ImplementationSchema, loadBundle } from '../report/bundle.js';
 import { ConsoleReporter } from '../report/render/console.js';
 import { tierName, verdictLine } from '../report/render/text.js';
-import { CliError, EXIT } from './exit.js';
+import { EXIT, TckError } from '../engine/errors.js';
 import { SIGNAL_EXIT, watchInterrupts } from './interrupt.js';
-import { asCliError, headersFrom } from './options.js';
+import { headersFrom } from './options.js';
 import { writeOutputFile } from './output-file.js';
 import { planOf } from './report-commands.js';
 
@@ -46,15 +46,15 @@ export const SELECTION_FLAGS: [keyof CertifyFlags, string][] = [
 
 export async function certifyCommand(flags: CertifyFlags): Promise<number> {
   const narrowed = SELECTION_FLAGS.filter(([k]) => flags[k] !== undefined).map(([, f]) => f);
-  if (narrowed.length > 0) throw new CliError(`certify runs the full bridge suite, every tier; ${narrowed.join(', ')} would narrow it (use \`tck run\` for a partial run)`);
+  if (narrowed.length > 0) throw new TckError(`certify runs the full bridge suite, every tier; ${narrowed.join(', ')} would narrow it (use \`tck run\` for a partial run)`);
   const missing = (['name', 'implVersion', 'language', 'repository'] as const).filter((k) => flags[k] === undefined).map((k) => (k === 'implVersion' ? '--version' : `--${k}`));
-  if (missing.length > 0) throw new CliError(`certify needs --name, --version, --language and --repository; missing ${missing.join(', ')}`);
+  if (missing.length > 0) throw new TckError(`certify needs --name, --version, --language and --repository; missing ${missing.join(', ')}`);
   const parsed = ImplementationSchema.safeParse({ name: flags.name, version: flags.implVersion, language: flags.language, repository: flags.repository });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new CliError(`--${issue.path[0] === 'version' ? 'version' : String(issue.path[0])}: ${issue.message}${issue.path[0] === 'repository' ? ` (got ${JSON.stringify(flags.repository)})` : ''}`);
+    throw new TckError(`--${issue.path[0] === 'version' ? 'version' : String(issue.path[0])}: ${issue.message}${issue.path[0] === 'repository' ? ` (got ${JSON.stringify(flags.repository)})` : ''}`);
   }
-  if (flags.reportUrl !== undefined && !z.string().min(1).safeParse(flags.reportUrl).success) throw new CliError('--report-url must not be empty');
+  if (flags.reportUrl !== undefined && !z.string().min(1).safeParse(flags.reportUrl).success) throw new TckError('--report-url must not be empty');
   const headers = headersFrom(flags.header);
   const console = new ConsoleReporter({ quiet: true });
   console.begin(await planOf({}));
@@ -76,7 +76,7 @@ export async function certifyCommand(flags: CertifyFlags): Promise<number> {
     });
   } catch (err) {
     console.stop();
-    throw asCliError(err);
+    throw err;
   } finally {
     interrupts.dispose();
   }
@@ -96,13 +96,7 @@ export async function certifyCommand(flags: CertifyFlags): Promise<number> {
 }
 
 export async function verifyCommand(file: string): Promise<number> {
-  let bundle;
-  try {
-    bundle = await loadBundle(resolve(file));
-  } catch (err) {
-    if (err instanceof BundleFileError) throw new CliError(err.message);
-    throw err;
-  }
+  const bundle = await loadBundle(resolve(file));
   const { verifyBundle } = await import('../certify/verify.js');
   const v = await verifyBundle(bundle);
   if (!v.ok) {

@@ -1,9 +1,9 @@
-// `tck compare A.json B.json …`: implementations side by side (src/compare/).
+// `tck compare A.json B.json …`: implementations side by side (src/report/compare.ts, src/report/render/compare.ts).
 import { resolve } from 'node:path';
-import { compare, loadComparable } from '../compare/matrix.js';
-import { renderCompareHtml, renderCompareMarkdown, renderCompareText } from '../compare/render.js';
+import { compare, loadComparable } from '../report/compare.js';
+import { renderCompareHtml, renderCompareMarkdown, renderCompareText } from '../report/render/compare.js';
 import { ReportFileError } from '../report/load.js';
-import { CliError, EXIT } from './exit.js';
+import { EXIT, TckError } from '../engine/errors.js';
 import { writeOutputFile } from './output-file.js';
 
 export interface CompareFlags {
@@ -13,13 +13,13 @@ export interface CompareFlags {
 }
 
 export async function compareCommand(files: string[], flags: CompareFlags): Promise<number> {
-  if (files.length < 2) throw new CliError('compare needs at least two reports or bundles');
+  if (files.length < 2) throw new TckError('compare needs at least two reports or bundles');
   const inputs = [];
   for (const f of files) {
     try {
       inputs.push(await loadComparable(resolve(f)));
     } catch (err) {
-      if (err instanceof ReportFileError) throw new CliError(err.message);
+      if (err instanceof ReportFileError) throw new TckError(err.message);
       throw err;
     }
   }

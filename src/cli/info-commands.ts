@@ -7,7 +7,7 @@ import type { Scenario } from '../profiles/bridge/scenario.js';
 import { HOSTED_PROFILE, type HostedScenario } from '../profiles/hosted/scenario.js';
 import { ReportSchema } from '../report/model.js';
 import { jsonSchemas } from '../protocols/bridge/json-schema.js';
-import { CliError } from './exit.js';
+import { TckError } from '../engine/errors.js';
 
 export async function schemaCommand(flags: { out?: string }): Promise<void> {
   const schemas: Record<string, unknown> = { ...jsonSchemas(), Report: z.toJSONSchema(ReportSchema, { unrepresentable: 'any' }) };
@@ -55,7 +55,7 @@ export async function listCommand(flags: { tier?: ScenarioTier | typeof HOSTED_P
 export async function explainCommand(id: string): Promise<void> {
   const hosted = (await hostedScenarios()).find((x) => x.id === id.toUpperCase());
   const s: Listed | undefined = hosted ? { ...hosted, tier: HOSTED_PROFILE } : (await scenarios()).find((x) => x.id === id.toUpperCase());
-  if (!s) throw new CliError(`unknown scenario ${id} (see \`tck list\`)`);
+  if (!s) throw new TckError(`unknown scenario ${id} (see \`tck list\`)`);
   process.stdout.write(
     [
       `${s.id}  ${s.title}`,

@@ -2,9 +2,10 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_REPORTERS, UnknownReporterError, parseReporters, type ReporterName } from '../report/render/names.js';
 import { KIT_VERSION } from '../util/kit.js';
-import { CliError, EXIT } from './exit.js';
+import { EXIT, TckError, exitCodeOfError } from '../engine/errors.js';
+import { DEFAULT_LIMITS } from '../util/limits.js';
+import { TIERS } from '../engine/scenario.js';
 
-const TIERS = ['bronze', 'silver', 'gold'];
 
 function positiveInt(name: string) {
   return (value: string): number => {
@@ -50,11 +51,11 @@ export function buildProgram(): Command {
     .option('--skip <id>', 'skip this scenario (repeatable)', collect)
     .addOption(new Option('--grading <rule>', 'grading rule').choices(['strict', 'established']).default('strict'))
     .option('--bail', 'stop at the first failing scenario')
-    .option('--request-timeout <ms>', 'per-request timeout in milliseconds', positiveInt('--request-timeout'), 10_000)
-    .option('--scenario-timeout <ms>', 'per-scenario timeout in milliseconds', positiveInt('--scenario-timeout'), 30_000)
-    .option('--max-body <bytes>', 'largest response body accepted, in bytes', positiveInt('--max-body'), 16 * 1024 * 1024)
-    .option('--max-time <ms>', 'bound on the whole run in milliseconds; what is not finished by then is not run', positiveInt('--max-time'), 3_600_000)
-    .option('--reconnect-window <ms>', 'how long a target that stopped answering gets to come back, in milliseconds', positiveInt('--reconnect-window'), 10_000)
+    .option('--request-timeout <ms>', 'per-request timeout in milliseconds', positiveInt('--request-timeout'), DEFAULT_LIMITS.requestTimeoutMs)
+    .option('--scenario-timeout <ms>', 'per-scenario timeout in milliseconds', positiveInt('--scenario-timeout'), DEFAULT_LIMITS.scenarioTimeoutMs)
+    .option('--max-body <bytes>', 'largest response body accepted, in bytes', positiveInt('--max-body'), DEFAULT_LIMITS.maxBodyBytes)
+    .option('--max-time <ms>', 'bound on the whole run in milliseconds; what is not finished by then is not run', positiveInt('--max-time'), DEFAULT_LIMITS.maxTimeMs)
+    .option('--reconnect-window <ms>', 'how long a target that stopped answering gets to come back, in milliseconds', positiveInt('--reconnect-window'), DEFAULT_LIMITS.reconnectWindowMs)
     .option('-H, --header <header>', "extra request header 'Name: value' (repeatable; also TCK_HEADERS); values are never printed", collect)
     .option('--hosted [url]', 'run the hosted profile against the hosted REST service at URL (its /v1 base URL or its origin), or without URL against the embedded hosted reference service; alone it replaces the bridge suites, with --url both run')
     .option('--api-key <key>', 'with --hosted: the API key to test with (also TCK_API_KEY); with the embedded service, its bootstrap key')
@@ -183,7 +184,7 @@ Exit codes: 0 requested tier reached and, with --hosted, every hosted group pass
     .argument('<id>', 'scenario id, e.g. SCN-B-043')
     .option('-u, --url <url>', 'conformance server base URL (omit to use the embedded reference server)')
     .option('-H, --header <header>', "extra request header 'Name: value' (repeatable; also TCK_HEADERS)", collect)
-    .option('--request-timeout <ms>', 'per-request timeout in milliseconds', positiveInt('--request-timeout'), 10_000)
+    .option('--request-timeout <ms>', 'per-request timeout in milliseconds', positiveInt('--request-timeout'), DEFAULT_LIMITS.requestTimeoutMs)
     .option('--report <report.json>', 'take the script of a failed scenario from this report instead of running it')
     .action(async (id: string, opts) => {
       const { reproCommand } = await import('./report-commands.js');
@@ -195,7 +196,7 @@ Exit codes: 0 requested tier reached and, with --hosted, every hosted group pass
     .description('pre-flight: call each of the 26 methods once and show which answer and which tiers are reachable')
     .option('-u, --url <url>', 'conformance server base URL (omit to probe the embedded reference server)')
     .option('-H, --header <header>', "extra request header 'Name: value' (repeatable)", collect)
-    .option('--request-timeout <ms>', 'per-request timeout in milliseconds', positiveInt('--request-timeout'), 10_000)
+    .option('--request-timeout <ms>', 'per-request timeout in milliseconds', positiveInt('--request-timeout'), DEFAULT_LIMITS.requestTimeoutMs)
     .action(async (opts) => {
       const { probeCommand } = await import('./probe-command.js');
       process.exitCode = await probeCommand(opts);
@@ -211,9 +212,9 @@ Exit codes: 0 requested tier reached and, with --hosted, every hosted group pass
     .option('-u, --url <url>', 'conformance server base URL (omit to certify the embedded reference server)')
     .option('--report-url <url>', "the registry entry's report_url (where the report will be published)")
     .option('-H, --header <header>', "extra request header 'Name: value' (repeatable; also TCK_HEADERS); values are never recorded", collect)
-    .option('--request-timeout <ms>', 'per-request timeout in milliseconds', positiveInt('--request-timeout'), 10_000)
-    .option('--scenario-timeout <ms>', 'per-scenario timeout in milliseconds', positiveInt('--scenario-timeout'), 30_000)
-    .option('--max-time <ms>', 'bound on the whole run in milliseconds', positiveInt('--max-time'), 3_600_000)
+    .option('--request-timeout <ms>', 'per-request timeout in milliseconds', positiveInt('--request-timeout'), DEFAULT_LIMITS.requestTimeoutMs)
+    .option('--scenario-timeout <ms>', 'per-scenario timeout in milliseconds', positiveInt('--scenario-timeout'), DEFAULT_LIMITS.scenarioTimeoutMs)
+    .option('--max-time <ms>', 'bound on the whole run in milliseconds', positiveInt('--max-time'), DEFAULT_LIMITS.maxTimeMs)
     .option('-o, --out <file>', 'the bundle file', 'reports/certification.json')
     // Selection flags, declared only to be refused with a clear message (exit 2).
     .addOption(new Option('-t, --tier <tier>').hideHelp())
@@ -311,12 +312,12 @@ export function report(err: unknown): number {
     if (err.exitCode === 0) return EXIT.ok;
     return EXIT.usage;
   }
-  if (err instanceof CliError) {
+  if (err instanceof TckError) {
     process.stderr.write(`tck: ${err.message}\n`);
     return err.exitCode;
   }
   const message = err instanceof Error ? err.message : String(err);
   process.stderr.write(`tck: internal error: ${message}\n`);
   if (process.argv.includes('--debug') && err instanceof Error && err.stack) process.stderr.write(`${err.stack}\n`);
-  return 70;
+  return exitCodeOfError(err);
 }

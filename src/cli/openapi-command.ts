@@ -1,6 +1,6 @@
-// `tck openapi [--hosted] [--out FILE]`: the protocol as an OpenAPI 3.1 document (src/openapi/).
-import { bridgeOpenApi } from '../openapi/bridge.js';
-import { hostedOpenApi } from '../openapi/hosted.js';
+// `tck openapi [--hosted] [--out FILE]`: the protocol as an OpenAPI 3.1 document (src/protocols/bridge/openapi.ts, src/protocols/hosted/openapi.ts).
+import { bridgeOpenApi } from '../protocols/bridge/openapi.js';
+import { hostedOpenApi } from '../protocols/hosted/openapi.js';
 import { writeOutputFile } from './output-file.js';
 
 export async function openapiCommand(flags: { hosted?: boolean; out?: string }): Promise<void> {

@@ -2,9 +2,10 @@
 import { BridgeClient, type Outcome } from '../profiles/bridge/index.js';
 import { TargetUnreachable } from '../engine/runner.js';
 import { METHODS, type MethodName } from '../protocols/bridge/methods.js';
-import { EXIT } from './exit.js';
-import { asCliError, headersFrom } from './options.js';
+import { EXIT } from '../engine/errors.js';
+import { headersFrom } from './options.js';
 import { colorFor } from '../report/render/color.js';
+import { TIERS } from '../engine/scenario.js';
 
 export type ProbeStatus = 'answers' | 'rejects' | 'missing' | 'broken';
 
@@ -31,7 +32,7 @@ export async function probe(client: BridgeClient): Promise<ProbeRow[]> {
   const id = (v: Record<string, unknown>) => (typeof v.id === 'string' ? v.id : NIL_UUID);
 
   const first = await call('setup', {});
-  if (first.kind === 'transport') throw asCliError(new TargetUnreachable(client.url, first.reason));
+  if (first.kind === 'transport') throw new TargetUnreachable(client.url, first.reason);
   await call('add_message', { session_id: PROBE_SESSION, role: 'user', content: 'tck probe' }, (v) => (ids.message = id(v)));
   await call('get_conversation', { session_id: PROBE_SESSION });
   await call('search_messages', { query: 'probe' });
@@ -78,7 +79,7 @@ function judge(outcome: Outcome): { status: ProbeStatus; detail: string } {
 
 /** Tiers whose methods (and every lower tier's) all answer. */
 export function reachableTiers(rows: readonly ProbeRow[]): string[] {
-  const order = ['lifecycle', 'bronze', 'silver', 'gold'];
+  const order = ['lifecycle', ...TIERS];
   const reachable: string[] = [];
   for (const tier of order) {
     if (rows.filter((r) => r.tier === tier).some((r) => r.status !== 'answers')) break;
@@ -95,7 +96,7 @@ export async function probeCommand(flags: { url?: string; header?: string[]; req
     client = new BridgeClient({ url: flags.url ?? embedded!.url, headers, timeoutMs: flags.requestTimeout });
   } catch (err) {
     await embedded?.close();
-    throw asCliError(err);
+    throw err;
   }
   try {
     const rows = await probe(client);

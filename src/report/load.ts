@@ -1,11 +1,16 @@
 // Reading a report.json back (for `tck report`, `tck diff`, `--only-failed`), and the one
 // normalisation every output goes through, so a direct run and `tck report` render the same bytes.
+import { TckError } from '../engine/errors.js';
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { ReportSchema, type Report } from './model.js';
 
 /** A report file that cannot be read or is not a report of this format. */
-export class ReportFileError extends Error {}
+export class ReportFileError extends TckError {
+  constructor(message: string) {
+    super(message, 'TCK_BAD_FILE');
+  }
+}
 
 /**
  * The report exactly as report.json holds it: a JSON round trip (undefined dropped, values made

@@ -1,7 +1,7 @@
 // Certification bundles: a full run that keeps every exchange, re-graded offline by replaying them
 // into the same scenarios; and every kind of hand edit rejected with one line naming what differs.
 import { describe, expect, it } from 'vitest';
-import { parseBundle, type Bundle } from '../../src/certify/bundle.js';
+import { parseBundle, type Bundle } from '../../src/report/bundle.js';
 import { certify } from '../../src/certify/certify.js';
 import { suiteFiles, suiteHash } from '../../src/certify/hash.js';
 import { RegistrySchema } from '../../src/certify/registry.js';

@@ -7,7 +7,8 @@ import { isRefusal } from '../../src/servers/hosted/credentials.js';
 import {
   DevIdentityProvider, ROUTES, SCOPES, startHostedServer, type HostedRequest, type Reply, type Route, type RouteContext, type RunningHostedServer,
 } from '../../src/servers/hosted/index.js';
-import { runHostedProfile, type HostedProfileOptions, type HostedScenarioResult } from '../../src/profiles/hosted/run.js';
+import type { HostedProfileOptions, HostedScenarioResult } from '../../src/profiles/hosted/run.js';
+import { runHostedProfile } from '../../src/run/hosted.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- answers are edited as plain JSON */
 

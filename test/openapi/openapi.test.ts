@@ -2,8 +2,8 @@
 // real OpenAPI validator (@readme/openapi-parser), and generated from the tables so nothing is missed.
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { describe, expect, it } from 'vitest';
-import { bridgeOpenApi } from '../../src/openapi/bridge.js';
-import { hostedOpenApi } from '../../src/openapi/hosted.js';
+import { bridgeOpenApi } from '../../src/protocols/bridge/openapi.js';
+import { hostedOpenApi } from '../../src/protocols/hosted/openapi.js';
 import { DOCUMENT_ENDPOINTS } from '../../src/protocols/hosted/document.js';
 import { METHODS } from '../../src/protocols/bridge/methods.js';
 import { MODEL } from '../../src/protocols/bridge/model.js';

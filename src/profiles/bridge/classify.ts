@@ -5,6 +5,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { ResponseKind } from '../../protocols/bridge/methods.js';
 import type { Exchange } from '../../engine/evidence.js';
+import { isJsonObject as isPlainObject } from '../../util/json.js';
 
 export type TransportFailure =
   | 'refused'
@@ -61,9 +62,6 @@ export function statusLine(status: number): string {
   return text === undefined ? String(status) : `${status} ${text}`;
 }
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** "null", "an array: [1,2]", "an object: {…}", "a string: \"x\"", … */
 function describe(value: unknown, text: string): string {

@@ -15,12 +15,12 @@ import type { CallResult, Outcome } from './classify.js';
 import { displayText } from '../../engine/evidence.js';
 import type { Exchange } from '../../engine/evidence.js';
 import { BridgeUsageError, makeScrubber, parseHeaderArgs, redactHeaders } from '../http/headers.js';
+import { DEFAULT_LIMITS } from '../../util/limits.js';
 
 /** The target URL is not usable (not a URL, not http(s), carries credentials or a query). */
 export class InvalidTargetError extends BridgeUsageError {
-  override readonly code = 'TCK_INVALID_TARGET';
   constructor(message: string) {
-    super(message);
+    super(message, 'TCK_INVALID_TARGET');
     this.name = 'InvalidTargetError';
   }
 }
@@ -55,8 +55,8 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
-export const DEFAULT_TIMEOUT_MS = 10_000;
-export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
+export const DEFAULT_TIMEOUT_MS = DEFAULT_LIMITS.requestTimeoutMs;
+export const DEFAULT_MAX_BODY_BYTES = DEFAULT_LIMITS.maxBodyBytes;
 
 /** The response kind a method is expected to have: METHODS[method].kind, else 'object'. */
 export function expectedKind(method: string): ResponseKind {

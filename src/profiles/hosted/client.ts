@@ -11,6 +11,7 @@
 import { Pool } from 'undici';
 import { classifyFailure, type TransportFailure } from '../bridge/classify.js';
 import { displayText, type Exchange } from '../../engine/evidence.js';
+import { DEFAULT_LIMITS } from '../../util/limits.js';
 import { makeScrubber } from '../http/headers.js';
 import type { HttpMethod } from '../../protocols/hosted/document.js';
 
@@ -75,8 +76,8 @@ export class RestClient {
   #closed = false;
 
   constructor(private readonly options: RestClientOptions = {}) {
-    this.timeoutMs = options.timeoutMs ?? 10_000;
-    this.maxBodyBytes = options.maxBodyBytes ?? 16 * 1024 * 1024;
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_LIMITS.requestTimeoutMs;
+    this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_LIMITS.maxBodyBytes;
   }
 
   /** Remembers secrets: from now on they are scrubbed from everything recorded. */
@@ -126,7 +127,7 @@ export class RestClient {
   #pool(origin: string): Pool {
     let pool = this.#pools.get(origin);
     if (pool === undefined) {
-      pool = new Pool(origin, { connections: 4, pipelining: 1, connectTimeout: this.timeoutMs, keepAliveTimeout: 10_000 });
+      pool = new Pool(origin, { connections: 4, pipelining: 1, connectTimeout: this.timeoutMs, keepAliveTimeout: DEFAULT_LIMITS.keepAliveMs });
       this.#pools.set(origin, pool);
     }
     return pool;

@@ -129,3 +129,7 @@ export function nonCamelFields(value: unknown, tokenResponse = false, path = '$'
   }
   return bad;
 }
+
+/** The parts of hosted-rest-api.md the hosted profile checks, each graded on its own. */
+export const HOSTED_GROUPS = ['resources', 'credentials', 'discovery'] as const;
+export type HostedGroup = (typeof HOSTED_GROUPS)[number];

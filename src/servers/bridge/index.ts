@@ -4,7 +4,7 @@ import { createDispatcher } from './dispatch.js';
 import { startBridgeServer, type RunningBridgeServer } from './http.js';
 import { MemoryStore } from './store.js';
 
-export { BadRequestError, MemoryStore, PROTOCOL_VERSION } from './store.js';
+export { BadRequestError, MemoryStore } from './store.js';
 export type { MemoryStoreOptions, Params, StoreHandlers, StoreSnapshot } from './store.js';
 export { MAX_NESTING_DEPTH, createDispatcher, errorResponse, nestsDeeperThan, paramIssues } from './dispatch.js';
 export type { BridgeResponse, Dispatcher } from './dispatch.js';

@@ -32,6 +32,7 @@ import type {
 } from '../../protocols/bridge/index.js';
 import { METHODS } from '../../protocols/bridge/index.js';
 import { fieldTokens, rank, type DocTokens } from './search.js';
+import { PROTOCOL_VERSION } from '../../protocols/bridge/version.js';
 
 /** Validated parameters of a method (the output of `METHODS[m].params`). */
 export type Params<M extends MethodName> = z.output<(typeof METHODS)[M]['params']>;
@@ -72,7 +73,6 @@ export interface StoreSnapshot {
   relationships: Relationship[];
 }
 
-export const PROTOCOL_VERSION = '0.1.0';
 
 interface MessageRec {
   message: Message;

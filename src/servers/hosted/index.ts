@@ -17,7 +17,8 @@ export { HostedError, HostedStore } from './store.js';
 export type { ConversationView, EdgeView, EntityView, MessageView, StepView, ToolCallView, TraceView } from './store.js';
 export { ROUTES } from './routes.js';
 export type { Reply, Route, RouteContext } from './routes.js';
-export { FORWARD_ROUTES, createForwarder, normalizeEndpoint } from '../forwarder/forward.js';
+export { FORWARD_ROUTES, createForwarder } from '../forwarder/forward.js';
+export { normalizeEndpoint } from '../../protocols/hosted/endpoint.js';
 export type { ForwarderOptions } from '../forwarder/forward.js';
 
 export interface CombinedServers {

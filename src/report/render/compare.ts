@@ -2,10 +2,10 @@
 // self-contained HTML page with no script (the report page's rules: everything escaped by `esc`,
 // a Content-Security-Policy that forbids scripts, nothing loaded from anywhere).
 import { basename } from 'node:path';
-import { printable } from '../engine/evidence.js';
-import { CSP, TIER_COLOUR, esc } from '../report/render/html.js';
-import { OUTCOME_LABEL, tierName } from '../report/render/text.js';
-import { passCount, type Comparison, type Row, type Section } from './matrix.js';
+import { printable } from '../../engine/evidence.js';
+import { CSP, TIER_COLOUR, esc } from './html.js';
+import { OUTCOME_LABEL, tierName } from './text.js';
+import { passCount, type Comparison, type Row, type Section } from '../compare.js';
 
 const label = (o: Row['outcomes'][number]) => (o === undefined ? '—' : OUTCOME_LABEL[o]);
 /** A, B, C, …: the column letters of the console and Markdown tables. */

@@ -3,9 +3,10 @@
 // teardown exchanges, the kit and the hash of its suites, the implementation, and the entry for
 // the established registry. `tck verify` replays it (verify.ts).
 import { z } from 'zod';
-import { ExchangeSchema, ReportSchema, type Report } from '../report/model.js';
-import { ReportFileError, firstIssue, readJsonFile } from '../report/load.js';
-import { RegistryEntrySchema, RegistrySchema, type RegistryEntry } from './registry.js';
+import { ExchangeSchema, ReportSchema, type Report } from './model.js';
+import { ReportFileError, firstIssue, readJsonFile } from './load.js';
+import { RegistryEntrySchema, RegistrySchema, type RegistryEntry } from '../certify/registry.js';
+import { TckError } from '../engine/errors.js';
 
 export const BUNDLE_FORMAT = 'agent-memory-tck/certification';
 export const BUNDLE_FORMAT_VERSION = '1.0';
@@ -37,7 +38,11 @@ export type Bundle = z.infer<typeof BundleSchema>;
 export type Implementation = z.infer<typeof ImplementationSchema>;
 
 /** A bundle file that cannot be read or is not a bundle (exit 2). */
-export class BundleFileError extends Error {}
+export class BundleFileError extends TckError {
+  constructor(message: string) {
+    super(message, 'TCK_BAD_FILE');
+  }
+}
 
 /** The registry entry of a report: undefined when it reached no tier. Validated against the registry schema. */
 export function registryEntry(report: Report, impl: Implementation, reportUrl?: string): RegistryEntry | undefined {

@@ -2,9 +2,9 @@
 // scenarios (bridge suites, grouped by tier and group) × implementations, the scenarios whose
 // verdicts differ first. Every renderer (render.ts) draws this one model.
 import { basename } from 'node:path';
-import { BUNDLE_FORMAT, parseBundle } from '../certify/bundle.js';
-import { ReportFileError, firstIssue, readJsonFile } from '../report/load.js';
-import { ReportSchema, type Report, type ScenarioOutcome } from '../report/model.js';
+import { BUNDLE_FORMAT, parseBundle } from './bundle.js';
+import { ReportFileError, firstIssue, readJsonFile } from './load.js';
+import { ReportSchema, type Report, type ScenarioOutcome } from './model.js';
 
 export interface Implementation {
   /** The name shown (a bundle's name and version; a report's file name). */

@@ -3,10 +3,10 @@
 // POST /{method} with its parameters as the request body and its answers by response kind, so a
 // method added to the table (a Platinum one, say) appears here with nothing else to change.
 import { z } from 'zod';
-import { METHODS, type ResponseKind } from '../protocols/bridge/methods.js';
-import { MODEL } from '../protocols/bridge/model.js';
-import { PROTOCOL_VERSION } from '../protocols/bridge/version.js';
-import { KIT_VERSION } from '../util/kit.js';
+import { METHODS, type ResponseKind } from './methods.js';
+import { MODEL } from './model.js';
+import { PROTOCOL_VERSION } from './version.js';
+import { KIT_VERSION } from '../../util/kit.js';
 
 type Json = Record<string, unknown>;
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });

@@ -2,8 +2,8 @@
 // endpoint tables the hosted profile judges by (src/hosted/profile/document.ts). The document
 // fixes paths, methods, operations and credentials; where it is silent (bodies, error shapes) the
 // schemas stay open and the description says so.
-import { DISCOVERY, DOCUMENT_ENDPOINTS, TOKEN_OPERATIONS } from '../protocols/hosted/document.js';
-import { KIT_VERSION } from '../util/kit.js';
+import { DISCOVERY, DOCUMENT_ENDPOINTS, TOKEN_OPERATIONS } from './document.js';
+import { KIT_VERSION } from '../../util/kit.js';
 
 type Json = Record<string, unknown>;
 const anyJson = { description: 'JSON; the document does not fix its shape.', content: { 'application/json': { schema: {} } } };
