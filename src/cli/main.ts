@@ -202,6 +202,64 @@ Exit codes: 0 requested tier reached and, with --hosted, every hosted group pass
       process.exitCode = await probeCommand(opts);
     });
 
+  program
+    .command('certify')
+    .description('run the full bridge suite (every tier, no selection) and write a certification bundle a reviewer can verify offline')
+    .option('--name <name>', "the implementation's name (required)")
+    .option('--impl-version <version>', "the implementation's version (required; after `certify`, --version means this too)")
+    .option('--language <language>', "the implementation's language: Python, TypeScript, Go, … (required)")
+    .option('--repository <url>', "the implementation's repository URL (required)")
+    .option('-u, --url <url>', 'conformance server base URL (omit to certify the embedded reference server)')
+    .option('--report-url <url>', "the registry entry's report_url (where the report will be published)")
+    .option('-H, --header <header>', "extra request header 'Name: value' (repeatable; also TCK_HEADERS); values are never recorded", collect)
+    .option('--request-timeout <ms>', 'per-request timeout in milliseconds', positiveInt('--request-timeout'), DEFAULT_LIMITS.requestTimeoutMs)
+    .option('--scenario-timeout <ms>', 'per-scenario timeout in milliseconds', positiveInt('--scenario-timeout'), DEFAULT_LIMITS.scenarioTimeoutMs)
+    .option('--max-time <ms>', 'bound on the whole run in milliseconds', positiveInt('--max-time'), DEFAULT_LIMITS.maxTimeMs)
+    .option('-o, --out <file>', 'the bundle file', 'reports/certification.json')
+    // Selection flags, declared only to be refused with a clear message (exit 2).
+    .addOption(new Option('-t, --tier <tier>').hideHelp())
+    .addOption(new Option('-g, --grep <pattern>').hideHelp())
+    .addOption(new Option('-s, --scenario <id>').hideHelp())
+    .addOption(new Option('--skip <id>').hideHelp())
+    .addOption(new Option('--only-failed <file>').hideHelp())
+    .addOption(new Option('--bail').hideHelp())
+    .addOption(new Option('--hosted [url]').hideHelp())
+    .action(async (opts) => {
+      const { certifyCommand } = await import('./certify-command.js');
+      process.exitCode = await certifyCommand(opts);
+    });
+
+  program
+    .command('verify')
+    .description('re-grade a certification bundle offline by replaying its exchanges (exit 0 verified, 1 not verified, 2 unreadable)')
+    .argument('<bundle.json>', 'a bundle written by `tck certify`')
+    .action(async (file: string) => {
+      const { verifyCommand } = await import('./certify-command.js');
+      process.exitCode = await verifyCommand(file);
+    });
+
+  program
+    .command('compare')
+    .description('compare implementations: a matrix of scenarios by tier and group, differing ones first (reports or certification bundles)')
+    .argument('<files...>', 'reports (report.json) or certification bundles, one per implementation')
+    .option('--md <file>', 'write the Markdown matrix here')
+    .option('--html <file>', 'write the HTML page here')
+    .option('--all', 'print every scenario on the console, not only the differing ones')
+    .action(async (files: string[], opts) => {
+      const { compareCommand } = await import('./compare-command.js');
+      process.exitCode = await compareCommand(files, opts);
+    });
+
+  program
+    .command('openapi')
+    .description('print the OpenAPI 3.1 document of the bridge protocol (or, with --hosted, of the hosted REST interface)')
+    .option('--hosted', 'the hosted REST interface instead of the bridge protocol')
+    .option('-o, --out <file>', 'write it to this file instead of stdout')
+    .action(async (opts) => {
+      const { openapiCommand } = await import('./openapi-command.js');
+      await openapiCommand(opts);
+    });
+
   program.addHelpText(
     'after',
     `
@@ -213,7 +271,11 @@ Examples:
   $ npx tck list --tier bronze
   $ npx tck report reports/report.json --junit junit.xml --md summary.md
   $ npx tck diff before/report.json after/report.json
-  $ npx tck repro SCN-B-071 --url http://127.0.0.1:3001 > repro.sh`,
+  $ npx tck repro SCN-B-071 --url http://127.0.0.1:3001 > repro.sh
+  $ npx tck certify --url http://127.0.0.1:3001 --name my-memory --version 1.2.0 --language Go --repository https://github.com/me/my-memory
+  $ npx tck verify reports/certification.json
+  $ npx tck compare mine.json theirs.json --html compare.html
+  $ npx tck openapi --out bridge.openapi.json`,
   );
   return program;
 }
@@ -235,6 +297,8 @@ export async function main(argv: string[]): Promise<void> {
   process.on('unhandledRejection', fatal);
   const program = buildProgram();
   try {
+    // After `certify`, --version is the implementation's version (commander would read it as the kit's).
+    if (argv[2] === 'certify') argv = argv.map((a, i) => (i > 2 ? a.replace(/^--version(?==|$)/, '--impl-version') : a));
     await program.parseAsync(argv);
   } catch (err) {
     process.exitCode = report(err);

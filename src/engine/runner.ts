@@ -36,6 +36,8 @@ export interface RunOptions<S, R> {
   reconnectWindowMs?: number;
   onResult?: (result: R) => void;
   onStart?: (scenario: S) => void;
+  /** Keep the exchanges of passed and skipped scenarios too (a certification bundle replays every scenario). */
+  keepExchanges?: boolean;
 }
 
 /** The limits among a caller's options that are set, as RunOptions (callbacks left to the caller). */
@@ -157,7 +159,7 @@ export async function runWith<S extends { id: string }, C extends RunContext, L>
         continue;
       }
       options.onStart?.(scenario);
-      const result = printableResult(await runOne(driver, scenario, timeoutMs, run.signal, liveness));
+      const result = printableResult(await runOne(driver, scenario, timeoutMs, run.signal, liveness, options.keepExchanges ?? false));
       results.push(result);
       options.onResult?.(result);
       halt();
@@ -227,6 +229,7 @@ async function runOne<S, C extends RunContext, L>(
   timeoutMs: number,
   runSignal: AbortSignal,
   liveness: Liveness,
+  keepExchanges: boolean,
 ): Promise<L & Ending> {
   const started = performance.now();
   // Every call of the scenario can be cancelled when it ends early, and is shown to the liveness
@@ -253,7 +256,7 @@ async function runOne<S, C extends RunContext, L>(
     // After a timeout the body is abandoned; whatever it ends with later is of no interest.
     body.catch(() => {});
     await Promise.race([body, ended]);
-    return { ...base, outcome: 'passed', durationMs: performance.now() - started, exchanges: [], notes: ctx.notes };
+    return { ...base, outcome: 'passed', durationMs: performance.now() - started, exchanges: keepExchanges ? ctx.exchanges.slice() : [], notes: ctx.notes };
   } catch (err) {
     ctx.stop();
     cancel.abort(SCENARIO_OVER);
@@ -262,7 +265,7 @@ async function runOne<S, C extends RunContext, L>(
       return { ...base, outcome: 'not-run', message: `not finished: ${err.message}`, durationMs, exchanges: ctx.exchanges.slice(), notes: ctx.notes };
     }
     if (err instanceof SkipScenario) {
-      return { ...base, outcome: 'skipped', message: err.message, durationMs, exchanges: [], notes: ctx.notes };
+      return { ...base, outcome: 'skipped', message: err.message, durationMs, exchanges: keepExchanges ? ctx.exchanges.slice() : [], notes: ctx.notes };
     }
     if (err instanceof ScenarioFault) {
       return {

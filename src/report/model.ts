@@ -16,6 +16,9 @@ export const ScenarioResultSchema = EngineScenarioResult.extend({
 
 export const TierSummarySchema = EngineTierSummary;
 
+/** One recorded exchange, as a report (and a certification bundle) holds it. */
+export { ExchangeSchema } from '../engine/evidence.js';
+
 /** A baseline gate's verdict (`--baseline FILE`): which failures were known, which are new, which got fixed. */
 export const GateSchema = z.object({
   baseline: z.string(),

@@ -95,7 +95,7 @@ function positive(name: string, v: number | undefined, dflt: number): number {
 }
 
 /** Top-level null/undefined keys omitted (request rule 4). Copies only when something is omitted. */
-function omitNulls(params: Record<string, unknown>): Record<string, unknown> {
+export function omitNulls(params: Record<string, unknown>): Record<string, unknown> {
   for (const k in params) {
     if (params[k] === null || params[k] === undefined) {
       const out: Record<string, unknown> = {};

@@ -9,15 +9,18 @@ import type { BridgeClient } from './client.js';
 import { Recorder, describeOutcome } from './context.js';
 import type { Scenario } from './scenario.js';
 
+/** What the bridge driver needs of a client: the BridgeClient, or a replay of recorded exchanges (src/certify). */
+export type BridgeTransport = Pick<BridgeClient, 'call' | 'url' | 'timeoutMs'>;
+
 export type BridgeRunOptions = RunOptions<Scenario, ScenarioResult>;
 export type BridgeRunSummary = RunSummary<ScenarioResult>;
 
-export async function runScenarios(client: BridgeClient, scenarios: readonly Scenario[], options: BridgeRunOptions = {}): Promise<BridgeRunSummary> {
+export async function runScenarios(client: BridgeTransport, scenarios: readonly Scenario[], options: BridgeRunOptions = {}): Promise<BridgeRunSummary> {
   return runWith(bridgeDriver(client), scenarios, options);
 }
 
 /** The bridge: setup/teardown calls, clear_all_data before each scenario, a Recorder per scenario. */
-export function bridgeDriver(client: BridgeClient): RunDriver<Scenario, Recorder, ScenarioLabel> {
+export function bridgeDriver(client: BridgeTransport): RunDriver<Scenario, Recorder, ScenarioLabel> {
   return {
     label: labelOf,
     setup: (signal) => callSetup(client, signal),
@@ -40,7 +43,7 @@ export function unreachableRun(scenarios: readonly Scenario[], err: TargetUnreac
   return unreachableRunOf(scenarios.map(labelOf), err);
 }
 
-async function callSetup(client: BridgeClient, signal: AbortSignal): Promise<SetupInfo> {
+async function callSetup(client: BridgeTransport, signal: AbortSignal): Promise<SetupInfo> {
   const { outcome } = await client.call('setup', {}, { signal });
   // Stopped before the first answer: nothing is judged, every scenario is reported as not run.
   if (signal.aborted) return { ok: false, warnings: [] };
