@@ -174,8 +174,7 @@ export async function reproCommand(rawId: string, flags: ReproFlags): Promise<nu
   const [{ runTck }, { headersFrom }] = await Promise.all([import('../run/run.js'), import('./options.js')]);
   const exchanges: Exchange[] = [];
   let recording = false;
-  let report: Report;
-  report = await runTck({
+  const report: Report = await runTck({
     ...(flags.url !== undefined ? { url: flags.url } : {}),
     scenarios: [id],
     headers: headersFrom(flags.header),
