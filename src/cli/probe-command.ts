@@ -6,9 +6,9 @@ import { EXIT } from '../engine/errors.js';
 import { headersFrom } from './options.js';
 import { colorFor } from '../report/render/color.js';
 
-export type ProbeStatus = 'answers' | 'rejects' | 'missing' | 'broken';
+type ProbeStatus = 'answers' | 'rejects' | 'missing' | 'broken';
 
-export interface ProbeRow {
+interface ProbeRow {
   method: MethodName;
   tier: string;
   status: ProbeStatus;
@@ -77,7 +77,7 @@ function judge(outcome: Outcome): { status: ProbeStatus; detail: string } {
 }
 
 /** Tiers whose methods (and every lower tier's) all answer. */
-export function reachableTiers(rows: readonly ProbeRow[]): string[] {
+function reachableTiers(rows: readonly ProbeRow[]): string[] {
   const order = ['lifecycle', 'bronze', 'silver', 'gold'];
   const reachable: string[] = [];
   for (const tier of order) {

@@ -119,7 +119,7 @@ export async function publishRun(report: Report, flags: ReportingFlags, newBasel
 
 // ------------------------------------------------------------------ tck report
 
-export type ReportCommandFlags = Partial<Record<FileFormat, string>>;
+type ReportCommandFlags = Partial<Record<FileFormat, string>>;
 
 /** `tck report FILE [--junit F] [--html F] [--md F] [--badge F] [--json F]`; no flag: the console summary. */
 export async function reportCommand(file: string, flags: ReportCommandFlags): Promise<number> {
@@ -148,7 +148,7 @@ export async function diffCommand(oldFile: string, newFile: string, flags: { jso
 
 // ------------------------------------------------------------------ tck repro
 
-export interface ReproFlags {
+interface ReproFlags {
   url?: string;
   header?: string[];
   requestTimeout: number;

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { ExchangeSchema } from './evidence.js';
 import { TierSchema } from './scenario.js';
 
-export const OUTCOMES = ['passed', 'failed', 'error', 'skipped', 'not-run'] as const;
+const OUTCOMES = ['passed', 'failed', 'error', 'skipped', 'not-run'] as const;
 export const OutcomeSchema = z.enum(OUTCOMES);
 export type Outcome = z.infer<typeof OutcomeSchema>;
 
@@ -27,7 +27,7 @@ export const EndingSchema = z.object({
 export type Ending = z.infer<typeof EndingSchema>;
 
 /** What names a scenario in its result. */
-export const LabelSchema = z.object({
+const LabelSchema = z.object({
   id: z.string(),
   group: z.string(),
   clauses: z.array(z.string()),

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { ReportSchema, type Report } from './model.js';
 
 /** A report file that cannot be read or is not a report of this format. */
-export class ReportFileError extends TckError {
+class ReportFileError extends TckError {
   constructor(message: string) {
     super(message, 'TCK_BAD_FILE');
   }

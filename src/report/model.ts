@@ -15,7 +15,7 @@ export const ScenarioResultSchema = EngineScenarioResult.extend({
   repro: z.string().optional(),
 });
 
-export const TierSummarySchema = EngineTierSummary;
+const TierSummarySchema = EngineTierSummary;
 
 /** A baseline gate's verdict (`--baseline FILE`): which failures were known, which are new, which got fixed. */
 export const GateSchema = z.object({

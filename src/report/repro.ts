@@ -8,7 +8,7 @@
 import type { Exchange } from '../engine/evidence.js';
 import { isFailing, type ScenarioOutcome } from './model.js';
 
-export interface ReproSource {
+interface ReproSource {
   id: string;
   title: string;
   clauses: string[];

@@ -25,7 +25,7 @@ export class InvalidTargetError extends BridgeUsageError {
   }
 }
 
-export interface BridgeClientOptions {
+interface BridgeClientOptions {
   /** Base URL of the conformance server, e.g. http://127.0.0.1:3001 or https://h/prefix */
   url: string;
   /** Bound on each whole exchange (connect, headers, body). Default 10 000 ms. */
@@ -46,7 +46,7 @@ export interface BridgeClientOptions {
   connections?: number;
 }
 
-export interface CallOptions {
+interface CallOptions {
   /** Response kind to classify against; default METHODS[method].kind, or 'object' for unknown methods. */
   expect?: ResponseKind;
   /** Overrides the client's timeoutMs for this call. */
@@ -55,11 +55,11 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
-export const DEFAULT_TIMEOUT_MS = DEFAULT_LIMITS.requestTimeoutMs;
-export const DEFAULT_MAX_BODY_BYTES = DEFAULT_LIMITS.maxBodyBytes;
+const DEFAULT_TIMEOUT_MS = DEFAULT_LIMITS.requestTimeoutMs;
+const DEFAULT_MAX_BODY_BYTES = DEFAULT_LIMITS.maxBodyBytes;
 
 /** The response kind a method is expected to have: METHODS[method].kind, else 'object'. */
-export function expectedKind(method: string): ResponseKind {
+function expectedKind(method: string): ResponseKind {
   return isMethodName(method) ? METHODS[method].kind : 'object';
 }
 

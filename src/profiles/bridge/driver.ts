@@ -9,7 +9,7 @@ import type { BridgeClient } from './client.js';
 import { Recorder, describeOutcome } from './context.js';
 import type { Scenario } from './scenario.js';
 
-export type BridgeRunOptions = RunOptions<Scenario, ScenarioResult>;
+type BridgeRunOptions = RunOptions<Scenario, ScenarioResult>;
 export type BridgeRunSummary = RunSummary<ScenarioResult>;
 
 export async function runScenarios(client: BridgeClient, scenarios: readonly Scenario[], options: BridgeRunOptions = {}): Promise<BridgeRunSummary> {
@@ -17,7 +17,7 @@ export async function runScenarios(client: BridgeClient, scenarios: readonly Sce
 }
 
 /** The bridge: setup/teardown calls, clear_all_data before each scenario, a Recorder per scenario. */
-export function bridgeDriver(client: BridgeClient): RunDriver<Scenario, Recorder, ScenarioLabel> {
+function bridgeDriver(client: BridgeClient): RunDriver<Scenario, Recorder, ScenarioLabel> {
   return {
     label: labelOf,
     setup: (signal) => callSetup(client, signal),
@@ -33,7 +33,7 @@ export function bridgeDriver(client: BridgeClient): RunDriver<Scenario, Recorder
   };
 }
 
-export const labelOf = (s: Scenario): ScenarioLabel => ({ id: s.id, tier: s.tier, group: s.group, clauses: s.clauses, title: s.title });
+const labelOf = (s: Scenario): ScenarioLabel => ({ id: s.id, tier: s.tier, group: s.group, clauses: s.clauses, title: s.title });
 
 /** The summary of a run whose first request found no target: every scenario not run. */
 export function unreachableRun(scenarios: readonly Scenario[], err: TargetUnreachable): BridgeRunSummary {

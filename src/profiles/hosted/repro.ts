@@ -10,7 +10,7 @@
 import { shellQuote } from '../../report/repro.js';
 import type { RestExchange } from './client.js';
 
-export interface HostedReproSource {
+interface HostedReproSource {
   id: string;
   title: string;
   clauses: string[];

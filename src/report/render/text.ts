@@ -48,9 +48,6 @@ export function verdicts(report: Report): { text: string; ok: boolean }[] {
   return lines;
 }
 
-/** The verdict as one line (the two profiles' joined by "; "). */
-export const verdictLine = (report: Report): string => verdicts(report).map((v) => v.text).join('; ');
-
 /**
  * formatExchange for either profile: a hosted exchange shows its own HTTP method, path and query
  * (no body for GET and DELETE), and the credential it carried, in words.
@@ -88,7 +85,7 @@ export function indent(text: string, pad: string): string {
 }
 
 /** JSON with sorted keys, two-space indented: a stable text to diff. */
-export function stableJson(value: unknown): string {
+function stableJson(value: unknown): string {
   const sort = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(sort);
     if (v !== null && typeof v === 'object') {
@@ -108,7 +105,7 @@ const MAX_DIFF_LINES = 400;
 /** Unchanged lines kept around each change. */
 const CONTEXT = 3;
 
-export interface DiffLine {
+interface DiffLine {
   kind: ' ' | '-' | '+' | '…';
   text: string;
 }
@@ -186,7 +183,7 @@ export function failureText(s: AnyReportScenario, options: { all?: boolean } = {
   return parts.join('\n');
 }
 
-export function exchangesText(s: AnyReportScenario, all = false): string {
+function exchangesText(s: AnyReportScenario, all = false): string {
   const shown = all ? s.exchanges : s.exchanges.slice(-SHOWN_EXCHANGES);
   const head =
     shown.length < s.exchanges.length

@@ -23,7 +23,7 @@ import { PROTOCOL_VERSION } from '../../protocols/bridge/version.js';
 import { DEFAULT_LIMITS } from '../../util/limits.js';
 import { normalizeEndpoint } from '../../protocols/hosted/endpoint.js';
 
-export interface ForwarderOptions {
+interface ForwarderOptions {
   /** The hosted REST base URL, e.g. https://memory.example.com/v1 (an origin alone gets /v1). */
   endpoint: string;
   /** Sent as `Authorization: Bearer <apiKey>` (an API key or an access token). */
@@ -92,7 +92,7 @@ const seg = (value: string) => encodeURIComponent(value);
 const CONVERSATION_NAMESPACE = Buffer.from('3f1c6a52e8b94a0d9d1e2b7c5a4f8e60', 'hex');
 
 /** The bridge Conversation id of a session: the session id when it is a UUID, else a v5 UUID of it. */
-export function conversationIdOf(sessionId: string): string {
+function conversationIdOf(sessionId: string): string {
   if (UUID.test(sessionId)) return sessionId.toLowerCase();
   const h = createHash('sha1').update(CONVERSATION_NAMESPACE).update(sessionId, 'utf8').digest();
   h[6] = (h[6]! & 0x0f) | 0x50;
