@@ -25,4 +25,4 @@ export { reproScript } from './report/repro.js';
 export { runHostedProfile } from './run/hosted.js';
 export type { HostedProfileOptions } from './profiles/hosted/run.js';
 export { HOSTED_SCENARIOS } from '../suites/hosted/index.js';
-export { startHostedServer, createForwarder } from './servers/hosted/index.js';
+export { DevIdentityProvider, createForwarder, startCombinedServers, startHostedServer } from './servers/hosted/index.js';
