@@ -7,7 +7,7 @@ import { BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION, registryEntry, type Bundle, type 
 import { suiteHash } from './hash.js';
 
 /** The options of a certification run: a target and its limits, never a selection. */
-export type CertifyOptions = Pick<TckOptions, 'url' | 'headers' | 'requestTimeoutMs' | 'scenarioTimeoutMs' | 'maxBodyBytes' | 'maxTimeMs' | 'reconnectWindowMs' | 'signal' | 'onStart' | 'onResult' | 'suite'> & {
+type CertifyOptions = Pick<TckOptions, 'url' | 'headers' | 'requestTimeoutMs' | 'scenarioTimeoutMs' | 'maxBodyBytes' | 'maxTimeMs' | 'reconnectWindowMs' | 'signal' | 'onStart' | 'onResult' | 'suite'> & {
   implementation: Implementation;
   /** report_url of the registry entry. */
   reportUrl?: string;

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 const TIERS = ['bronze', 'silver', 'gold'];
 
 /** The suites/ folder beside the kit: two levels up from src/certify/, three from dist/src/certify/. */
-export function suitesRoot(): string {
+function suitesRoot(): string {
   for (const rel of ['../../suites/', '../../../suites/']) {
     const url = new URL(rel, import.meta.url);
     if (existsSync(new URL('index.ts', url))) return fileURLToPath(url);

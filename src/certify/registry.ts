@@ -29,4 +29,3 @@ export const RegistrySchema = z.object({
 });
 
 export type RegistryEntry = z.infer<typeof RegistryEntrySchema>;
-export type Registry = z.infer<typeof RegistrySchema>;

@@ -8,8 +8,8 @@
 // clock reading around a call (Date.now(), for "a recent timestamp" checks), so while a replay
 // runs Date.now() reads the recorded clock: the start of the scenario's first exchange, then the
 // end of the last exchange answered.
-import { classifyResponse, expectedKind, type CallOptions, type CallResult, type Exchange, type Outcome } from '../profiles/bridge/index.js';
-import { omitNulls } from '../profiles/bridge/client.js';
+import { classifyResponse, type CallResult, type Exchange, type Outcome } from '../profiles/bridge/index.js';
+import { expectedKind, omitNulls, type CallOptions } from '../profiles/bridge/client.js';
 import type { BridgeTransport } from '../profiles/bridge/driver.js';
 
 interface Queue {

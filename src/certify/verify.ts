@@ -13,7 +13,7 @@ import type { Bundle } from '../report/bundle.js';
 import { suiteHash } from './hash.js';
 import { ReplayTransport, withReplayClock } from './replay.js';
 
-export interface Verification {
+interface Verification {
   ok: boolean;
   /** What does not match, most telling first; empty when verified. */
   problems: string[];
@@ -21,7 +21,7 @@ export interface Verification {
   replayed: number;
 }
 
-export interface VerifyOptions {
+interface VerifyOptions {
   /** The scenarios to replay into (default: every bridge scenario of the kit). */
   suite?: readonly Scenario[];
   /** The hash the suites must have (default: suiteHash() of this kit). */

@@ -11,7 +11,7 @@ import { headersFrom } from './options.js';
 import { writeOutputFile } from './output-file.js';
 import { planOf } from './report-commands.js';
 
-export interface CertifyFlags {
+interface CertifyFlags {
   name?: string;
   implVersion?: string;
   language?: string;
@@ -34,7 +34,7 @@ export interface CertifyFlags {
 }
 
 /** The selection flags certify refuses, by their property and their spelling. */
-export const SELECTION_FLAGS: [keyof CertifyFlags, string][] = [
+const SELECTION_FLAGS: [keyof CertifyFlags, string][] = [
   ['tier', '--tier'],
   ['grep', '--grep'],
   ['scenario', '--scenario'],

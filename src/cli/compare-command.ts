@@ -2,11 +2,10 @@
 import { resolve } from 'node:path';
 import { compare, loadComparable } from '../report/compare.js';
 import { renderCompareHtml, renderCompareMarkdown, renderCompareText } from '../report/render/compare.js';
-import { ReportFileError } from '../report/load.js';
 import { EXIT, TckError } from '../engine/errors.js';
 import { writeOutputFile } from './output-file.js';
 
-export interface CompareFlags {
+interface CompareFlags {
   md?: string;
   html?: string;
   all?: boolean;
@@ -16,12 +15,7 @@ export async function compareCommand(files: string[], flags: CompareFlags): Prom
   if (files.length < 2) throw new TckError('compare needs at least two reports or bundles');
   const inputs = [];
   for (const f of files) {
-    try {
-      inputs.push(await loadComparable(resolve(f)));
-    } catch (err) {
-      if (err instanceof ReportFileError) throw new TckError(err.message);
-      throw err;
-    }
+    inputs.push(await loadComparable(resolve(f)));
   }
   const c = compare(inputs);
   process.stdout.write(renderCompareText(c, { all: !!flags.all }));

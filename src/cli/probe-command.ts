@@ -7,9 +7,9 @@ import { headersFrom } from './options.js';
 import { colorFor } from '../report/render/color.js';
 import { TIERS } from '../engine/scenario.js';
 
-export type ProbeStatus = 'answers' | 'rejects' | 'missing' | 'broken';
+type ProbeStatus = 'answers' | 'rejects' | 'missing' | 'broken';
 
-export interface ProbeRow {
+interface ProbeRow {
   method: MethodName;
   tier: string;
   status: ProbeStatus;
@@ -78,7 +78,7 @@ function judge(outcome: Outcome): { status: ProbeStatus; detail: string } {
 }
 
 /** Tiers whose methods (and every lower tier's) all answer. */
-export function reachableTiers(rows: readonly ProbeRow[]): string[] {
+function reachableTiers(rows: readonly ProbeRow[]): string[] {
   const order = ['lifecycle', ...TIERS];
   const reachable: string[] = [];
   for (const tier of order) {

@@ -119,7 +119,7 @@ export async function publishRun(report: Report, flags: ReportingFlags, newBasel
 
 // ------------------------------------------------------------------ tck report
 
-export type ReportCommandFlags = Partial<Record<FileFormat, string>>;
+type ReportCommandFlags = Partial<Record<FileFormat, string>>;
 
 /** `tck report FILE [--junit F] [--html F] [--md F] [--badge F] [--json F]`; no flag: the console summary. */
 export async function reportCommand(file: string, flags: ReportCommandFlags): Promise<number> {
@@ -148,7 +148,7 @@ export async function diffCommand(oldFile: string, newFile: string, flags: { jso
 
 // ------------------------------------------------------------------ tck repro
 
-export interface ReproFlags {
+interface ReproFlags {
   url?: string;
   header?: string[];
   requestTimeout: number;
@@ -174,8 +174,7 @@ export async function reproCommand(rawId: string, flags: ReproFlags): Promise<nu
   const [{ runTck }, { headersFrom }] = await Promise.all([import('../run/run.js'), import('./options.js')]);
   const exchanges: Exchange[] = [];
   let recording = false;
-  let report: Report;
-  report = await runTck({
+  const report: Report = await runTck({
     ...(flags.url !== undefined ? { url: flags.url } : {}),
     scenarios: [id],
     headers: headersFrom(flags.header),

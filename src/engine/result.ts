@@ -6,7 +6,7 @@ import { TIERS } from './scenario.js';
 
 export const TierSchema = z.enum(TIERS);
 
-export const OUTCOMES = ['passed', 'failed', 'error', 'skipped', 'not-run'] as const;
+const OUTCOMES = ['passed', 'failed', 'error', 'skipped', 'not-run'] as const;
 export const OutcomeSchema = z.enum(OUTCOMES);
 export type Outcome = z.infer<typeof OutcomeSchema>;
 
@@ -29,7 +29,7 @@ export const EndingSchema = z.object({
 export type Ending = z.infer<typeof EndingSchema>;
 
 /** What names a scenario in its result. */
-export const LabelSchema = z.object({
+const LabelSchema = z.object({
   id: z.string(),
   group: z.string(),
   clauses: z.array(z.string()),

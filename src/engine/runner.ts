@@ -41,7 +41,7 @@ export interface RunOptions<S, R> {
 }
 
 /** The limits among a caller's options that are set, as RunOptions (callbacks left to the caller). */
-export type RunLimits = Pick<RunOptions<unknown, unknown>, 'scenarioTimeoutMs' | 'maxTimeMs' | 'reconnectWindowMs' | 'signal' | 'bail'>;
+type RunLimits = Pick<RunOptions<unknown, unknown>, 'scenarioTimeoutMs' | 'maxTimeMs' | 'reconnectWindowMs' | 'signal' | 'bail'>;
 
 export function runLimits(o: RunLimits): RunLimits {
   return {
@@ -291,7 +291,7 @@ async function runOne<S, C extends RunContext, L>(
 }
 
 /** A result "not run" for any profile's label. */
-export function notRunOf<L>(label: L, message: string): L & Ending {
+function notRunOf<L>(label: L, message: string): L & Ending {
   return {
     ...label,
     outcome: 'not-run',

@@ -38,7 +38,7 @@ export type Bundle = z.infer<typeof BundleSchema>;
 export type Implementation = z.infer<typeof ImplementationSchema>;
 
 /** A bundle file that cannot be read or is not a bundle (exit 2). */
-export class BundleFileError extends TckError {
+class BundleFileError extends TckError {
   constructor(message: string) {
     super(message, 'TCK_BAD_FILE');
   }

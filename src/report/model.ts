@@ -14,7 +14,7 @@ export const ScenarioResultSchema = EngineScenarioResult.extend({
   repro: z.string().optional(),
 });
 
-export const TierSummarySchema = EngineTierSummary;
+const TierSummarySchema = EngineTierSummary;
 
 /** One recorded exchange, as a report (and a certification bundle) holds it. */
 export { ExchangeSchema } from '../engine/evidence.js';

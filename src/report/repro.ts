@@ -11,7 +11,7 @@
 import type { Exchange } from '../engine/evidence.js';
 import { isFailing, type Outcome } from '../engine/result.js';
 
-export interface ReproSource {
+interface ReproSource {
   id: string;
   title: string;
   clauses: string[];

@@ -27,8 +27,6 @@ export type Outcome =
   | { kind: 'violation'; reason: string; notImplemented?: boolean } // anything else the protocol forbids
   | { kind: 'transport'; failure: TransportFailure; reason: string };
 
-export type OutcomeKind = Outcome['kind'];
-
 /** The result of one call: how it was classified, and the evidence. */
 export interface CallResult {
   outcome: Outcome;
@@ -176,7 +174,7 @@ export function classifyResponse(expect: ResponseKind, r: ResponseFacts): Outcom
 }
 
 /** Context for naming a transport failure. */
-export interface FailureContext {
+interface FailureContext {
   method: string;
   url: string;
   /** Origin the client connects to, e.g. http://127.0.0.1:3001 */

@@ -12,7 +12,7 @@ import type { Scenario } from './scenario.js';
 /** What the bridge driver needs of a client: the BridgeClient, or a replay of recorded exchanges (src/certify). */
 export type BridgeTransport = Pick<BridgeClient, 'call' | 'url' | 'timeoutMs'>;
 
-export type BridgeRunOptions = RunOptions<Scenario, ScenarioResult>;
+type BridgeRunOptions = RunOptions<Scenario, ScenarioResult>;
 export type BridgeRunSummary = RunSummary<ScenarioResult>;
 
 export async function runScenarios(client: BridgeTransport, scenarios: readonly Scenario[], options: BridgeRunOptions = {}): Promise<BridgeRunSummary> {
@@ -36,7 +36,7 @@ export function bridgeDriver(client: BridgeTransport): RunDriver<Scenario, Recor
   };
 }
 
-export const labelOf = (s: Scenario): ScenarioLabel => ({ id: s.id, tier: s.tier, group: s.group, clauses: s.clauses, title: s.title });
+const labelOf = (s: Scenario): ScenarioLabel => ({ id: s.id, tier: s.tier, group: s.group, clauses: s.clauses, title: s.title });
 
 /** The summary of a run whose first request found no target: every scenario not run. */
 export function unreachableRun(scenarios: readonly Scenario[], err: TargetUnreachable): BridgeRunSummary {

@@ -23,16 +23,16 @@ export interface RestExchange extends Exchange {
   credential?: string;
 }
 
-export type RestOutcome =
+type RestOutcome =
   | { kind: 'answer'; status: number; text: string; json: unknown; isJson: boolean; contentType: string | undefined }
   | { kind: 'transport'; failure: TransportFailure; reason: string };
 
-export interface RestResult {
+interface RestResult {
   outcome: RestOutcome;
   exchange: RestExchange;
 }
 
-export interface RestRequest {
+interface RestRequest {
   method: HttpMethod;
   /** Absolute URL. */
   url: string;
@@ -48,7 +48,7 @@ export interface RestRequest {
   timeoutMs?: number;
 }
 
-export interface RestClientOptions {
+interface RestClientOptions {
   timeoutMs?: number;
   maxBodyBytes?: number;
   /** Called with every exchange (already scrubbed) as it completes. */

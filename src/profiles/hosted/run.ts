@@ -43,7 +43,7 @@ export interface HostedProfileOptions
   suite?: readonly HostedScenario[];
 }
 
-export type HostedLabel = Omit<HostedReportScenario, keyof Ending | 'repro'>;
+type HostedLabel = Omit<HostedReportScenario, keyof Ending | 'repro'>;
 export type HostedScenarioResult = HostedReportScenario;
 
 /** A hosted target that did not answer at all; `section` reports every scenario as not run. */

@@ -13,7 +13,7 @@ const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: unknown, description: string) => ({ description, content: { 'application/json': { schema } } });
 
 /** Component schemas of a zod registry, without the $schema/$id each would carry standing alone. */
-export function componentSchemas(registry: z.core.$ZodRegistry<{ id: string }>): Record<string, Json> {
+function componentSchemas(registry: z.core.$ZodRegistry<{ id: string }>): Record<string, Json> {
   const { schemas } = z.toJSONSchema(registry, { uri: (id) => `#/components/schemas/${id}`, unrepresentable: 'any' });
   return Object.fromEntries(Object.entries(schemas).map(([id, s]) => {
     const { $schema: _s, $id: _i, ...rest } = s as Json;

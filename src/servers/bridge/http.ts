@@ -14,7 +14,7 @@ import { DEFAULT_LIMITS } from '../../util/limits.js';
 
 export const MAX_BODY_BYTES = DEFAULT_LIMITS.maxBodyBytes;
 
-export interface BridgeServerOptions {
+interface BridgeServerOptions {
   /** 0 (the default) picks a free port. */
   port?: number;
   /** Default 127.0.0.1. */

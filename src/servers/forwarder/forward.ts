@@ -24,7 +24,7 @@ import { DEFAULT_LIMITS } from '../../util/limits.js';
 import { normalizeEndpoint } from '../../protocols/hosted/endpoint.js';
 import { isJsonObject as isObject } from '../../util/json.js';
 
-export interface ForwarderOptions {
+interface ForwarderOptions {
   /** The hosted REST base URL, e.g. https://memory.example.com/v1 (an origin alone gets /v1). */
   endpoint: string;
   /** Sent as `Authorization: Bearer <apiKey>` (an API key or an access token). */
@@ -92,7 +92,7 @@ const seg = (value: string) => encodeURIComponent(value);
 const CONVERSATION_NAMESPACE = Buffer.from('3f1c6a52e8b94a0d9d1e2b7c5a4f8e60', 'hex');
 
 /** The bridge Conversation id of a session: the session id when it is a UUID, else a v5 UUID of it. */
-export function conversationIdOf(sessionId: string): string {
+function conversationIdOf(sessionId: string): string {
   if (UUID.test(sessionId)) return sessionId.toLowerCase();
   const h = createHash('sha1').update(CONVERSATION_NAMESPACE).update(sessionId, 'utf8').digest();
   h[6] = (h[6]! & 0x0f) | 0x50;
@@ -198,6 +198,7 @@ export function createForwarder(options: ForwarderOptions): Dispatcher {
     return listOf((await call('GET', '/entities')).body, 'entities', 'the entity list');
   }
 
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- params are validated against METHODS[m].params before a handler runs
   type Handler = (p: any) => Promise<unknown>;
   const handlers: Partial<Record<MethodName, Handler>> = {
     setup: async () => {
