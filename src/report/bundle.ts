@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { ExchangeSchema, ReportSchema, type Report } from './model.js';
 import { ReportFileError, firstIssue, readJsonFile } from './load.js';
-import { RegistryEntrySchema, RegistrySchema, type RegistryEntry } from '../certify/registry.js';
+import { RegistryEntrySchema, RegistrySchema, type RegistryEntry } from './registry.js';
 import { TckError } from '../engine/errors.js';
 
 export const BUNDLE_FORMAT = 'agent-memory-tck/certification';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseBundle, type Bundle } from '../../src/report/bundle.js';
 import { certify } from '../../src/certify/certify.js';
 import { suiteFiles, suiteHash } from '../../src/certify/hash.js';
-import { RegistrySchema } from '../../src/certify/registry.js';
+import { RegistrySchema } from '../../src/report/registry.js';
 import { verifyBundle } from '../../src/certify/verify.js';
 import { ALL_SCENARIOS } from '../../suites/index.js';
 import { mapResponse, withVariant } from '../harness/variants.js';
