@@ -1,6 +1,6 @@
 // The HTTP client of the hosted profile: one undici keep-alive Pool per origin (the service's, and
 // any other a discovery document points at), any method and path, every exchange recorded as
-// evidence of the bridge client's shape (src/bridge/exchange.ts) plus the HTTP method and a label
+// evidence of the bridge client's shape (src/engine/evidence.ts) plus the HTTP method and a label
 // of the credential it carried. Transport failures are classified by the bridge's classifyFailure.
 //
 // Secrets never reach the evidence. The client knows every secret it has been given (the run's

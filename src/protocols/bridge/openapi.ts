@@ -1,5 +1,5 @@
 // The bridge protocol as an OpenAPI 3.1 document, generated from the one method table
-// (src/schema/methods.ts) and the zod schemas of the data model: every method in the table is a
+// (src/protocols/bridge/methods.ts) and the zod schemas of the data model: every method in the table is a
 // POST /{method} with its parameters as the request body and its answers by response kind, so a
 // method added to the table (a Platinum one, say) appears here with nothing else to change.
 import { z } from 'zod';

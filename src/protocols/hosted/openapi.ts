@@ -1,5 +1,5 @@
 // The hosted REST interface (hosted-rest-api.md) as an OpenAPI 3.1 document, built from the
-// endpoint tables the hosted profile judges by (src/hosted/profile/document.ts). The document
+// endpoint tables the hosted profile judges by (src/protocols/hosted/document.ts). The document
 // fixes paths, methods, operations and credentials; where it is silent (bodies, error shapes) the
 // schemas stay open and the description says so.
 import { DISCOVERY, DOCUMENT_ENDPOINTS, TOKEN_OPERATIONS } from './document.js';

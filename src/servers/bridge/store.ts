@@ -40,7 +40,7 @@ export type Params<M extends MethodName> = z.output<(typeof METHODS)[M]['params'
 /**
  * The contract of a store: one handler per bridge method, taking its validated params. The result
  * is typed `unknown` here because `METHODS[m].kind` is widened to `ResponseKind` in
- * src/schema/methods.ts (so `ResultOf<M>` cannot tell a list from an object); MemoryStore's own
+ * src/protocols/bridge/methods.ts (so `ResultOf<M>` cannot tell a list from an object); MemoryStore's own
  * signatures carry the precise model types.
  */
 export type StoreHandlers = { [M in MethodName]: (params: Params<M>) => unknown };
