@@ -3,7 +3,7 @@
 // still write what was found so far.
 import { writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { BridgeUsageError } from '../profiles/bridge/index.js';
+import { BridgeUsageError } from '../profiles/http/headers.js';
 import { explorableMethods } from '../explore/commands.js';
 import { exploreReport } from '../explore/report.js';
 import { explore } from '../explore/run.js';
@@ -14,7 +14,7 @@ import { EXIT, TckError } from '../engine/errors.js';
 import { SIGNAL_EXIT, watchInterrupts } from './interrupt.js';
 import { headersFrom } from './options.js';
 
-export interface ExploreFlags {
+interface ExploreFlags {
   url?: string;
   header?: string[];
   requestTimeout: number;

@@ -4,7 +4,7 @@
 // runs, so shrinking keeps sequences meaningful). A new method (Platinum) gets a command from its
 // METHODS entry alone; PARAM_VALUES / REFS / WEIGHTS say more about its parameters when needed.
 import fc from 'fast-check';
-import { METHODS, TOOL_CALL_STATUSES, ENTITY_TYPES, ROLES, type MethodName, type Tier } from '../protocols/bridge/index.js';
+import { METHODS, TOOL_CALL_STATUSES, ENTITY_TYPES, ROLES, type MethodName } from '../protocols/bridge/index.js';
 import { compareAnswers, type Answer } from './compare.js';
 import type { ExploreModel, RefKind } from './model.js';
 import { NAMES, SESSION_IDS, jsonObject, query, text } from './values.js';
@@ -39,7 +39,7 @@ const small = <T>(values: readonly T[]) => fc.constantFrom(...values);
 const maybe = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined, freq: 2 });
 
 /** Values by parameter name. Methods share names (session_id, limit, query …) and so share values. */
-export const PARAM_VALUES: Record<string, fc.Arbitrary<unknown>> = {
+const PARAM_VALUES: Record<string, fc.Arbitrary<unknown>> = {
   session_id: small(SESSION_IDS),
   role: small(ROLES),
   content: text,
@@ -77,12 +77,12 @@ export const PARAM_VALUES: Record<string, fc.Arbitrary<unknown>> = {
 };
 
 /** Parameters that name an object the server handed out, and the kind of object. */
-export const REFS: Record<string, RefKind> = {
+const REFS: Record<string, RefKind> = {
   message_id: 'message', entity_id: 'entity', source_id: 'entity', target_id: 'entity', trace_id: 'trace', step_id: 'step',
 };
 
 /** How often each method is drawn relative to the others (default 1): writes that build state win. */
-export const WEIGHTS: Partial<Record<MethodName, number>> = {
+const WEIGHTS: Partial<Record<MethodName, number>> = {
   add_message: 6, get_conversation: 3, delete_message: 2, list_sessions: 2, search_messages: 2,
   add_entity: 3, add_relationship: 2, get_related_entities: 2,
   start_trace: 2, add_step: 2, record_tool_call: 2,
@@ -96,8 +96,6 @@ const DISTINCT_REFS: Partial<Record<MethodName, [string, string]>> = { merge_dup
 
 /** Methods explore never draws: setup and teardown belong to the run, not to a sequence. */
 const NOT_DRAWN = new Set<MethodName>(['setup', 'teardown']);
-
-export const EXPLORABLE_TIERS: readonly Tier[] = ['lifecycle', 'bronze', 'silver', 'gold'];
 
 /** The methods of the given names or tiers that explore can draw (all of them by default). */
 export function explorableMethods(only?: readonly string[]): MethodName[] {

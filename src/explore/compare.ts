@@ -3,7 +3,7 @@
 // (src/explore/tolerances.ts) at the line that makes it.
 import { isDeepStrictEqual } from 'node:util';
 import { MODEL, Uuid, isIsoDateTime, type MethodName } from '../protocols/bridge/index.js';
-import type { StoreSnapshot } from '../servers/bridge/index.js';
+import type { StoreSnapshot } from '../servers/bridge/store.js';
 import { Mismatch, type ExploreModel } from './model.js';
 import type { ToleranceId } from './tolerances.js';
 import { NO_MATCH_QUERIES } from './values.js';
@@ -14,7 +14,7 @@ export interface Answer {
   body?: unknown;
 }
 
-export interface StepAnswers {
+interface StepAnswers {
   modelParams: Record<string, unknown>;
   serverParams: Record<string, unknown>;
   model: Answer;

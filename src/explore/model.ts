@@ -2,7 +2,8 @@
 // through its own dispatcher (the same code path as the reference server, without HTTP), plus
 // what explore learns about the server while a sequence runs — which server id stands for which
 // model id, and the step numbers the server handed out.
-import { MemoryStore, createDispatcher, type BridgeResponse, type StoreSnapshot } from '../servers/bridge/index.js';
+import { MemoryStore, createDispatcher, type BridgeResponse } from '../servers/bridge/index.js';
+import type { StoreSnapshot } from '../servers/bridge/store.js';
 
 /** A disagreement between the server and the model, or a rule the server broke on its own. */
 export class Mismatch extends Error {
@@ -19,7 +20,7 @@ export type RefKind = 'message' | 'entity' | 'trace' | 'step';
  * Server id <-> model id, learned when an object is created (silent point 'uuid-version': ids are
  * correlated, never compared). Keys are lower-cased: a server may answer ids in upper-case hex.
  */
-export class Correlator {
+class Correlator {
   readonly #toModel = new Map<string, string>();
   readonly #toServer = new Map<string, string>();
 

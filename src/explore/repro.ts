@@ -7,7 +7,7 @@ import { reproScript } from '../report/repro.js';
 import type { StepRecord } from './commands.js';
 
 export function curlScript(exchanges: readonly Exchange[], message: string, url: string): string {
-  return reproScript({ id: 'tck-explore', title: 'minimal sequence found by tck explore', clauses: [], outcome: 'failed', message, exchanges }, url);
+  return reproScript({ id: 'tck-explore', title: 'minimal sequence found by tck explore', clauses: [], outcome: 'failed', message, exchanges }, { url });
 }
 
 const TIMESTAMPS = new Set(['timestamp', 'created_at', 'updated_at', 'started_at', 'completed_at']);

@@ -3,7 +3,7 @@
 // joined: a silent point the scenarios accept every reading of is accepted here too, and this
 // table says where in src/explore/compare.ts. Ids marked `own: true` are choices the valid
 // variants of the test harness make that the shared table does not name (yet).
-export interface Tolerance {
+interface Tolerance {
   /** What the protocol leaves open. */
   silent: string;
   /** How explore's comparison accepts every reading of it. */

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 export const SESSION_IDS = ['s-1', 's-2', 'Alice', 'alice', 'alice ', 'سلام-٣'] as const;
 
 /** Texts: realistic sentences and nasty strings (combining marks, emoji, RTL, whitespace). */
-export const TEXTS = [
+const TEXTS = [
   'graph databases store nodes',
   'the user prefers dark mode',
   'meeting with Acme at noon',
@@ -25,7 +25,7 @@ export const TEXTS = [
 /** Queries that share no word with any text above: at a high threshold they must find nothing. */
 export const NO_MATCH_QUERIES = ['zyzzyva quokka'] as const;
 
-export const WORDS = ['graph', 'nodes', 'dark', 'Acme', 'café', 'deploy'] as const;
+const WORDS = ['graph', 'nodes', 'dark', 'Acme', 'café', 'deploy'] as const;
 
 export const NAMES = ['Alice', 'alice', 'Acme Corp', 'Zoë', 'Ünïcödé', 'Bob '] as const;
 

@@ -5,7 +5,7 @@ import { MemoryStore, type Params } from '../../src/servers/bridge/index.js';
 import type { Message, ReasoningTrace, SessionInfo } from '../../src/protocols/bridge/index.js';
 import { mapRequest, type VariantOptions, type Wrap } from '../harness/variants.js';
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- requests are edited as plain JSON */
+ 
 
 /** After a delete in a session, the next message added to it is listed first. */
 class ReorderAfterDelete extends MemoryStore {

@@ -6,7 +6,7 @@ import { MemoryStore, createDispatcher, type Params } from '../../src/servers/br
 import type { Entity, Message } from '../../src/protocols/bridge/index.js';
 import { compose, mapAnswers, mapResponse, type Dispatch, type VariantOptions, type Wrap } from './variants.js';
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- answers are edited as plain JSON */
+ 
 
 /** Fields that hold the caller's own data: passed through untouched by every variant. */
 const USER_DATA = new Set(['metadata', 'arguments', 'result', 'properties']);
@@ -155,7 +155,7 @@ export async function probe(options: VariantOptions) {
   return out;
 }
 
-export type Answers = Awaited<ReturnType<typeof probe>>;
+type Answers = Awaited<ReturnType<typeof probe>>;
 const msg = (r: Answers) => r['first']!.body;
 
 /** [name, a fresh variant (stores must not be shared between runs), what makes it differ]. */

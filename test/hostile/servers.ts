@@ -13,7 +13,7 @@ import { expect } from 'vitest';
 import { MemoryStore, createDispatcher, type BridgeResponse } from '../../src/servers/bridge/index.js';
 import { ReportSchema, type Report } from '../../src/report/model.js';
 
-export interface Call {
+interface Call {
   /** The bridge method (the path without its slash). */
   method: string;
   /** 1 for the first request the server received. */
@@ -27,7 +27,7 @@ export interface Call {
 }
 
 /** Handles a request itself (returns true) or lets the reference implementation answer it. */
-export type Fault = (call: Call) => boolean;
+type Fault = (call: Call) => boolean;
 
 export interface Hostile {
   url: string;
@@ -180,7 +180,7 @@ export function stream(res: http.ServerResponse, total: number, fill = 'x'): voi
 
 const BIN = new URL('../../bin/tck.js', import.meta.url).pathname;
 
-export interface CliRun {
+interface CliRun {
   code: number | null;
   signal: NodeJS.Signals | null;
   stdout: string;

@@ -5,7 +5,7 @@
 import type { ChalkInstance } from 'chalk';
 import type { Exchange } from '../../engine/evidence.js';
 import { bridgeRan, type AnyReportScenario, type Gate, type Report } from '../model.js';
-import { exploreFailureLines } from '../../explore/text.js';
+import { exploreFailureLines } from './explore.js';
 import { colorFor, type ColorTarget } from './color.js';
 import { OUTCOME_LABEL, SHOWN_EXCHANGES, diffText, evidenceText, expectedActualDiff, failuresOf, indent, placeOf, verdicts, type Outcome } from './text.js';
 

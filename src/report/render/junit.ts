@@ -4,13 +4,14 @@
 // The hosted profile adds one testsuite per group (classname "hosted.group").
 import junitModule, { type Builder } from 'junit-report-builder';
 import type { AnyReportScenario, Report } from '../model.js';
-import { exploreFailureLines } from '../../explore/text.js';
+import { exploreFailureLines } from './explore.js';
 import { failureText, placeOf } from './text.js';
 
 // The package is CommonJS (`module.exports = builder`) while its types declare a default export.
 export const junit: Builder = (junitModule as unknown as { default?: Builder }).default ?? (junitModule as unknown as Builder);
 
 /** Characters XML 1.0 cannot hold (most C0 controls, lone surrogates, U+FFFE/U+FFFF), written as \uXXXX. */
+// eslint-disable-next-line no-control-regex -- control characters are what it escapes
 const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 export function xmlSafe(text: string): string {

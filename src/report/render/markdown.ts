@@ -2,7 +2,7 @@
 // tier table, the baseline gate, and each failure folded in <details> with its evidence in a
 // code block. Server text only ever appears inside code blocks; kit text in HTML is escaped.
 import { bridgeRan, type Report } from '../model.js';
-import { exploreFailureLines, exploreSummary } from '../../explore/text.js';
+import { exploreFailureLines, exploreSummary } from './explore.js';
 import { esc } from './html.js';
 import { OUTCOME_LABEL, clip, failureText, failuresOf, tierName } from './text.js';
 

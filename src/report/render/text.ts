@@ -2,7 +2,7 @@
 // evidence of a failure, and the verdict line. Pure functions of the report.
 import { formatExchange, printable } from '../../engine/evidence.js';
 import { reaches } from '../../engine/grading.js';
-import { exploreSummary } from '../../explore/text.js';
+import { exploreSummary } from './explore.js';
 import { bridgeRan, isFailing, type AnyReportScenario, type Report, type ScenarioOutcome as Outcome } from '../model.js';
 
 export type { Outcome };
@@ -50,7 +50,7 @@ export function verdicts(report: Report): { text: string; ok: boolean }[] {
   return lines;
 }
 
-/** The verdict as one line (the two profiles' joined by "; "). */
+/** Every verdict of a report in one line (the bridge tiers, and the hosted groups when they ran). */
 export const verdictLine = (report: Report): string => verdicts(report).map((v) => v.text).join('; ');
 
 /**
@@ -110,7 +110,7 @@ const MAX_DIFF_LINES = 400;
 /** Unchanged lines kept around each change. */
 const CONTEXT = 3;
 
-export interface DiffLine {
+interface DiffLine {
   kind: ' ' | '-' | '+' | '…';
   text: string;
 }
@@ -188,7 +188,7 @@ export function failureText(s: AnyReportScenario, options: { all?: boolean } = {
   return parts.join('\n');
 }
 
-export function exchangesText(s: AnyReportScenario, all = false): string {
+function exchangesText(s: AnyReportScenario, all = false): string {
   const shown = all ? s.exchanges : s.exchanges.slice(-SHOWN_EXCHANGES);
   const head =
     shown.length < s.exchanges.length

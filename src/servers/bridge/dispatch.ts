@@ -5,6 +5,7 @@
 import type { z } from 'zod';
 import { METHODS, describe, isMethodName, validate, type MethodName } from '../../protocols/bridge/index.js';
 import { BadRequestError, type StoreHandlers } from './store.js';
+import { isJsonObject as isPlainObject } from '../../util/json.js';
 
 export interface BridgeResponse {
   status: number;
@@ -18,9 +19,6 @@ export function errorResponse(status: number, error: string): BridgeResponse {
   return { status, body: { error } };
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * How deeply a parameter value may nest (arrays and objects). JSON.parse accepts any depth, but

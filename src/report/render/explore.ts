@@ -1,6 +1,6 @@
 // The explore section in words, for every reporter: a summary line, and the minimal failing
 // sequence as readable steps with the server's and the model's answers side by side.
-import type { ExploreSection } from '../report/model.js';
+import type { ExploreSection } from '../model.js';
 
 const clip = (text: string, max = 160) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 const answer = (a: { status: number; body?: unknown } | undefined) => (a === undefined ? '(not called)' : `${a.status} ${a.body === undefined ? '' : clip(JSON.stringify(a.body))}`);
