@@ -1,0 +1,101 @@
+// Raw-socket tools of the reliability tests: what no well-behaved HTTP client does (pipelining
+// without reading, stopping mid-request, writing a body nobody asked for). Loopback only; every
+// wait is bounded.
+import net from 'node:net';
+
+export interface RawConnection {
+  socket: net.Socket;
+  /** Bytes the client has handed to the socket so far. */
+  readonly written: number;
+  /** The first 64 KiB received so far, as text. */
+  readonly received: string;
+  /** Bytes received so far. */
+  readonly receivedBytes: number;
+  /** Starts reading (for a connection opened with `read: false`). */
+  resume(): void;
+  /** Resolves when the server has closed (or reset) the connection. */
+  closed: Promise<void>;
+}
+
+/** Opens a connection to `url`'s host and port; `read: false` never reads what the server sends. */
+export async function connect(url: string, { read = true }: { read?: boolean } = {}): Promise<RawConnection> {
+  const { hostname, port } = new URL(url);
+  const socket = net.connect(Number(port), hostname);
+  socket.on('error', () => undefined);
+  let received = '';
+  let receivedBytes = 0;
+  let written = 0;
+  const resume = () => {
+    socket.on('data', (d: Buffer) => {
+      receivedBytes += d.length;
+      if (received.length < 64 * 1024) received += d.toString('latin1');
+    });
+    socket.resume();
+  };
+  if (read) resume();
+  else socket.pause();
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('error', reject);
+  });
+  const write = socket.write.bind(socket) as (chunk: string | Buffer) => boolean;
+  socket.write = ((chunk: string | Buffer, ...rest: unknown[]) => {
+    written += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
+    return (write as (...a: unknown[]) => boolean)(chunk, ...rest);
+  }) as typeof socket.write;
+  return {
+    socket,
+    get written() {
+      return written;
+    },
+    get received() {
+      return received;
+    },
+    get receivedBytes() {
+      return receivedBytes;
+    },
+    resume,
+    closed,
+  };
+}
+
+/** Writes `total` bytes of body as fast as the server takes them, until done or the socket closes. */
+export function pump(conn: RawConnection, total: number): Promise<void> {
+  const chunk = Buffer.alloc(64 * 1024, 'a');
+  return new Promise((resolve) => {
+    let sent = 0;
+    const go = () => {
+      while (sent < total && !conn.socket.destroyed) {
+        sent += chunk.length;
+        if (!conn.socket.write(chunk)) return void conn.socket.once('drain', go);
+      }
+      resolve();
+    };
+    conn.socket.once('close', () => resolve());
+    go();
+  });
+}
+
+/** Resolves with true when `p` settles within `ms`, false otherwise. */
+export async function within(p: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((r) => (timer = setTimeout(() => r(false), ms)));
+  try {
+    return await Promise.race([p.then(() => true), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A deterministic pseudo-random generator (mulberry32) for seeded fuzzing. */
+export function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
