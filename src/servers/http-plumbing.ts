@@ -64,9 +64,8 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 }
 
 /**
- * Answers a request without reading its body and closes the connection once the answer is out.
- * What the client still sends is discarded up to `bound` (bytes or time), then the socket is cut.
- * A request without a body (none declared, not chunked) keeps its connection.
+ * Answers a request at once, without reading its body. What the client still sends is discarded
+ * up to `bound` (bytes or time); past it the connection is cut.
  */
 export function refuse(req: IncomingMessage, res: ServerResponse, status: number, body: unknown, headers: JsonHeaders = {}, bound: DrainBound = REFUSAL_DRAIN): void {
   if (req.complete || !hasBody(req)) {
@@ -90,7 +89,10 @@ export function refuse(req: IncomingMessage, res: ServerResponse, status: number
   req.once('end', () => clearTimeout(timer));
   req.once('close', () => clearTimeout(timer));
   req.resume();
-  sendJson(res, status, body, { ...headers, connection: 'close' });
+  // No `connection: close`: Node would then end the socket as soon as the answer is out, while
+  // the client is still writing (EPIPE instead of the answer). A body within the bound is
+  // discarded and the connection reused; a larger one gets the socket cut at the bound.
+  sendJson(res, status, body, headers);
 }
 
 function hasBody(req: IncomingMessage): boolean {

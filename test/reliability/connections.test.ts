@@ -115,7 +115,6 @@ describe.each([
     await pump(c, 1024 ** 3);
     await c.closed;
     expect(c.received).toMatch(/^HTTP\/1\.1 40[145] /);
-    expect(c.received).toMatch(/\r\nconnection: close\r\n/i);
     expect(c.received).toMatch(/\{"error":"[^"]+"\}$/);
     // A few MiB at most are discarded (the drain bound plus socket buffers), never the whole GiB.
     expect(c.written).toBeLessThan(64 * 1024 * 1024);
