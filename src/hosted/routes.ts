@@ -17,6 +17,7 @@ import type { TokenResponse, TokenService } from './oauth.js';
 import { TOKEN_EXCHANGE_GRANT } from './oauth.js';
 import { QueryError, isWriteQuery, runQuery } from './query.js';
 import { HostedError, isEntityType, type HostedStore } from './store.js';
+import { keepFreeForm } from '../servers/free-form.js';
 
 export interface Reply {
   status: number;
@@ -63,7 +64,7 @@ const refusal = (r: Refusal): Reply => ({ status: r.status, body: { error: r.err
 function input<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
   const v = validate(schema, body);
   if (!v.ok) throw new HostedError(400, v.issues.join('; '));
-  return v.value as z.output<S>;
+  return keepFreeForm(schema, body, v.value as z.output<S>);
 }
 
 /** A query parameter by any of its names (camelCase first). */

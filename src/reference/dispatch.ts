@@ -5,6 +5,7 @@
 import type { z } from 'zod';
 import { METHODS, describe, isMethodName, validate, type MethodName } from '../schema/index.js';
 import { BadRequestError, type StoreHandlers } from './store.js';
+import { keepFreeForm } from '../servers/free-form.js';
 
 export interface BridgeResponse {
   status: number;
@@ -86,7 +87,7 @@ export function createDispatcher(store: StoreHandlers): (method: string, body: u
       const checked = paramIssues(METHODS[method].params, params);
       if (!checked.ok) return errorResponse(400, checked.issues.join('; '));
       const handler = store[method] as (this: StoreHandlers, p: unknown) => unknown;
-      const result = handler.call(store, checked.value);
+      const result = handler.call(store, keepFreeForm(METHODS[method].params, params, checked.value));
       return respond(method, result);
     } catch (err) {
       if (err instanceof BadRequestError) return errorResponse(400, err.message);
