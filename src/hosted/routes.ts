@@ -322,9 +322,10 @@ export const ROUTES: readonly Route[] = [
     },
   },
   {
-    // workspaceId: the caller's (the default), or one that does not exist yet, which the new key
-    // founds (as a dashboard sign-up would); another existing workspace is refused (403). A caller
-    // cannot grant a scope it lacks (403).
+    // workspaceId: the caller's (the default). Any other is refused (403), existing or not: a key
+    // that could found a workspace nobody owns yet could squat it, and later reveal the keys its
+    // real owner creates there. Workspaces come from the bootstrap key, the operator (keys.issue)
+    // and the identity provider's workspace_id claim. A caller cannot grant a scope it lacks (403).
     method: 'POST', path: '/auth/api-keys', operation: 'create_api_key', access: 'write',
     handler: async (ctx) => {
       const k = input(CreateKeyInput, ctx.body);
@@ -333,7 +334,7 @@ export const ROUTES: readonly Route[] = [
       const scopes = k.scopes as Scope[];
       const caller = ctx.principal!;
       const workspaceId = k.workspaceId ?? caller.workspaceId;
-      if (workspaceId !== caller.workspaceId && ctx.keys.workspaces.has(workspaceId)) {
+      if (workspaceId !== caller.workspaceId) {
         return refusal({ status: 403, error: `workspace ${JSON.stringify(workspaceId)} is not the caller's workspace` });
       }
       const missing = scopes.filter((s) => !caller.scopes.has(s));

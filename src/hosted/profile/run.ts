@@ -79,6 +79,8 @@ export async function selectHosted(selection: Omit<Selection, 'tier'>, suite?: r
 interface Embedded {
   target: Pick<HostedTarget, 'baseUrl' | 'origin' | 'apiKey' | 'workspaceId'>;
   mint: () => Promise<string>;
+  /** A key of another workspace of the embedded service. */
+  otherApiKey: string;
   close(): Promise<void>;
 }
 
@@ -92,7 +94,10 @@ async function startEmbedded(apiKey: string | undefined, workspaceId: string | u
     ...(apiKey !== undefined ? { apiKey } : {}),
     ...(workspaceId !== undefined ? { workspaceId } : {}),
   });
+  // A key of a second workspace, for the reveal rule: the service does not let a caller found one.
+  const other = await server.keys.issue({ label: 'tck-other-workspace', scopes: ['read', 'write'], workspaceId: `${server.workspaceId}-other` });
   return {
+    otherApiKey: other.key,
     target: { baseUrl: server.baseUrl, origin: server.url, apiKey: server.apiKey, workspaceId: server.workspaceId },
     mint: () => idp.mint({ workspaceId: server.workspaceId }),
     close: () => server.close(),
@@ -123,7 +128,8 @@ export async function runHostedProfile(options: HostedProfileOptions = {}): Prom
     if (apiKey === undefined && token === undefined) throw new Error('the hosted profile needs a credential: --api-key KEY or --token TOKEN (or TCK_API_KEY, TCK_TOKEN)');
     const given = options.idpToken;
     const idpToken = embedded?.mint ?? (typeof given === 'string' ? async () => given : given);
-    client.learn(apiKey, token, options.otherApiKey, typeof given === 'string' ? given : undefined);
+    const otherApiKey = embedded?.otherApiKey ?? options.otherApiKey;
+    client.learn(apiKey, token, otherApiKey, typeof given === 'string' ? given : undefined);
     const target: HostedTarget = {
       baseUrl,
       origin: new URL(baseUrl).origin,
@@ -135,7 +141,7 @@ export async function runHostedProfile(options: HostedProfileOptions = {}): Prom
       ...(apiKey !== undefined ? { apiKey } : {}),
       ...(token !== undefined ? { accessToken: token } : {}),
       ...((embedded?.target.workspaceId ?? options.workspaceId) !== undefined ? { workspaceId: (embedded?.target.workspaceId ?? options.workspaceId)! } : {}),
-      ...(options.otherApiKey !== undefined ? { otherApiKey: options.otherApiKey } : {}),
+      ...(otherApiKey !== undefined ? { otherApiKey } : {}),
       ...(idpToken !== undefined ? { idpToken: async () => { const t = await idpToken(); client.learn(t); return t; } } : {}),
     };
     const section = (results: HostedScenarioResult[], warnings: string[]): HostedSection => {
