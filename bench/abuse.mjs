@@ -187,7 +187,7 @@ async function judge(variant, { elements = 1_000_000, limitSeconds = 90 } = {}) 
     variant === 'invalid'
       ? '{"a":1}'
       : // valid for the model, with one field the model does not know (a note per element)
-        '{"id":"m","role":"user","content":"x","timestamp":"2024-01-01T00:00:00Z","x":1}';
+        '{"id":"00000000-0000-4000-8000-000000000001","role":"user","content":"x","timestamp":"2024-01-01T00:00:00Z","metadata":{},"x":1}';
   const body = Buffer.from(`[${Array(elements).fill(element).join(',')}]`);
   const server = await fakeServer(body);
   const out = mkdtempSync(join(tmpdir(), 'tck-abuse-'));

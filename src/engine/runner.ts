@@ -12,6 +12,7 @@
 // bridge server with it; the hosted profile (src/hosted/profile/) drives a hosted REST service.
 import { printable, type BridgeClient, type Exchange } from '../bridge/index.js';
 import type { Report } from '../report/model.js';
+import { capText, capValue } from './bounds.js';
 import { AssertionFailure, ScenarioFault, ScenarioTimeout, SkipScenario, formatSeconds } from './faults.js';
 import { Recorder, describeOutcome } from './context.js';
 import { Liveness, type Observed } from './liveness.js';
@@ -255,7 +256,14 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
  * no reporter can pass a server's terminal escape sequences on (JSON.stringify leaves C1 as is).
  */
 function printableResult<R extends Ending>(r: R): R {
-  return { ...r, ...(r.message !== undefined ? { message: printable(r.message) } : {}), notes: r.notes.map(printable) };
+  return {
+    ...r,
+    ...(r.message !== undefined ? { message: printable(capText(r.message)) } : {}),
+    // Bounded too (bounds.ts): a result of a huge answer must not make the report unwritable.
+    ...('expected' in r ? { expected: capValue(r.expected) } : {}),
+    ...('actual' in r ? { actual: capValue(r.actual) } : {}),
+    notes: r.notes.map((n) => printable(capText(n))),
+  };
 }
 
 /** One signal for the whole run: the caller's, or the time limit, whichever comes first. */
