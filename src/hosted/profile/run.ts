@@ -195,8 +195,10 @@ function hostedDriver(client: RestClient, target: HostedTarget): RunDriver<Hoste
     setup: async (signal) => {
       const reach = await probe(signal);
       if (signal.aborted) return { ok: false, warnings: [] };
-      if (reach.outcome.kind === 'transport') throw new TargetUnreachable(target.baseUrl, reach.outcome.reason);
+      // Unreachable only without any HTTP status (see callSetup in src/engine/runner.ts).
+      if (reach.outcome.kind === 'transport' && reach.exchange.status === undefined) throw new TargetUnreachable(target.baseUrl, reach.outcome.reason);
       const warnings: string[] = [];
+      if (reach.outcome.kind === 'transport') warnings.push(`the probe ${PROBE_PATH} was answered, but: ${reach.outcome.reason}`);
       const auth = await client.request({ method: 'GET', url: `${target.baseUrl}/conversations`, operation: 'setup', authorization: target.credential.authorization!, signal });
       if (auth.outcome.kind === 'answer' && (auth.outcome.status === 401 || auth.outcome.status === 403)) {
         warnings.push(`the run's credential was refused (GET /conversations answered ${auth.outcome.status}): every scenario that needs it fails`);
