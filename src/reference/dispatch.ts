@@ -4,7 +4,7 @@
 // variant servers can wrap it (inject faults, change answers) without an HTTP proxy.
 import type { z } from 'zod';
 import { METHODS, describe, isMethodName, validate, type MethodName } from '../schema/index.js';
-import { BadRequestError, type StoreHandlers } from './store.js';
+import { BadRequestError, MAX_ID_CHARS, type StoreHandlers } from './store.js';
 import { keepFreeForm } from '../servers/free-form.js';
 
 export interface BridgeResponse {
@@ -83,6 +83,11 @@ export function createDispatcher(store: StoreHandlers): (method: string, body: u
       }
       for (const key of Object.keys(METHODS[method].params.shape)) {
         if (nestsDeeperThan(params[key], MAX_NESTING_DEPTH)) return errorResponse(400, `${key}: nested more than ${MAX_NESTING_DEPTH} levels deep`);
+      }
+      for (const [key, value] of Object.entries(params)) {
+        if ((key === 'session_id' || key.endsWith('_id')) && typeof value === 'string' && value.length > MAX_ID_CHARS) {
+          return errorResponse(400, `${key}: is ${value.length} characters long; an identifier has at most ${MAX_ID_CHARS}`);
+        }
       }
       const checked = paramIssues(METHODS[method].params, params);
       if (!checked.ok) return errorResponse(400, checked.issues.join('; '));
