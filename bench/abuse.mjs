@@ -25,8 +25,8 @@ if (process.argv[2] === '--serve') {
     server.store.add_message({ session_id: 'small', role: 'user', content: 'hello' });
     process.stdout.write(`${JSON.stringify({ url: server.url })}\n`);
   } else {
-    const { startHostedServer } = await import('../dist/src/hosted/index.js');
-    const server = await startHostedServer();
+    const { DevIdentityProvider, startHostedServer } = await import('../dist/src/hosted/index.js');
+    const server = await startHostedServer({ identityProviders: [(await DevIdentityProvider.generate()).trustedIssuer()] });
     server.store.add_message({ session_id: 'big', role: 'user', content: big });
     server.store.add_message({ session_id: 'small', role: 'user', content: 'hello' });
     const read = await server.keys.issue({ label: 'reader', scopes: ['read'], workspaceId: server.workspaceId });

@@ -221,7 +221,10 @@ function watchStall(socket: Socket, stallMs: number): () => void {
     last = pending;
   }, stallMs);
   timer.unref();
-  const stop = () => clearInterval(timer);
-  socket.once('close', stop);
-  return stop;
+  const onClose = () => clearInterval(timer);
+  socket.once('close', onClose);
+  return () => {
+    clearInterval(timer);
+    socket.off('close', onClose);
+  };
 }
