@@ -5,7 +5,8 @@
 //   400 body that is not UTF-8, not JSON, or JSON but not an object · 500 any exception.
 // An empty body counts as `{}`. The Content-Type of requests is not checked (the protocol says
 // clients send application/json; being lenient costs nothing). Responses carry
-// `content-type: application/json`; 204 has no body. Connections are kept alive.
+// `content-type: application/json`; 204 has no body. Connections are kept alive, with the limits
+// and back-pressure of ../servers/http-plumbing.ts; 404 and 405 are answered before the body is read.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isMethodName } from '../schema/index.js';
