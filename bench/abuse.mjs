@@ -245,7 +245,7 @@ async function unknownIds({ reads = 200, idBytes = 4 * MiB } = {}) {
 }
 
 // ------------------------------------------------------------------------------- 4. large entity
-async function entity({ descriptionBytes = 15 * MiB, searches = 10 } = {}) {
+async function entity({ descriptionBytes = Number(process.env.DESC_MIB ?? 15) * MiB, searches = 10 } = {}) {
   const server = await serve('bridge', 1);
   const description = Array.from({ length: Math.ceil(descriptionBytes / 8) }, (_, i) => `w${i % 100000}`).join(' ').slice(0, descriptionBytes);
   const [, added] = await timed(server.url, '/add_entity', { body: JSON.stringify({ name: 'Big', entity_type: 'OBJECT', description }), timeoutMs: 60_000 });

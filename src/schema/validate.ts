@@ -115,7 +115,8 @@ export function unknownFields(schema: z.ZodType, value: unknown, root = '', path
   return notes;
 }
 
-function unwrap(schema: z.ZodType): z.ZodType {
+/** The schema inside optional, nullable and pipe wrappers (a pipe's output side). */
+export function unwrap(schema: z.ZodType): z.ZodType {
   let s: z.ZodType = schema;
   for (;;) {
     if (s instanceof z.ZodOptional || s instanceof z.ZodNullable) s = s.unwrap() as z.ZodType;

@@ -4,17 +4,9 @@
 // validation, the free-form values (records of the schema) are therefore taken from the parsed
 // request itself; the stores copy them with own properties only, so no prototype is ever changed.
 import { z } from 'zod';
+import { unwrap } from '../schema/validate.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-function unwrap(schema: z.ZodType): z.ZodType {
-  let s: z.ZodType = schema;
-  for (;;) {
-    if (s instanceof z.ZodOptional || s instanceof z.ZodNullable) s = s.unwrap() as z.ZodType;
-    else if (s instanceof z.ZodPipe) s = s.out as z.ZodType;
-    else return s;
-  }
-}
 
 /** `parsed` (the schema's output for `raw`) with every record-typed value replaced by its raw form. */
 export function keepFreeForm<T>(schema: z.ZodType, raw: unknown, parsed: T): T {

@@ -1,26 +1,16 @@
 // Issue 17: what held under outside attack stays pinned, bounded and seeded. Random requests to
 // both servers get only 2xx/4xx answers with a JSON {error} for every refusal, a refused request
 // changes nothing, no prototype is polluted; concurrent writers lose nothing.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { METHOD_NAMES } from '../../src/schema/index.js';
-import { startReferenceServer, type RunningReferenceServer } from '../../src/reference/index.js';
 import { ROUTES } from '../../src/hosted/routes.js';
 import { body, seeded } from '../../bench/fuzz.mjs';
-import { startService, type Service } from '../hosted/helpers.js';
+import { bothServers } from './helpers.js';
 
 const SEED = 17;
 const REQUESTS = 600;
 
-let bridge: RunningReferenceServer;
-let hosted: Service;
-beforeAll(async () => {
-  bridge = await startReferenceServer();
-  hosted = await startService();
-});
-afterAll(async () => {
-  await bridge.close();
-  await hosted.close();
-});
+const servers = bothServers();
 
 const polluted = () => Object.keys(Object.prototype).length > 0 || ({} as Record<string, unknown>).polluted !== undefined;
 
@@ -31,14 +21,14 @@ describe(`seeded fuzz (seed ${SEED}, ${REQUESTS} requests each)`, () => {
     for (let i = 0; i < REQUESTS; i++) {
       // Mostly real methods, a few unknown paths; clear_all_data is left out so data builds up.
       const method = random() < 0.95 ? METHOD_NAMES.filter((m) => m !== 'clear_all_data')[Math.floor(random() * (METHOD_NAMES.length - 1))]! : `no_${i}`;
-      const before = JSON.stringify(bridge.store.snapshot());
-      const r = await fetch(`${bridge.url}/${method}`, { method: 'POST', body: body(random) });
+      const before = JSON.stringify(servers.bridge.store.snapshot());
+      const r = await fetch(`${servers.bridge.url}/${method}`, { method: 'POST', body: body(random) });
       const text = await r.text();
       statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
       expect(r.status, `${method} #${i}: ${text}`).toBeLessThan(500);
       if (r.status >= 400) {
         expect(JSON.parse(text), `${method} #${i}`).toEqual({ error: expect.any(String) });
-        expect(JSON.stringify(bridge.store.snapshot()), `${method} #${i} changed the store`).toBe(before);
+        expect(JSON.stringify(servers.bridge.store.snapshot()), `${method} #${i} changed the store`).toBe(before);
       }
     }
     expect(polluted()).toBe(false);
@@ -54,17 +44,17 @@ describe(`seeded fuzz (seed ${SEED}, ${REQUESTS} requests each)`, () => {
       const route = ROUTES[Math.floor(random() * ROUTES.length)]!;
       if (route.operation === 'revoke_api_key') continue; // would revoke the key the fuzzer uses
       const path = route.path.replace(/:\w+/g, () => ids[Math.floor(random() * ids.length)]!);
-      const before = hosted.state();
-      const r = await fetch(`${hosted.hosted.baseUrl}${path}`, {
+      const before = servers.hosted.state();
+      const r = await fetch(`${servers.hosted.hosted.baseUrl}${path}`, {
         method: route.method,
-        headers: { authorization: `Bearer ${hosted.hosted.apiKey}`, 'content-type': 'application/json' },
+        headers: { authorization: `Bearer ${servers.hosted.hosted.apiKey}`, 'content-type': 'application/json' },
         ...(route.method === 'POST' || route.method === 'PUT' ? { body: body(random) } : {}),
       });
       const text = await r.text();
       expect(r.status, `${route.method} ${path} #${i}: ${text}`).toBeLessThan(500);
       if (r.status >= 400) {
         expect(JSON.parse(text), `${route.method} ${path} #${i}`).toMatchObject({ error: expect.any(String) });
-        expect(hosted.state(), `${route.method} ${path} #${i} changed the state`).toBe(before);
+        expect(servers.hosted.state(), `${route.method} ${path} #${i} changed the state`).toBe(before);
       }
     }
     expect(polluted()).toBe(false);
@@ -73,16 +63,16 @@ describe(`seeded fuzz (seed ${SEED}, ${REQUESTS} requests each)`, () => {
 
 describe('concurrency', () => {
   it('16 clients x 40 writes to the bridge reference: every message kept, in order per session', async () => {
-    await fetch(`${bridge.url}/clear_all_data`, { method: 'POST', body: '{}' });
+    await fetch(`${servers.bridge.url}/clear_all_data`, { method: 'POST', body: '{}' });
     await Promise.all(
       Array.from({ length: 16 }, async (_, c) => {
         for (let i = 0; i < 40; i++) {
-          const r = await fetch(`${bridge.url}/add_message`, { method: 'POST', body: JSON.stringify({ session_id: `c${c % 4}`, role: 'user', content: `client ${c} message ${i}` }) });
+          const r = await fetch(`${servers.bridge.url}/add_message`, { method: 'POST', body: JSON.stringify({ session_id: `c${c % 4}`, role: 'user', content: `client ${c} message ${i}` }) });
           expect(r.status).toBe(200);
         }
       }),
     );
-    const sessions = bridge.store.snapshot().sessions;
+    const sessions = servers.bridge.store.snapshot().sessions;
     expect(sessions.map((s) => s.messages.length).reduce((a, b) => a + b, 0)).toBe(16 * 40);
     for (const s of sessions) {
       for (let c = 0; c < 16; c++) {
@@ -93,16 +83,16 @@ describe('concurrency', () => {
   });
 
   it('8 clients x 25 writes to the hosted reference: every message kept', async () => {
-    const conv = (await hosted.call('POST', '/conversations', { body: { userId: 'u' } })).body as { id: string };
+    const conv = (await servers.hosted.call('POST', '/conversations', { body: { userId: 'u' } })).body as { id: string };
     await Promise.all(
       Array.from({ length: 8 }, async (_, c) => {
         for (let i = 0; i < 25; i++) {
-          const r = await hosted.call('POST', `/conversations/${conv.id}/messages`, { body: { role: 'user', content: `c${c} m${i}` } });
+          const r = await servers.hosted.call('POST', `/conversations/${conv.id}/messages`, { body: { role: 'user', content: `c${c} m${i}` } });
           expect(r.status).toBe(201);
         }
       }),
     );
-    const list = await hosted.call('GET', `/conversations/${conv.id}/messages`);
+    const list = await servers.hosted.call('GET', `/conversations/${conv.id}/messages`);
     expect(JSON.stringify(list.body).match(/"content":"c\d m\d+"/g)).toHaveLength(200);
   });
 });

@@ -2,6 +2,9 @@
 // without reading, stopping mid-request, writing a body nobody asked for). Loopback only; every
 // wait is bounded.
 import net from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
+import { startReferenceServer, type RunningReferenceServer } from '../../src/reference/index.js';
+import { startService, type Service } from '../hosted/helpers.js';
 
 export interface RawConnection {
   socket: net.Socket;
@@ -89,3 +92,17 @@ export async function within(p: Promise<unknown>, ms: number): Promise<boolean> 
 }
 
 export { seeded } from '../../bench/fuzz.mjs';
+
+/** Both shipped servers, started before the file's tests and closed after them. */
+export function bothServers(): { readonly bridge: RunningReferenceServer; readonly hosted: Service } {
+  const servers = {} as { bridge: RunningReferenceServer; hosted: Service };
+  beforeAll(async () => {
+    servers.bridge = await startReferenceServer();
+    servers.hosted = await startService();
+  });
+  afterAll(async () => {
+    await servers.bridge.close();
+    await servers.hosted.close();
+  });
+  return servers;
+}

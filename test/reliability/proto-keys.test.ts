@@ -1,25 +1,15 @@
 // Issue 17, item 8: a "__proto__" key in user JSON round-trips exactly through both servers, and
 // never changes a prototype (Object.prototype stays clean, stored objects stay plain).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReferenceServer, type RunningReferenceServer } from '../../src/reference/index.js';
-import { startService, type Service } from '../hosted/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { bothServers } from './helpers.js';
 
 const EVIL = '{"__proto__": {"polluted": 1}, "b": 2}';
 const clean = () => expect(({} as Record<string, unknown>).polluted).toBeUndefined();
 
-let bridge: RunningReferenceServer;
-let hosted: Service;
-beforeAll(async () => {
-  bridge = await startReferenceServer();
-  hosted = await startService();
-});
-afterAll(async () => {
-  await bridge.close();
-  await hosted.close();
-});
+const servers = bothServers();
 
 async function post(method: string, raw: string): Promise<{ status: number; text: string }> {
-  const r = await fetch(`${bridge.url}/${method}`, { method: 'POST', body: raw });
+  const r = await fetch(`${servers.bridge.url}/${method}`, { method: 'POST', body: raw });
   return { status: r.status, text: await r.text() };
 }
 
@@ -52,25 +42,25 @@ describe('bridge reference', () => {
 
 describe('hosted reference', () => {
   it('conversation and message metadata with __proto__ round-trip', async () => {
-    const headers = { authorization: `Bearer ${hosted.hosted.apiKey}`, 'content-type': 'application/json' };
-    const conv = await fetch(`${hosted.hosted.baseUrl}/conversations`, { method: 'POST', headers, body: `{"userId": "u", "metadata": ${EVIL}}` });
+    const headers = { authorization: `Bearer ${servers.hosted.hosted.apiKey}`, 'content-type': 'application/json' };
+    const conv = await fetch(`${servers.hosted.hosted.baseUrl}/conversations`, { method: 'POST', headers, body: `{"userId": "u", "metadata": ${EVIL}}` });
     const convText = await conv.text();
     expect(conv.status).toBe(201);
     expect(convText).toContain('"metadata":{"__proto__":{"polluted":1},"b":2}');
     const id = (JSON.parse(convText) as { id: string }).id;
-    const msg = await fetch(`${hosted.hosted.baseUrl}/conversations/${id}/messages`, {
+    const msg = await fetch(`${servers.hosted.hosted.baseUrl}/conversations/${id}/messages`, {
       method: 'POST', headers, body: `{"role": "user", "content": "hi", "metadata": ${EVIL}}`,
     });
     expect(msg.status).toBe(201);
-    const list = await fetch(`${hosted.hosted.baseUrl}/conversations/${id}/messages`, { headers });
+    const list = await fetch(`${servers.hosted.hosted.baseUrl}/conversations/${id}/messages`, { headers });
     expect(await list.text()).toContain('"metadata":{"__proto__":{"polluted":1},"b":2}');
-    const again = await fetch(`${hosted.hosted.baseUrl}/conversations/${id}`, { headers });
+    const again = await fetch(`${servers.hosted.hosted.baseUrl}/conversations/${id}`, { headers });
     expect(await again.text()).toContain('"metadata":{"__proto__":{"polluted":1},"b":2}');
     clean();
   });
 
   it('a form-encoded __proto__ field pollutes nothing', async () => {
-    const r = await fetch(`${hosted.hosted.baseUrl}/auth/refresh`, {
+    const r = await fetch(`${servers.hosted.hosted.baseUrl}/auth/refresh`, {
       method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '__proto__[polluted]=1&refreshToken=x',
     });
     expect(r.status).toBe(401);
