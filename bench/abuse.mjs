@@ -49,13 +49,23 @@ function rssOf(pid) {
   }
 }
 
+/** Server children still running: stopped if this process is stopped (e.g. by `npm run soak`'s time limit). */
+const children = new Set();
+for (const signal of ['SIGTERM', 'SIGINT']) {
+  process.once(signal, () => {
+    for (const c of children) c.kill('SIGKILL');
+    process.exit(1);
+  });
+}
+
 /** Starts `node bench/abuse.mjs --serve kind bytes` and waits for its first JSON line. */
 async function serve(kind, bigBytes) {
   const child = spawn(process.execPath, ['--max-old-space-size=2048', new URL(import.meta.url).pathname, '--serve', kind, String(bigBytes)], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  children.add(child);
   let died;
-  const exited = new Promise((r) => child.once('exit', (code, signal) => r((died = { code, signal }))));
+  const exited = new Promise((r) => child.once('exit', (code, signal) => (children.delete(child), r((died = { code, signal })))));
   const info = await new Promise((resolve, reject) => {
     let buf = '';
     child.stdout.on('data', (d) => {
