@@ -54,7 +54,7 @@ const children = new Set();
 for (const signal of ['SIGTERM', 'SIGINT']) {
   process.once(signal, () => {
     for (const c of children) c.kill('SIGKILL');
-    process.exit(1);
+    process.exit(signal === 'SIGTERM' ? 143 : 130);
   });
 }
 
