@@ -1,6 +1,6 @@
 // Types of bench/lib.mjs, for the test of the bench's building blocks (test/bench/).
-import type { MemoryStore, MemoryStoreOptions, RunningBridgeServer } from '../src/reference/index.js';
-import type { TckOptions } from '../src/run.js';
+import type { MemoryStore, MemoryStoreOptions, RunningBridgeServer } from '../src/servers/bridge/index.js';
+import type { TckOptions } from '../src/run/run.js';
 
 export interface CountingIds {
   (): string;

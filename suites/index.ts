@@ -1,5 +1,5 @@
 // Every scenario of the kit, sorted by tier then id.
-import type { Scenario } from '../src/engine/scenario.js';
+import type { Scenario } from '../src/profiles/bridge/scenario.js';
 import { TIER_RANK } from '../src/engine/grading.js';
 import { bronze } from './bronze/index.js';
 import { silver } from './silver/index.js';

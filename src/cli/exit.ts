@@ -10,7 +10,7 @@ export const EXIT = {
 } as const;
 
 /** An error meant for the user: printed as one line, no stack trace, with its exit code. */
-export class CliError extends Error {
+export class TckError extends Error {
   constructor(
     message: string,
     readonly exitCode: number = EXIT.usage,

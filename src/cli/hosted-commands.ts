@@ -3,7 +3,7 @@
 //                        reference over the same store);
 //   tck token            a development identity-provider token for its token exchange;
 //   tck serve            with MEMORY_ENDPOINT set: a bridge server forwarding to that hosted service.
-import { CliError } from './exit.js';
+import { TckError } from '../engine/errors.js';
 import { listenError, resolvePort, stopOnSignal } from './serve-command.js';
 
 export const DEFAULT_HOSTED_PORT = 3002;
@@ -32,7 +32,7 @@ const HOSTED_ONLY: [keyof HostedServeFlags, string][] = [
 /** A flag of the hosted service given without --hosted is a usage error. */
 export function rejectHostedOnlyFlags(flags: HostedServeFlags): void {
   const used = HOSTED_ONLY.filter(([k]) => flags[k] !== undefined).map(([, flag]) => flag);
-  if (used.length > 0) throw new CliError(`${used.join(', ')} ${used.length === 1 ? 'needs' : 'need'} --hosted`);
+  if (used.length > 0) throw new TckError(`${used.join(', ')} ${used.length === 1 ? 'needs' : 'need'} --hosted`);
 }
 
 export interface StartedHostedService {
@@ -42,27 +42,27 @@ export interface StartedHostedService {
 
 /** Starts the hosted service (and the bridge view) from the flags; the lines say how to use it. */
 export async function startHostedService(flags: HostedServeFlags): Promise<StartedHostedService> {
-  const { ApiKeyRegistry, DevIdentityProvider, HostedStore, defaultDevKeyFile, startHostedServer } = await import('../hosted/index.js');
-  const { startReferenceServer } = await import('../reference/index.js');
+  const { ApiKeyRegistry, DevIdentityProvider, HostedStore, defaultDevKeyFile, startHostedServer } = await import('../servers/hosted/index.js');
+  const { startReferenceServer } = await import('../servers/bridge/index.js');
   if (flags.apiKey !== undefined && !ApiKeyRegistry.isWellFormed(flags.apiKey)) {
-    throw new CliError('--api-key must be "nams_" followed by at least 16 characters of A-Z a-z 0-9 _ -');
+    throw new TckError('--api-key must be "nams_" followed by at least 16 characters of A-Z a-z 0-9 _ -');
   }
-  if ((flags.idpIssuer === undefined) !== (flags.idpJwksUrl === undefined)) throw new CliError('--idp-issuer and --idp-jwks-url go together');
-  if (flags.idpAudience !== undefined && flags.idpIssuer === undefined) throw new CliError('--idp-audience needs --idp-issuer');
+  if ((flags.idpIssuer === undefined) !== (flags.idpJwksUrl === undefined)) throw new TckError('--idp-issuer and --idp-jwks-url go together');
+  if (flags.idpAudience !== undefined && flags.idpIssuer === undefined) throw new TckError('--idp-audience needs --idp-issuer');
   let idp;
   if (flags.idpIssuer !== undefined) {
     let jwks: URL;
     try {
       jwks = new URL(flags.idpJwksUrl!);
     } catch {
-      throw new CliError(`--idp-jwks-url is not a URL: ${JSON.stringify(flags.idpJwksUrl)}`);
+      throw new TckError(`--idp-jwks-url is not a URL: ${JSON.stringify(flags.idpJwksUrl)}`);
     }
     idp = { issuer: flags.idpIssuer, jwks, ...(flags.idpAudience !== undefined ? { audience: flags.idpAudience } : {}) };
   } else {
     try {
       idp = (await DevIdentityProvider.fromFile()).trustedIssuer();
     } catch (err) {
-      throw new CliError((err as Error).message);
+      throw new TckError((err as Error).message);
     }
   }
   const port = flags.port ?? DEFAULT_HOSTED_PORT;
@@ -119,12 +119,12 @@ export interface TokenFlags {
 
 /** Mints a development identity-provider token (the key file is shared with `tck serve --hosted`). */
 export async function mintDevToken(flags: TokenFlags): Promise<string> {
-  const { DevIdentityProvider } = await import('../hosted/index.js');
+  const { DevIdentityProvider } = await import('../servers/hosted/index.js');
   let idp;
   try {
     idp = await DevIdentityProvider.fromFile();
   } catch (err) {
-    throw new CliError((err as Error).message);
+    throw new TckError((err as Error).message);
   }
   return idp.mint({ subject: flags.sub, scope: flags.scope, ttlSeconds: flags.ttl, ...(flags.workspace !== undefined ? { workspaceId: flags.workspace } : {}) });
 }
@@ -135,13 +135,13 @@ export async function tokenCommand(flags: TokenFlags): Promise<void> {
 
 /** `tck serve` with MEMORY_ENDPOINT: a bridge server whose methods call the hosted service. */
 export async function forwardServeCommand(flags: { port?: number; host: string }): Promise<void> {
-  const { FORWARD_ROUTES, createForwarder, normalizeEndpoint } = await import('../hosted/index.js');
-  const { startBridgeServer } = await import('../reference/index.js');
+  const { FORWARD_ROUTES, createForwarder, normalizeEndpoint } = await import('../servers/hosted/index.js');
+  const { startBridgeServer } = await import('../servers/bridge/index.js');
   let endpoint: string;
   try {
     endpoint = normalizeEndpoint(process.env.MEMORY_ENDPOINT ?? '');
   } catch (err) {
-    throw new CliError((err as Error).message);
+    throw new TckError((err as Error).message);
   }
   const apiKey = process.env.MEMORY_API_KEY;
   const port = resolvePort(flags.port, process.env.TCK_BRIDGE_PORT);

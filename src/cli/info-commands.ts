@@ -2,11 +2,12 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import type { Scenario, ScenarioTier } from '../engine/scenario.js';
-import { HOSTED_PROFILE, type HostedScenario } from '../hosted/profile/scenario.js';
+import type { ScenarioTier } from '../engine/scenario.js';
+import type { Scenario } from '../profiles/bridge/scenario.js';
+import { HOSTED_PROFILE, type HostedScenario } from '../profiles/hosted/scenario.js';
 import { ReportSchema } from '../report/model.js';
-import { jsonSchemas } from '../schema/json-schema.js';
-import { CliError } from './exit.js';
+import { jsonSchemas } from '../protocols/bridge/json-schema.js';
+import { TckError } from '../engine/errors.js';
 
 export async function schemaCommand(flags: { out?: string }): Promise<void> {
   const schemas: Record<string, unknown> = { ...jsonSchemas(), Report: z.toJSONSchema(ReportSchema, { unrepresentable: 'any' }) };
@@ -37,7 +38,7 @@ export async function listCommand(flags: { tier?: ScenarioTier | typeof HOSTED_P
   const bridge = flags.tier === HOSTED_PROFILE ? [] : (await scenarios()).filter((s) => !flags.tier || s.tier === flags.tier);
   const hosted = flags.tier === undefined || flags.tier === HOSTED_PROFILE ? await hostedScenarios() : [];
   if (flags.markdown) {
-    const { renderCatalogue } = await import('../catalogue.js');
+    const { renderCatalogue } = await import('../report/catalogue.js');
     process.stdout.write(renderCatalogue(bridge, hosted));
     return;
   }
@@ -54,7 +55,7 @@ export async function listCommand(flags: { tier?: ScenarioTier | typeof HOSTED_P
 export async function explainCommand(id: string): Promise<void> {
   const hosted = (await hostedScenarios()).find((x) => x.id === id.toUpperCase());
   const s: Listed | undefined = hosted ? { ...hosted, tier: HOSTED_PROFILE } : (await scenarios()).find((x) => x.id === id.toUpperCase());
-  if (!s) throw new CliError(`unknown scenario ${id} (see \`tck list\`)`);
+  if (!s) throw new TckError(`unknown scenario ${id} (see \`tck list\`)`);
   process.stdout.write(
     [
       `${s.id}  ${s.title}`,

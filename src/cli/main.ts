@@ -1,8 +1,8 @@
 // The `tck` command line. Subcommands load their modules lazily so `tck --version` stays fast.
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { DEFAULT_REPORTERS, UnknownReporterError, parseReporters, type ReporterName } from '../reporters/names.js';
-import { KIT_VERSION } from '../version.js';
-import { CliError, EXIT } from './exit.js';
+import { DEFAULT_REPORTERS, UnknownReporterError, parseReporters, type ReporterName } from '../report/render/names.js';
+import { KIT_VERSION } from '../util/kit.js';
+import { EXIT, TckError } from '../engine/errors.js';
 
 const TIERS = ['bronze', 'silver', 'gold'];
 
@@ -247,7 +247,7 @@ export function report(err: unknown): number {
     if (err.exitCode === 0) return EXIT.ok;
     return EXIT.usage;
   }
-  if (err instanceof CliError) {
+  if (err instanceof TckError) {
     process.stderr.write(`tck: ${err.message}\n`);
     return err.exitCode;
   }

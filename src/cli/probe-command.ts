@@ -1,10 +1,10 @@
 // `tck probe`: one harmless call per method, so a vendor sees what answers before a full run.
-import { BridgeClient, type Outcome } from '../bridge/index.js';
+import { BridgeClient, type Outcome } from '../profiles/bridge/index.js';
 import { TargetUnreachable } from '../engine/runner.js';
-import { METHODS, type MethodName } from '../schema/methods.js';
-import { EXIT } from './exit.js';
-import { asCliError, headersFrom } from './options.js';
-import { colorFor } from '../reporters/color.js';
+import { METHODS, type MethodName } from '../protocols/bridge/methods.js';
+import { EXIT } from '../engine/errors.js';
+import { headersFrom } from './options.js';
+import { colorFor } from '../report/render/color.js';
 
 export type ProbeStatus = 'answers' | 'rejects' | 'missing' | 'broken';
 
@@ -31,7 +31,7 @@ export async function probe(client: BridgeClient): Promise<ProbeRow[]> {
   const id = (v: Record<string, unknown>) => (typeof v.id === 'string' ? v.id : NIL_UUID);
 
   const first = await call('setup', {});
-  if (first.kind === 'transport') throw asCliError(new TargetUnreachable(client.url, first.reason));
+  if (first.kind === 'transport') throw new TargetUnreachable(client.url, first.reason);
   await call('add_message', { session_id: PROBE_SESSION, role: 'user', content: 'tck probe' }, (v) => (ids.message = id(v)));
   await call('get_conversation', { session_id: PROBE_SESSION });
   await call('search_messages', { query: 'probe' });
@@ -89,13 +89,13 @@ export function reachableTiers(rows: readonly ProbeRow[]): string[] {
 
 export async function probeCommand(flags: { url?: string; header?: string[]; requestTimeout: number }): Promise<number> {
   const headers = headersFrom(flags.header);
-  const embedded = flags.url === undefined ? await (await import('../reference/index.js')).startReferenceServer({ port: 0 }) : undefined;
+  const embedded = flags.url === undefined ? await (await import('../servers/bridge/index.js')).startReferenceServer({ port: 0 }) : undefined;
   let client: BridgeClient;
   try {
     client = new BridgeClient({ url: flags.url ?? embedded!.url, headers, timeoutMs: flags.requestTimeout });
   } catch (err) {
     await embedded?.close();
-    throw asCliError(err);
+    throw err;
   }
   try {
     const rows = await probe(client);

@@ -1,19 +1,19 @@
 // The reports of `tck run` (what goes where, the baseline gate, the exit code), and the commands
 // that work on reports: `tck report`, `tck diff`, `tck repro`.
 import { resolve } from 'node:path';
-import { BaselineError, baselineFrom, evaluateBaseline, loadBaseline, writeBaseline, type Baseline } from '../baseline.js';
-import type { Exchange } from '../bridge/exchange.js';
-import type { Scenario } from '../engine/scenario.js';
+import { BaselineError, baselineFrom, evaluateBaseline, loadBaseline, writeBaseline, type Baseline } from '../report/baseline.js';
+import type { Exchange } from '../engine/evidence.js';
+import type { Scenario } from '../profiles/bridge/scenario.js';
 import type { Selection } from '../engine/select.js';
 import { diffReports, isRegression, renderDiff } from '../report/diff.js';
 import { ReportFileError, loadReport, normalizeReport } from '../report/load.js';
 import type { Report } from '../report/model.js';
-import { ConsoleReporter } from '../reporters/console.js';
-import { publishToGithub } from '../reporters/github.js';
-import { filesUnder, writeReports, type FileFormat, type FileTarget, type ReporterName } from '../reporters/index.js';
-import { isFailure } from '../reporters/text.js';
-import { reproScript } from '../repro.js';
-import { CliError, EXIT } from './exit.js';
+import { ConsoleReporter } from '../report/render/console.js';
+import { publishToGithub } from '../report/render/github.js';
+import { filesUnder, writeReports, type FileFormat, type FileTarget, type ReporterName } from '../report/render/index.js';
+import { isFailure } from '../report/render/text.js';
+import { reproScript } from '../report/repro.js';
+import { EXIT, TckError } from '../engine/errors.js';
 
 /** The report-related flags of `tck run`. */
 export interface ReportingFlags {
@@ -38,7 +38,7 @@ async function loadOrExit<T>(load: () => Promise<T>): Promise<T> {
   try {
     return await load();
   } catch (err) {
-    if (err instanceof ReportFileError || err instanceof BaselineError) throw new CliError(err.message);
+    if (err instanceof ReportFileError || err instanceof BaselineError) throw new TckError(err.message);
     throw err;
   }
 }
@@ -51,7 +51,7 @@ export async function prepareRun(flags: ReportingFlags, known: readonly string[]
   const prep: RunPreparation = {};
   if (flags.baseline) prep.baseline = await loadOrExit(() => loadBaseline(resolve(flags.baseline!)));
   if (flags.onlyFailed) {
-    if (flags.scenario?.length) throw new CliError('--only-failed and --scenario cannot be combined');
+    if (flags.scenario?.length) throw new TckError('--only-failed and --scenario cannot be combined');
     const previous = await loadOrExit(() => loadReport(resolve(flags.onlyFailed!)));
     const failed = [...previous.scenarios, ...(previous.hosted?.scenarios ?? [])].filter(isFailure).map((s) => s.id);
     const all = [...known, ...hosted];
@@ -169,17 +169,17 @@ export async function reproCommand(rawId: string, flags: ReproFlags): Promise<nu
   if (flags.report) {
     const report = await loadOrExit(() => loadReport(resolve(flags.report!)));
     const s = [...report.scenarios, ...(report.hosted?.scenarios ?? [])].find((x) => x.id === id);
-    if (!s) throw new CliError(`${id} is not in ${flags.report}`);
-    if (!isFailure(s)) throw new CliError(`${id} ${s.outcome} in ${flags.report}: nothing to reproduce (run \`tck repro ${id} --url URL\` to get its requests)`);
-    if (s.repro === undefined && !('tier' in s)) throw new CliError(`${id} in ${flags.report} has no reproduction script`);
+    if (!s) throw new TckError(`${id} is not in ${flags.report}`);
+    if (!isFailure(s)) throw new TckError(`${id} ${s.outcome} in ${flags.report}: nothing to reproduce (run \`tck repro ${id} --url URL\` to get its requests)`);
+    if (s.repro === undefined && !('tier' in s)) throw new TckError(`${id} in ${flags.report} has no reproduction script`);
     process.stdout.write(s.repro ?? reproScript(s, report.target.url));
     return EXIT.ok;
   }
   if (id.startsWith('SCN-H-')) {
-    throw new CliError(`${id} is a hosted scenario: run it with \`tck run --hosted [URL] --scenario ${id}\` and take its script from the report (\`tck repro ${id} --report reports/report.json\`)`);
+    throw new TckError(`${id} is a hosted scenario: run it with \`tck run --hosted [URL] --scenario ${id}\` and take its script from the report (\`tck repro ${id} --report reports/report.json\`)`);
   }
   // Loaded here: `tck report` and `tck diff` never talk to a server.
-  const [{ runTck }, { asCliError, headersFrom }] = await Promise.all([import('../run.js'), import('./options.js')]);
+  const [{ runTck }, { asTckError, headersFrom }] = await Promise.all([import('../run/run.js'), import('./options.js')]);
   const exchanges: Exchange[] = [];
   let recording = false;
   let report: Report;
@@ -194,7 +194,7 @@ export async function reproCommand(rawId: string, flags: ReproFlags): Promise<nu
       onResult: () => (recording = false),
     });
   } catch (err) {
-    throw asCliError(err);
+    throw err;
   }
   const result = report.scenarios[0]!;
   const url = report.target.url;

@@ -1,13 +1,13 @@
 // `tck run`: select, run, report, and turn the verdict into an exit code.
-import type { Exchange } from '../bridge/index.js';
+import type { Exchange } from '../profiles/bridge/index.js';
 import { TargetUnreachable } from '../engine/runner.js';
 import type { ScenarioTier } from '../engine/scenario.js';
 import type { GradingRuleName } from '../engine/grading.js';
-import { ConsoleReporter, SILENT } from '../reporters/console.js';
-import { isHostedId, profilesOf, runTck, type HostedOptions } from '../run.js';
-import { CliError, EXIT } from './exit.js';
+import { ConsoleReporter, SILENT } from '../report/render/console.js';
+import { isHostedId, profilesOf, runTck, type HostedOptions } from '../run/run.js';
+import { EXIT, TckError } from '../engine/errors.js';
 import { SIGNAL_EXIT, watchInterrupts } from './interrupt.js';
-import { asCliError, headersFrom } from './options.js';
+import { headersFrom } from './options.js';
 import { exitCodeOf, finalReport, planOf, prepareRun, publishRun, writeRunFiles, type ReportingFlags, type RunPreparation } from './report-commands.js';
 
 export interface RunFlags extends ReportingFlags {
@@ -51,30 +51,30 @@ const HOSTED_FLAGS: [keyof RunFlags, string][] = [
 export async function hostedOptionsOf(flags: RunFlags, env: NodeJS.ProcessEnv = process.env): Promise<HostedOptions | undefined> {
   if (flags.hosted === undefined || flags.hosted === false) {
     const used = HOSTED_FLAGS.filter(([k]) => flags[k] !== undefined).map(([, f]) => f);
-    if (used.length > 0) throw new CliError(`${used.join(', ')} ${used.length === 1 ? 'needs' : 'need'} --hosted`);
+    if (used.length > 0) throw new TckError(`${used.join(', ')} ${used.length === 1 ? 'needs' : 'need'} --hosted`);
     return undefined;
   }
   const pick = (flag: string | undefined, name: string) => flag ?? (env[name] === '' ? undefined : env[name]);
   if (flags.hosted === true) {
-    const { ApiKeyRegistry } = await import('../hosted/index.js');
+    const { ApiKeyRegistry } = await import('../servers/hosted/index.js');
     for (const [k, f] of [['token', '--token'], ['idpToken', '--idp-token'], ['otherApiKey', '--other-api-key']] as const) {
-      if (flags[k] !== undefined) throw new CliError(`${f} needs --hosted URL: the embedded hosted service issues its own credentials and tokens`);
+      if (flags[k] !== undefined) throw new TckError(`${f} needs --hosted URL: the embedded hosted service issues its own credentials and tokens`);
     }
     if (flags.apiKey !== undefined && !ApiKeyRegistry.isWellFormed(flags.apiKey)) {
-      throw new CliError('--api-key for the embedded hosted service must be "nams_" followed by at least 16 characters of A-Z a-z 0-9 _ -');
+      throw new TckError('--api-key for the embedded hosted service must be "nams_" followed by at least 16 characters of A-Z a-z 0-9 _ -');
     }
     return { ...(flags.apiKey !== undefined ? { apiKey: flags.apiKey } : {}), ...(flags.workspace !== undefined ? { workspaceId: flags.workspace } : {}) };
   }
-  const { normalizeEndpoint } = await import('../hosted/index.js');
+  const { normalizeEndpoint } = await import('../servers/hosted/index.js');
   let url: string;
   try {
     url = normalizeEndpoint(flags.hosted, { url: '--hosted URL', key: '--api-key or TCK_API_KEY' });
   } catch (err) {
-    throw new CliError((err as Error).message);
+    throw new TckError((err as Error).message);
   }
   const apiKey = pick(flags.apiKey, 'TCK_API_KEY');
   const token = pick(flags.token, 'TCK_TOKEN');
-  if (apiKey === undefined && token === undefined) throw new CliError('--hosted URL needs a credential: --api-key KEY or --token TOKEN (or TCK_API_KEY, TCK_TOKEN)');
+  if (apiKey === undefined && token === undefined) throw new TckError('--hosted URL needs a credential: --api-key KEY or --token TOKEN (or TCK_API_KEY, TCK_TOKEN)');
   const optional = { idpToken: pick(flags.idpToken, 'TCK_IDP_TOKEN'), workspaceId: pick(flags.workspace, 'TCK_WORKSPACE'), otherApiKey: pick(flags.otherApiKey, 'TCK_OTHER_API_KEY') };
   return {
     url,
@@ -121,9 +121,9 @@ async function runAndReport(
       skip: (flags.skip ?? []).map((s) => s.toUpperCase()),
     };
     const strays = [...selection.scenarios, ...selection.skip].filter(isHostedId);
-    if (hosted === undefined && strays.length > 0) throw new CliError(`${strays.join(', ')}: scenarios of the hosted profile; add --hosted [URL]`);
+    if (hosted === undefined && strays.length > 0) throw new TckError(`${strays.join(', ')}: scenarios of the hosted profile; add --hosted [URL]`);
     const profiles = profilesOf({ ...selection, ...(flags.url !== undefined ? { url: flags.url } : {}), ...(hosted ? { hosted } : {}) });
-    const { selectHosted } = await import('../hosted/profile/run.js');
+    const { selectHosted } = await import('../profiles/hosted/run.js');
     console.begin([
       ...(profiles.bridge ? await planOf({ ...selection, ...profiles.bridge }) : []),
       ...(profiles.hosted ? (await selectHosted({ ...selection, ...profiles.hosted })).map((s) => ({ id: s.id, tier: 'hosted', title: s.title })) : []),
@@ -160,7 +160,7 @@ async function runAndReport(
       console.stop();
       if (err.report) await writeRunFiles(err.report, flags, true);
     }
-    throw asCliError(err);
+    throw err;
   }
   // Each reporter on its own: one that fails is named on stderr, and never stops the others.
   const final = finalReport(report, flags, prep);

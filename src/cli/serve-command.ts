@@ -1,5 +1,5 @@
 // `tck serve`: the embedded reference server as a process of its own.
-import { CliError } from './exit.js';
+import { TckError } from '../engine/errors.js';
 
 export interface ServeFlags {
   port?: number;
@@ -10,16 +10,16 @@ export function resolvePort(flag: number | undefined, env: string | undefined): 
   if (flag !== undefined) return flag;
   if (env === undefined || env === '') return 3001;
   const n = Number(env);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new CliError(`TCK_BRIDGE_PORT must be an integer from 0 to 65535, got ${JSON.stringify(env)}`);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new TckError(`TCK_BRIDGE_PORT must be an integer from 0 to 65535, got ${JSON.stringify(env)}`);
   return n;
 }
 
 /** A failure to listen as a one-line error the user can act on; other errors come back as they are. */
 export function listenError(err: unknown, port: number, host: string, flag = '--port'): unknown {
   const code = (err as NodeJS.ErrnoException).code;
-  if (code === 'EADDRINUSE') return new CliError(`port ${port} is already in use (choose another with ${flag}, or ${flag} 0 for a free one)`);
-  if (code === 'EACCES') return new CliError(`not allowed to listen on port ${port}`);
-  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return new CliError(`cannot bind to host ${host}`);
+  if (code === 'EADDRINUSE') return new TckError(`port ${port} is already in use (choose another with ${flag}, or ${flag} 0 for a free one)`);
+  if (code === 'EACCES') return new TckError(`not allowed to listen on port ${port}`);
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return new TckError(`cannot bind to host ${host}`);
   return err;
 }
 
@@ -40,7 +40,7 @@ export async function serveCommand(flags: ServeFlags): Promise<void> {
   // With MEMORY_ENDPOINT, the bridge server forwards to that hosted service (README, "Hosted REST interface").
   if (process.env.MEMORY_ENDPOINT) return (await import('./hosted-commands.js')).forwardServeCommand(flags);
   const port = resolvePort(flags.port, process.env.TCK_BRIDGE_PORT);
-  const { startReferenceServer } = await import('../reference/index.js');
+  const { startReferenceServer } = await import('../servers/bridge/index.js');
   let server;
   try {
     server = await startReferenceServer({ port, host: flags.host });

@@ -1,5 +1,5 @@
 // Grading rules, shown in every report as data. Not run never reads as passed.
-import type { Outcome, ScenarioResult } from './runner.js';
+import type { Outcome, ScenarioResult } from './result.js';
 import { TIERS, type ScenarioTier } from './scenario.js';
 
 export type GradingRuleName = 'strict' | 'established';

@@ -14,7 +14,7 @@
 // so a server that restarts within it is found again and the run goes on. Each attempt is
 // bounded by the request timeout and by what is left of the window; the whole check by the
 // window (and by the run's own signal: --max-time, SIGINT, SIGTERM).
-import type { CallOptions } from '../bridge/index.js';
+import type { CallOptions } from '../profiles/bridge/index.js';
 import { formatSeconds } from './faults.js';
 
 /** Consecutive connectivity failures after which the target is probed. */

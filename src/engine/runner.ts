@@ -10,13 +10,14 @@
 // The loop itself (runWith) knows no protocol: a RunDriver says how to set a target up, build a
 // scenario's context, isolate and run a scenario, and probe the target. runScenarios drives a
 // bridge server with it; the hosted profile (src/hosted/profile/) drives a hosted REST service.
-import { printable, type BridgeClient, type Exchange } from '../bridge/index.js';
+import { printable, type BridgeClient, type Exchange } from '../profiles/bridge/index.js';
 import type { Report } from '../report/model.js';
 import { capText, capValue } from './bounds.js';
 import { AssertionFailure, ScenarioFault, ScenarioTimeout, SkipScenario, formatSeconds } from './faults.js';
-import { Recorder, describeOutcome } from './context.js';
+import { Recorder, describeOutcome } from '../profiles/bridge/context.js';
 import { Liveness, type Observed } from './liveness.js';
-import type { Scenario, ScenarioTier } from './scenario.js';
+import type { ScenarioTier } from './scenario.js';
+import type { Scenario } from '../profiles/bridge/scenario.js';
 
 export type Outcome = 'passed' | 'failed' | 'error' | 'skipped' | 'not-run';
 

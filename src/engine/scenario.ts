@@ -1,5 +1,5 @@
 // A scenario: one stable id, its tier, the clauses it checks, and a body that reads like them.
-import type { ScenarioContext } from './context.js';
+import type { ScenarioContext } from '../profiles/bridge/context.js';
 
 export type ScenarioTier = 'bronze' | 'silver' | 'gold';
 export const TIERS: readonly ScenarioTier[] = ['bronze', 'silver', 'gold'];

@@ -1,6 +1,7 @@
 // Scenario selection: --tier (cumulative), --grep, --scenario, --skip.
 import { TIER_RANK } from './grading.js';
-import type { Scenario, ScenarioTier } from './scenario.js';
+import type { ScenarioTier } from './scenario.js';
+import type { Scenario } from '../profiles/bridge/scenario.js';
 
 export interface Selection {
   tier?: ScenarioTier;

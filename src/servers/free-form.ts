@@ -4,7 +4,7 @@
 // validation, the free-form values (records of the schema) are therefore taken from the parsed
 // request itself; the stores copy them with own properties only, so no prototype is ever changed.
 import { z } from 'zod';
-import { unwrap } from '../schema/validate.js';
+import { unwrap } from '../protocols/bridge/validate.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

@@ -1,9 +1,9 @@
 // Bronze, add_message (SPEC-2.1.x): what add_message answers and what it stores
 // (SCN-B-027 … SCN-B-042).
 import { check } from '../../src/engine/assert.js';
-import type { BridgeApi } from '../../src/engine/context.js';
-import { defineScenario, type Scenario } from '../../src/engine/scenario.js';
-import type { Role } from '../../src/schema/model.js';
+import type { BridgeApi } from '../../src/profiles/bridge/context.js';
+import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
+import type { Role } from '../../src/protocols/bridge/model.js';
 import { LONG_CONTENT, NESTED_METADATA, SPECIAL_CONTENT, UNICODE_CONTENT } from '../../fixtures/data.js';
 import { addAll, checkRecent, checkSameMessage, checkSequence, labelsOf, sameJson, sameText, type Draft } from './data-model.js';
 

@@ -1,9 +1,9 @@
 // clear_session (SPEC-2.6.x): empties that session only, is harmless on an unknown session, and
 // leaves the session able to take new messages.
 import { check } from '../../src/engine/assert.js';
-import { defineScenario, type Scenario } from '../../src/engine/scenario.js';
-import type { BridgeApi } from '../../src/engine/context.js';
-import type { Message } from '../../src/schema/model.js';
+import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
+import type { BridgeApi } from '../../src/profiles/bridge/context.js';
+import type { Message } from '../../src/protocols/bridge/model.js';
 import { addMessages, expectConversation, expectCounts } from './helpers-bronze-b.js';
 
 const group = 'clear_session';

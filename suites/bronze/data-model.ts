@@ -3,9 +3,9 @@
 // The checks shared by add-message.ts and get-conversation.ts live at the top of this file.
 import { isDeepStrictEqual } from 'node:util';
 import { check, instant, show } from '../../src/engine/assert.js';
-import type { BridgeApi } from '../../src/engine/context.js';
-import { defineScenario, type Scenario } from '../../src/engine/scenario.js';
-import type { EntityType, Message, Role } from '../../src/schema/model.js';
+import type { BridgeApi } from '../../src/profiles/bridge/context.js';
+import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
+import type { EntityType, Message, Role } from '../../src/protocols/bridge/model.js';
 
 // ------------------------------------------------------------------ shared helpers
 

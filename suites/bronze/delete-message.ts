@@ -1,8 +1,8 @@
 // delete_message (SPEC-2.5.x): {"deleted": true} once, {"deleted": false} after and for unknown
 // ids; the message is gone and the others keep their order.
 import { check } from '../../src/engine/assert.js';
-import { defineScenario, type Scenario } from '../../src/engine/scenario.js';
-import type { Message } from '../../src/schema/model.js';
+import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
+import type { Message } from '../../src/protocols/bridge/model.js';
 import { addMessages, deleteAndCheck, deleteMessage, expectConversation, expectCounts, UNKNOWN_ID } from './helpers-bronze-b.js';
 
 const group = 'delete_message';

@@ -2,9 +2,9 @@
 // (SCN-B-043 … SCN-B-054, plus our SCN-B-102).
 import { isDeepStrictEqual } from 'node:util';
 import { check, show } from '../../src/engine/assert.js';
-import type { BridgeApi } from '../../src/engine/context.js';
-import { defineScenario, type Scenario } from '../../src/engine/scenario.js';
-import type { Message } from '../../src/schema/model.js';
+import type { BridgeApi } from '../../src/profiles/bridge/context.js';
+import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
+import type { Message } from '../../src/protocols/bridge/model.js';
 import { LONG_CONTENT, NESTED_METADATA, SPECIAL_CONTENT, UNICODE_CONTENT } from '../../fixtures/data.js';
 import { addAll, checkSameMessage, checkSequence, labels, labelsOf, nMessages, type Draft } from './data-model.js';
 

@@ -2,10 +2,10 @@
 // idempotency, protocol shape): writing a batch of messages, reading a conversation back as the
 // fields that matter, one list_sessions entry per session, and comparing timestamps as instants.
 import { isDeepStrictEqual } from 'node:util';
-import type { BridgeApi } from '../../src/engine/context.js';
+import type { BridgeApi } from '../../src/profiles/bridge/context.js';
 import { check, show } from '../../src/engine/assert.js';
 import { AssertionFailure } from '../../src/engine/faults.js';
-import type { Message, Role, SessionInfo } from '../../src/schema/model.js';
+import type { Message, Role, SessionInfo } from '../../src/protocols/bridge/model.js';
 
 /** What a conversation is judged on: the id handed out, the role and the content. */
 export interface Written {

@@ -1,6 +1,6 @@
 // Writes are not deduplicated, clears are repeatable (SPEC-2.8.x).
 import { check } from '../../src/engine/assert.js';
-import { defineScenario, type Scenario } from '../../src/engine/scenario.js';
+import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
 import { addMessages, expectConversation, expectCounts, ids } from './helpers-bronze-b.js';
 
 const group = 'idempotency';

@@ -1,5 +1,5 @@
 // The Bronze suite: the scenario files of this folder.
-import type { Scenario } from '../../src/engine/scenario.js';
+import type { Scenario } from '../../src/profiles/bridge/scenario.js';
 import { scenarios as dataModel } from './data-model.js';
 import { scenarios as addMessage } from './add-message.js';
 import { scenarios as getConversation } from './get-conversation.js';

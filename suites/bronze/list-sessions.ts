@@ -1,9 +1,9 @@
 // list_sessions (SPEC-2.4.x): one entry per session, exact message counts, the limit, created_at.
 // silent: the order of list_sessions, and which sessions a limit keeps.
 import { check } from '../../src/engine/assert.js';
-import { defineScenario, type Scenario } from '../../src/engine/scenario.js';
-import type { BridgeApi } from '../../src/engine/context.js';
-import type { Message } from '../../src/schema/model.js';
+import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
+import type { BridgeApi } from '../../src/profiles/bridge/context.js';
+import type { Message } from '../../src/protocols/bridge/model.js';
 import { addMessages, deleteMessage, entryOf, expectCounts, listSessions } from './helpers-bronze-b.js';
 
 const group = 'list_sessions';

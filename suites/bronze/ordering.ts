@@ -1,9 +1,9 @@
 // Message order (SPEC-2.7.x): a conversation lists its messages in insertion order, whatever
 // their number, roles and deletions, with timestamps that never go back.
-import { defineScenario, type Scenario } from '../../src/engine/scenario.js';
+import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
 import { show } from '../../src/engine/assert.js';
 import { AssertionFailure } from '../../src/engine/faults.js';
-import type { Role } from '../../src/schema/model.js';
+import type { Role } from '../../src/protocols/bridge/model.js';
 import { addMessages, addTurns, compareInstants, deleteAndCheck, expectConversation } from './helpers-bronze-b.js';
 
 const group = 'ordering';

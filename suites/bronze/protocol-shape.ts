@@ -5,13 +5,13 @@
 // behaviour faults such as a rejected valid call or a failed call that still changed data (failed).
 // Three rules can only be shown with Silver methods (null lookups, add_step): against a target
 // without them the scenario notes that and checks the rest.
-import { defineScenario, type Scenario } from '../../src/engine/scenario.js';
+import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
 import { check, show } from '../../src/engine/assert.js';
-import { describeOutcome, type BridgeApi, type ScenarioContext } from '../../src/engine/context.js';
+import { describeOutcome, type BridgeApi, type ScenarioContext } from '../../src/profiles/bridge/context.js';
 import { AssertionFailure, ProtocolFault, SchemaViolation, TransportFault } from '../../src/engine/faults.js';
-import type { Outcome } from '../../src/bridge/index.js';
-import { Conversation, Entity, Message, ReasoningTrace, SessionInfo } from '../../src/schema/model.js';
-import { validate } from '../../src/schema/validate.js';
+import type { Outcome } from '../../src/profiles/bridge/index.js';
+import { Conversation, Entity, Message, ReasoningTrace, SessionInfo } from '../../src/protocols/bridge/model.js';
+import { validate } from '../../src/protocols/bridge/validate.js';
 import type { z } from 'zod';
 import { SPECIAL_CONTENT, UNICODE_CONTENT } from '../../fixtures/data.js';
 import { UNKNOWN_ID, expectConversation, firstDifference } from './helpers-bronze-b.js';

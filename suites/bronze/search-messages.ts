@@ -2,10 +2,10 @@
 // are honoured, an unrelated query at threshold 0.99 and an empty store find nothing.
 // silent: the search algorithm and the order of results; a query equal to a stored content is
 // the one kind of "matching" every algorithm agrees on, so the scenarios rely on it.
-import { defineScenario, type Scenario } from '../../src/engine/scenario.js';
+import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
 import { check, show } from '../../src/engine/assert.js';
-import type { BridgeApi } from '../../src/engine/context.js';
-import type { Message } from '../../src/schema/model.js';
+import type { BridgeApi } from '../../src/profiles/bridge/context.js';
+import type { Message } from '../../src/protocols/bridge/model.js';
 import { TOPICS, UNRELATED_QUERY } from '../../fixtures/data.js';
 import { addMessages, checkStored, ids, type Written } from './helpers-bronze-b.js';
 

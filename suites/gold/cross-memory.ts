@@ -1,8 +1,8 @@
 // Gold: the three memories working together (SPEC-5.1.x): entities referenced from traces, a
 // conversation-to-reasoning flow, entities seen from other sessions, facts and preferences stored
 // next to the entities they name, and traces in the same session as a conversation.
-import { defineScenario, type Scenario } from '../../src/engine/scenario.js';
-import type { Entity } from '../../src/schema/index.js';
+import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
+import type { Entity } from '../../src/protocols/bridge/index.js';
 import { addEntities, addTrace, sameIds } from './helpers-gold.js';
 
 const A = 'gold-cross-a';

@@ -1,8 +1,8 @@
 // Small helpers shared by the Gold scenarios: creating named entities and traces in one line, and
 // comparing lists by id with failure messages that name the items (entity names, trace tasks).
-import type { BridgeApi } from '../../src/engine/context.js';
+import type { BridgeApi } from '../../src/profiles/bridge/context.js';
 import { check } from '../../src/engine/assert.js';
-import type { Entity, EntityType, ReasoningTrace } from '../../src/schema/index.js';
+import type { Entity, EntityType, ReasoningTrace } from '../../src/protocols/bridge/index.js';
 
 /** Anything with an id and, perhaps, something readable to call it by. */
 export interface Identified {

@@ -1,5 +1,5 @@
 // The Gold suite: the scenario files of this folder.
-import type { Scenario } from '../../src/engine/scenario.js';
+import type { Scenario } from '../../src/profiles/bridge/scenario.js';
 import { scenarios as crossMemory } from './cross-memory.js';
 import { scenarios as relationships } from './relationships.js';
 import { scenarios as merge } from './merge.js';

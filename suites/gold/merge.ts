@@ -1,9 +1,9 @@
 // Gold: merging duplicate entities (SPEC-5.3.x). The source is merged into the target: the target
 // survives (same id), the source is gone, and the relationships of both end up on the target.
-import type { BridgeApi } from '../../src/engine/context.js';
+import type { BridgeApi } from '../../src/profiles/bridge/context.js';
 import type { Check } from '../../src/engine/assert.js';
-import { defineScenario, type Scenario } from '../../src/engine/scenario.js';
-import type { Entity } from '../../src/schema/index.js';
+import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
+import type { Entity } from '../../src/protocols/bridge/index.js';
 import { absentId, addEntities, label, sameIds } from './helpers-gold.js';
 
 /**

@@ -1,6 +1,6 @@
 // Gold: typed relationships between entities (SPEC-5.2.x): add_relationship answers what was sent,
 // and get_related_entities finds the other end, filtered by type.
-import { defineScenario, type Scenario } from '../../src/engine/scenario.js';
+import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
 import { NESTED_METADATA } from '../../fixtures/data.js';
 import { addEntities, sameIds } from './helpers-gold.js';
 

@@ -1,7 +1,7 @@
 // Gold: similar-trace search (SPEC-5.4.x). The scoring is the server's own; what is checked is that
 // a trace whose task matches is found ahead of traces sharing no word with the query, that limit
 // and success_only are honoured, and that nothing comes back when there are no traces.
-import { defineScenario, type Scenario } from '../../src/engine/scenario.js';
+import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
 import { absentId, addTrace, indexOfId, sameIds } from './helpers-gold.js';
 
 const SESSION = 'gold-similar';

@@ -1,9 +1,9 @@
 // Credentials: each rule of the document's Authentication section, and the API key lifecycle.
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose';
-import type { Answer, Credential, HostedContext } from '../../src/hosted/profile/context.js';
-import { NO_CREDENTIAL } from '../../src/hosted/profile/context.js';
-import { DISCOVERY } from '../../src/hosted/profile/document.js';
-import { defineHostedScenario, type HostedScenario } from '../../src/hosted/profile/scenario.js';
+import type { Answer, Credential, HostedContext } from '../../src/profiles/hosted/context.js';
+import { NO_CREDENTIAL } from '../../src/profiles/hosted/context.js';
+import { DISCOVERY } from '../../src/protocols/hosted/document.js';
+import { defineHostedScenario, type HostedScenario } from '../../src/profiles/hosted/scenario.js';
 import {
   allEndpointRequests, exchangeTokens, fail, holds, is2xx, isObject, isRefusal, listKeys, madeUpCredentials, newKey,
   object, ok, refresh, said, send, someAccessToken, tokensOf, uid, type EndpointRequest,

@@ -1,9 +1,9 @@
 // Discovery (Authentication, rule 8): the three documents at the service origin, each valid by
 // its RFC, agreeing with each other and with the access tokens the service issues.
 import { calculateJwkThumbprint, decodeJwt, decodeProtectedHeader, importJWK, type JWK } from 'jose';
-import type { HostedContext } from '../../src/hosted/profile/context.js';
-import { DISCOVERY } from '../../src/hosted/profile/document.js';
-import { defineHostedScenario, type HostedScenario } from '../../src/hosted/profile/scenario.js';
+import type { HostedContext } from '../../src/profiles/hosted/context.js';
+import { DISCOVERY } from '../../src/protocols/hosted/document.js';
+import { defineHostedScenario, type HostedScenario } from '../../src/profiles/hosted/scenario.js';
 import { fail, isObject, object, said, someAccessToken } from './helpers-hosted.js';
 
 type Json = Record<string, unknown>;

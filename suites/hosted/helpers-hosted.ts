@@ -11,10 +11,10 @@
 //   readings are common both are sent (entity `type` and `entityType`; the exchange's `subjectToken`
 //   and RFC 8693's `subject_token`; the refresh's `refreshToken` and `refresh_token`).
 import { randomBytes, randomUUID } from 'node:crypto';
-import { snippet, statusLine } from '../../src/bridge/classify.js';
+import { snippet, statusLine } from '../../src/profiles/bridge/classify.js';
 import { AssertionFailure } from '../../src/engine/faults.js';
-import { NO_CREDENTIAL, type Answer, type Credential, type HostedContext } from '../../src/hosted/profile/context.js';
-import type { HttpMethod } from '../../src/hosted/profile/document.js';
+import { NO_CREDENTIAL, type Answer, type Credential, type HostedContext } from '../../src/profiles/hosted/context.js';
+import type { HttpMethod } from '../../src/protocols/hosted/document.js';
 
 type Json = Record<string, unknown>;
 

@@ -1,5 +1,5 @@
 // The hosted profile: the scenario files of this folder, by group then id.
-import { HOSTED_GROUPS, type HostedScenario } from '../../src/hosted/profile/scenario.js';
+import { HOSTED_GROUPS, type HostedScenario } from '../../src/profiles/hosted/scenario.js';
 import { scenarios as resources } from './resources.js';
 import { scenarios as credentials } from './credentials.js';
 import { scenarios as discovery } from './discovery.js';

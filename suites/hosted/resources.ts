@@ -1,8 +1,8 @@
 // Resources: every endpoint of the document's tables answers, with JSON; every field name is
 // camelCase; the payload shapes the document shows hold; what is written is read back.
-import type { Answer, HostedContext } from '../../src/hosted/profile/context.js';
-import { DOCUMENT_ENDPOINTS, TOKEN_OPERATIONS, nonCamelFields } from '../../src/hosted/profile/document.js';
-import { defineHostedScenario, type HostedScenario } from '../../src/hosted/profile/scenario.js';
+import type { Answer, HostedContext } from '../../src/profiles/hosted/context.js';
+import { DOCUMENT_ENDPOINTS, TOKEN_OPERATIONS, nonCamelFields } from '../../src/protocols/hosted/document.js';
+import { defineHostedScenario, type HostedScenario } from '../../src/profiles/hosted/scenario.js';
 import {
   allEndpointRequests, endpointRequests, exchangeTokens, fail, holds, isObject, listItems, newConversation,
   newEntity, object, ok, refresh, said, send, stepBody, stringField, uid, type Family,

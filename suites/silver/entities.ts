@@ -1,9 +1,9 @@
 // Silver, long-term memory: add_entity and get_entity_by_name (SPEC-3.1, SPEC-3.6).
 // The helpers at the top are shared by the other Silver files (search, related, traces).
 import { instant, type Check } from '../../src/engine/assert.js';
-import type { BridgeApi } from '../../src/engine/context.js';
-import { defineScenario, type Scenario } from '../../src/engine/scenario.js';
-import type { Entity, EntityType } from '../../src/schema/model.js';
+import type { BridgeApi } from '../../src/profiles/bridge/context.js';
+import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
+import type { Entity, EntityType } from '../../src/protocols/bridge/model.js';
 
 // ------------------------------------------------------------------ shared helpers
 

@@ -1,5 +1,5 @@
 // The Silver suite: the scenario files of this folder.
-import type { Scenario } from '../../src/engine/scenario.js';
+import type { Scenario } from '../../src/profiles/bridge/scenario.js';
 import { scenarios as entities } from './entities.js';
 import { scenarios as preferencesFacts } from './preferences-facts.js';
 import { scenarios as search } from './search.js';

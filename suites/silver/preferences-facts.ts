@@ -3,9 +3,9 @@
 // no read method, so their scenarios judge the answer of add_fact.
 import { LONG_CONTENT, UNICODE_CONTENT } from '../../fixtures/data.js';
 import type { Check } from '../../src/engine/assert.js';
-import type { BridgeApi } from '../../src/engine/context.js';
-import { defineScenario, type Scenario } from '../../src/engine/scenario.js';
-import type { Fact, Preference } from '../../src/schema/model.js';
+import type { BridgeApi } from '../../src/profiles/bridge/context.js';
+import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
+import type { Fact, Preference } from '../../src/protocols/bridge/model.js';
 
 // ------------------------------------------------------------------ helpers (also used by search.ts)
 

@@ -2,9 +2,9 @@
 // list_traces (SPEC-4.1, 4.2, 4.4, 4.5, 4.6). The trace helpers are shared with tool-calls.ts.
 import { SPECIAL_CONTENT, UNICODE_CONTENT } from '../../fixtures/data.js';
 import { instant, type Check } from '../../src/engine/assert.js';
-import type { BridgeApi } from '../../src/engine/context.js';
-import { defineScenario, type Scenario } from '../../src/engine/scenario.js';
-import type { ReasoningStep, ReasoningTrace, ToolCall } from '../../src/schema/model.js';
+import type { BridgeApi } from '../../src/profiles/bridge/context.js';
+import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
+import type { ReasoningStep, ReasoningTrace, ToolCall } from '../../src/protocols/bridge/model.js';
 import { checkSameInstant } from './entities.js';
 
 // ------------------------------------------------------------------ helpers

@@ -3,9 +3,9 @@
 // are built — silent: whether incoming edges count, so no scenario depends on it — and every
 // scenario keeps to one hop (silent: the default depth).
 import type { Check } from '../../src/engine/assert.js';
-import type { BridgeApi } from '../../src/engine/context.js';
-import { defineScenario, type Scenario } from '../../src/engine/scenario.js';
-import type { Entity } from '../../src/schema/model.js';
+import type { BridgeApi } from '../../src/profiles/bridge/context.js';
+import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
+import type { Entity } from '../../src/protocols/bridge/model.js';
 import { addEntities, entityView } from './entities.js';
 
 /** get_related_entities(from, type?) returns exactly `expected` (compared by id as a set, with their fields). */

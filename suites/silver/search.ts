@@ -2,7 +2,7 @@
 // The search algorithm is the server's (silent): only that a matching item is found, that a query
 // sharing no word with anything finds nothing, and that limit and category are honoured.
 import { UNRELATED_QUERY } from '../../fixtures/data.js';
-import { defineScenario, type Scenario } from '../../src/engine/scenario.js';
+import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
 import { addEntities, checkSameEntity } from './entities.js';
 import { addPreferences, checkPreferenceFound } from './preferences-facts.js';
 

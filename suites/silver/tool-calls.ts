@@ -2,9 +2,9 @@
 // calls that get_trace_with_steps returns with each step (SPEC-4.5.2).
 import { NESTED_METADATA } from '../../fixtures/data.js';
 import type { Check } from '../../src/engine/assert.js';
-import type { BridgeApi } from '../../src/engine/context.js';
-import { defineScenario, type Scenario } from '../../src/engine/scenario.js';
-import type { ReasoningStep, ReasoningTrace, ToolCall, ToolCallStatus, ToolStats } from '../../src/schema/model.js';
+import type { BridgeApi } from '../../src/profiles/bridge/context.js';
+import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
+import type { ReasoningStep, ReasoningTrace, ToolCall, ToolCallStatus, ToolStats } from '../../src/protocols/bridge/model.js';
 import { addStep, callView, readTrace, traceWithStep } from './reasoning-traces.js';
 
 // ------------------------------------------------------------------ helpers

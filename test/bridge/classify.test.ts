@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { classifyFailure, classifyResponse, displayText, formatExchange } from '../../src/bridge/index.js';
-import type { Exchange, ResponseFacts } from '../../src/bridge/index.js';
+import { classifyFailure, classifyResponse, displayText, formatExchange } from '../../src/profiles/bridge/index.js';
+import type { Exchange, ResponseFacts } from '../../src/profiles/bridge/index.js';
 
 const facts = (status: number, text = '', extra: Partial<ResponseFacts> = {}): ResponseFacts => ({
   status,

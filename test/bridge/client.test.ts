@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type net from 'node:net';
-import { BridgeClient, InvalidTargetError, formatExchange } from '../../src/bridge/index.js';
-import type { CallResult, Exchange, Outcome } from '../../src/bridge/index.js';
+import { BridgeClient, InvalidTargetError, formatExchange } from '../../src/profiles/bridge/index.js';
+import type { CallResult, Exchange, Outcome } from '../../src/profiles/bridge/index.js';
 import { answering, closeAll, deadPort, httpServer, onRequest, rawServer } from './servers.js';
 
 const clients: BridgeClient[] = [];

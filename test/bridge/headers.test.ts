@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidHeaderError, makeScrubber, parseHeaderArgs, redactHeaders, splitHeaderEnv } from '../../src/bridge/index.js';
+import { InvalidHeaderError, makeScrubber, parseHeaderArgs, redactHeaders, splitHeaderEnv } from '../../src/profiles/bridge/index.js';
 
 function errorOf(fn: () => unknown): Error {
   try {

@@ -6,7 +6,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BridgeClient } from '../../src/bridge/index.js';
+import { BridgeClient } from '../../src/profiles/bridge/index.js';
 import { probe } from '../../src/cli/probe-command.js';
 
 const BIN = new URL('../../bin/tck.js', import.meta.url).pathname;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { grade, reaches } from '../../src/engine/grading.js';
-import type { Outcome, ScenarioResult } from '../../src/engine/runner.js';
+import type { Outcome, ScenarioResult } from '../../src/engine/result.js';
 import type { ScenarioTier } from '../../src/engine/scenario.js';
 
 const r = (tier: ScenarioTier, outcome: Outcome, n = 1): ScenarioResult[] =>

@@ -1,6 +1,6 @@
 // Dead-server detection on its own: what counts as a connectivity failure, and the probe window.
 import { describe, expect, it } from 'vitest';
-import type { CallResult } from '../../src/bridge/index.js';
+import type { CallResult } from '../../src/profiles/bridge/index.js';
 import { Liveness } from '../../src/engine/liveness.js';
 
 const exchange = { method: 'm', url: 'u', requestBody: {}, requestHeaders: {}, durationMs: 0, startedAt: '' };

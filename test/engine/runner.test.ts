@@ -1,9 +1,10 @@
 // The runner's outcomes, each provoked by a scenario or a server made for it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BridgeClient } from '../../src/bridge/index.js';
-import { defineScenario, type Scenario } from '../../src/engine/scenario.js';
-import { runScenarios, TargetUnreachable } from '../../src/engine/runner.js';
-import { MemoryStore, createDispatcher, startBridgeServer } from '../../src/reference/index.js';
+import { BridgeClient } from '../../src/profiles/bridge/index.js';
+import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
+import { TargetUnreachable } from '../../src/engine/runner.js';
+import { runScenarios } from '../../src/profiles/bridge/driver.js';
+import { MemoryStore, createDispatcher, startBridgeServer } from '../../src/servers/bridge/index.js';
 import type { Dispatch } from '../harness/variants.js';
 
 const scenario = (id: string, run: Scenario['run'], tier: Scenario['tier'] = 'bronze'): Scenario =>

@@ -1,10 +1,11 @@
 // Faulty and valid variants of the reference server, for proving each scenario's power.
 // A variant wraps the reference dispatcher (and may use its own store), so it differs from the
 // reference in exactly one rule.
-import { BridgeClient } from '../../src/bridge/index.js';
-import { runScenarios, type ScenarioResult } from '../../src/engine/runner.js';
+import { BridgeClient } from '../../src/profiles/bridge/index.js';
+import { runScenarios } from '../../src/profiles/bridge/driver.js';
+import { type ScenarioResult } from '../../src/engine/result.js';
 import { grade } from '../../src/engine/grading.js';
-import { MemoryStore, createDispatcher, startBridgeServer, type BridgeResponse } from '../../src/reference/index.js';
+import { MemoryStore, createDispatcher, startBridgeServer, type BridgeResponse } from '../../src/servers/bridge/index.js';
 import { ALL_SCENARIOS, findScenario } from '../../suites/index.js';
 
 export type Dispatch = (method: string, body: unknown) => BridgeResponse | Promise<BridgeResponse>;

@@ -2,8 +2,8 @@
 // the API key lifecycle): refused credentials, key creation, listing, revocation, reveal, expiry,
 // scopes, and API keys and access tokens used alike.
 import { afterEach, describe, expect, it } from 'vitest';
-import { API_KEY_LIFETIME_MS, ApiKeyRegistry } from '../../src/hosted/index.js';
-import { digestOf } from '../../src/hosted/credentials.js';
+import { API_KEY_LIFETIME_MS, ApiKeyRegistry } from '../../src/servers/hosted/index.js';
+import { digestOf } from '../../src/servers/hosted/credentials.js';
 import { READING_POSTS, seededRequests } from './endpoints.js';
 import { DAY_MS, exchange, startService, type Service } from './helpers.js';
 

@@ -5,10 +5,10 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FORWARD_ROUTES, HostedStore, createForwarder, normalizeEndpoint } from '../../src/hosted/index.js';
-import { startBridgeServer, type RunningBridgeServer } from '../../src/reference/index.js';
-import { runTck } from '../../src/run.js';
-import { METHOD_NAMES } from '../../src/schema/index.js';
+import { FORWARD_ROUTES, HostedStore, createForwarder, normalizeEndpoint } from '../../src/servers/hosted/index.js';
+import { startBridgeServer, type RunningBridgeServer } from '../../src/servers/bridge/index.js';
+import { runTck } from '../../src/run/run.js';
+import { METHOD_NAMES } from '../../src/protocols/bridge/index.js';
 import { request, startService, type Service } from './helpers.js';
 
 let s: Service | undefined;

@@ -1,6 +1,6 @@
 // Shared helpers of the hosted tests: a service with a manual clock and an in-memory development
 // identity provider, a small HTTP client, and the camelCase rule.
-import { DevIdentityProvider, HostedStore, startHostedServer, type HostedServerOptions, type RunningHostedServer } from '../../src/hosted/index.js';
+import { DevIdentityProvider, HostedStore, startHostedServer, type HostedServerOptions, type RunningHostedServer } from '../../src/servers/hosted/index.js';
 
 export class ManualClock {
   constructor(public current = new Date('2030-01-01T00:00:00.000Z')) {}

@@ -2,7 +2,7 @@
 // reference service. Tokens are checked with jose against what the service publishes.
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ACCESS_TOKEN_TTL_SECONDS, DevIdentityProvider } from '../../src/hosted/index.js';
+import { ACCESS_TOKEN_TTL_SECONDS, DevIdentityProvider } from '../../src/servers/hosted/index.js';
 import { exchange, request, startService, type Service } from './helpers.js';
 
 let s: Service;

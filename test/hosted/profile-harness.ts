@@ -3,11 +3,11 @@
 // intercept that sees every request and reply (`intercept`), so it differs from the reference in
 // exactly one rule. runOnHostedVariant runs hosted scenarios against one, as a vendor's service.
 
-import { isRefusal } from '../../src/hosted/credentials.js';
+import { isRefusal } from '../../src/servers/hosted/credentials.js';
 import {
   DevIdentityProvider, ROUTES, SCOPES, startHostedServer, type HostedRequest, type Reply, type Route, type RouteContext, type RunningHostedServer,
-} from '../../src/hosted/index.js';
-import { runHostedProfile, type HostedProfileOptions, type HostedScenarioResult } from '../../src/hosted/profile/run.js';
+} from '../../src/servers/hosted/index.js';
+import { runHostedProfile, type HostedProfileOptions, type HostedScenarioResult } from '../../src/profiles/hosted/run.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- answers are edited as plain JSON */
 

@@ -5,7 +5,7 @@
 // list, a reusable refresh token, a JWKS without the signing key, snake_case fields, an endpoint
 // without authentication.
 import { HOSTED_SCENARIOS } from '../../suites/hosted/index.js';
-import type { Reply } from '../../src/hosted/index.js';
+import type { Reply } from '../../src/servers/hosted/index.js';
 import { provePowerWith, type FaultRow, type ValidRow } from '../harness/power.js';
 import {
   anyKeyOfTheRightForm, at, discoveryEdited, endpointWithoutAuth, json, jwksEdited, jwksWithoutTheSigningKey, mapAnswer, mapReplies, onlyLatestToken, pathOf, plaintextInList, refreshReusable, replaceHandler,

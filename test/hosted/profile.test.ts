@@ -8,12 +8,12 @@ import { join } from 'node:path';
 import { validateXML } from 'xmllint-wasm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOSTED_SCENARIOS } from '../../suites/hosted/index.js';
-import { startReferenceServer } from '../../src/reference/index.js';
+import { startReferenceServer } from '../../src/servers/bridge/index.js';
 import { normalizeReport } from '../../src/report/load.js';
 import { ReportSchema, type Report } from '../../src/report/model.js';
-import { ConsoleReporter } from '../../src/reporters/console.js';
-import { FILE_FORMATS } from '../../src/reporters/index.js';
-import { runTck } from '../../src/run.js';
+import { ConsoleReporter } from '../../src/report/render/console.js';
+import { FILE_FORMATS } from '../../src/report/render/index.js';
+import { runTck } from '../../src/run/run.js';
 import { combine, plaintextInList, replaceHandler, runOnHostedVariant, startHostedVariant } from './profile-harness.js';
 
 const XSD = readFileSync(new URL('../reporters/fixtures/jenkins-junit.xsd', import.meta.url), 'utf8');
@@ -59,7 +59,7 @@ describe('without an identity-provider token', () => {
       ['SCN-H-022', 'passed'], ['SCN-H-026', 'skipped'], ['SCN-H-027', 'skipped'], ['SCN-H-028', 'skipped'], ['SCN-H-029', 'skipped'], ['SCN-H-044', 'skipped'],
     ]);
     expect(results[1]!.message).toMatch(/no identity-provider token to exchange: pass --idp-token TOKEN \(or TCK_IDP_TOKEN\); a skipped scenario counts against its group/);
-    const { gradeHosted } = await import('../../src/hosted/profile/run.js');
+    const { gradeHosted } = await import('../../src/profiles/hosted/run.js');
     expect(gradeHosted(results)).toMatchObject({ passed: false, groups: [{ group: 'resources', total: 0 }, { group: 'credentials', passes: false, skipped: 4 }, { group: 'discovery', passes: false }] });
   });
 });

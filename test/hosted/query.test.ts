@@ -1,7 +1,7 @@
 // The read-only query subset of POST /v1/query over the entity graph.
 import { describe, expect, it } from 'vitest';
-import { isWriteQuery, runQuery } from '../../src/hosted/query.js';
-import { HostedStore } from '../../src/hosted/index.js';
+import { isWriteQuery, runQuery } from '../../src/servers/hosted/query.js';
+import { HostedStore } from '../../src/servers/hosted/index.js';
 
 function graph() {
   const store = new HostedStore();

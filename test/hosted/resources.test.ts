@@ -2,7 +2,7 @@
 // answers with camelCase JSON, what is written is read back, and the REST and bridge views share
 // one store.
 import { afterEach, describe, expect, it } from 'vitest';
-import { HOSTED_ENDPOINTS, HostedStore, startCombinedServers, type CombinedServers } from '../../src/hosted/index.js';
+import { HOSTED_ENDPOINTS, HostedStore, startCombinedServers, type CombinedServers } from '../../src/servers/hosted/index.js';
 import { DOCUMENT_ENDPOINTS, seededRequests } from './endpoints.js';
 import { ManualClock, nonCamelFields, request, startService, testIdp, type Service } from './helpers.js';
 

@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { expect } from 'vitest';
-import { MemoryStore, createDispatcher, type BridgeResponse } from '../../src/reference/index.js';
+import { MemoryStore, createDispatcher, type BridgeResponse } from '../../src/servers/bridge/index.js';
 import { ReportSchema, type Report } from '../../src/report/model.js';
 
 export interface Call {

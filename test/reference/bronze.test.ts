@@ -1,6 +1,6 @@
 // Lifecycle and short-term memory (Bronze) of the reference server, over real HTTP.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { MemoryStore, startReferenceServer } from '../../src/reference/index.js';
+import { MemoryStore, startReferenceServer } from '../../src/servers/bridge/index.js';
 import { ISO_Z_MS_RE, UUID_RE, ok, post, useReferenceServer } from './helpers.js';
 
 const ref = useReferenceServer();

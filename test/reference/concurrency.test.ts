@@ -2,7 +2,7 @@
 // each client's messages keep its order in every session.
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startReferenceServer, type RunningReferenceServer } from '../../src/reference/index.js';
+import { startReferenceServer, type RunningReferenceServer } from '../../src/servers/bridge/index.js';
 
 const CLIENTS = 16;
 const PER_SESSION = 50;

@@ -5,7 +5,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   MAX_BODY_BYTES, MemoryStore, createDispatcher, startBridgeServer, startReferenceServer, type RunningReferenceServer,
-} from '../../src/reference/index.js';
+} from '../../src/servers/bridge/index.js';
 import { ok, post } from './helpers.js';
 
 let server: RunningReferenceServer;

@@ -6,8 +6,8 @@
 import fc from 'fast-check';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { ENTITY_TYPES, METHODS, METHOD_NAMES, ROLES, TOOL_CALL_STATUSES, type MethodName } from '../../src/schema/index.js';
-import { MemoryStore, createDispatcher, startBridgeServer, type BridgeResponse } from '../../src/reference/index.js';
+import { ENTITY_TYPES, METHODS, METHOD_NAMES, ROLES, TOOL_CALL_STATUSES, type MethodName } from '../../src/protocols/bridge/index.js';
+import { MemoryStore, createDispatcher, startBridgeServer, type BridgeResponse } from '../../src/servers/bridge/index.js';
 import type { z } from 'zod';
 import { checkDispatch, successSchema } from './helpers.js';
 

@@ -2,9 +2,9 @@
 // against the response rules and the data model (so each test doubles as a shape check).
 import { request } from 'undici';
 import { z } from 'zod';
-import { ErrorBody, METHODS, isMethodName, validate } from '../../src/schema/index.js';
+import { ErrorBody, METHODS, isMethodName, validate } from '../../src/protocols/bridge/index.js';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { startReferenceServer, type BridgeResponse, type RunningReferenceServer } from '../../src/reference/index.js';
+import { startReferenceServer, type BridgeResponse, type RunningReferenceServer } from '../../src/servers/bridge/index.js';
 
 export interface Reply {
   status: number;

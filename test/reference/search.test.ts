@@ -1,6 +1,6 @@
 // The relevance scoring of the reference server (src/reference/search.ts), directly.
 import { describe, expect, it } from 'vitest';
-import { fieldTokens, rank, score, similarity, tokenize } from '../../src/reference/index.js';
+import { fieldTokens, rank, score, similarity, tokenize } from '../../src/servers/bridge/index.js';
 
 describe('tokenize', () => {
   it('lower-cases and splits on anything but letters, marks and digits (Unicode-aware)', () => {

@@ -1,8 +1,8 @@
 // MemoryStore and createDispatcher used directly: isolation of the state from callers, the
 // injectable id factory, and the dispatcher's mapping of response kinds.
 import { describe, expect, it } from 'vitest';
-import { METHODS, METHOD_NAMES } from '../../src/schema/index.js';
-import { MemoryStore, createDispatcher, startReferenceServer } from '../../src/reference/index.js';
+import { METHODS, METHOD_NAMES } from '../../src/protocols/bridge/index.js';
+import { MemoryStore, createDispatcher, startReferenceServer } from '../../src/servers/bridge/index.js';
 import { ok } from './helpers.js';
 
 describe('MemoryStore', () => {

@@ -4,7 +4,7 @@
 // reference service, with short connection limits so that every test takes well under a second
 // or two.
 import { afterEach, describe, expect, it } from 'vitest';
-import { MemoryStore, createDispatcher, startBridgeServer } from '../../src/reference/index.js';
+import { MemoryStore, createDispatcher, startBridgeServer } from '../../src/servers/bridge/index.js';
 import type { ServerLimits } from '../../src/servers/http-plumbing.js';
 import { startService } from '../hosted/helpers.js';
 import { connect, pump, within } from './helpers.js';

@@ -2,8 +2,8 @@
 // both servers get only 2xx/4xx answers with a JSON {error} for every refusal, a refused request
 // changes nothing, no prototype is polluted; concurrent writers lose nothing.
 import { describe, expect, it } from 'vitest';
-import { METHOD_NAMES } from '../../src/schema/index.js';
-import { ROUTES } from '../../src/hosted/routes.js';
+import { METHOD_NAMES } from '../../src/protocols/bridge/index.js';
+import { ROUTES } from '../../src/servers/hosted/routes.js';
 import { body, seeded } from '../../bench/fuzz.mjs';
 import { bothServers } from './helpers.js';
 

@@ -3,7 +3,7 @@
 // wait is bounded.
 import net from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
-import { startReferenceServer, type RunningReferenceServer } from '../../src/reference/index.js';
+import { startReferenceServer, type RunningReferenceServer } from '../../src/servers/bridge/index.js';
 import { startService, type Service } from '../hosted/helpers.js';
 
 export interface RawConnection {

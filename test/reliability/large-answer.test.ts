@@ -55,8 +55,8 @@ describe('a 1 000 000-element search_messages answer', () => {
 
 describe('validateList', () => {
   it('gives the event loop a turn and stops when the scenario is over', async () => {
-    const { validateList, YIELD_EVERY } = await import('../../src/schema/validate-list.js');
-    const { Message } = await import('../../src/schema/index.js');
+    const { validateList, YIELD_EVERY } = await import('../../src/protocols/bridge/validate-list.js');
+    const { Message } = await import('../../src/protocols/bridge/index.js');
     const valid = { id: '00000000-0000-4000-8000-000000000001', role: 'user', content: 'x', timestamp: '2024-01-01T00:00:00Z', metadata: {} };
     let turns = 0;
     const timer = setInterval(() => turns++, 0);

@@ -2,8 +2,8 @@
 // entity fields have documented size caps (400 beyond them), and entity text is tokenised once,
 // at write time, not on every search.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_ID_CHARS, MAX_NAME_CHARS, MAX_TEXT_CHARS } from '../../src/reference/store.js';
-import { MemoryStore, createDispatcher, startReferenceServer, type RunningReferenceServer } from '../../src/reference/index.js';
+import { MAX_ID_CHARS, MAX_NAME_CHARS, MAX_TEXT_CHARS } from '../../src/servers/bridge/store.js';
+import { MemoryStore, createDispatcher, startReferenceServer, type RunningReferenceServer } from '../../src/servers/bridge/index.js';
 import { startService, type Service } from '../hosted/helpers.js';
 import { seeded } from './helpers.js';
 

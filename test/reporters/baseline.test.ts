@@ -3,7 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BaselineError, baselineFrom, evaluateBaseline, loadBaseline, type Baseline } from '../../src/baseline.js';
+import { BaselineError, baselineFrom, evaluateBaseline, loadBaseline, type Baseline } from '../../src/report/baseline.js';
 import type { Report, ReportScenario } from '../../src/report/model.js';
 import { tempDir } from './support.js';
 

@@ -4,8 +4,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { selectScenarios, type Selection } from '../../src/engine/select.js';
 import { normalizeReport } from '../../src/report/load.js';
-import { ConsoleReporter, type ConsoleOptions } from '../../src/reporters/console.js';
-import { runTck } from '../../src/run.js';
+import { ConsoleReporter, type ConsoleOptions } from '../../src/report/render/console.js';
+import { runTck } from '../../src/run/run.js';
 import { ALL_SCENARIOS } from '../../suites/index.js';
 import { withVariant } from '../harness/variants.js';
 import { keepsDeleted } from './support.js';

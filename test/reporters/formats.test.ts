@@ -6,12 +6,12 @@ import { validateXML } from 'xmllint-wasm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ReportSchema, type Report } from '../../src/report/model.js';
-import { renderBadge } from '../../src/reporters/badge.js';
-import { githubAnnotations, publishToGithub } from '../../src/reporters/github.js';
-import { FILE_FORMATS, filesUnder, writeReports } from '../../src/reporters/index.js';
-import { junit, renderJunit, xmlSafe } from '../../src/reporters/junit.js';
-import { codeBlock, renderMarkdown } from '../../src/reporters/markdown.js';
-import { expectedActualDiff } from '../../src/reporters/text.js';
+import { renderBadge } from '../../src/report/render/badge.js';
+import { githubAnnotations, publishToGithub } from '../../src/report/render/github.js';
+import { FILE_FORMATS, filesUnder, writeReports } from '../../src/report/render/index.js';
+import { junit, renderJunit, xmlSafe } from '../../src/report/render/junit.js';
+import { codeBlock, renderMarkdown } from '../../src/report/render/markdown.js';
+import { expectedActualDiff } from '../../src/report/render/text.js';
 import { HOSTILE_GREP, XSS, hostile, reportOn, tempDir } from './support.js';
 
 const XSD = readFileSync(new URL('./fixtures/jenkins-junit.xsd', import.meta.url), 'utf8');

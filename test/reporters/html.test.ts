@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/report/model.js';
-import { esc, renderHtml } from '../../src/reporters/html.js';
+import { esc, renderHtml } from '../../src/report/render/html.js';
 import { HOSTILE_GREP, XSS, hostile, reportOn, tempDir } from './support.js';
 
 const CHROMIUM = '/usr/bin/chromium';

@@ -5,9 +5,9 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Exchange } from '../../src/bridge/index.js';
-import { reproScript } from '../../src/repro.js';
-import { runTck } from '../../src/run.js';
+import type { Exchange } from '../../src/profiles/bridge/index.js';
+import { reproScript } from '../../src/report/repro.js';
+import { runTck } from '../../src/run/run.js';
 import { withVariant } from '../harness/variants.js';
 import { keepsDeleted, tempDir } from './support.js';
 

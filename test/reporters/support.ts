@@ -5,10 +5,10 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MemoryStore, createDispatcher, startBridgeServer } from '../../src/reference/index.js';
+import { MemoryStore, createDispatcher, startBridgeServer } from '../../src/servers/bridge/index.js';
 import { normalizeReport } from '../../src/report/load.js';
 import type { Report } from '../../src/report/model.js';
-import { runTck, type TckOptions } from '../../src/run.js';
+import { runTck, type TckOptions } from '../../src/run/run.js';
 import { compose, mapResponse, withVariant, type Wrap } from '../harness/variants.js';
 
 /** Markup a hostile server puts in message content, entity names and error texts. */

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   Conversation, Entity, ErrorBody, DeleteResult, Fact, Message, Preference, ReasoningStep, ReasoningTrace,
   Relationship, SessionInfo, SetupResult, ToolCall, ToolStats, jsonSchemas, validate, MODEL,
-} from '../../src/schema/index.js';
+} from '../../src/protocols/bridge/index.js';
 
 const ID = '3f1c2b9a-8d4e-4f6a-9b2c-1d2e3f4a5b6c';
 const V7 = '0190a5b2-1111-7abc-8def-0123456789ab';

@@ -1,7 +1,7 @@
 // Power of the Bronze scenarios SCN-B-001 … SCN-B-054 and SCN-B-101, SCN-B-102: each passes on the
 // reference server and fails on a variant that breaks exactly the rule it checks.
 import { randomUUID } from 'node:crypto';
-import { MemoryStore } from '../../src/reference/index.js';
+import { MemoryStore } from '../../src/servers/bridge/index.js';
 import { scenarios as dataModel } from '../../suites/bronze/data-model.js';
 import { scenarios as addMessage } from '../../suites/bronze/add-message.js';
 import { scenarios as getConversation } from '../../suites/bronze/get-conversation.js';

@@ -3,8 +3,8 @@
 // and fails on a variant that breaks exactly the rule it checks, with a message naming the rule.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { MemoryStore, type Params } from '../../src/reference/index.js';
-import { METHODS, isMethodName } from '../../src/schema/index.js';
+import { MemoryStore, type Params } from '../../src/servers/bridge/index.js';
+import { METHODS, isMethodName } from '../../src/protocols/bridge/index.js';
 import { scenarios as searchMessages } from '../../suites/bronze/search-messages.js';
 import { scenarios as listSessions } from '../../suites/bronze/list-sessions.js';
 import { scenarios as deleteMessage } from '../../suites/bronze/delete-message.js';

@@ -2,7 +2,7 @@
 // tier and clause), every MUST clause of its Volumes 1-4 is checked, and the catalogue is current.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { renderCatalogue } from '../../src/catalogue.js';
+import { renderCatalogue } from '../../src/report/catalogue.js';
 import { ALL_SCENARIOS } from '../../suites/index.js';
 import { HOSTED_SCENARIOS } from '../../suites/hosted/index.js';
 

@@ -4,8 +4,8 @@
 // timestamps, ids, ordering and so on, are proven in valid-variants.test.ts.)
 import { randomUUID } from 'node:crypto';
 import { gold } from '../../suites/gold/index.js';
-import { MemoryStore, type Params } from '../../src/reference/index.js';
-import type { Entity, Relationship } from '../../src/schema/index.js';
+import { MemoryStore, type Params } from '../../src/servers/bridge/index.js';
+import type { Entity, Relationship } from '../../src/protocols/bridge/index.js';
 import { compose, mapRequest, mapResponse, type Dispatch, type Wrap } from '../harness/variants.js';
 import { provePower, type FaultRow, type ValidRow } from '../harness/power.js';
 

@@ -1,7 +1,7 @@
 // Power of the Silver scenarios SCN-S-001 … SCN-S-067 and SCN-S-101 … SCN-S-103: each passes on
 // the reference server and on variants that make other allowed choices, and fails on a variant that
 // breaks exactly the rule it checks, with a message naming that rule.
-import type { BridgeResponse } from '../../src/reference/index.js';
+import type { BridgeResponse } from '../../src/servers/bridge/index.js';
 import { silver } from '../../suites/silver/index.js';
 import { compose, mapAnswers, mapRequest, mapResponse, type Dispatch, type Wrap } from '../harness/variants.js';
 import { provePower, type FaultRow, type ValidRow } from '../harness/power.js';

@@ -4,8 +4,8 @@
 // the scenario and the message.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { MemoryStore, createDispatcher, type Params } from '../../src/reference/index.js';
-import type { Entity, Message } from '../../src/schema/index.js';
+import { MemoryStore, createDispatcher, type Params } from '../../src/servers/bridge/index.js';
+import type { Entity, Message } from '../../src/protocols/bridge/index.js';
 import { compose, gradeVariant, mapAnswers, mapResponse, type Dispatch, type VariantOptions, type Wrap } from '../harness/variants.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- answers are edited as plain JSON */

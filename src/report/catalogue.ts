@@ -1,0 +1,38 @@
+// docs/scenarios.md: the catalogue of every scenario, generated from the suites (`npm run docs`).
+import type { Scenario } from '../profiles/bridge/scenario.js';
+import type { HostedScenario } from '../profiles/hosted/scenario.js';
+
+const cell = (text: string) => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
+
+/** The catalogue: the bridge suites by tier, then the hosted profile (when given) by group. */
+export function renderCatalogue(scenarios: readonly Scenario[], hosted: readonly HostedScenario[] = []): string {
+  const lines = [
+    '# Scenario catalogue',
+    '',
+    'Generated from `suites/` by `npm run docs`; a test keeps it current. Ids SCN-x-001…093 are the',
+    "established TCK's registry ids (same clause); ids from 101 are this kit's own. `tck explain ID` prints one entry.",
+    '',
+  ];
+  for (const tier of ['bronze', 'silver', 'gold'] as const) {
+    const rows = scenarios.filter((s) => s.tier === tier);
+    lines.push(`## ${tier[0]!.toUpperCase()}${tier.slice(1)} (${rows.length})`, '');
+    lines.push('| id | group | clauses | title | asserts |', '|---|---|---|---|---|');
+    for (const s of rows) lines.push(`| ${s.id} | ${s.group} | ${s.clauses.join(', ')} | ${cell(s.title)} | ${cell(s.asserts)} |`);
+    lines.push('');
+  }
+  if (hosted.length > 0) {
+    lines.push(
+      `## Hosted profile (${hosted.length})`,
+      '',
+      '`tck run --hosted [URL]` checks a hosted REST service against `hosted-rest-api.md`, graded pass/fail per group',
+      '(resources, credentials, discovery) beside the bridge tiers. Clauses: HOSTED-… name the rules of that document',
+      '(HOSTED-AUTH-n: rule n of its Authentication section), RFC…-member the members of the RFCs it names.',
+      '',
+      '| id | group | clauses | title | asserts |',
+      '|---|---|---|---|---|',
+    );
+    for (const s of hosted) lines.push(`| ${s.id} | ${s.group} | ${s.clauses.join(', ')} | ${cell(s.title)} | ${cell(s.asserts)} |`);
+    lines.push('');
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,254 @@
+// report.html: one self-contained page that opens offline. The achieved tier as a large badge, a
+// bar per tier, a filter (failures only, …), and every scenario expandable to its clauses,
+// assertion, diff, exchanges and reproduction script.
+//
+// Everything that came from the server under test (messages, exchanges, notes, the URL) is
+// HTML-escaped by `esc`. The page has no script at all: the filter is CSS (`:has`) over radio
+// buttons and the scenarios are <details>; its Content-Security-Policy forbids scripts besides,
+// so a hostile answer could not run code in the report even if something slipped through.
+import { bridgeRan, isFailing, type AnyReportScenario, type Gate, type Report } from '../model.js';
+import { OUTCOME_LABEL, clip, expectedActualDiff, isFailure, placeOf, tierName, verdicts, type Outcome } from './text.js';
+
+type Exchange = AnyReportScenario['exchanges'][number];
+type Summary = Pick<Report['tiers'][number], 'total' | 'passed' | 'failed' | 'error' | 'skipped' | 'notRun' | 'passes'>;
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Text made safe for HTML content and quoted attribute values. */
+export function esc(value: unknown): string {
+  return String(value).replace(/[&<>"']/g, (ch) => ESCAPES[ch]!);
+}
+
+/** Largest body shown per exchange in the page (report.json keeps up to 64 KiB). */
+const BODY_CAP = 20_000;
+
+const TIER_COLOUR: Record<string, string> = { bronze: '#a8683a', silver: '#8d99a4', gold: '#c99a1c', none: '#b42318', passed: '#1f8a4c', failed: '#b42318' };
+
+const CSS = `
+:root { --fg:#1d2430; --muted:#5b6573; --line:#d9dee5; --bg:#f6f7f9; --pass:#1f8a4c; --fail:#c4322b; --err:#d9730d; --skip:#8a94a3; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg); background: var(--bg); }
+header.top { display: flex; gap: 28px; align-items: center; padding: 24px 32px; background: #fff; border-bottom: 1px solid var(--line); }
+.badge { flex: none; width: 168px; height: 168px; border-radius: 50%; display: flex; flex-direction: column; align-items: center; justify-content: center; color: #fff; box-shadow: inset 0 -6px 0 rgba(0,0,0,.15); }
+.badge .label { font-size: 12px; letter-spacing: .08em; text-transform: uppercase; opacity: .9; }
+.badge .value { font-size: 40px; font-weight: 800; letter-spacing: .04em; }
+h1 { margin: 0 0 6px; font-size: 22px; }
+.verdict { font-weight: 600; margin: 0 0 10px; }
+.verdict.ok { color: var(--pass); } .verdict.bad { color: var(--fail); }
+dl.meta { display: grid; grid-template-columns: max-content 1fr; gap: 2px 14px; margin: 0; color: var(--muted); }
+dl.meta dt { font-weight: 600; } dl.meta dd { margin: 0; overflow-wrap: anywhere; }
+section, main, footer, nav.filter { padding: 16px 32px; }
+.tiers { display: grid; gap: 10px; }
+.tier { display: grid; grid-template-columns: 90px minmax(160px, 1fr) auto 100px; gap: 14px; align-items: center; background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 10px 14px; }
+.tier .name { font-weight: 700; text-transform: capitalize; }
+.bar { display: flex; height: 16px; border-radius: 8px; overflow: hidden; background: #eceff3; }
+.bar span { display: block; height: 100%; }
+.seg-passed { background: var(--pass); } .seg-failed { background: var(--fail); } .seg-error { background: var(--err); } .seg-skipped, .seg-not-run { background: var(--skip); }
+.counts { color: var(--muted); font-variant-numeric: tabular-nums; }
+.reached { font-weight: 700; text-align: right; } .reached.yes { color: var(--pass); } .reached.no { color: var(--fail); }
+.notice { background: #fff7e6; border: 1px solid #f3d19c; border-radius: 8px; padding: 10px 14px; margin: 0 0 8px; }
+.gate.ok { background: #ecf8f0; border-color: #a6dcb9; } .gate.bad { background: #fdeceb; border-color: #f2b8b5; }
+.filter { display: flex; gap: 6px; align-items: center; flex-wrap: wrap; }
+.filter input { position: absolute; opacity: 0; pointer-events: none; }
+.filter label { border: 1px solid var(--line); background: #fff; border-radius: 999px; padding: 4px 12px; cursor: pointer; }
+.filter input:checked + label { background: var(--fg); color: #fff; border-color: var(--fg); }
+.filter input:focus-visible + label { outline: 2px solid #3b82f6; }
+body:has(#show-failures:checked) .scn:not(.bad), body:has(#show-passed:checked) .scn:not(.o-passed),
+body:has(#show-skipped:checked) .scn:not(.o-skipped):not(.o-not-run) { display: none; }
+body:has(#show-failures:checked) .tier-group:not(:has(.scn.bad)),
+body:has(#show-passed:checked) .tier-group:not(:has(.scn.o-passed)),
+body:has(#show-skipped:checked) .tier-group:not(:has(.scn.o-skipped, .scn.o-not-run)) { display: none; }
+h2 { font-size: 16px; text-transform: capitalize; margin: 18px 0 8px; }
+details.scn { background: #fff; border: 1px solid var(--line); border-left: 5px solid var(--skip); border-radius: 6px; margin: 0 0 6px; }
+details.scn.o-passed { border-left-color: var(--pass); } details.scn.o-failed { border-left-color: var(--fail); } details.scn.o-error { border-left-color: var(--err); }
+details.scn > summary { cursor: pointer; padding: 7px 12px; display: flex; gap: 10px; align-items: baseline; }
+.outcome { flex: none; width: 64px; font-size: 11px; font-weight: 700; letter-spacing: .05em; }
+.o-passed .outcome { color: var(--pass); } .o-failed .outcome { color: var(--fail); } .o-error .outcome { color: var(--err); } .o-skipped .outcome, .o-not-run .outcome { color: var(--skip); }
+.sid { flex: none; font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 13px; }
+.stitle { flex: 1; } .ms { color: var(--muted); font-size: 12px; font-variant-numeric: tabular-nums; }
+.sbody { padding: 4px 14px 12px 86px; }
+.sbody p { margin: 4px 0; color: var(--muted); }
+pre { margin: 6px 0; padding: 8px 10px; background: #f3f5f8; border: 1px solid var(--line); border-radius: 6px; overflow: auto; max-height: 420px; font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; white-space: pre-wrap; overflow-wrap: anywhere; }
+pre.message { background: #fdeceb; border-color: #f2b8b5; color: #7a1c17; }
+.diff .del { color: #b42318; background: #fde8e7; display: block; } .diff .add { color: #146c2e; background: #e6f6ea; display: block; } .diff .ctx { color: var(--muted); display: block; }
+details.ex, details.repro { margin: 4px 0; } details.ex > summary, details.repro > summary { cursor: pointer; color: var(--muted); font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 12px; }
+footer { color: var(--muted); font-size: 12px; }
+.cap { color: var(--muted); font-size: 11px; text-transform: uppercase; letter-spacing: .06em; margin-top: 6px; }
+`;
+
+const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'none'; base-uri 'none'";
+
+/** A tier's (or a hosted group's) bar; `reached` words the verdict. */
+function bar(t: Summary, name: string, reached = ['reached', 'not reached']): string {
+  const segs: [string, number][] = [
+    ['passed', t.passed],
+    ['failed', t.failed],
+    ['error', t.error],
+    ['skipped', t.skipped],
+    ['not-run', t.notRun],
+  ];
+  const spans = segs
+    .filter(([, n]) => n > 0)
+    .map(([k, n]) => `<span class="seg-${k}" style="width:${((n / t.total) * 100).toFixed(3)}%" title="${n} ${k}"></span>`)
+    .join('');
+  const counts = `${t.passed} passed · ${t.failed} failed · ${t.error} error · ${t.skipped} skipped · ${t.notRun} not run`;
+  return `<div class="tier"><div class="name">${esc(name)}</div><div class="bar" role="img" aria-label="${esc(counts)}">${spans}</div><div class="counts">${esc(counts)}</div><div class="reached ${t.passes ? 'yes' : 'no'}">${t.passes ? reached[0] : reached[1]}</div></div>`;
+}
+
+function prettyBody(ex: Exchange): string {
+  try {
+    return JSON.stringify(ex.requestBody, null, 2);
+  } catch {
+    return '<unserialisable body>';
+  }
+}
+
+function prettyAnswer(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text; // not JSON (or cut for display): shown as received
+  }
+}
+
+/** What was requested: the bridge method posted, or a hosted request's method, path and query. */
+function requestLine(ex: Exchange): string {
+  if (ex.httpMethod === undefined) return `POST ${ex.method}`;
+  try {
+    const u = new URL(ex.url);
+    return `${ex.httpMethod} ${u.pathname}${u.search} (${ex.method})`;
+  } catch {
+    return `${ex.httpMethod} ${ex.url}`;
+  }
+}
+
+function exchange(ex: Exchange, open: boolean): string {
+  const status = ex.status === undefined ? `no response (${ex.transportError ?? 'transport failure'})` : `${ex.status}`;
+  const head = `${esc(requestLine(ex))} → ${esc(status)} (${Math.round(ex.durationMs)} ms)`;
+  const credential = ex.credential === undefined ? '' : ` (${ex.credential})`;
+  const headers = Object.keys(ex.requestHeaders).map((n) => `${n}: ***${n === 'authorization' ? credential : ''}\n`).join('') || (credential ? `no authorization${credential}\n` : '');
+  const bodyless = ex.httpMethod === 'GET' || ex.httpMethod === 'DELETE';
+  const answer =
+    ex.status === undefined
+      ? ''
+      : `<div class="cap">answer</div><pre>${esc(`${ex.status} ${ex.contentType ?? '(no content-type)'}${ex.responseBytes === undefined ? '' : `, ${ex.responseBytes} bytes`}\n${clip(prettyAnswer(ex.responseText ?? ''), BODY_CAP)}`)}</pre>`;
+  return `<details class="ex"${open ? ' open' : ''}><summary>${head}</summary><div class="cap">request</div><pre>${esc(`${headers}${bodyless ? '' : clip(prettyBody(ex), BODY_CAP)}`)}</pre>${answer}</details>`;
+}
+
+function diff(s: AnyReportScenario): string {
+  const lines = expectedActualDiff(s);
+  if (!lines) return '';
+  const cls = { '-': 'del', '+': 'add', ' ': 'ctx', '…': 'ctx' } as const;
+  const body = lines.map((l) => `<span class="${cls[l.kind]}">${esc(l.kind === '…' ? '  …' : `${l.kind} ${l.text}`)}</span>`).join('');
+  return `<p>diff (− expected, + actual)</p><pre class="diff">${body}</pre>`;
+}
+
+function scenario(s: AnyReportScenario): string {
+  const bad = isFailure(s);
+  const parts = [`<p>clauses ${esc(s.clauses.join(', '))} · group ${esc(s.group)} · ${esc(placeOf(s))}${s.notImplemented ? ' · not implemented' : ''}</p>`];
+  if (s.message) parts.push(`<pre class="${bad ? 'message' : ''}">${esc(s.message)}</pre>`);
+  parts.push(diff(s));
+  if (s.notes.length) parts.push(`<p>notes</p><ul>${s.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>`);
+  if (s.exchanges.length) {
+    parts.push(`<p>exchanges (${s.exchanges.length})</p>`, ...s.exchanges.map((ex, i) => exchange(ex, i === s.exchanges.length - 1)));
+  }
+  if (s.repro) parts.push(`<details class="repro"><summary>reproduce with curl (bash)</summary><pre>${esc(s.repro)}</pre></details>`);
+  const ms = `${Math.round(s.durationMs)} ms`;
+  return (
+    `<details class="scn o-${esc(s.outcome)}${bad ? ' bad' : ''}" id="${esc(s.id)}">` +
+    `<summary><span class="outcome">${esc(OUTCOME_LABEL[s.outcome])}</span><span class="sid">${esc(s.id)}</span><span class="stitle">${esc(s.title)}</span><span class="ms">${ms}</span></summary>` +
+    `<div class="sbody">${parts.join('')}</div></details>`
+  );
+}
+
+function gate(g: Gate): string {
+  const items = [
+    ...g.unexpected.map((u) => `<li>new failure (${esc(u.outcome)}): ${esc(u.id)}</li>`),
+    ...g.fixed.map((id) => `<li>fixed: remove ${esc(id)} from the baseline</li>`),
+  ];
+  return (
+    `<div class="notice gate ${g.passed ? 'ok' : 'bad'}"><strong>Baseline gate ${g.passed ? 'passed' : 'FAILED'}</strong> (${esc(g.baseline)}): ` +
+    `${g.known.length} known failure(s) allowed, ${g.unexpected.length} new, ${g.fixed.length} fixed${g.unchecked.length ? `, ${g.unchecked.length} not checked` : ''}.` +
+    `${items.length ? `<ul>${items.join('')}</ul>` : ''}</div>`
+  );
+}
+
+function filter(report: Report): string {
+  const all = [...report.scenarios, ...(report.hosted?.scenarios ?? [])];
+  const count = (f: (o: Outcome) => boolean) => all.filter((s) => f(s.outcome)).length;
+  const options: [string, string, number][] = [
+    ['all', 'All', all.length],
+    ['failures', 'Failures', count(isFailing)],
+    ['passed', 'Passed', count((o) => o === 'passed')],
+    ['skipped', 'Skipped / not run', count((o) => o === 'skipped' || o === 'not-run')],
+  ];
+  return `<nav class="filter" aria-label="filter scenarios"><span>Show:</span>${options
+    .map(([k, label, n]) => `<input type="radio" name="show" id="show-${k}"${k === 'all' ? ' checked' : ''}><label for="show-${k}">${label} (${n})</label>`)
+    .join('')}</nav>`;
+}
+
+export function renderHtml(report: Report): string {
+  const bridge = bridgeRan(report);
+  const h = report.hosted;
+  // The badge: the tier reached, or (the hosted profile alone) its verdict.
+  const [badgeLabel, achieved, colour] = bridge
+    ? ['achieved tier', tierName(report.achieved), TIER_COLOUR[report.achieved ?? 'none']!]
+    : ['hosted profile', h?.passed ? 'PASSED' : 'FAILED', TIER_COLOUR[h?.passed ? 'passed' : 'failed']!];
+  const meta: [string, string][] = [
+    ...(bridge
+      ? ([
+          ['target', `${report.target.url}${report.target.embedded ? ' (embedded reference server)' : ''}`],
+          ['requested', `${report.requestedTier}${report.interrupted ? ' (run interrupted)' : ''}`],
+          ['grading', `${report.grading.rule}: ${report.grading.description}`],
+        ] as [string, string][])
+      : []),
+    ...(h
+      ? ([
+          ['hosted', `${h.target.url}${h.target.embedded ? ' (embedded hosted reference service)' : ''}, ${h.target.credential === 'api-key' ? 'an API key' : 'an access token'}, identity-provider token ${h.target.idpToken}${!bridge && report.interrupted ? ' (run interrupted)' : ''}`],
+          ['hosted grade', 'a group passes when every one of its scenarios passed; skipped and not-run scenarios count against it'],
+        ] as [string, string][])
+      : []),
+    ['kit', `${report.kit.name} ${report.kit.version}, bridge protocol ${report.kit.protocol}${report.target.protocolVersion ? ` (target reports ${report.target.protocolVersion})` : ''}`],
+    ['run', `${report.startedAt} – ${report.endedAt} (${(report.durationMs / 1000).toFixed(1)} s)`],
+    ['environment', `node ${report.environment.node}, ${report.environment.platform}/${report.environment.arch}`],
+  ];
+  const groups = report.tiers
+    .filter((t) => t.total > 0)
+    .map((t) => `<div class="tier-group"><h2>${esc(t.tier)}</h2>${report.scenarios.filter((s) => s.tier === t.tier).map(scenario).join('\n')}</div>`);
+  for (const g of h?.groups ?? []) {
+    if (g.total > 0) groups.push(`<div class="tier-group"><h2>hosted: ${esc(g.group)}</h2>${h!.scenarios.filter((s) => s.group === g.group).map(scenario).join('\n')}</div>`);
+  }
+  const bars = [
+    ...report.tiers.filter((t) => t.total > 0).map((t) => bar(t, t.tier)),
+    ...(h?.groups ?? []).filter((g) => g.total > 0).map((g) => bar(g, `hosted ${g.group}`, ['passed', 'failed'])),
+  ];
+  const warnings = [...report.warnings, ...(h?.warnings ?? []).map((w) => `(hosted) ${w}`)];
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${CSP}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>agent-memory-tck: ${esc(achieved)} — ${esc(report.target.url)}</title>
+<style>${CSS}</style>
+</head>
+<body>
+<header class="top">
+<div class="badge" style="background:${colour}" role="img" aria-label="${badgeLabel} ${esc(achieved)}"><span class="label">${badgeLabel}</span><span class="value">${esc(achieved)}</span></div>
+<div>
+<h1>agent-memory-tck conformance report</h1>
+${verdicts(report).map((v) => `<p class="verdict ${v.ok ? 'ok' : 'bad'}">${esc(v.text)}</p>`).join('\n')}
+<dl class="meta">${meta.map(([k, v]) => `<dt>${k}</dt><dd>${esc(v)}</dd>`).join('')}</dl>
+</div>
+</header>
+<section class="tiers">${bars.join('')}</section>
+${report.gate || warnings.length ? `<section>${report.gate ? gate(report.gate) : ''}${warnings.map((w) => `<div class="notice">warning: ${esc(w)}</div>`).join('')}</section>` : ''}
+${filter(report)}
+<main>
+${groups.join('\n')}
+</main>
+<footer>report format ${esc(report.formatVersion)} · rendered by ${esc(report.kit.name)} ${esc(report.kit.version)} · the same content as report.json</footer>
+</body>
+</html>
+`;
+}

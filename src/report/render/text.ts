@@ -1,0 +1,196 @@
+// Plain-text pieces every format shares: which scenarios failed, the expected/actual diff, the
+// evidence of a failure, and the verdict line. Pure functions of the report.
+import { formatExchange, printable } from '../../engine/evidence.js';
+import { reaches } from '../../engine/grading.js';
+import { bridgeRan, isFailing, type AnyReportScenario, type Report, type ScenarioOutcome as Outcome } from '../model.js';
+
+export type { Outcome };
+
+export const OUTCOME_LABEL: Record<Outcome, string> = {
+  passed: 'PASS',
+  failed: 'FAIL',
+  error: 'ERROR',
+  skipped: 'SKIP',
+  'not-run': 'NOT RUN',
+};
+
+export const isFailure = (s: { outcome: Outcome }): boolean => isFailing(s.outcome);
+
+/** The failed and errored scenarios: the bridge suites', then the hosted profile's. */
+export function failuresOf(report: Report): AnyReportScenario[] {
+  return [...report.scenarios, ...(report.hosted?.scenarios ?? [])].filter(isFailure);
+}
+
+/** Where a scenario belongs, for "(tier, group)": its tier, or "hosted". */
+export const placeOf = (s: AnyReportScenario): string => ('tier' in s ? s.tier : 'hosted');
+
+export const tierName = (tier: string | null): string => (tier ? tier.toUpperCase() : 'NONE');
+
+/**
+ * The verdict, one line per profile that ran, and whether it is good: "Achieved tier: GOLD
+ * (requested gold, grading strict) against URL", "Hosted profile: PASSED (resources passed, …) against URL".
+ */
+export function verdicts(report: Report): { text: string; ok: boolean }[] {
+  const lines: { text: string; ok: boolean }[] = [];
+  if (bridgeRan(report)) {
+    const where = `${report.target.url}${report.target.embedded ? ' (embedded reference server)' : ''}`;
+    lines.push({
+      text: `Achieved tier: ${tierName(report.achieved)} (requested ${report.requestedTier}, grading ${report.grading.rule}) against ${where}`,
+      ok: reaches(report.achieved, report.requestedTier),
+    });
+  }
+  const h = report.hosted;
+  if (h) {
+    const groups = h.groups.filter((g) => g.total > 0).map((g) => `${g.group} ${g.passes ? 'passed' : 'failed'}`).join(', ');
+    const where = `${h.target.url}${h.target.embedded ? ' (embedded hosted reference service)' : ''}`;
+    lines.push({ text: `Hosted profile: ${h.passed ? 'PASSED' : 'FAILED'} (${groups || 'nothing ran'}) against ${where}`, ok: h.passed });
+  }
+  return lines;
+}
+
+/** The verdict as one line (the two profiles' joined by "; "). */
+export const verdictLine = (report: Report): string => verdicts(report).map((v) => v.text).join('; ');
+
+/**
+ * formatExchange for either profile: a hosted exchange shows its own HTTP method, path and query
+ * (no body for GET and DELETE), and the credential it carried, in words.
+ */
+export function evidenceText(ex: Parameters<typeof formatExchange>[0] & { httpMethod?: string | undefined; credential?: string | undefined }): string {
+  const text = formatExchange(ex);
+  if (ex.httpMethod === undefined) return text;
+  const lines = text.split('\n');
+  let target = ex.url;
+  try {
+    const u = new URL(ex.url);
+    target = `${u.pathname}${u.search}`;
+  } catch {
+    /* shown as recorded */
+  }
+  const bodyless = ex.httpMethod === 'GET' || ex.httpMethod === 'DELETE';
+  const body = bodyless ? '' : lines[0]!.slice(lines[0]!.indexOf(' ', 5) + 1);
+  lines[0] = printable(`${ex.httpMethod} ${target}${body === '' ? '' : ` ${body}`}`);
+  const auth = lines.findIndex((l) => l === '  authorization: ***');
+  if (auth >= 0 && ex.credential !== undefined) lines[auth] += printable(` (${ex.credential})`);
+  else if (auth < 0 && ex.credential !== undefined) lines.splice(1, 0, printable(`  (${ex.credential})`));
+  return lines.join('\n');
+}
+
+/** Cuts text longer than `max` characters, saying how much was cut. */
+export function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}…[${text.length - max} more characters]`;
+}
+
+export function indent(text: string, pad: string): string {
+  return text
+    .split('\n')
+    .map((l) => (l === '' ? l : pad + l))
+    .join('\n');
+}
+
+/** JSON with sorted keys, two-space indented: a stable text to diff. */
+export function stableJson(value: unknown): string {
+  const sort = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(sort);
+    if (v !== null && typeof v === 'object') {
+      return Object.fromEntries(
+        Object.keys(v)
+          .sort()
+          .map((k) => [k, sort((v as Record<string, unknown>)[k])]),
+      );
+    }
+    return v;
+  };
+  return JSON.stringify(sort(value), null, 2) ?? String(value);
+}
+
+/** Lines of an LCS diff longer than this on either side are not aligned (shown whole instead). */
+const MAX_DIFF_LINES = 400;
+/** Unchanged lines kept around each change. */
+const CONTEXT = 3;
+
+export interface DiffLine {
+  kind: ' ' | '-' | '+' | '…';
+  text: string;
+}
+
+/**
+ * A line diff of expected against actual (`-` expected, `+` actual), with unchanged runs cut to a
+ * little context; undefined when no diff applies (a value missing, or both plain one-liners that
+ * the assertion message already shows).
+ */
+export function expectedActualDiff(s: { expected?: unknown; actual?: unknown }): DiffLine[] | undefined {
+  if (s.expected === undefined || s.actual === undefined) return undefined;
+  const structured = (v: unknown) => (v !== null && typeof v === 'object') || (typeof v === 'string' && v.includes('\n'));
+  if (!structured(s.expected) && !structured(s.actual)) return undefined;
+  const text = (v: unknown) => (typeof v === 'string' ? v : stableJson(v));
+  const a = text(s.expected).split('\n');
+  const b = text(s.actual).split('\n');
+  if (a.length > MAX_DIFF_LINES || b.length > MAX_DIFF_LINES) {
+    return [...a.map((t): DiffLine => ({ kind: '-', text: t })), ...b.map((t): DiffLine => ({ kind: '+', text: t }))];
+  }
+  return collapse(lcsDiff(a, b));
+}
+
+function lcsDiff(a: string[], b: string[]): DiffLine[] {
+  // lengths[i][j]: length of the LCS of a[i..] and b[j..]
+  const lengths = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
+  for (let i = a.length - 1; i >= 0; i--) {
+    for (let j = b.length - 1; j >= 0; j--) {
+      lengths[i]![j] = a[i] === b[j] ? lengths[i + 1]![j + 1]! + 1 : Math.max(lengths[i + 1]![j]!, lengths[i]![j + 1]!);
+    }
+  }
+  const out: DiffLine[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    if (i < a.length && j < b.length && a[i] === b[j]) {
+      out.push({ kind: ' ', text: a[i++]! });
+      j++;
+    } else if (i < a.length && (j === b.length || lengths[i + 1]![j]! >= lengths[i]![j + 1]!)) {
+      out.push({ kind: '-', text: a[i++]! });
+    } else {
+      out.push({ kind: '+', text: b[j++]! });
+    }
+  }
+  return out;
+}
+
+function collapse(lines: DiffLine[]): DiffLine[] {
+  const near = lines.map((_, i) => lines.slice(Math.max(0, i - CONTEXT), i + CONTEXT + 1).some((l) => l.kind !== ' '));
+  const out: DiffLine[] = [];
+  lines.forEach((l, i) => {
+    if (near[i]) out.push(l);
+    else if (out.at(-1)?.kind !== '…') out.push({ kind: '…', text: '' });
+  });
+  return out;
+}
+
+export function diffText(lines: readonly DiffLine[]): string {
+  return lines.map((l) => (l.kind === '…' ? '  …' : `${l.kind} ${l.text}`)).join('\n');
+}
+
+/** The exchanges a failure shows by default: the last few, which hold the answer judged. */
+export const SHOWN_EXCHANGES = 3;
+
+/**
+ * The evidence of a failed or errored scenario as plain text: clauses, message, diff, the last
+ * exchanges (all of them with `all`), and how to reproduce it.
+ */
+export function failureText(s: AnyReportScenario, options: { all?: boolean } = {}): string {
+  const parts = [`${OUTCOME_LABEL[s.outcome]} ${s.id} ${s.title}`, `clauses: ${s.clauses.join(', ')} (${placeOf(s)}, ${s.group})`];
+  if (s.message) parts.push(s.message);
+  const diff = expectedActualDiff(s);
+  if (diff) parts.push(`diff (- expected, + actual):\n${indent(diffText(diff), '  ')}`);
+  parts.push(exchangesText(s, options.all));
+  if (s.repro) parts.push(`reproduce: tck repro ${s.id} ${'tier' in s ? '--url URL' : '--report report.json'} (or the script in report.json)`);
+  return parts.join('\n');
+}
+
+export function exchangesText(s: AnyReportScenario, all = false): string {
+  const shown = all ? s.exchanges : s.exchanges.slice(-SHOWN_EXCHANGES);
+  const head =
+    shown.length < s.exchanges.length
+      ? `exchanges (last ${shown.length} of ${s.exchanges.length}; the JSON report holds all):`
+      : `exchanges (${s.exchanges.length}):`;
+  return [head, ...shown.map((ex) => indent(evidenceText(ex), '  '))].join('\n');
+}

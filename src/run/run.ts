@@ -1,0 +1,190 @@
+// The programmatic entry point: runTck resolves to the same report object the JSON reporter writes.
+//
+// Profiles: the bridge suites run against `url` (or the embedded reference server); with `hosted`,
+// the hosted profile runs against `hosted.url` (or the embedded hosted reference service). With
+// `hosted` and no `url` only the hosted profile runs; with both, both run, the bridge suites first,
+// each graded on its own, and `success` needs both.
+import { BridgeClient } from '../profiles/bridge/index.js';
+import type { Exchange } from '../profiles/bridge/index.js';
+import { grade, reaches, type GradingRuleName } from '../engine/grading.js';
+import { TargetUnreachable, runLimits, type RunSummary } from '../engine/runner.js';
+import { PROTOCOL_VERSION } from '../protocols/bridge/version.js';
+import { runScenarios, unreachableRun } from '../profiles/bridge/driver.js';
+import { type ScenarioResult } from '../engine/result.js';
+import type { ScenarioTier } from '../engine/scenario.js';
+import type { Scenario } from '../profiles/bridge/scenario.js';
+import { SelectionError, selectScenarios, type Selection } from '../engine/select.js';
+import type { HostedProfileOptions, HostedRun } from '../profiles/hosted/run.js';
+import { REPORT_FORMAT_VERSION, type Report } from '../report/model.js';
+import { withRepros } from '../report/repro.js';
+import { KIT_NAME, KIT_VERSION } from '../util/kit.js';
+
+export interface TckOptions extends Selection {
+  /** Conformance server URL; omitted: the embedded reference server on a free port. */
+  url?: string;
+  grading?: GradingRuleName;
+  bail?: boolean;
+  requestTimeoutMs?: number;
+  scenarioTimeoutMs?: number;
+  maxBodyBytes?: number;
+  /** Bound on the whole run; scenarios not finished by then are reported as not run. */
+  maxTimeMs?: number;
+  /** How long a target that stopped answering gets to come back before the rest is not run. */
+  reconnectWindowMs?: number;
+  /**
+   * Aborting it stops the run and resolves a partial report marked `interrupted` (abort with a
+   * RunStopped from the engine to word the reason, e.g. "interrupted by SIGINT").
+   */
+  signal?: AbortSignal;
+  /** Extra request headers (e.g. Authorization); their values never reach a report. */
+  headers?: Record<string, string>;
+  onStart?: (scenario: Scenario) => void;
+  onResult?: (result: ScenarioResult) => void;
+  onExchange?: (exchange: Exchange) => void;
+  /** Scenarios to draw from (default: every suite of the kit). */
+  suite?: readonly Scenario[];
+  /**
+   * Run the hosted profile too (alone when `url` is not given): its target, credentials and
+   * callbacks. Selection, timeouts, bail and the signal are the run's.
+   */
+  hosted?: HostedOptions;
+}
+
+/** The hosted profile's own options within runTck. */
+export type HostedOptions = Omit<HostedProfileOptions, keyof Selection | 'requestTimeoutMs' | 'scenarioTimeoutMs' | 'maxBodyBytes' | 'maxTimeMs' | 'reconnectWindowMs' | 'bail' | 'signal'>;
+
+/** Hosted scenario ids (SCN-H-…) select the hosted profile's scenarios; the others the bridge suites'. */
+export const isHostedId = (id: string): boolean => /^SCN-H-/i.test(id);
+
+/** Which profiles a run's options run, and each one's part of --scenario and --skip. */
+export function profilesOf(options: Pick<TckOptions, 'url' | 'hosted' | 'scenarios' | 'skip'>): { bridge?: Selection; hosted?: Selection } {
+  const ids = options.scenarios ?? [];
+  const pick = (hosted: boolean) => ({
+    scenarios: ids.filter((id) => isHostedId(id) === hosted),
+    skip: (options.skip ?? []).filter((id) => isHostedId(id) === hosted),
+  });
+  const bridge = pick(false);
+  const hosted = pick(true);
+  const wantsBridge = options.hosted === undefined || options.url !== undefined;
+  return {
+    // With --scenario, a profile none of whose ids are listed does not run.
+    ...(wantsBridge && (ids.length === 0 || bridge.scenarios.length > 0) ? { bridge } : {}),
+    ...(options.hosted !== undefined && (ids.length === 0 || hosted.scenarios.length > 0) ? { hosted } : {}),
+  };
+}
+
+export async function runTck(options: TckOptions = {}): Promise<Report> {
+  const strays = [...(options.scenarios ?? []), ...(options.skip ?? [])].filter(isHostedId);
+  if (options.hosted === undefined && strays.length > 0) throw new SelectionError(`${strays.join(', ')}: scenarios of the hosted profile, which runs with the option hosted`);
+  const profiles = profilesOf(options);
+  const tier: ScenarioTier = options.tier ?? 'gold';
+  const startedAt = new Date();
+  let bridge: BridgeRun | undefined;
+  let unreachable: TargetUnreachable | undefined;
+  if (profiles.bridge !== undefined) {
+    bridge = await runBridge({ ...options, ...profiles.bridge });
+    unreachable = bridge.unreachable;
+  }
+  let hosted: HostedRun | undefined;
+  if (profiles.hosted !== undefined && unreachable === undefined) {
+    const { runHostedProfile, HostedTargetUnreachable } = await import('../profiles/hosted/run.js');
+    try {
+      hosted = await runHostedProfile({
+        ...options.hosted!,
+        ...profiles.hosted,
+        ...(options.grep !== undefined ? { grep: options.grep } : {}),
+        ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
+        ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
+        ...runLimits(options),
+      });
+    } catch (err) {
+      if (!(err instanceof HostedTargetUnreachable) || err.section === undefined) throw err;
+      unreachable = err;
+      hosted = { section: err.section, interrupted: false };
+    }
+  }
+  const endedAt = new Date();
+  const results = bridge?.summary.results ?? [];
+  const g = grade(results, options.grading ?? 'strict');
+  const bridgeSuccess = reaches(g.achieved, tier);
+  const target = bridge?.target ?? { url: hosted?.section.target.url ?? '', embedded: hosted?.section.target.embedded ?? false };
+  const report: Report = {
+    format: 'agent-memory-tck/report',
+    formatVersion: REPORT_FORMAT_VERSION,
+    kit: { name: KIT_NAME, version: KIT_VERSION, protocol: PROTOCOL_VERSION },
+    target,
+    startedAt: startedAt.toISOString(),
+    endedAt: endedAt.toISOString(),
+    durationMs: endedAt.getTime() - startedAt.getTime(),
+    environment: { node: process.version, platform: process.platform, arch: process.arch },
+    selection: {
+      tier,
+      ...(options.grep ? { grep: options.grep } : {}),
+      ...(options.scenarios?.length ? { scenarios: options.scenarios } : {}),
+      ...(options.skip?.length ? { skip: options.skip } : {}),
+    },
+    grading: { rule: g.rule.name, description: g.rule.description, required: g.rule.required },
+    tiers: g.tiers,
+    achieved: g.achieved,
+    requestedTier: tier,
+    success: (bridge === undefined || bridgeSuccess) && (hosted === undefined || hosted.section.passed) && (bridge !== undefined || hosted !== undefined),
+    warnings: [...(bridge?.summary.setup.warnings ?? []), ...(bridge?.summary.warnings ?? [])],
+    interrupted: (bridge?.summary.stopped?.interrupted ?? false) || (hosted?.interrupted ?? false),
+    scenarios: bridge === undefined ? [] : withRepros(results, bridge.target.url),
+    ...(hosted !== undefined || bridge === undefined ? { profiles: [...(bridge ? ['bridge' as const] : []), ...(hosted ? ['hosted' as const] : [])] } : {}),
+    ...(hosted !== undefined ? { hosted: hosted.section } : {}),
+  };
+  if (unreachable) {
+    unreachable.report = report;
+    throw unreachable;
+  }
+  return report;
+}
+
+interface BridgeRun {
+  summary: RunSummary;
+  target: Report['target'];
+  /** Set when nothing answered the first request (the summary then says every scenario was not run). */
+  unreachable?: TargetUnreachable;
+}
+
+/** The bridge suites against `options.url` (or the embedded reference server). */
+async function runBridge(options: TckOptions): Promise<BridgeRun> {
+  const all = options.suite ?? (await import('../../suites/index.js')).ALL_SCENARIOS;
+  const selected = selectScenarios(all, options);
+  const embedded = options.url === undefined ? await startEmbedded() : undefined;
+  const url = options.url ?? embedded!.url;
+  const client = new BridgeClient({
+    url,
+    ...(options.requestTimeoutMs !== undefined ? { timeoutMs: options.requestTimeoutMs } : {}),
+    ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
+    ...(options.headers ? { headers: options.headers } : {}),
+    ...(options.onExchange ? { onExchange: options.onExchange } : {}),
+  });
+  let unreachable: TargetUnreachable | undefined;
+  try {
+    const { setup, results, warnings, stopped } = await runScenarios(client, selected, {
+      ...runLimits(options),
+      ...(options.onStart ? { onStart: options.onStart } : {}),
+      ...(options.onResult ? { onResult: options.onResult } : {}),
+    }).catch((err: unknown) => {
+      // Nothing answered the first request: the error still carries a report that says so.
+      if (!(err instanceof TargetUnreachable)) throw err;
+      unreachable = err;
+      return unreachableRun(selected, err);
+    });
+    return {
+      summary: { setup, results, warnings, ...(stopped ? { stopped } : {}) },
+      target: { url: client.url, embedded: embedded !== undefined, ...(setup.protocolVersion ? { protocolVersion: setup.protocolVersion } : {}) },
+      ...(unreachable ? { unreachable } : {}),
+    };
+  } finally {
+    await client.close();
+    await embedded?.close();
+  }
+}
+
+async function startEmbedded() {
+  const { startReferenceServer } = await import('../servers/bridge/index.js');
+  return startReferenceServer({ port: 0 });
+}

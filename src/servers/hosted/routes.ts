@@ -1,0 +1,385 @@
+// Every endpoint of hosted-rest-api.md's tables, under /v1: method, path, operation, the scope it
+// needs and its handler. camelCase on the wire (the token fields of exchange and refresh excepted).
+//
+// Choices where the document says "not shown" (one line each at the handler):
+// - Bodies: JSON objects; unknown fields are ignored. Lists are wrapped: {conversations},
+//   {messages}, {entities}, {steps}, {keys}. Creation answers 201, deletion 204 with no body.
+// - Query parameters are accepted in camelCase and snake_case (the established clients send
+//   snake_case: user_id, conversation_id, workspace_id); `limit` is an integer >= 0.
+// - Errors: {"error": "<what>"}: 400 bad input (naming the field), 404 unknown resource, plus the
+//   credential answers of http.ts (401, 403).
+// - Memory data is not partitioned by workspace: workspaces scope credentials only (the bridge,
+//   which shares the store, has no workspaces).
+import { z } from 'zod';
+import { ENTITY_TYPES, JsonObject, Role, TOOL_CALL_STATUSES, validate, type EntityType } from '../../protocols/bridge/index.js';
+import { ApiKeyRegistry, SCOPES, isRefusal, isScope, type Principal, type Refusal, type Scope } from './credentials.js';
+import type { TokenResponse, TokenService } from './oauth.js';
+import { TOKEN_EXCHANGE_GRANT } from './oauth.js';
+import { QueryError, isWriteQuery, runQuery } from './query.js';
+import { HostedError, isEntityType, type HostedStore } from './store.js';
+import { keepFreeForm } from '../free-form.js';
+
+export interface Reply {
+  status: number;
+  /** JSON body; undefined means no body (204). */
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface HostedServices {
+  store: HostedStore;
+  keys: ApiKeyRegistry;
+  tokens: TokenService;
+}
+
+export interface RouteContext extends HostedServices {
+  params: Record<string, string>;
+  query: URLSearchParams;
+  body: Record<string, unknown>;
+  /** Undefined only on the public routes (exchange and refresh). */
+  principal?: Principal;
+  /** The Bearer credential of the request, if any (exchange and refresh may carry theirs there). */
+  bearer?: string;
+}
+
+export type Access = Scope | 'public' | ((body: Record<string, unknown>) => Scope);
+
+export interface Route {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** Relative to /v1; `:name` is a path parameter. */
+  path: string;
+  /** The operation name of the document's tables (token_exchange for POST /auth/exchange). */
+  operation: string;
+  access: Access;
+  handler: (ctx: RouteContext) => Reply | Promise<Reply>;
+}
+
+const ok = (body: unknown): Reply => ({ status: 200, body });
+const created = (body: unknown): Reply => ({ status: 201, body });
+const noContent: Reply = { status: 204 };
+const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' };
+const refusal = (r: Refusal): Reply => ({ status: r.status, body: { error: r.error } });
+
+/** Validates a body against a schema; a failure is a 400 naming each field. */
+function input<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
+  const v = validate(schema, body);
+  if (!v.ok) throw new HostedError(400, v.issues.join('; '));
+  return keepFreeForm(schema, body, v.value as z.output<S>);
+}
+
+/** A query parameter by any of its names (camelCase first). */
+function param(query: URLSearchParams, ...names: string[]): string | undefined {
+  for (const n of names) {
+    const v = query.get(n);
+    if (v !== null) return v;
+  }
+  return undefined;
+}
+
+function limitOf(query: URLSearchParams): number | undefined {
+  const raw = query.get('limit');
+  if (raw === null) return undefined;
+  if (!/^\d+$/.test(raw)) throw new HostedError(400, `limit: ${JSON.stringify(raw)} is not an integer >= 0`);
+  return Number(raw);
+}
+
+function entityTypeOf(value: string, field: string): EntityType {
+  const upper = value.toUpperCase();
+  if (!isEntityType(upper)) throw new HostedError(400, `${field}: ${JSON.stringify(value)} is not an entity type (${ENTITY_TYPES.join(', ')})`);
+  return upper;
+}
+
+const optString = z.string().nullish();
+const MessageInput = z.looseObject({ role: z.unknown().pipe(Role), content: z.string(), metadata: JsonObject.nullish() });
+const CreateConversation = z.looseObject({ userId: z.string(), title: optString, metadata: JsonObject.nullish() });
+const BulkInput = z.looseObject({ messages: z.array(MessageInput) });
+const SearchInput = z.looseObject({ query: z.string(), limit: z.int().min(0).nullish(), threshold: z.number().nullish(), type: optString });
+const EntityInput = z.looseObject({ name: z.string(), type: optString, entityType: optString, description: optString, subtype: optString });
+const EntityPatchInput = z.looseObject({ name: z.string().optional(), type: optString, entityType: optString, description: optString, subtype: optString, canonicalName: optString });
+const MergeInput = z.looseObject({ targetId: z.string(), canonicalName: optString });
+const StepInput = z.looseObject({ conversationId: z.string().min(1), reasoning: optString, actionTaken: optString, result: optString });
+const ToolCallInput = z.looseObject({
+  stepId: z.string(),
+  toolName: z.string(),
+  arguments: JsonObject.nullish(),
+  result: z.unknown().optional(),
+  status: z.enum(TOOL_CALL_STATUSES).nullish(),
+  durationMs: z.int().min(0).nullish(),
+  error: optString,
+});
+const QueryInput = z.looseObject({ query: z.string(), parameters: JsonObject.nullish(), params: JsonObject.nullish() });
+const CreateKeyInput = z.looseObject({ label: z.string().min(1), scopes: z.array(z.string()).min(1), workspaceId: z.string().min(1).nullish() });
+
+/** The workspace a key request names (query or body), which must be the caller's. */
+function sameWorkspace(ctx: RouteContext, named: string | undefined): Refusal | undefined {
+  if (named === undefined || named === ctx.principal!.workspaceId) return undefined;
+  return { status: 403, error: `workspace ${JSON.stringify(named)} is not the caller's workspace` };
+}
+
+function tokenReply(r: TokenResponse | Refusal): Reply {
+  return isRefusal(r) ? { ...refusal(r), headers: NO_STORE } : { status: 200, body: r, headers: NO_STORE };
+}
+
+/** The first present string field among `names` (the document does not name the token fields). */
+function tokenField(body: Record<string, unknown>, names: string[]): string | undefined {
+  for (const n of names) if (typeof body[n] === 'string' && body[n] !== '') return body[n] as string;
+  return undefined;
+}
+
+const REFRESH_FIELDS = ['refreshToken', 'refresh_token'];
+const IDP_FIELDS = ['subjectToken', 'subject_token', 'idToken', 'id_token', 'identityToken', 'token'];
+
+async function refresh(ctx: RouteContext): Promise<Reply> {
+  const token = tokenField(ctx.body, REFRESH_FIELDS) ?? ctx.bearer;
+  if (token === undefined) return tokenReply({ status: 401, error: 'no refresh token: send it as refreshToken' });
+  return tokenReply(await ctx.tokens.refresh(token));
+}
+
+export const ROUTES: readonly Route[] = [
+  // ---------------------------------------------------------------- conversations
+  {
+    method: 'GET', path: '/conversations', operation: 'list_conversations', access: 'read',
+    handler: ({ store, query }) => ok({ conversations: store.listConversations({ userId: param(query, 'userId', 'user_id'), limit: limitOf(query) }) }),
+  },
+  {
+    method: 'POST', path: '/conversations', operation: 'create_conversation', access: 'write',
+    handler: ({ store, body }) => created(store.createConversation(input(CreateConversation, body))),
+  },
+  {
+    method: 'GET', path: '/conversations/:id', operation: 'get_conversation_metadata', access: 'read',
+    handler: ({ store, params }) => ok(store.conversation(params.id!)),
+  },
+  {
+    method: 'DELETE', path: '/conversations/:id', operation: 'delete_conversation', access: 'write',
+    handler: ({ store, params }) => (store.deleteConversation(params.id!), noContent),
+  },
+  {
+    // The conversation with its messages; limit keeps the most recent ones.
+    method: 'GET', path: '/conversations/:id/messages', operation: 'get_conversation', access: 'read',
+    handler: ({ store, params, query }) => ok(store.conversationWithMessages(params.id!, limitOf(query))),
+  },
+  {
+    // A conversation id that does not exist yet is created by its first message (as a bridge session).
+    method: 'POST', path: '/conversations/:id/messages', operation: 'add_message', access: 'write',
+    handler: ({ store, params, body }) => created(store.addMessage(params.id!, input(MessageInput, body))),
+  },
+  {
+    // Body {messages: [{role, content, metadata?}, …]}; all are validated before any is added.
+    method: 'POST', path: '/conversations/:id/messages/bulk', operation: 'bulk_add_messages', access: 'write',
+    handler: ({ store, params, body }) => created({ conversationId: params.id!, messages: store.addMessages(params.id!, input(BulkInput, body).messages) }),
+  },
+  {
+    // Body {query, limit?, threshold?}; each hit carries its score.
+    method: 'POST', path: '/conversations/:id/search', operation: 'search_messages', access: 'read',
+    handler: ({ store, params, body }) => {
+      const q = input(SearchInput, body);
+      return ok({ messages: store.searchMessages(params.id!, { query: q.query, limit: q.limit ?? undefined, threshold: q.threshold ?? undefined }) });
+    },
+  },
+  {
+    // The context: the recent messages (limit, default 20), the entities they mention, the steps.
+    method: 'GET', path: '/conversations/:id/context', operation: 'get_context', access: 'read',
+    handler: ({ store, params, query }) => ok(store.context(params.id!, limitOf(query))),
+  },
+  {
+    method: 'GET', path: '/conversations/:id/observations', operation: 'get_observations', access: 'read',
+    handler: ({ store, params }) => ok(store.observations(params.id!)),
+  },
+  {
+    method: 'GET', path: '/conversations/:id/reflections', operation: 'get_reflections', access: 'read',
+    handler: ({ store, params }) => ok(store.reflections(params.id!)),
+  },
+
+  // ---------------------------------------------------------------- entities
+  {
+    method: 'GET', path: '/entities', operation: 'list_entities', access: 'read',
+    handler: ({ store, query }) => {
+      const type = param(query, 'type', 'entityType', 'entity_type');
+      return ok({ entities: store.listEntities({ type: type === undefined ? undefined : entityTypeOf(type, 'type'), limit: limitOf(query) }) });
+    },
+  },
+  {
+    // The type is `type` or `entityType` (the established clients send the latter), any case.
+    method: 'POST', path: '/entities', operation: 'add_entity', access: 'write',
+    handler: ({ store, body }) => {
+      const e = input(EntityInput, body);
+      const type = e.type ?? e.entityType;
+      if (type == null) throw new HostedError(400, 'type: is missing (required)');
+      return created(store.addEntity({ name: e.name, type: entityTypeOf(type, 'type'), description: e.description, subtype: e.subtype }));
+    },
+  },
+  {
+    method: 'GET', path: '/entities/graph', operation: 'get_entity_graph', access: 'read',
+    handler: ({ store }) => ok(store.graph()),
+  },
+  {
+    // Body {query, limit?, type?}.
+    method: 'POST', path: '/entities/search', operation: 'search_entities', access: 'read',
+    handler: ({ store, body }) => {
+      const q = input(SearchInput, body);
+      return ok({ entities: store.searchEntities({ query: q.query, limit: q.limit ?? undefined, type: q.type == null ? undefined : entityTypeOf(q.type, 'type') }) });
+    },
+  },
+  {
+    method: 'GET', path: '/entities/:id', operation: 'get_entity', access: 'read',
+    handler: ({ store, params }) => ok(store.entityView(params.id!)),
+  },
+  {
+    // A partial update: fields left out keep their value.
+    method: 'PUT', path: '/entities/:id', operation: 'update_entity', access: 'write',
+    handler: ({ store, params, body }) => {
+      const p = input(EntityPatchInput, body);
+      const type = p.type ?? p.entityType;
+      return ok(store.updateEntity(params.id!, {
+        name: p.name,
+        type: type == null ? undefined : entityTypeOf(type, 'type'),
+        // Absent: unchanged; null: cleared.
+        subtype: p.subtype,
+        description: p.description,
+        canonicalName: p.canonicalName,
+      }));
+    },
+  },
+  {
+    method: 'DELETE', path: '/entities/:id', operation: 'delete_entity', access: 'write',
+    handler: ({ store, params }) => (store.deleteEntity(params.id!), noContent),
+  },
+  {
+    // Any JSON object is feedback (e.g. {rating, comment}); the latest is shown on the entity.
+    method: 'PUT', path: '/entities/:id/feedback', operation: 'set_entity_feedback', access: 'write',
+    handler: ({ store, params, body }) => ok(store.setFeedback(params.id!, body)),
+  },
+  {
+    method: 'GET', path: '/entities/:id/history', operation: 'get_entity_history', access: 'read',
+    handler: ({ store, params }) => ok(store.history(params.id!)),
+  },
+  {
+    // The path's entity is merged into body.targetId (the established clients' reading).
+    method: 'POST', path: '/entities/:id/merge', operation: 'merge_entities', access: 'write',
+    handler: ({ store, params, body }) => ok(store.mergeEntity(params.id!, input(MergeInput, body))),
+  },
+
+  // ---------------------------------------------------------------- reasoning
+  {
+    // conversationId is required; reasoning, actionTaken and result may each be left out.
+    method: 'POST', path: '/reasoning/steps', operation: 'record_step', access: 'write',
+    handler: ({ store, body }) => created(store.recordStep(input(StepInput, body))),
+  },
+  {
+    method: 'GET', path: '/reasoning/steps', operation: 'list_steps', access: 'read',
+    handler: ({ store, query }) => ok({ steps: store.listSteps(param(query, 'conversationId', 'conversation_id')) }),
+  },
+  {
+    method: 'GET', path: '/reasoning/explain/:step', operation: 'explain_step', access: 'read',
+    handler: ({ store, params }) => ok(store.explainStep(params.step!)),
+  },
+  {
+    // Body {stepId, toolName, arguments?, result?, status? (default success), durationMs?, error?}.
+    method: 'POST', path: '/reasoning/tool-calls', operation: 'record_tool_call', access: 'write',
+    handler: ({ store, body }) => {
+      const c = input(ToolCallInput, body);
+      return created(store.recordToolCall({
+        stepId: c.stepId, toolName: c.toolName, arguments: c.arguments ?? {}, result: c.result,
+        status: c.status ?? undefined, durationMs: c.durationMs ?? undefined, error: c.error,
+      }));
+    },
+  },
+  {
+    // Every trace of the conversation; an id with no traces answers an empty list, not 404.
+    method: 'GET', path: '/reasoning/trace/:conv', operation: 'get_trace_by_conversation', access: 'read',
+    handler: ({ store, params }) => ok(store.traceOfConversation(params.conv!)),
+  },
+  {
+    // The steps that mention the entity by name, canonical name or a merged name.
+    method: 'GET', path: '/reasoning/provenance/:entity', operation: 'get_entity_provenance', access: 'read',
+    handler: ({ store, params }) => ok(store.provenance(params.entity!)),
+  },
+
+  // ---------------------------------------------------------------- query
+  {
+    // A query with a clause that changes data needs write (and the read-only reference refuses it).
+    method: 'POST', path: '/query', operation: 'cypher_query',
+    access: (body) => (typeof body.query === 'string' && isWriteQuery(body.query) ? 'write' : 'read'),
+    handler: ({ store, body }) => {
+      const q = input(QueryInput, body);
+      if (isWriteQuery(q.query)) throw new HostedError(400, 'query: the reference answers read-only queries only');
+      try {
+        return ok(runQuery(q.query, q.parameters ?? q.params ?? {}, store.graph()));
+      } catch (err) {
+        if (err instanceof QueryError) throw new HostedError(400, `query: ${err.message}`);
+        throw err;
+      }
+    },
+  },
+
+  // ---------------------------------------------------------------- credentials
+  {
+    // The caller's workspace; a workspace_id/workspaceId naming another one is refused (403).
+    method: 'GET', path: '/auth/api-keys', operation: 'list_api_keys', access: 'read',
+    handler: (ctx) => {
+      const other = sameWorkspace(ctx, param(ctx.query, 'workspaceId', 'workspace_id'));
+      return other ? refusal(other) : ok({ workspaceId: ctx.principal!.workspaceId, keys: ctx.keys.list(ctx.principal!.workspaceId) });
+    },
+  },
+  {
+    // workspaceId: the caller's (the default). Any other is refused (403), existing or not: a key
+    // that could found a workspace nobody owns yet could squat it, and later reveal the keys its
+    // real owner creates there. Workspaces come from the bootstrap key, the operator (keys.issue)
+    // and the identity provider's workspace_id claim. A caller cannot grant a scope it lacks (403).
+    method: 'POST', path: '/auth/api-keys', operation: 'create_api_key', access: 'write',
+    handler: async (ctx) => {
+      const k = input(CreateKeyInput, ctx.body);
+      const bad = k.scopes.filter((s) => !isScope(s));
+      if (bad.length > 0) throw new HostedError(400, `scopes: ${bad.map((s) => JSON.stringify(s)).join(', ')} not among ${SCOPES.join(', ')}`);
+      const scopes = k.scopes as Scope[];
+      const caller = ctx.principal!;
+      const workspaceId = k.workspaceId ?? caller.workspaceId;
+      if (workspaceId !== caller.workspaceId) {
+        return refusal({ status: 403, error: `workspace ${JSON.stringify(workspaceId)} is not the caller's workspace` });
+      }
+      const missing = scopes.filter((s) => !caller.scopes.has(s));
+      if (missing.length > 0) return refusal({ status: 403, error: `the caller cannot grant scopes it does not have: ${missing.join(', ')}` });
+      const { view, key } = await ctx.keys.issue({ label: k.label, scopes, workspaceId });
+      return { status: 201, body: { ...view, key }, headers: NO_STORE };
+    },
+  },
+  {
+    // Immediate: the very next request with the key is refused. Another workspace's key: 404.
+    method: 'DELETE', path: '/auth/api-keys/:id', operation: 'revoke_api_key', access: 'write',
+    handler: (ctx) => {
+      const r = ctx.keys.revoke(ctx.params.id!, ctx.principal!);
+      return isRefusal(r) ? refusal(r) : noContent;
+    },
+  },
+  {
+    // The key's listing plus its plaintext `key`; another workspace's key: 403.
+    method: 'GET', path: '/auth/api-keys/:id/reveal', operation: 'reveal_api_key', access: 'read',
+    handler: async (ctx) => {
+      const other = sameWorkspace(ctx, param(ctx.query, 'workspaceId', 'workspace_id'));
+      if (other) return refusal(other);
+      const r = await ctx.keys.reveal(ctx.params.id!, ctx.principal!);
+      return isRefusal(r) ? refusal(r) : { status: 200, body: r, headers: NO_STORE };
+    },
+  },
+  {
+    // The refresh token is the credential: body refreshToken (or refresh_token), else the Bearer value.
+    method: 'POST', path: '/auth/refresh', operation: 'refresh_access_token', access: 'public',
+    handler: refresh,
+  },
+  {
+    // The identity-provider token is the credential: body subjectToken (or subject_token, idToken,
+    // id_token, identityToken, token), else the Bearer value. grant_type=refresh_token refreshes
+    // (this is the token endpoint of the authorization-server metadata).
+    method: 'POST', path: '/auth/exchange', operation: 'token_exchange', access: 'public',
+    handler: async (ctx) => {
+      const grant = ctx.body.grant_type ?? ctx.body.grantType;
+      if (grant === 'refresh_token') return refresh(ctx);
+      if (grant !== undefined && grant !== TOKEN_EXCHANGE_GRANT) {
+        return tokenReply({ status: 400, error: `grant_type: ${JSON.stringify(grant)} is not supported (${TOKEN_EXCHANGE_GRANT}, refresh_token)` });
+      }
+      const token = tokenField(ctx.body, IDP_FIELDS) ?? ctx.bearer;
+      if (token === undefined) return tokenReply({ status: 401, error: 'no identity-provider token: send it as subjectToken' });
+      return tokenReply(await ctx.tokens.exchange(token));
+    },
+  },
+];
