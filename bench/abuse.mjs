@@ -19,13 +19,13 @@ if (process.argv[2] === '--serve') {
   const bigBytes = Number(process.argv[4] ?? MiB);
   const big = 'x'.repeat(bigBytes);
   if (kind === 'bridge') {
-    const { startReferenceServer } = await import('../dist/src/reference/index.js');
+    const { startReferenceServer } = await import('../dist/src/servers/bridge/index.js');
     const server = await startReferenceServer();
     server.store.add_message({ session_id: 'big', role: 'user', content: big });
     server.store.add_message({ session_id: 'small', role: 'user', content: 'hello' });
     process.stdout.write(`${JSON.stringify({ url: server.url })}\n`);
   } else {
-    const { DevIdentityProvider, startHostedServer } = await import('../dist/src/hosted/index.js');
+    const { DevIdentityProvider, startHostedServer } = await import('../dist/src/servers/hosted/index.js');
     const server = await startHostedServer({ identityProviders: [(await DevIdentityProvider.generate()).trustedIssuer()] });
     server.store.add_message({ session_id: 'big', role: 'user', content: big });
     server.store.add_message({ session_id: 'small', role: 'user', content: 'hello' });
@@ -171,7 +171,7 @@ async function pipelining(kind, { connections = 3, requests = 400, bigBytes = 4 
 // ------------------------------------------------------------------------------- 2. judging
 /** A bridge server (in this process) answering search_messages with `body`; the rest: the reference. */
 async function fakeServer(body) {
-  const { MemoryStore, createDispatcher } = await import('../dist/src/reference/index.js');
+  const { MemoryStore, createDispatcher } = await import('../dist/src/servers/bridge/index.js');
   const dispatch = createDispatcher(new MemoryStore());
   const server = http.createServer((req, res) => {
     const parts = [];

@@ -1,8 +1,8 @@
 // Building blocks of the benchmark (bench/run.mjs): servers, a recorded Gold run, the bare replay
 // loop, statistics. Plain ESM over the built kit in dist/ (`npm run build` first).
 import { Client } from 'undici';
-import { runTck } from '../dist/src/run.js';
-import { MemoryStore, createDispatcher, startBridgeServer } from '../dist/src/reference/index.js';
+import { runTck } from '../dist/src/run/run.js';
+import { MemoryStore, createDispatcher, startBridgeServer } from '../dist/src/servers/bridge/index.js';
 
 /**
  * A UUID factory counting from 1: a fresh server hands out the same ids for the same request

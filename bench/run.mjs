@@ -24,7 +24,7 @@ process.chdir(ROOT);
 const QUICK = process.argv.includes('--quick');
 const reps = (full, quick = 1) => (QUICK ? quick : full);
 
-if (!existsSync('dist/src/run.js')) {
+if (!existsSync('dist/src/run/run.js')) {
   process.stderr.write('bench: the kit is not built; run `npm run bench` (it builds first)\n');
   process.exit(2);
 }

@@ -7,9 +7,9 @@
 // Exits 1 on the first broken rule.
 import { spawnSync } from 'node:child_process';
 import { body, seeded } from './fuzz.mjs';
-import { startReferenceServer } from '../dist/src/reference/index.js';
-import { DevIdentityProvider, ROUTES, startHostedServer } from '../dist/src/hosted/index.js';
-import { METHOD_NAMES } from '../dist/src/schema/index.js';
+import { startReferenceServer } from '../dist/src/servers/bridge/index.js';
+import { DevIdentityProvider, ROUTES, startHostedServer } from '../dist/src/servers/hosted/index.js';
+import { METHOD_NAMES } from '../dist/src/protocols/bridge/index.js';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(name);

@@ -2,13 +2,14 @@
 // is cancelled, the rest is reported as not run — and lets the command write its reports, marked
 // `interrupted`, and exit 130 (SIGINT) or 143 (SIGTERM). A second one exits at once, without
 // waiting for anything.
+import { EXIT } from '../engine/errors.js';
 import { RunStopped } from '../engine/runner.js';
 
 /** The conventional exit codes: 128 + the signal number. */
-export const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143 } as const;
-export type StopSignal = keyof typeof SIGNAL_EXIT;
+export const SIGNAL_EXIT = { SIGINT: EXIT.sigint, SIGTERM: EXIT.sigterm } as const;
+type StopSignal = keyof typeof SIGNAL_EXIT;
 
-export interface Interrupts {
+interface Interrupts {
   /** Aborted (with a RunStopped) by the first SIGINT or SIGTERM. */
   readonly signal: AbortSignal;
   /** The first signal received, if any. */

@@ -2,9 +2,10 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_REPORTERS, UnknownReporterError, parseReporters, type ReporterName } from '../report/render/names.js';
 import { KIT_VERSION } from '../util/kit.js';
-import { EXIT, TckError } from '../engine/errors.js';
+import { EXIT, TckError, exitCodeOfError } from '../engine/errors.js';
+import { DEFAULT_LIMITS } from '../util/limits.js';
+import { TIERS } from '../engine/scenario.js';
 
-const TIERS = ['bronze', 'silver', 'gold'];
 
 function positiveInt(name: string) {
   return (value: string): number => {
@@ -50,11 +51,11 @@ export function buildProgram(): Command {
     .option('--skip <id>', 'skip this scenario (repeatable)', collect)
     .addOption(new Option('--grading <rule>', 'grading rule').choices(['strict', 'established']).default('strict'))
     .option('--bail', 'stop at the first failing scenario')
-    .option('--request-timeout <ms>', 'per-request timeout in milliseconds', positiveInt('--request-timeout'), 10_000)
-    .option('--scenario-timeout <ms>', 'per-scenario timeout in milliseconds', positiveInt('--scenario-timeout'), 30_000)
-    .option('--max-body <bytes>', 'largest response body accepted, in bytes', positiveInt('--max-body'), 16 * 1024 * 1024)
-    .option('--max-time <ms>', 'bound on the whole run in milliseconds; what is not finished by then is not run', positiveInt('--max-time'), 3_600_000)
-    .option('--reconnect-window <ms>', 'how long a target that stopped answering gets to come back, in milliseconds', positiveInt('--reconnect-window'), 10_000)
+    .option('--request-timeout <ms>', 'per-request timeout in milliseconds', positiveInt('--request-timeout'), DEFAULT_LIMITS.requestTimeoutMs)
+    .option('--scenario-timeout <ms>', 'per-scenario timeout in milliseconds', positiveInt('--scenario-timeout'), DEFAULT_LIMITS.scenarioTimeoutMs)
+    .option('--max-body <bytes>', 'largest response body accepted, in bytes', positiveInt('--max-body'), DEFAULT_LIMITS.maxBodyBytes)
+    .option('--max-time <ms>', 'bound on the whole run in milliseconds; what is not finished by then is not run', positiveInt('--max-time'), DEFAULT_LIMITS.maxTimeMs)
+    .option('--reconnect-window <ms>', 'how long a target that stopped answering gets to come back, in milliseconds', positiveInt('--reconnect-window'), DEFAULT_LIMITS.reconnectWindowMs)
     .option('-H, --header <header>', "extra request header 'Name: value' (repeatable; also TCK_HEADERS); values are never printed", collect)
     .option('--hosted [url]', 'run the hosted profile against the hosted REST service at URL (its /v1 base URL or its origin), or without URL against the embedded hosted reference service; alone it replaces the bridge suites, with --url both run')
     .option('--api-key <key>', 'with --hosted: the API key to test with (also TCK_API_KEY); with the embedded service, its bootstrap key')
@@ -183,7 +184,7 @@ Exit codes: 0 requested tier reached and, with --hosted, every hosted group pass
     .argument('<id>', 'scenario id, e.g. SCN-B-043')
     .option('-u, --url <url>', 'conformance server base URL (omit to use the embedded reference server)')
     .option('-H, --header <header>', "extra request header 'Name: value' (repeatable; also TCK_HEADERS)", collect)
-    .option('--request-timeout <ms>', 'per-request timeout in milliseconds', positiveInt('--request-timeout'), 10_000)
+    .option('--request-timeout <ms>', 'per-request timeout in milliseconds', positiveInt('--request-timeout'), DEFAULT_LIMITS.requestTimeoutMs)
     .option('--report <report.json>', 'take the script of a failed scenario from this report instead of running it')
     .action(async (id: string, opts) => {
       const { reproCommand } = await import('./report-commands.js');
@@ -195,10 +196,68 @@ Exit codes: 0 requested tier reached and, with --hosted, every hosted group pass
     .description('pre-flight: call each of the 26 methods once and show which answer and which tiers are reachable')
     .option('-u, --url <url>', 'conformance server base URL (omit to probe the embedded reference server)')
     .option('-H, --header <header>', "extra request header 'Name: value' (repeatable)", collect)
-    .option('--request-timeout <ms>', 'per-request timeout in milliseconds', positiveInt('--request-timeout'), 10_000)
+    .option('--request-timeout <ms>', 'per-request timeout in milliseconds', positiveInt('--request-timeout'), DEFAULT_LIMITS.requestTimeoutMs)
     .action(async (opts) => {
       const { probeCommand } = await import('./probe-command.js');
       process.exitCode = await probeCommand(opts);
+    });
+
+  program
+    .command('certify')
+    .description('run the full bridge suite (every tier, no selection) and write a certification bundle a reviewer can verify offline')
+    .option('--name <name>', "the implementation's name (required)")
+    .option('--impl-version <version>', "the implementation's version (required; after `certify`, --version means this too)")
+    .option('--language <language>', "the implementation's language: Python, TypeScript, Go, … (required)")
+    .option('--repository <url>', "the implementation's repository URL (required)")
+    .option('-u, --url <url>', 'conformance server base URL (omit to certify the embedded reference server)')
+    .option('--report-url <url>', "the registry entry's report_url (where the report will be published)")
+    .option('-H, --header <header>', "extra request header 'Name: value' (repeatable; also TCK_HEADERS); values are never recorded", collect)
+    .option('--request-timeout <ms>', 'per-request timeout in milliseconds', positiveInt('--request-timeout'), DEFAULT_LIMITS.requestTimeoutMs)
+    .option('--scenario-timeout <ms>', 'per-scenario timeout in milliseconds', positiveInt('--scenario-timeout'), DEFAULT_LIMITS.scenarioTimeoutMs)
+    .option('--max-time <ms>', 'bound on the whole run in milliseconds', positiveInt('--max-time'), DEFAULT_LIMITS.maxTimeMs)
+    .option('-o, --out <file>', 'the bundle file', 'reports/certification.json')
+    // Selection flags, declared only to be refused with a clear message (exit 2).
+    .addOption(new Option('-t, --tier <tier>').hideHelp())
+    .addOption(new Option('-g, --grep <pattern>').hideHelp())
+    .addOption(new Option('-s, --scenario <id>').hideHelp())
+    .addOption(new Option('--skip <id>').hideHelp())
+    .addOption(new Option('--only-failed <file>').hideHelp())
+    .addOption(new Option('--bail').hideHelp())
+    .addOption(new Option('--hosted [url]').hideHelp())
+    .action(async (opts) => {
+      const { certifyCommand } = await import('./certify-command.js');
+      process.exitCode = await certifyCommand(opts);
+    });
+
+  program
+    .command('verify')
+    .description('re-grade a certification bundle offline by replaying its exchanges (exit 0 verified, 1 not verified, 2 unreadable)')
+    .argument('<bundle.json>', 'a bundle written by `tck certify`')
+    .action(async (file: string) => {
+      const { verifyCommand } = await import('./certify-command.js');
+      process.exitCode = await verifyCommand(file);
+    });
+
+  program
+    .command('compare')
+    .description('compare implementations: a matrix of scenarios by tier and group, differing ones first (reports or certification bundles)')
+    .argument('<files...>', 'reports (report.json) or certification bundles, one per implementation')
+    .option('--md <file>', 'write the Markdown matrix here')
+    .option('--html <file>', 'write the HTML page here')
+    .option('--all', 'print every scenario on the console, not only the differing ones')
+    .action(async (files: string[], opts) => {
+      const { compareCommand } = await import('./compare-command.js');
+      process.exitCode = await compareCommand(files, opts);
+    });
+
+  program
+    .command('openapi')
+    .description('print the OpenAPI 3.1 document of the bridge protocol (or, with --hosted, of the hosted REST interface)')
+    .option('--hosted', 'the hosted REST interface instead of the bridge protocol')
+    .option('-o, --out <file>', 'write it to this file instead of stdout')
+    .action(async (opts) => {
+      const { openapiCommand } = await import('./openapi-command.js');
+      await openapiCommand(opts);
     });
 
   program.addHelpText(
@@ -212,7 +271,11 @@ Examples:
   $ npx tck list --tier bronze
   $ npx tck report reports/report.json --junit junit.xml --md summary.md
   $ npx tck diff before/report.json after/report.json
-  $ npx tck repro SCN-B-071 --url http://127.0.0.1:3001 > repro.sh`,
+  $ npx tck repro SCN-B-071 --url http://127.0.0.1:3001 > repro.sh
+  $ npx tck certify --url http://127.0.0.1:3001 --name my-memory --version 1.2.0 --language Go --repository https://github.com/me/my-memory
+  $ npx tck verify reports/certification.json
+  $ npx tck compare mine.json theirs.json --html compare.html
+  $ npx tck openapi --out bridge.openapi.json`,
   );
   return program;
 }
@@ -234,6 +297,8 @@ export async function main(argv: string[]): Promise<void> {
   process.on('unhandledRejection', fatal);
   const program = buildProgram();
   try {
+    // After `certify`, --version is the implementation's version (commander would read it as the kit's).
+    if (argv[2] === 'certify') argv = argv.map((a, i) => (i > 2 ? a.replace(/^--version(?==|$)/, '--impl-version') : a));
     await program.parseAsync(argv);
   } catch (err) {
     process.exitCode = report(err);
@@ -254,5 +319,5 @@ export function report(err: unknown): number {
   const message = err instanceof Error ? err.message : String(err);
   process.stderr.write(`tck: internal error: ${message}\n`);
   if (process.argv.includes('--debug') && err instanceof Error && err.stack) process.stderr.write(`${err.stack}\n`);
-  return 70;
+  return exitCodeOfError(err);
 }

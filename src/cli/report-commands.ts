@@ -1,12 +1,12 @@
 // The reports of `tck run` (what goes where, the baseline gate, the exit code), and the commands
 // that work on reports: `tck report`, `tck diff`, `tck repro`.
 import { resolve } from 'node:path';
-import { BaselineError, baselineFrom, evaluateBaseline, loadBaseline, writeBaseline, type Baseline } from '../report/baseline.js';
+import { baselineFrom, evaluateBaseline, loadBaseline, writeBaseline, type Baseline } from '../report/baseline.js';
 import type { Exchange } from '../engine/evidence.js';
 import type { Scenario } from '../profiles/bridge/scenario.js';
 import type { Selection } from '../engine/select.js';
 import { diffReports, isRegression, renderDiff } from '../report/diff.js';
-import { ReportFileError, loadReport, normalizeReport } from '../report/load.js';
+import { loadReport, normalizeReport } from '../report/load.js';
 import type { Report } from '../report/model.js';
 import { ConsoleReporter } from '../report/render/console.js';
 import { publishToGithub } from '../report/render/github.js';
@@ -34,14 +34,6 @@ export interface RunPreparation {
   nothingToRun?: string;
 }
 
-async function loadOrExit<T>(load: () => Promise<T>): Promise<T> {
-  try {
-    return await load();
-  } catch (err) {
-    if (err instanceof ReportFileError || err instanceof BaselineError) throw new TckError(err.message);
-    throw err;
-  }
-}
 
 /**
  * Reads --baseline and --only-failed before anything runs: a bad file is a usage error. `hosted`:
@@ -49,10 +41,10 @@ async function loadOrExit<T>(load: () => Promise<T>): Promise<T> {
  */
 export async function prepareRun(flags: ReportingFlags, known: readonly string[], hosted: readonly string[] = []): Promise<RunPreparation> {
   const prep: RunPreparation = {};
-  if (flags.baseline) prep.baseline = await loadOrExit(() => loadBaseline(resolve(flags.baseline!)));
+  if (flags.baseline) prep.baseline = await loadBaseline(resolve(flags.baseline!));
   if (flags.onlyFailed) {
     if (flags.scenario?.length) throw new TckError('--only-failed and --scenario cannot be combined');
-    const previous = await loadOrExit(() => loadReport(resolve(flags.onlyFailed!)));
+    const previous = await loadReport(resolve(flags.onlyFailed!));
     const failed = [...previous.scenarios, ...(previous.hosted?.scenarios ?? [])].filter(isFailure).map((s) => s.id);
     const all = [...known, ...hosted];
     const notHosted = failed.filter((id) => id.startsWith('SCN-H-') && hosted.length === 0);
@@ -127,11 +119,11 @@ export async function publishRun(report: Report, flags: ReportingFlags, newBasel
 
 // ------------------------------------------------------------------ tck report
 
-export type ReportCommandFlags = Partial<Record<FileFormat, string>>;
+type ReportCommandFlags = Partial<Record<FileFormat, string>>;
 
 /** `tck report FILE [--junit F] [--html F] [--md F] [--badge F] [--json F]`; no flag: the console summary. */
 export async function reportCommand(file: string, flags: ReportCommandFlags): Promise<number> {
-  const report = await loadOrExit(() => loadReport(resolve(file)));
+  const report = await loadReport(resolve(file));
   const targets: FileTarget[] = (['json', 'junit', 'html', 'md', 'badge'] as const)
     .filter((f) => flags[f] !== undefined)
     .map((format) => ({ format, path: resolve(flags[format]!) }));
@@ -148,7 +140,7 @@ export async function reportCommand(file: string, flags: ReportCommandFlags): Pr
 // ------------------------------------------------------------------ tck diff
 
 export async function diffCommand(oldFile: string, newFile: string, flags: { json?: boolean }): Promise<number> {
-  const [before, after] = [await loadOrExit(() => loadReport(resolve(oldFile))), await loadOrExit(() => loadReport(resolve(newFile)))];
+  const [before, after] = [await loadReport(resolve(oldFile)), await loadReport(resolve(newFile))];
   const d = diffReports(before, after);
   process.stdout.write(flags.json ? `${JSON.stringify(d, null, 2)}\n` : renderDiff(d));
   return isRegression(d) ? EXIT.notReached : EXIT.ok;
@@ -156,7 +148,7 @@ export async function diffCommand(oldFile: string, newFile: string, flags: { jso
 
 // ------------------------------------------------------------------ tck repro
 
-export interface ReproFlags {
+interface ReproFlags {
   url?: string;
   header?: string[];
   requestTimeout: number;
@@ -167,35 +159,30 @@ export interface ReproFlags {
 export async function reproCommand(rawId: string, flags: ReproFlags): Promise<number> {
   const id = rawId.toUpperCase();
   if (flags.report) {
-    const report = await loadOrExit(() => loadReport(resolve(flags.report!)));
+    const report = await loadReport(resolve(flags.report!));
     const s = [...report.scenarios, ...(report.hosted?.scenarios ?? [])].find((x) => x.id === id);
     if (!s) throw new TckError(`${id} is not in ${flags.report}`);
     if (!isFailure(s)) throw new TckError(`${id} ${s.outcome} in ${flags.report}: nothing to reproduce (run \`tck repro ${id} --url URL\` to get its requests)`);
     if (s.repro === undefined && !('tier' in s)) throw new TckError(`${id} in ${flags.report} has no reproduction script`);
-    process.stdout.write(s.repro ?? reproScript(s, report.target.url));
+    process.stdout.write(s.repro ?? reproScript(s, { url: report.target.url }));
     return EXIT.ok;
   }
   if (id.startsWith('SCN-H-')) {
     throw new TckError(`${id} is a hosted scenario: run it with \`tck run --hosted [URL] --scenario ${id}\` and take its script from the report (\`tck repro ${id} --report reports/report.json\`)`);
   }
   // Loaded here: `tck report` and `tck diff` never talk to a server.
-  const [{ runTck }, { asTckError, headersFrom }] = await Promise.all([import('../run/run.js'), import('./options.js')]);
+  const [{ runTck }, { headersFrom }] = await Promise.all([import('../run/run.js'), import('./options.js')]);
   const exchanges: Exchange[] = [];
   let recording = false;
-  let report: Report;
-  try {
-    report = await runTck({
-      ...(flags.url !== undefined ? { url: flags.url } : {}),
-      scenarios: [id],
-      headers: headersFrom(flags.header),
-      requestTimeoutMs: flags.requestTimeout,
-      onStart: () => (recording = true),
-      onExchange: (ex) => recording && exchanges.push(ex),
-      onResult: () => (recording = false),
-    });
-  } catch (err) {
-    throw err;
-  }
+  const report: Report = await runTck({
+    ...(flags.url !== undefined ? { url: flags.url } : {}),
+    scenarios: [id],
+    headers: headersFrom(flags.header),
+    requestTimeoutMs: flags.requestTimeout,
+    onStart: () => (recording = true),
+    onExchange: (ex) => recording && exchanges.push(ex),
+    onResult: () => (recording = false),
+  });
   const result = report.scenarios[0]!;
   const url = report.target.url;
   process.stderr.write(
@@ -203,6 +190,6 @@ export async function reproCommand(rawId: string, flags: ReproFlags): Promise<nu
       ? `tck: ${id} ${result.outcome} against ${url}: ${(result.message ?? '').split('\n')[0]}\n`
       : `tck: ${id} ${result.outcome} against ${url}; the script replays its requests\n`,
   );
-  process.stdout.write(reproScript({ ...result, exchanges }, url));
+  process.stdout.write(reproScript({ ...result, exchanges }, { url }));
   return EXIT.ok;
 }

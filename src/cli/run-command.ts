@@ -1,16 +1,15 @@
 // `tck run`: select, run, report, and turn the verdict into an exit code.
 import type { Exchange } from '../profiles/bridge/index.js';
-import { TargetUnreachable } from '../engine/runner.js';
 import type { ScenarioTier } from '../engine/scenario.js';
 import type { GradingRuleName } from '../engine/grading.js';
 import { ConsoleReporter, SILENT } from '../report/render/console.js';
-import { isHostedId, profilesOf, runTck, type HostedOptions } from '../run/run.js';
+import { RunUnreachable, isHostedId, profilesOf, runTck, type HostedOptions } from '../run/run.js';
 import { EXIT, TckError } from '../engine/errors.js';
 import { SIGNAL_EXIT, watchInterrupts } from './interrupt.js';
 import { headersFrom } from './options.js';
 import { exitCodeOf, finalReport, planOf, prepareRun, publishRun, writeRunFiles, type ReportingFlags, type RunPreparation } from './report-commands.js';
 
-export interface RunFlags extends ReportingFlags {
+interface RunFlags extends ReportingFlags {
   url?: string;
   tier: ScenarioTier;
   grep?: string;
@@ -48,7 +47,7 @@ const HOSTED_FLAGS: [keyof RunFlags, string][] = [
  * The hosted profile's options from the flags and the environment (flags win; an empty variable
  * counts as unset). With the embedded service only the flags apply: it issues its own credentials.
  */
-export async function hostedOptionsOf(flags: RunFlags, env: NodeJS.ProcessEnv = process.env): Promise<HostedOptions | undefined> {
+async function hostedOptionsOf(flags: RunFlags, env: NodeJS.ProcessEnv = process.env): Promise<HostedOptions | undefined> {
   if (flags.hosted === undefined || flags.hosted === false) {
     const used = HOSTED_FLAGS.filter(([k]) => flags[k] !== undefined).map(([, f]) => f);
     if (used.length > 0) throw new TckError(`${used.join(', ')} ${used.length === 1 ? 'needs' : 'need'} --hosted`);
@@ -123,10 +122,10 @@ async function runAndReport(
     const strays = [...selection.scenarios, ...selection.skip].filter(isHostedId);
     if (hosted === undefined && strays.length > 0) throw new TckError(`${strays.join(', ')}: scenarios of the hosted profile; add --hosted [URL]`);
     const profiles = profilesOf({ ...selection, ...(flags.url !== undefined ? { url: flags.url } : {}), ...(hosted ? { hosted } : {}) });
-    const { selectHosted } = await import('../profiles/hosted/run.js');
+    const [{ selectHosted }, { HOSTED_SCENARIOS }] = await Promise.all([import('../profiles/hosted/run.js'), import('../../suites/hosted/index.js')]);
     console.begin([
       ...(profiles.bridge ? await planOf({ ...selection, ...profiles.bridge }) : []),
-      ...(profiles.hosted ? (await selectHosted({ ...selection, ...profiles.hosted })).map((s) => ({ id: s.id, tier: 'hosted', title: s.title })) : []),
+      ...(profiles.hosted ? selectHosted({ ...selection, ...profiles.hosted }, HOSTED_SCENARIOS).map((s) => ({ id: s.id, tier: 'hosted', title: s.title })) : []),
     ]);
     report = await runTck({
       ...(hosted !== undefined
@@ -155,10 +154,10 @@ async function runAndReport(
       ...(flags.verbose ? { onExchange: (ex: Exchange) => console.onExchange(ex) } : {}),
     });
   } catch (err) {
-    if (err instanceof TargetUnreachable) {
+    if (err instanceof RunUnreachable) {
       // One line and exit 3; the report (every scenario not run, and why) is still written, quietly.
       console.stop();
-      if (err.report) await writeRunFiles(err.report, flags, true);
+      await writeRunFiles(err.report, flags, true);
     }
     throw err;
   }

@@ -1,7 +1,7 @@
 // `tck serve`: the embedded reference server as a process of its own.
 import { TckError } from '../engine/errors.js';
 
-export interface ServeFlags {
+interface ServeFlags {
   port?: number;
   host: string;
 }
@@ -17,9 +17,9 @@ export function resolvePort(flag: number | undefined, env: string | undefined): 
 /** A failure to listen as a one-line error the user can act on; other errors come back as they are. */
 export function listenError(err: unknown, port: number, host: string, flag = '--port'): unknown {
   const code = (err as NodeJS.ErrnoException).code;
-  if (code === 'EADDRINUSE') return new TckError(`port ${port} is already in use (choose another with ${flag}, or ${flag} 0 for a free one)`);
-  if (code === 'EACCES') return new TckError(`not allowed to listen on port ${port}`);
-  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return new TckError(`cannot bind to host ${host}`);
+  if (code === 'EADDRINUSE') return new TckError(`port ${port} is already in use (choose another with ${flag}, or ${flag} 0 for a free one)`, 'TCK_LISTEN');
+  if (code === 'EACCES') return new TckError(`not allowed to listen on port ${port}`, 'TCK_LISTEN');
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return new TckError(`cannot bind to host ${host}`, 'TCK_LISTEN');
   return err;
 }
 

@@ -1,7 +1,7 @@
 // Assertion helpers for scenario bodies. Every failure message says what was checked, what was
 // expected and what came back; the runner attaches the HTTP exchanges that show it.
 import { isDeepStrictEqual } from 'node:util';
-import { isIsoDateTime } from '../protocols/bridge/primitives.js';
+import { isIsoDateTime } from '../util/iso.js';
 import { AssertionFailure } from './faults.js';
 
 export function show(value: unknown, max = 300): string {

@@ -3,7 +3,7 @@
 // Evidence bodies have their own bound (src/bridge/exchange.ts).
 
 /** Characters of a result's message, and of its expected/actual values once serialised. */
-export const MAX_RESULT_TEXT = 64 * 1024;
+const MAX_RESULT_TEXT = 64 * 1024;
 
 /** `text` cut at `max` characters, with a marker saying how much was left out. */
 export function capText(text: string, max = MAX_RESULT_TEXT): string {

@@ -1,34 +1,43 @@
-// The evidence record of one bridge call: what was sent, what came back, and how long it took.
+// The evidence record of one HTTP call to a target: what was sent, what came back, how long it took.
 // Reports and recorders keep these; they never contain the values of extra request headers.
+import { z } from 'zod';
 
-/** One request/response exchange with a conformance server. */
-export interface Exchange {
-  /** The adapter method called, e.g. "add_message". */
-  method: string;
-  /** The full URL posted to, base path included. */
-  url: string;
+/**
+ * One HTTP exchange with a target, whatever profile made it: the one evidence record that
+ * recorders keep, reports carry and repro scripts replay. Header values are never in it.
+ */
+export const ExchangeSchema = z.object({
+  /** The operation: the adapter method called (add_message), or a hosted operation (list_conversations). */
+  method: z.string(),
+  /** The full URL, base path included. */
+  url: z.string(),
   /** The JSON body as sent: top-level null/undefined keys omitted (request rule 4). */
-  requestBody: Record<string, unknown>;
+  requestBody: z.record(z.string(), z.unknown()),
   /** The extra request headers (authorization and the like), every value replaced by "***". */
-  requestHeaders: Record<string, string>;
+  requestHeaders: z.record(z.string(), z.string()),
   /** HTTP status; undefined when no response headers arrived. */
-  status?: number;
+  status: z.number().int().optional(),
   /** The response Content-Type header, as received. */
-  contentType?: string;
+  contentType: z.string().optional(),
   /** The response body as text, cut at DISPLAY_CAP_BYTES with a marker saying how much was cut. */
-  responseText?: string;
+  responseText: z.string().optional(),
   /** How many body bytes were received (before any display cut). */
-  responseBytes?: number;
+  responseBytes: z.number().int().optional(),
   /** Wall time of the whole exchange, headers and body. */
-  durationMs: number;
+  durationMs: z.number(),
   /** When the request started, ISO 8601. */
-  startedAt: string;
+  startedAt: z.string(),
   /** For a transport failure: its reason (the same text as the outcome's reason). */
-  transportError?: string;
-}
+  transportError: z.string().optional(),
+  /** The HTTP method when it is not POST (the hosted profile's GET, PUT, DELETE). */
+  httpMethod: z.string().optional(),
+  /** Which credential the request carried, in words (never its value). */
+  credential: z.string().optional(),
+});
+export type Exchange = z.infer<typeof ExchangeSchema>;
 
 /** How much of a response body an Exchange keeps. */
-export const DISPLAY_CAP_BYTES = 64 * 1024;
+const DISPLAY_CAP_BYTES = 64 * 1024;
 
 /** How much of a body formatExchange prints. */
 const FORMAT_CAP_CHARS = 2048;
@@ -81,7 +90,7 @@ export function formatExchange(ex: Exchange): string {
   } catch {
     body = '<unserialisable body>';
   }
-  lines.push(`POST ${pathOf(ex.url)} ${clip(body, FORMAT_CAP_CHARS)}`);
+  lines.push(`${ex.httpMethod ?? 'POST'} ${pathOf(ex.url)} ${clip(body, FORMAT_CAP_CHARS)}`);
   for (const name of Object.keys(ex.requestHeaders)) lines.push(`  ${name}: ***`);
   const ms = Math.round(ex.durationMs);
   if (ex.status === undefined) {

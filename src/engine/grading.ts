@@ -1,10 +1,12 @@
-// Grading rules, shown in every report as data. Not run never reads as passed.
-import type { Outcome, ScenarioResult } from './result.js';
+// Grading, shown in every report as data. One grader serves every profile: a ladder of levels
+// (the bridge tiers, reached in order; the hosted groups, each on its own) and the share of each
+// level's scenarios that must pass. Not run never reads as passed.
+import type { LevelCounts, Outcome, TierSummary } from './result.js';
 import { TIERS, type ScenarioTier } from './scenario.js';
 
 export type GradingRuleName = 'strict' | 'established';
 
-export interface GradingRule {
+interface GradingRule {
   name: GradingRuleName;
   description: string;
   /** Share of a tier's scenarios that must pass, per tier. */
@@ -26,16 +28,53 @@ export const GRADING_RULES: Record<GradingRuleName, GradingRule> = {
   },
 };
 
-export interface TierSummary {
-  tier: ScenarioTier;
-  total: number;
-  passed: number;
-  failed: number;
-  error: number;
-  skipped: number;
-  notRun: number;
-  /** This tier's own requirement holds (regardless of lower tiers). */
-  passes: boolean;
+/** Levels to grade: their order, the share each needs, and whether each needs the ones below. */
+interface Ladder<L extends string> {
+  levels: readonly L[];
+  required: Record<L, number>;
+  /** Tiers are cumulative (a tier needs every lower one); groups are not. */
+  cumulative: boolean;
+}
+
+interface LadderGrade<L extends string> {
+  levels: (LevelCounts & { level: L })[];
+  /** Cumulative ladders: the highest level reached with every lower one; null when none. */
+  achieved: L | null;
+  /** Every level that has scenarios passes (and at least one has). */
+  passed: boolean;
+}
+
+const COUNT_KEY: Record<Outcome, 'passed' | 'failed' | 'error' | 'skipped' | 'notRun'> = {
+  passed: 'passed',
+  failed: 'failed',
+  error: 'error',
+  skipped: 'skipped',
+  'not-run': 'notRun',
+};
+
+/** The one grader: counts each level's outcomes and applies the ladder's rule. */
+export function gradeLadder<L extends string>(results: readonly { outcome: Outcome }[], levelOf: (r: never) => L, ladder: Ladder<L>): LadderGrade<L> {
+  const levels = ladder.levels.map((level) => {
+    const counts: LevelCounts & { level: L } = { level, total: 0, passed: 0, failed: 0, error: 0, skipped: 0, notRun: 0, passes: false };
+    for (const r of results) {
+      if ((levelOf as (r: unknown) => L)(r) !== level) continue;
+      counts.total++;
+      counts[COUNT_KEY[r.outcome]]++;
+    }
+    // A level none of whose scenarios ran is never reached (ran = passed, failed or errored).
+    const ran = counts.passed + counts.failed + counts.error;
+    counts.passes = ran > 0 && counts.passed >= ladder.required[level] * counts.total;
+    return counts;
+  });
+  let achieved: L | null = null;
+  if (ladder.cumulative) {
+    for (const l of levels) {
+      if (!l.passes) break;
+      achieved = l.level;
+    }
+  }
+  const present = levels.filter((l) => l.total > 0);
+  return { levels, achieved, passed: present.length > 0 && present.every((l) => l.passes) };
 }
 
 export interface Grade {
@@ -45,37 +84,14 @@ export interface Grade {
   achieved: ScenarioTier | null;
 }
 
-const COUNT_KEY: Record<Outcome, keyof Omit<TierSummary, 'tier' | 'total' | 'passes'>> = {
-  passed: 'passed',
-  failed: 'failed',
-  error: 'error',
-  skipped: 'skipped',
-  'not-run': 'notRun',
-};
-
-export function grade(results: readonly ScenarioResult[], ruleName: GradingRuleName = 'strict'): Grade {
+/** The bridge tiers under a grading rule. */
+export function grade(results: readonly { outcome: Outcome; tier: ScenarioTier }[], ruleName: GradingRuleName = 'strict'): Grade {
   const rule = GRADING_RULES[ruleName];
-  const tiers = TIERS.map((tier): TierSummary => {
-    const summary: TierSummary = { tier, total: 0, passed: 0, failed: 0, error: 0, skipped: 0, notRun: 0, passes: false };
-    for (const r of results) {
-      if (r.tier !== tier) continue;
-      summary.total++;
-      summary[COUNT_KEY[r.outcome]]++;
-    }
-    // A tier none of whose scenarios ran is never reached (ran = passed, failed or errored).
-    const ran = summary.passed + summary.failed + summary.error;
-    summary.passes = ran > 0 && summary.passed >= rule.required[tier] * summary.total;
-    return summary;
-  });
-  let achieved: ScenarioTier | null = null;
-  for (const t of tiers) {
-    if (!t.passes) break;
-    achieved = t.tier;
-  }
-  return { rule, tiers, achieved };
+  const g = gradeLadder(results, (r: { tier: ScenarioTier }) => r.tier, { levels: TIERS, required: rule.required, cumulative: true });
+  return { rule, tiers: g.levels.map(({ level, ...counts }) => ({ tier: level, ...counts })), achieved: g.achieved };
 }
 
-export const TIER_RANK: Record<ScenarioTier, number> = { bronze: 1, silver: 2, gold: 3 };
+export const TIER_RANK: Record<ScenarioTier, number> = Object.fromEntries(TIERS.map((t, i) => [t, i + 1])) as Record<ScenarioTier, number>;
 
 export function reaches(achieved: ScenarioTier | null, wanted: ScenarioTier): boolean {
   return achieved !== null && TIER_RANK[achieved] >= TIER_RANK[wanted];

@@ -1,50 +1,20 @@
-// Runs scenarios one at a time against one target: `setup` once, `clear_all_data` before every
-// scenario, `teardown` at the end. One scenario's crash never stops the run.
+// Runs scenarios one at a time against one target, whatever protocol it speaks: a RunDriver says
+// how to set the target up, build a scenario's context, isolate and run a scenario, and probe the
+// target (src/profiles/bridge/driver.ts for a bridge server, src/profiles/hosted/run.ts for a
+// hosted REST service). One scenario's crash never stops the run.
 //
-// Every wait is bounded: each call by the client's request timeout, each scenario (its
-// clear_all_data included) by the scenario timeout, the whole run by maxTimeMs. A scenario that
-// ends early has its in-flight call cancelled, so the next one starts on a free connection. A
-// target that stops answering is detected (liveness.ts) and the rest is marked not run at once.
-// An aborted `signal` (SIGINT, SIGTERM) or the time limit ends the run with a partial result.
-//
-// The loop itself (runWith) knows no protocol: a RunDriver says how to set a target up, build a
-// scenario's context, isolate and run a scenario, and probe the target. runScenarios drives a
-// bridge server with it; the hosted profile (src/hosted/profile/) drives a hosted REST service.
-import { printable, type BridgeClient, type Exchange } from '../profiles/bridge/index.js';
-import type { Report } from '../report/model.js';
+// Every wait is bounded: each call by the client's request timeout, each scenario (its isolation
+// included) by the scenario timeout, the whole run by maxTimeMs. A scenario that ends early has
+// its in-flight call cancelled, so the next one starts on a free connection. A target that stops
+// answering is detected (liveness.ts) and the rest is marked not run at once. An aborted `signal`
+// (SIGINT, SIGTERM) or the time limit ends the run with a partial result.
+import { TckError } from './errors.js';
+import { printable, type Exchange } from './evidence.js';
 import { capText, capValue } from './bounds.js';
 import { AssertionFailure, ScenarioFault, ScenarioTimeout, SkipScenario, formatSeconds } from './faults.js';
-import { Recorder, describeOutcome } from '../profiles/bridge/context.js';
+import { DEFAULT_LIMITS } from '../util/limits.js';
 import { Liveness, type Observed } from './liveness.js';
-import type { ScenarioTier } from './scenario.js';
-import type { Scenario } from '../profiles/bridge/scenario.js';
-
-export type Outcome = 'passed' | 'failed' | 'error' | 'skipped' | 'not-run';
-
-/** The fields a bridge result starts with: what names the scenario. */
-export interface ScenarioLabel {
-  id: string;
-  tier: ScenarioTier;
-  group: string;
-  clauses: string[];
-  title: string;
-}
-
-export interface ScenarioResult extends ScenarioLabel, Ending {}
-
-/** How a scenario ended, with its evidence: the part of a result every profile shares. */
-export interface Ending {
-  outcome: Outcome;
-  /** True when the failure is a method answering 404/501. */
-  notImplemented?: boolean;
-  message?: string;
-  expected?: unknown;
-  actual?: unknown;
-  durationMs: number;
-  /** The HTTP exchanges of a scenario that did not pass (evidence); empty for passed ones. */
-  exchanges: Exchange[];
-  notes: string[];
-}
+import type { Ending } from './result.js';
 
 export interface SetupInfo {
   ok: boolean;
@@ -52,7 +22,7 @@ export interface SetupInfo {
   warnings: string[];
 }
 
-export interface RunOptions<S = Scenario, R = ScenarioResult> {
+export interface RunOptions<S, R> {
   scenarioTimeoutMs?: number;
   bail?: boolean;
   /**
@@ -67,10 +37,14 @@ export interface RunOptions<S = Scenario, R = ScenarioResult> {
   reconnectWindowMs?: number;
   onResult?: (result: R) => void;
   onStart?: (scenario: S) => void;
+  /** Keep the exchanges of passed and skipped scenarios too (a certification bundle replays every scenario). */
+  keepExchanges?: boolean;
 }
 
 /** The limits among a caller's options that are set, as RunOptions (callbacks left to the caller). */
-export function runLimits(o: Pick<RunOptions, 'scenarioTimeoutMs' | 'maxTimeMs' | 'reconnectWindowMs' | 'signal' | 'bail'>): Pick<RunOptions, 'scenarioTimeoutMs' | 'maxTimeMs' | 'reconnectWindowMs' | 'signal' | 'bail'> {
+type RunLimits = Pick<RunOptions<unknown, unknown>, 'scenarioTimeoutMs' | 'maxTimeMs' | 'reconnectWindowMs' | 'signal' | 'bail'>;
+
+export function runLimits(o: RunLimits): RunLimits {
   return {
     ...(o.scenarioTimeoutMs !== undefined ? { scenarioTimeoutMs: o.scenarioTimeoutMs } : {}),
     ...(o.maxTimeMs !== undefined ? { maxTimeMs: o.maxTimeMs } : {}),
@@ -80,7 +54,7 @@ export function runLimits(o: Pick<RunOptions, 'scenarioTimeoutMs' | 'maxTimeMs' 
   };
 }
 
-export interface RunSummary<R = ScenarioResult> {
+export interface RunSummary<R> {
   setup: SetupInfo;
   results: R[];
   /** What a reader of the report must know about the run itself (a dead target, a stop). */
@@ -103,23 +77,15 @@ function stopOf(signal: AbortSignal): RunStopped {
   return signal.reason instanceof RunStopped ? signal.reason : new RunStopped('interrupted');
 }
 
-export const KIT_PROTOCOL = '0.1.0';
-
 /** The very first request (setup) could not reach the target: nothing can be judged. */
-export class TargetUnreachable extends Error {
-  /** The report of the run that could not start (runTck sets it), every scenario not run. */
-  report?: Report;
+export class TargetUnreachable extends TckError {
   constructor(
     readonly url: string,
     readonly reason: string,
+    what = 'the conformance server',
   ) {
-    super(printable(`cannot reach the conformance server at ${url}: ${reason}`));
+    super(printable(`cannot reach ${what} at ${url}: ${reason}`), 'TCK_UNREACHABLE');
   }
-}
-
-/** The summary of a run whose first request found no target: every scenario not run. */
-export function unreachableRun(scenarios: readonly Scenario[], err: TargetUnreachable): RunSummary {
-  return unreachableRunOf(scenarios.map(labelOf), err);
 }
 
 /** unreachableRun for any profile: the labels of the scenarios that could not run. */
@@ -165,43 +131,17 @@ export interface RunDriver<S, C extends RunContext, L> {
   requestTimeoutMs: number;
 }
 
-export async function runScenarios(
-  client: BridgeClient,
-  scenarios: readonly Scenario[],
-  options: RunOptions = {},
-): Promise<RunSummary> {
-  return runWith(bridgeDriver(client), scenarios, options);
-}
-
-/** The bridge: setup/teardown calls, clear_all_data before each scenario, a Recorder per scenario. */
-function bridgeDriver(client: BridgeClient): RunDriver<Scenario, Recorder, ScenarioLabel> {
-  return {
-    label: labelOf,
-    setup: (signal) => callSetup(client, signal),
-    teardown: async (signal) => void (await client.call('teardown', {}, { signal })),
-    context: (scope) => new Recorder({ call: (method, params, opts) => client.call(method, params, { ...opts, signal: scope.signal }).then((r) => scope.observe(r)) }),
-    run: async (scenario, ctx) => {
-      await isolate(ctx);
-      await scenario.run(ctx);
-    },
-    probe: (m, p, o) => client.call(m, p, o),
-    requestTimeoutMs: client.timeoutMs,
-  };
-}
-
-const labelOf = (s: Scenario): ScenarioLabel => ({ id: s.id, tier: s.tier, group: s.group, clauses: s.clauses, title: s.title });
-
 /** Runs `scenarios` one at a time through `driver` (see the head of this file). */
 export async function runWith<S extends { id: string }, C extends RunContext, L>(
   driver: RunDriver<S, C, L>,
   scenarios: readonly S[],
   options: RunOptions<S, L & Ending> = {},
 ): Promise<RunSummary<L & Ending>> {
-  const timeoutMs = options.scenarioTimeoutMs ?? 30_000;
+  const timeoutMs = options.scenarioTimeoutMs ?? DEFAULT_LIMITS.scenarioTimeoutMs;
   const run = runControl(options);
   try {
     const setup = await driver.setup(run.signal);
-    const liveness = new Liveness(options.reconnectWindowMs);
+    const liveness = new Liveness(options.reconnectWindowMs ?? DEFAULT_LIMITS.reconnectWindowMs);
     const results: (L & Ending)[] = [];
     const warnings: string[] = [];
     let stopped: RunStopped | undefined;
@@ -220,7 +160,7 @@ export async function runWith<S extends { id: string }, C extends RunContext, L>
         continue;
       }
       options.onStart?.(scenario);
-      const result = printableResult(await runOne(driver, scenario, timeoutMs, run.signal, liveness));
+      const result = printableResult(await runOne(driver, scenario, timeoutMs, run.signal, liveness, options.keepExchanges ?? false));
       results.push(result);
       options.onResult?.(result);
       halt();
@@ -268,7 +208,7 @@ function printableResult<R extends Ending>(r: R): R {
 }
 
 /** One signal for the whole run: the caller's, or the time limit, whichever comes first. */
-function runControl(options: Pick<RunOptions, 'signal' | 'maxTimeMs'>): { signal: AbortSignal; dispose(): void } {
+function runControl(options: Pick<RunLimits, 'signal' | 'maxTimeMs'>): { signal: AbortSignal; dispose(): void } {
   const controller = new AbortController();
   const outer = options.signal;
   const forward = () => controller.abort(stopOf(outer!));
@@ -288,32 +228,6 @@ function runControl(options: Pick<RunOptions, 'signal' | 'maxTimeMs'>): { signal
   };
 }
 
-async function callSetup(client: BridgeClient, signal: AbortSignal): Promise<SetupInfo> {
-  const { outcome, exchange } = await client.call('setup', {}, { signal });
-  // Stopped before the first answer: nothing is judged, every scenario is reported as not run.
-  if (signal.aborted) return { ok: false, warnings: [] };
-  // Unreachable (exit 3) only when no HTTP status came at all: a status, whatever its body (too
-  // large, not JSON, cut short) or a redirect, proves a server answers — a protocol error of setup.
-  if (outcome.kind === 'transport' && exchange.status === undefined) throw new TargetUnreachable(client.url, outcome.reason);
-  const warnings: string[] = [];
-  if (outcome.kind !== 'object' || outcome.value.ok !== true) {
-    warnings.push(printable(`setup: expected 200 {"ok": true}, got ${describeOutcome(outcome)}`));
-    return { ok: false, warnings };
-  }
-  const reported = outcome.value.protocol_version;
-  if (typeof reported !== 'string') {
-    warnings.push(`setup did not report protocol_version; the kit checks bridge protocol ${KIT_PROTOCOL}`);
-    return { ok: true, warnings };
-  }
-  const version = printable(reported);
-  if (majorMinor(version) !== majorMinor(KIT_PROTOCOL)) {
-    warnings.push(`target reports protocol_version ${version}; the kit checks ${KIT_PROTOCOL}`);
-  }
-  return { ok: true, protocolVersion: version, warnings };
-}
-
-const majorMinor = (v: string) => v.split('.').slice(0, 2).join('.');
-
 /** The reason given to a scenario's cancel.abort(): without one, abort() builds a DOMException (stack and all) per scenario. */
 const SCENARIO_OVER = new Error('the scenario is over');
 
@@ -323,6 +237,7 @@ async function runOne<S, C extends RunContext, L>(
   timeoutMs: number,
   runSignal: AbortSignal,
   liveness: Liveness,
+  keepExchanges: boolean,
 ): Promise<L & Ending> {
   const started = performance.now();
   // Every call of the scenario can be cancelled when it ends early, and is shown to the liveness
@@ -349,7 +264,7 @@ async function runOne<S, C extends RunContext, L>(
     // After a timeout the body is abandoned; whatever it ends with later is of no interest.
     body.catch(() => {});
     await Promise.race([body, ended]);
-    return { ...base, outcome: 'passed', durationMs: performance.now() - started, exchanges: [], notes: ctx.notes };
+    return { ...base, outcome: 'passed', durationMs: performance.now() - started, exchanges: keepExchanges ? ctx.exchanges.slice() : [], notes: ctx.notes };
   } catch (err) {
     ctx.stop();
     cancel.abort(SCENARIO_OVER);
@@ -358,7 +273,7 @@ async function runOne<S, C extends RunContext, L>(
       return { ...base, outcome: 'not-run', message: `not finished: ${err.message}`, durationMs, exchanges: ctx.exchanges.slice(), notes: ctx.notes };
     }
     if (err instanceof SkipScenario) {
-      return { ...base, outcome: 'skipped', message: err.message, durationMs, exchanges: [], notes: ctx.notes };
+      return { ...base, outcome: 'skipped', message: err.message, durationMs, exchanges: keepExchanges ? ctx.exchanges.slice() : [], notes: ctx.notes };
     }
     if (err instanceof ScenarioFault) {
       return {
@@ -383,17 +298,8 @@ async function runOne<S, C extends RunContext, L>(
   }
 }
 
-/** clear_all_data before every scenario; a scenario cannot be judged on a dirty store. */
-async function isolate(ctx: Recorder): Promise<void> {
-  await ctx.bridge.clear_all_data();
-}
-
-export function notRun(scenario: Scenario, message: string): ScenarioResult {
-  return notRunOf(labelOf(scenario), message);
-}
-
 /** A result "not run" for any profile's label. */
-export function notRunOf<L>(label: L, message: string): L & Ending {
+function notRunOf<L>(label: L, message: string): L & Ending {
   return {
     ...label,
     outcome: 'not-run',

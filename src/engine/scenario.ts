@@ -1,29 +1,26 @@
-// A scenario: one stable id, its tier, the clauses it checks, and a body that reads like them.
-import type { ScenarioContext } from '../profiles/bridge/context.js';
+// A scenario: one stable id, the clauses it checks, and a body that reads like them. The engine
+// knows no protocol: `C` is the context a profile hands the body (the bridge's ScenarioContext,
+// the hosted profile's HostedContext).
 
-export type ScenarioTier = 'bronze' | 'silver' | 'gold';
-export const TIERS: readonly ScenarioTier[] = ['bronze', 'silver', 'gold'];
+/** The bridge tiers, lowest first; grading reaches them in this order. */
+export const TIERS = ['bronze', 'silver', 'gold'] as const;
+export type ScenarioTier = (typeof TIERS)[number];
 
-export interface Scenario {
+export interface ScenarioBase<C> {
   /** SCN-B-001… (registry counterparts keep the established ids; ours start at 101). */
   id: string;
-  tier: ScenarioTier;
-  /** Spec clauses checked (SPEC-2.1.1 …; PROTO-… for bridge-protocol rules). */
+  /** Spec clauses checked (SPEC-2.1.1 …; PROTO-… for bridge-protocol rules; HOSTED-… for the hosted document). */
   clauses: string[];
   /** One line: what the scenario is about. */
   title: string;
   /** One or two lines for `tck explain`: what it does and what it asserts. */
   asserts: string;
-  /** Group inside the tier, for reports (e.g. "short-term", "protocol"). */
+  /** Group, for reports (e.g. "short-term", "protocol", "credentials"). */
   group: string;
-  run(ctx: ScenarioContext): Promise<void>;
+  run(ctx: C): Promise<void>;
 }
 
-export function defineScenario(s: Scenario): Scenario {
-  if (!/^SCN-[BSG]-\d{3}$/.test(s.id)) throw new Error(`bad scenario id ${s.id}`);
-  const letter = s.id[4];
-  if ({ B: 'bronze', S: 'silver', G: 'gold' }[letter as 'B'] !== s.tier) {
-    throw new Error(`${s.id}: id letter does not match tier ${s.tier}`);
-  }
-  return s;
+/** A scenario graded in a tier (the bridge suites). */
+export interface TieredScenario<C> extends ScenarioBase<C> {
+  tier: ScenarioTier;
 }

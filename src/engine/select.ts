@@ -1,7 +1,8 @@
 // Scenario selection: --tier (cumulative), --grep, --scenario, --skip.
+import { TckError } from './errors.js';
 import { TIER_RANK } from './grading.js';
 import type { ScenarioTier } from './scenario.js';
-import type { Scenario } from '../profiles/bridge/scenario.js';
+import type { ScenarioBase } from './scenario.js';
 
 export interface Selection {
   tier?: ScenarioTier;
@@ -11,7 +12,7 @@ export interface Selection {
 }
 
 /** What selection looks at; a scenario without a tier (the hosted profile's) ignores --tier. */
-export type Selectable = Pick<Scenario, 'id' | 'title' | 'clauses' | 'group'> & { tier?: ScenarioTier };
+type Selectable = Pick<ScenarioBase<never>, 'id' | 'title' | 'clauses' | 'group'> & { tier?: ScenarioTier };
 
 export function selectScenarios<S extends Selectable>(all: readonly S[], sel: Selection): S[] {
   const known = new Set(all.map((s) => s.id));
@@ -34,4 +35,8 @@ export function selectScenarios<S extends Selectable>(all: readonly S[], sel: Se
   );
 }
 
-export class SelectionError extends Error {}
+export class SelectionError extends TckError {
+  constructor(message: string) {
+    super(message, 'TCK_SELECTION');
+  }
+}

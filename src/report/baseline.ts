@@ -2,6 +2,7 @@
 // Against a baseline the gate passes when every failure of the run is listed, and no listed
 // scenario passes any more ("fixed: remove SCN-… from the baseline"), so a baseline stays honest:
 // a vendor adopts the kit before reaching a tier, and never regresses.
+import { TckError } from '../engine/errors.js';
 import { readFile, writeFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { firstIssue } from './load.js';
@@ -31,7 +32,11 @@ export const BaselineSchema = z
 export type Baseline = z.infer<typeof BaselineSchema>;
 
 /** A baseline file that cannot be read or is not a baseline. */
-export class BaselineError extends Error {}
+export class BaselineError extends TckError {
+  constructor(message: string) {
+    super(message, 'TCK_BAD_FILE');
+  }
+}
 
 export async function loadBaseline(path: string): Promise<Baseline> {
   let data: unknown;

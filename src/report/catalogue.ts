@@ -1,11 +1,10 @@
 // docs/scenarios.md: the catalogue of every scenario, generated from the suites (`npm run docs`).
-import type { Scenario } from '../profiles/bridge/scenario.js';
-import type { HostedScenario } from '../profiles/hosted/scenario.js';
+import { TIERS, type ScenarioBase, type TieredScenario } from '../engine/scenario.js';
 
 const cell = (text: string) => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
 
 /** The catalogue: the bridge suites by tier, then the hosted profile (when given) by group. */
-export function renderCatalogue(scenarios: readonly Scenario[], hosted: readonly HostedScenario[] = []): string {
+export function renderCatalogue(scenarios: readonly TieredScenario<never>[], hosted: readonly ScenarioBase<never>[] = []): string {
   const lines = [
     '# Scenario catalogue',
     '',
@@ -13,7 +12,7 @@ export function renderCatalogue(scenarios: readonly Scenario[], hosted: readonly
     "established TCK's registry ids (same clause); ids from 101 are this kit's own. `tck explain ID` prints one entry.",
     '',
   ];
-  for (const tier of ['bronze', 'silver', 'gold'] as const) {
+  for (const tier of TIERS) {
     const rows = scenarios.filter((s) => s.tier === tier);
     lines.push(`## ${tier[0]!.toUpperCase()}${tier.slice(1)} (${rows.length})`, '');
     lines.push('| id | group | clauses | title | asserts |', '|---|---|---|---|---|');

@@ -1,11 +1,16 @@
 // Reading a report.json back (for `tck report`, `tck diff`, `--only-failed`), and the one
 // normalisation every output goes through, so a direct run and `tck report` render the same bytes.
+import { TckError } from '../engine/errors.js';
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { ReportSchema, type Report } from './model.js';
 
 /** A report file that cannot be read or is not a report of this format. */
-export class ReportFileError extends Error {}
+export class ReportFileError extends TckError {
+  constructor(message: string) {
+    super(message, 'TCK_BAD_FILE');
+  }
+}
 
 /**
  * The report exactly as report.json holds it: a JSON round trip (undefined dropped, values made
@@ -15,20 +20,24 @@ export function normalizeReport(report: Report): Report {
   return ReportSchema.parse(JSON.parse(JSON.stringify(report)));
 }
 
-/** Reads and validates a report.json. */
-export async function loadReport(path: string): Promise<Report> {
+/** Reads a JSON file (`noun` names it in errors: "cannot read report …"); ReportFileError when it cannot. */
+export async function readJsonFile(path: string, noun: string): Promise<unknown> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (err) {
-    throw new ReportFileError(`cannot read report ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    throw new ReportFileError(`cannot read ${noun} ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
   }
-  let data: unknown;
   try {
-    data = JSON.parse(text);
+    return JSON.parse(text);
   } catch (err) {
     throw new ReportFileError(`${path} is not JSON: ${(err as Error).message}`);
   }
+}
+
+/** Reads and validates a report.json. */
+export async function loadReport(path: string): Promise<Report> {
+  const data = await readJsonFile(path, 'report');
   const parsed = ReportSchema.safeParse(data);
   if (!parsed.success) throw new ReportFileError(`${path} is not an agent-memory-tck report: ${firstIssue(parsed.error)}`);
   return parsed.data;

@@ -1,57 +1,23 @@
 // The report: one versioned object, described by a zod schema, that every output format renders.
 import { z } from 'zod';
+import { LevelCountsSchema, TierSchema, OutcomeSchema, ScenarioResultSchema as EngineScenarioResult, TierSummarySchema as EngineTierSummary } from '../engine/result.js';
+import { HOSTED_GROUPS } from '../protocols/hosted/document.js';
 
 export const REPORT_FORMAT_VERSION = '1.0';
 
-const Exchange = z.object({
-  method: z.string(),
-  url: z.string(),
-  requestBody: z.record(z.string(), z.unknown()),
-  requestHeaders: z.record(z.string(), z.string()),
-  status: z.number().int().optional(),
-  contentType: z.string().optional(),
-  responseText: z.string().optional(),
-  responseBytes: z.number().int().optional(),
-  durationMs: z.number(),
-  startedAt: z.string(),
-  transportError: z.string().optional(),
-  /** Hosted profile: the HTTP method (`method` then holds the operation, e.g. list_conversations). */
-  httpMethod: z.string().optional(),
-  /** Hosted profile: which credential the request carried, in words (never its value). */
-  credential: z.string().optional(),
-});
+const Outcome = OutcomeSchema;
+const Tier = TierSchema;
 
-const Outcome = z.enum(['passed', 'failed', 'error', 'skipped', 'not-run']);
-const Tier = z.enum(['bronze', 'silver', 'gold']);
-
-export const ScenarioResultSchema = z.object({
-  id: z.string(),
-  tier: Tier,
-  group: z.string(),
-  clauses: z.array(z.string()),
-  title: z.string(),
-  outcome: Outcome,
-  notImplemented: z.boolean().optional(),
-  message: z.string().optional(),
-  expected: z.unknown().optional(),
-  actual: z.unknown().optional(),
-  durationMs: z.number(),
-  exchanges: z.array(Exchange),
-  notes: z.array(z.string()),
+/** A bridge scenario's result as the report carries it: the engine's result, and a repro script. */
+export const ScenarioResultSchema = EngineScenarioResult.extend({
   /** For a failed or errored scenario: its requests as a runnable bash script of curl calls. */
   repro: z.string().optional(),
 });
 
-export const TierSummarySchema = z.object({
-  tier: Tier,
-  total: z.number().int(),
-  passed: z.number().int(),
-  failed: z.number().int(),
-  error: z.number().int(),
-  skipped: z.number().int(),
-  notRun: z.number().int(),
-  passes: z.boolean(),
-});
+const TierSummarySchema = EngineTierSummary;
+
+/** One recorded exchange, as a report (and a certification bundle) holds it. */
+export { ExchangeSchema } from '../engine/evidence.js';
 
 /** A baseline gate's verdict (`--baseline FILE`): which failures were known, which are new, which got fixed. */
 export const GateSchema = z.object({
@@ -67,12 +33,12 @@ export const GateSchema = z.object({
   unchecked: z.array(z.string()),
 });
 
-const HostedGroup = z.enum(['resources', 'credentials', 'discovery']);
+const HostedGroup = z.enum(HOSTED_GROUPS);
 
 /** A scenario of the hosted profile: a bridge scenario's result with a group of the profile instead of a tier. */
 export const HostedScenarioResultSchema = ScenarioResultSchema.omit({ tier: true }).extend({ group: HostedGroup });
 
-export const HostedGroupSummarySchema = TierSummarySchema.omit({ tier: true }).extend({ group: HostedGroup });
+export const HostedGroupSummarySchema = LevelCountsSchema.extend({ group: HostedGroup });
 
 /** The hosted profile's part of a report: its own target, grade and scenarios, beside the bridge tiers. */
 export const HostedSectionSchema = z.object({
@@ -143,9 +109,7 @@ export const ReportSchema = z.object({
 
 export type Gate = z.infer<typeof GateSchema>;
 export type ScenarioOutcome = z.infer<typeof Outcome>;
-
-/** Failed or errored: what a gate, a diff and the failure lists count as a failure. */
-export const isFailing = (outcome: ScenarioOutcome): boolean => outcome === 'failed' || outcome === 'error';
+export { isFailing } from '../engine/result.js';
 export type ReportScenario = z.infer<typeof ScenarioResultSchema>;
 export type HostedSection = z.infer<typeof HostedSectionSchema>;
 export type HostedReportScenario = z.infer<typeof HostedScenarioResultSchema>;

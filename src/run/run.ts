@@ -7,9 +7,9 @@
 import { BridgeClient } from '../profiles/bridge/index.js';
 import type { Exchange } from '../profiles/bridge/index.js';
 import { grade, reaches, type GradingRuleName } from '../engine/grading.js';
-import { TargetUnreachable, runLimits, type RunSummary } from '../engine/runner.js';
+import { TargetUnreachable, runLimits } from '../engine/runner.js';
 import { PROTOCOL_VERSION } from '../protocols/bridge/version.js';
-import { runScenarios, unreachableRun } from '../profiles/bridge/driver.js';
+import { runScenarios, unreachableRun, type BridgeRunSummary } from '../profiles/bridge/driver.js';
 import { type ScenarioResult } from '../engine/result.js';
 import type { ScenarioTier } from '../engine/scenario.js';
 import type { Scenario } from '../profiles/bridge/scenario.js';
@@ -41,6 +41,8 @@ export interface TckOptions extends Selection {
   onStart?: (scenario: Scenario) => void;
   onResult?: (result: ScenarioResult) => void;
   onExchange?: (exchange: Exchange) => void;
+  /** Keep every scenario's exchanges, passed ones included (`tck certify`). */
+  keepExchanges?: boolean;
   /** Scenarios to draw from (default: every suite of the kit). */
   suite?: readonly Scenario[];
   /**
@@ -87,7 +89,7 @@ export async function runTck(options: TckOptions = {}): Promise<Report> {
   }
   let hosted: HostedRun | undefined;
   if (profiles.hosted !== undefined && unreachable === undefined) {
-    const { runHostedProfile, HostedTargetUnreachable } = await import('../profiles/hosted/run.js');
+    const [{ runHostedProfile }, { HostedTargetUnreachable }] = await Promise.all([import('./hosted.js'), import('../profiles/hosted/run.js')]);
     try {
       hosted = await runHostedProfile({
         ...options.hosted!,
@@ -130,19 +132,27 @@ export async function runTck(options: TckOptions = {}): Promise<Report> {
     success: (bridge === undefined || bridgeSuccess) && (hosted === undefined || hosted.section.passed) && (bridge !== undefined || hosted !== undefined),
     warnings: [...(bridge?.summary.setup.warnings ?? []), ...(bridge?.summary.warnings ?? [])],
     interrupted: (bridge?.summary.stopped?.interrupted ?? false) || (hosted?.interrupted ?? false),
-    scenarios: bridge === undefined ? [] : withRepros(results, bridge.target.url),
+    scenarios: bridge === undefined ? [] : withRepros(results, { url: bridge.target.url }),
     ...(hosted !== undefined || bridge === undefined ? { profiles: [...(bridge ? ['bridge' as const] : []), ...(hosted ? ['hosted' as const] : [])] } : {}),
     ...(hosted !== undefined ? { hosted: hosted.section } : {}),
   };
-  if (unreachable) {
-    unreachable.report = report;
-    throw unreachable;
-  }
+  if (unreachable) throw new RunUnreachable(unreachable, report);
   return report;
 }
 
+/** Nothing answered the first request; the error still carries the report that says so (every scenario not run). */
+export class RunUnreachable extends TargetUnreachable {
+  constructor(
+    cause: TargetUnreachable,
+    readonly report: Report,
+  ) {
+    super(cause.url, cause.reason);
+    this.message = cause.message;
+  }
+}
+
 interface BridgeRun {
-  summary: RunSummary;
+  summary: BridgeRunSummary;
   target: Report['target'];
   /** Set when nothing answered the first request (the summary then says every scenario was not run). */
   unreachable?: TargetUnreachable;
@@ -167,6 +177,7 @@ async function runBridge(options: TckOptions): Promise<BridgeRun> {
       ...runLimits(options),
       ...(options.onStart ? { onStart: options.onStart } : {}),
       ...(options.onResult ? { onResult: options.onResult } : {}),
+      ...(options.keepExchanges ? { keepExchanges: true } : {}),
     }).catch((err: unknown) => {
       // Nothing answered the first request: the error still carries a report that says so.
       if (!(err instanceof TargetUnreachable)) throw err;

@@ -27,7 +27,7 @@ export interface ServerLimits {
 }
 
 /** The deliberate defaults (README, "Limits of the servers the kit ships"). */
-export const SERVER_LIMITS: Readonly<ServerLimits> = {
+const SERVER_LIMITS: Readonly<ServerLimits> = {
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 60_000,
   keepAliveTimeoutMs: 5_000,
@@ -36,7 +36,7 @@ export const SERVER_LIMITS: Readonly<ServerLimits> = {
 };
 
 /** After a refusal, how much of the unread body is discarded (and for how long) before the socket is cut. */
-export interface DrainBound {
+interface DrainBound {
   bytes: number;
   ms: number;
 }
@@ -46,12 +46,12 @@ export interface DrainBound {
  * writing can read the answer (closing a socket with unread input makes the kernel send a reset,
  * and the client would get EPIPE instead of the answer), then the connection is closed.
  */
-export const REFUSAL_DRAIN: Readonly<DrainBound> = { bytes: 1024 * 1024, ms: 2_000 };
+const REFUSAL_DRAIN: Readonly<DrainBound> = { bytes: 1024 * 1024, ms: 2_000 };
 
-export type JsonHeaders = Record<string, string>;
+type JsonHeaders = Record<string, string>;
 
 /** Writes `body` as JSON (or nothing for 204/undefined); never throws for a finished response. */
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: JsonHeaders = {}): void {
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: JsonHeaders = {}): void {
   if (res.headersSent || res.destroyed) return;
   if (status === 204 || body === undefined) {
     res.writeHead(status, headers);

@@ -1,9 +1,9 @@
-// The kit's own version, read once from package.json (one level up from src/ when run from
-// source, two from dist/src/ when built).
+// The kit's own name and version, read once from package.json (two levels up from src/util/ when
+// run from source, three from dist/src/util/ when built).
 import { existsSync, readFileSync } from 'node:fs';
 
 function findPackageJson(): string {
-  for (const rel of ['../package.json', '../../package.json']) {
+  for (const rel of ['../../package.json', '../../../package.json']) {
     const url = new URL(rel, import.meta.url);
     if (existsSync(url)) return readFileSync(url, 'utf8');
   }

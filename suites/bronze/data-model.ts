@@ -10,7 +10,7 @@ import type { EntityType, Message, Role } from '../../src/protocols/bridge/model
 // ------------------------------------------------------------------ shared helpers
 
 /** How far a "recent" server timestamp may be from the kit's clock (both ways): 5 minutes. */
-export const CLOCK_WINDOW_MS = 5 * 60_000;
+const CLOCK_WINDOW_MS = 5 * 60_000;
 
 export interface Draft {
   role: Role;
@@ -54,7 +54,7 @@ export function sameText(actual: unknown, expected: string, what: string): void 
 }
 
 /** The first path at which two JSON values differ, e.g. `metadata.nested.level1: "level2" missing`. */
-export function jsonDiff(actual: unknown, expected: unknown, path: string): string | undefined {
+function jsonDiff(actual: unknown, expected: unknown, path: string): string | undefined {
   if (isDeepStrictEqual(actual, expected)) return undefined;
   const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
   if (isObj(actual) && isObj(expected)) {
@@ -132,14 +132,14 @@ export function checkSequence(
 }
 
 /** Fields of a stored message that must not change while it is stored (embedding may be computed later). */
-export function stored(m: Message): Pick<Message, 'id' | 'role' | 'content' | 'timestamp' | 'metadata'> {
+function stored(m: Message): Pick<Message, 'id' | 'role' | 'content' | 'timestamp' | 'metadata'> {
   return { id: m.id, role: m.role, content: m.content, timestamp: m.timestamp, metadata: m.metadata };
 }
 
 /** "1 message", "2 messages". */
 export const nMessages = (n: number) => `${n} message${n === 1 ? '' : 's'}`;
 
-export const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 // ------------------------------------------------------------------ 1.1 conversation and messages
 

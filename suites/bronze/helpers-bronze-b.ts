@@ -14,7 +14,7 @@ export interface Written {
   content: string;
 }
 
-export const view = (m: Written): Written => ({ id: m.id, role: m.role, content: m.content });
+const view = (m: Written): Written => ({ id: m.id, role: m.role, content: m.content });
 
 /** Adds `contents` to `session_id` in order (one call each), all with `role`. */
 export async function addMessages(bridge: BridgeApi, session_id: string, contents: readonly string[], role: Role = 'user'): Promise<Message[]> {

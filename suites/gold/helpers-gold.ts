@@ -5,7 +5,7 @@ import { check } from '../../src/engine/assert.js';
 import type { Entity, EntityType, ReasoningTrace } from '../../src/protocols/bridge/index.js';
 
 /** Anything with an id and, perhaps, something readable to call it by. */
-export interface Identified {
+interface Identified {
   id: string;
   name?: unknown;
   task?: unknown;

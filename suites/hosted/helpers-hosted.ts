@@ -92,7 +92,7 @@ export async function newEntity(ctx: HostedContext, rule = 'HOSTED-ENDPOINT-add_
   return { id, name, body };
 }
 
-export const entityBody = (name: string, description?: string): Json => ({ name, type: 'PERSON', entityType: 'PERSON', ...(description ? { description } : {}) });
+const entityBody = (name: string, description?: string): Json => ({ name, type: 'PERSON', entityType: 'PERSON', ...(description ? { description } : {}) });
 
 /** The reasoning step input of the document: conversationId, reasoning, actionTaken, result. */
 export const stepBody = (conversationId: string, about: string): Json => ({
@@ -102,7 +102,7 @@ export const stepBody = (conversationId: string, about: string): Json => ({
   result: `${about} is a person`,
 });
 
-export interface NewKey {
+interface NewKey {
   id: string;
   key: string;
   credential: Credential;
@@ -144,14 +144,14 @@ export async function listKeys(ctx: HostedContext, rule: string, as?: Credential
 // ------------------------------------------------------------------ tokens
 
 /** Skips the scenario when the run has no identity-provider token. */
-export function needIdp(ctx: HostedContext): () => Promise<string> {
+function needIdp(ctx: HostedContext): () => Promise<string> {
   if (ctx.target.idpToken === undefined) {
     ctx.skip('no identity-provider token to exchange: pass --idp-token TOKEN (or TCK_IDP_TOKEN); a skipped scenario counts against its group');
   }
   return ctx.target.idpToken;
 }
 
-export interface Tokens {
+interface Tokens {
   accessToken: string;
   refreshToken: string;
   expiresIn: unknown;
@@ -217,7 +217,7 @@ export interface EndpointRequest {
 }
 
 export type Family = 'conversations' | 'entities' | 'reasoning' | 'query and credentials';
-export const FAMILIES: readonly Family[] = ['conversations', 'entities', 'reasoning', 'query and credentials'];
+const FAMILIES: readonly Family[] = ['conversations', 'entities', 'reasoning', 'query and credentials'];
 
 const seg = encodeURIComponent;
 

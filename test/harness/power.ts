@@ -10,7 +10,7 @@ export type FaultRow<V = Variant> = [id: string, fault: string, variant: V, mess
 /** [the allowed choice in words, the variant that makes it]. */
 export type ValidRow<V = Variant> = [choice: string, variant: V];
 /** Runs scenarios on a variant (undefined: the reference) and resolves to their results. */
-export type VariantRunner<V> = (variant: V | undefined, ids: string[]) => Promise<{ id: string; outcome: string; message?: string | undefined }[]>;
+type VariantRunner<V> = (variant: V | undefined, ids: string[]) => Promise<{ id: string; outcome: string; message?: string | undefined }[]>;
 
 const options = (v: Variant): VariantOptions => (typeof v === 'function' ? { wrap: v } : v);
 const unpassed = (results: Awaited<ReturnType<VariantRunner<unknown>>>) =>

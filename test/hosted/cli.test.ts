@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintDevToken, rejectHostedOnlyFlags, startHostedService } from '../../src/cli/hosted-commands.js';
-import { CliError } from '../../src/cli/exit.js';
+import { TckError } from '../../src/engine/errors.js';
 import { request } from './helpers.js';
 
 const keyFile = join(mkdtempSync(join(tmpdir(), 'tck-hosted-')), 'idp', 'dev-idp-key.json');
@@ -46,7 +46,7 @@ describe('tck serve --hosted', () => {
   });
 
   it('refuses a malformed --api-key, half an identity-provider configuration, and hosted flags without --hosted', async () => {
-    await expect(startHostedService({ host: '127.0.0.1', port: 0, apiKey: 'secret' })).rejects.toThrow(CliError);
+    await expect(startHostedService({ host: '127.0.0.1', port: 0, apiKey: 'secret' })).rejects.toThrow(TckError);
     await expect(startHostedService({ host: '127.0.0.1', port: 0, idpIssuer: 'https://idp.example' })).rejects.toThrow(/go together/);
     expect(() => rejectHostedOnlyFlags({ host: '127.0.0.1', apiKey: 'nams_x' })).toThrow('--api-key needs --hosted');
     expect(() => rejectHostedOnlyFlags({ host: '127.0.0.1' })).not.toThrow();

@@ -7,11 +7,10 @@ import { isRefusal } from '../../src/servers/hosted/credentials.js';
 import {
   DevIdentityProvider, ROUTES, SCOPES, startHostedServer, type HostedRequest, type Reply, type Route, type RouteContext, type RunningHostedServer,
 } from '../../src/servers/hosted/index.js';
-import { runHostedProfile, type HostedProfileOptions, type HostedScenarioResult } from '../../src/profiles/hosted/run.js';
+import type { HostedProfileOptions, HostedScenarioResult } from '../../src/profiles/hosted/run.js';
+import { runHostedProfile } from '../../src/run/hosted.js';
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- answers are edited as plain JSON */
-
-export type Next = (request: HostedRequest) => Promise<Reply>;
+type Next = (request: HostedRequest) => Promise<Reply>;
 /** An intercept that may use the running service (its keys, tokens, bootstrap key). */
 export type Intercept = (service: () => RunningHostedServer) => (request: HostedRequest, next: Next) => Promise<Reply>;
 
@@ -33,9 +32,9 @@ export interface RunningVariant {
 
 export async function startHostedVariant(variant: HostedVariant = {}): Promise<RunningVariant> {
   const provider = await sharedIdp();
-  let server: RunningHostedServer | undefined;
-  const intercept = variant.intercept?.(() => server!);
-  server = await startHostedServer({
+  // The intercept reads the server only when a request arrives, after it has started.
+  const intercept = variant.intercept?.(() => server);
+  const server = await startHostedServer({
     port: 0,
     identityProviders: [provider.trustedIssuer()],
     ...(variant.routes ? { routes: variant.routes(ROUTES) } : {}),
@@ -94,7 +93,7 @@ export const mapReplies = (edit: (reply: Reply, request: HostedRequest, service:
 });
 
 const JWT = /^Bearer [\w-]+\.[\w-]+\.[\w-]+$/;
-export const bearerIsJwt = (request: HostedRequest) => JWT.test(request.authorization ?? '');
+const bearerIsJwt = (request: HostedRequest) => JWT.test(request.authorization ?? '');
 export const pathOf = (request: Pick<HostedRequest, 'url'>) => request.url.split('?')[0]!;
 export const at = (path: string) => (r: { url: string }) => pathOf(r) === path;
 export const json = (status: number, body: unknown): Reply => ({ status, body });

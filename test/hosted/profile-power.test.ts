@@ -12,8 +12,6 @@ import {
   revealAcrossWorkspaces, revocationDelayed, runOnHostedVariant, snakeCase, tokensRefusedByGraph, withExtraFields, withoutRoute, type HostedVariant,
 } from './profile-harness.js';
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- answers are edited as plain JSON */
-
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 // ------------------------------------------------------------------ the faults, one row per scenario at least

@@ -6,7 +6,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { startReferenceServer, type RunningReferenceServer } from '../../src/servers/bridge/index.js';
 import { startService, type Service } from '../hosted/helpers.js';
 
-export interface RawConnection {
+interface RawConnection {
   socket: net.Socket;
   /** Bytes the client has handed to the socket so far. */
   readonly written: number;

@@ -15,8 +15,6 @@ import { scenarios as protocolShape } from '../../suites/bronze/protocol-shape.j
 import { compose, mapRequest, mapResponse, runOnVariant, type Dispatch, type VariantOptions, type Wrap } from '../harness/variants.js';
 import { provePower, type FaultRow, type ValidRow } from '../harness/power.js';
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- answers are edited as plain JSON */
-
 const OURS = [...searchMessages, ...listSessions, ...deleteMessage, ...clearSession, ...ordering, ...idempotency, ...protocolShape].map((s) => s.id);
 
 type Msg = { id: string; role: string; content: string; timestamp: string; metadata: Record<string, unknown> };

@@ -9,8 +9,6 @@ import type { Entity, Relationship } from '../../src/protocols/bridge/index.js';
 import { compose, mapRequest, mapResponse, type Dispatch, type Wrap } from '../harness/variants.js';
 import { provePower, type FaultRow, type ValidRow } from '../harness/power.js';
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- answers are edited as plain JSON */
-
 /** A store that keeps one relationship per (source, target) pair: a later type replaces the earlier. */
 class OneEdgePerPair extends MemoryStore {
   override add_relationship(p: Params<'add_relationship'>): Relationship {

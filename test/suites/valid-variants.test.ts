@@ -8,8 +8,6 @@ import { MemoryStore, createDispatcher, type Params } from '../../src/servers/br
 import type { Entity, Message } from '../../src/protocols/bridge/index.js';
 import { compose, gradeVariant, mapAnswers, mapResponse, type Dispatch, type VariantOptions, type Wrap } from '../harness/variants.js';
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- answers are edited as plain JSON */
-
 /** Fields that hold the caller's own data: passed through untouched by every variant. */
 const USER_DATA = new Set(['metadata', 'arguments', 'result', 'properties']);
 const TIMESTAMP_FIELDS = ['timestamp', 'created_at', 'updated_at', 'started_at', 'completed_at'];

@@ -15,17 +15,17 @@ import type { CallResult, Outcome } from './classify.js';
 import { displayText } from '../../engine/evidence.js';
 import type { Exchange } from '../../engine/evidence.js';
 import { BridgeUsageError, makeScrubber, parseHeaderArgs, redactHeaders } from '../http/headers.js';
+import { DEFAULT_LIMITS } from '../../util/limits.js';
 
 /** The target URL is not usable (not a URL, not http(s), carries credentials or a query). */
 export class InvalidTargetError extends BridgeUsageError {
-  override readonly code = 'TCK_INVALID_TARGET';
   constructor(message: string) {
-    super(message);
+    super(message, 'TCK_INVALID_TARGET');
     this.name = 'InvalidTargetError';
   }
 }
 
-export interface BridgeClientOptions {
+interface BridgeClientOptions {
   /** Base URL of the conformance server, e.g. http://127.0.0.1:3001 or https://h/prefix */
   url: string;
   /** Bound on each whole exchange (connect, headers, body). Default 10 000 ms. */
@@ -55,8 +55,8 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
-export const DEFAULT_TIMEOUT_MS = 10_000;
-export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
+const DEFAULT_TIMEOUT_MS = DEFAULT_LIMITS.requestTimeoutMs;
+const DEFAULT_MAX_BODY_BYTES = DEFAULT_LIMITS.maxBodyBytes;
 
 /** The response kind a method is expected to have: METHODS[method].kind, else 'object'. */
 export function expectedKind(method: string): ResponseKind {
@@ -95,7 +95,7 @@ function positive(name: string, v: number | undefined, dflt: number): number {
 }
 
 /** Top-level null/undefined keys omitted (request rule 4). Copies only when something is omitted. */
-function omitNulls(params: Record<string, unknown>): Record<string, unknown> {
+export function omitNulls(params: Record<string, unknown>): Record<string, unknown> {
   for (const k in params) {
     if (params[k] === null || params[k] === undefined) {
       const out: Record<string, unknown> = {};

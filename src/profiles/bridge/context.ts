@@ -30,7 +30,7 @@ export interface ScenarioContext {
 }
 
 /** What a Recorder needs of a client: the runner passes one that cancels and observes its calls. */
-export type Caller = Pick<BridgeClient, 'call'>;
+type Caller = Pick<BridgeClient, 'call'>;
 
 export class Recorder implements ScenarioContext {
   readonly exchanges: Exchange[] = [];

@@ -1,6 +1,6 @@
 // The HTTP client of the hosted profile: one undici keep-alive Pool per origin (the service's, and
 // any other a discovery document points at), any method and path, every exchange recorded as
-// evidence of the bridge client's shape (src/bridge/exchange.ts) plus the HTTP method and a label
+// evidence of the bridge client's shape (src/engine/evidence.ts) plus the HTTP method and a label
 // of the credential it carried. Transport failures are classified by the bridge's classifyFailure.
 //
 // Secrets never reach the evidence. The client knows every secret it has been given (the run's
@@ -11,6 +11,7 @@
 import { Pool } from 'undici';
 import { classifyFailure, type TransportFailure } from '../bridge/classify.js';
 import { displayText, type Exchange } from '../../engine/evidence.js';
+import { DEFAULT_LIMITS } from '../../util/limits.js';
 import { makeScrubber } from '../http/headers.js';
 import type { HttpMethod } from '../../protocols/hosted/document.js';
 
@@ -22,16 +23,16 @@ export interface RestExchange extends Exchange {
   credential?: string;
 }
 
-export type RestOutcome =
+type RestOutcome =
   | { kind: 'answer'; status: number; text: string; json: unknown; isJson: boolean; contentType: string | undefined }
   | { kind: 'transport'; failure: TransportFailure; reason: string };
 
-export interface RestResult {
+interface RestResult {
   outcome: RestOutcome;
   exchange: RestExchange;
 }
 
-export interface RestRequest {
+interface RestRequest {
   method: HttpMethod;
   /** Absolute URL. */
   url: string;
@@ -47,7 +48,7 @@ export interface RestRequest {
   timeoutMs?: number;
 }
 
-export interface RestClientOptions {
+interface RestClientOptions {
   timeoutMs?: number;
   maxBodyBytes?: number;
   /** Called with every exchange (already scrubbed) as it completes. */
@@ -75,8 +76,8 @@ export class RestClient {
   #closed = false;
 
   constructor(private readonly options: RestClientOptions = {}) {
-    this.timeoutMs = options.timeoutMs ?? 10_000;
-    this.maxBodyBytes = options.maxBodyBytes ?? 16 * 1024 * 1024;
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_LIMITS.requestTimeoutMs;
+    this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_LIMITS.maxBodyBytes;
   }
 
   /** Remembers secrets: from now on they are scrubbed from everything recorded. */
@@ -126,7 +127,7 @@ export class RestClient {
   #pool(origin: string): Pool {
     let pool = this.#pools.get(origin);
     if (pool === undefined) {
-      pool = new Pool(origin, { connections: 4, pipelining: 1, connectTimeout: this.timeoutMs, keepAliveTimeout: 10_000 });
+      pool = new Pool(origin, { connections: 4, pipelining: 1, connectTimeout: this.timeoutMs, keepAliveTimeout: DEFAULT_LIMITS.keepAliveMs });
       this.#pools.set(origin, pool);
     }
     return pool;

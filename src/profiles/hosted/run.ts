@@ -1,6 +1,6 @@
-// Runs the hosted profile: the scenarios of suites/hosted/ against a hosted REST service (or the
-// embedded hosted reference service on a free port), through the engine's runner, graded pass or
-// fail per group. The result is the `hosted` section of a report.
+// Runs the hosted profile: hosted scenarios against a hosted REST service (src/run/hosted.ts starts
+// the embedded hosted reference service when no URL is given), through the engine's runner,
+// graded pass or fail per group. The result is the `hosted` section of a report.
 //
 // The driver: setup is a reachability check (GET of the protected-resource metadata at the
 // origin) and a check of the run's credential; there is no teardown and no per-scenario reset
@@ -11,12 +11,14 @@ import type { RunDriver, RunOptions } from '../../engine/runner.js';
 import type { Ending } from '../../engine/result.js';
 import { TargetUnreachable, runLimits, runWith, unreachableRunOf } from '../../engine/runner.js';
 import { selectScenarios, type Selection } from '../../engine/select.js';
-import type { HostedGroupSummary, HostedSection } from '../../report/model.js';
-import { normalizeEndpoint } from '../../servers/forwarder/forward.js';
+import type { HostedGroupSummary, HostedReportScenario, HostedSection } from '../../report/model.js';
+import { gradeLadder } from '../../engine/grading.js';
+import { normalizeEndpoint } from '../../protocols/hosted/endpoint.js';
 import { RestClient, type RestExchange } from './client.js';
 import { HostedRecorder, credentialRepro, fromEnv, type HostedTarget } from './context.js';
 import { DISCOVERY } from '../../protocols/hosted/document.js';
-import { hostedReproScript } from './repro.js';
+import { reproScript } from '../../report/repro.js';
+import { isFailing } from '../../engine/result.js';
 import { HOSTED_GROUPS, type HostedGroup, type HostedScenario } from './scenario.js';
 
 export interface HostedProfileOptions
@@ -41,68 +43,35 @@ export interface HostedProfileOptions
   suite?: readonly HostedScenario[];
 }
 
-export interface HostedLabel {
-  id: string;
-  group: HostedGroup;
-  clauses: string[];
-  title: string;
-}
-
-export type HostedScenarioResult = HostedLabel & Ending & { repro?: string };
+type HostedLabel = Omit<HostedReportScenario, keyof Ending | 'repro'>;
+export type HostedScenarioResult = HostedReportScenario;
 
 /** A hosted target that did not answer at all; `section` reports every scenario as not run. */
 export class HostedTargetUnreachable extends TargetUnreachable {
   section?: HostedSection;
   constructor(url: string, reason: string) {
-    super(url, reason);
-    this.message = printable(`cannot reach the hosted service at ${url}: ${reason}`);
+    super(url, reason, 'the hosted service');
   }
 }
 
-/** Pass/fail per group: a group passes when it has scenarios and every one passed. */
+/** Pass/fail per group (the engine's grader, groups not cumulative): a group passes when it has scenarios and every one passed. */
 export function gradeHosted(results: readonly Pick<HostedScenarioResult, 'group' | 'outcome'>[]): { groups: HostedGroupSummary[]; passed: boolean } {
-  const groups = HOSTED_GROUPS.map((group): HostedGroupSummary => {
-    const mine = results.filter((r) => r.group === group);
-    const count = (o: HostedScenarioResult['outcome']) => mine.filter((r) => r.outcome === o).length;
-    const passed = count('passed');
-    return { group, total: mine.length, passed, failed: count('failed'), error: count('error'), skipped: count('skipped'), notRun: count('not-run'), passes: mine.length > 0 && passed === mine.length };
-  });
-  const ran = groups.filter((g) => g.total > 0);
-  return { groups, passed: ran.length > 0 && ran.every((g) => g.passes) };
+  const required = Object.fromEntries(HOSTED_GROUPS.map((g) => [g, 1])) as Record<HostedGroup, number>;
+  const g = gradeLadder(results, (r: { group: HostedGroup }) => r.group, { levels: HOSTED_GROUPS, required, cumulative: false });
+  return { groups: g.levels.map(({ level, ...counts }) => ({ group: level, ...counts })), passed: g.passed };
 }
 
 /** The scenarios a selection picks from the hosted suite (--tier does not apply). */
-export async function selectHosted(selection: Omit<Selection, 'tier'>, suite?: readonly HostedScenario[]): Promise<HostedScenario[]> {
-  const all = suite ?? (await import('../../../suites/hosted/index.js')).HOSTED_SCENARIOS;
-  return selectScenarios(all, selection);
+export function selectHosted(selection: Omit<Selection, 'tier'>, suite: readonly HostedScenario[]): HostedScenario[] {
+  return selectScenarios(suite, selection);
 }
 
-interface Embedded {
+/** An embedded hosted service the caller started (src/run/hosted.ts): its target and a minter of identity-provider tokens. */
+export interface EmbeddedHosted {
   target: Pick<HostedTarget, 'baseUrl' | 'origin' | 'apiKey' | 'workspaceId'>;
   mint: () => Promise<string>;
   /** A key of another workspace of the embedded service. */
   otherApiKey: string;
-  close(): Promise<void>;
-}
-
-/** The embedded hosted reference service on a free port, trusting an in-memory development identity provider. */
-async function startEmbedded(apiKey: string | undefined, workspaceId: string | undefined): Promise<Embedded> {
-  const { DevIdentityProvider, startHostedServer } = await import('../../servers/hosted/index.js');
-  const idp = await DevIdentityProvider.generate();
-  const server = await startHostedServer({
-    port: 0,
-    identityProviders: [idp.trustedIssuer()],
-    ...(apiKey !== undefined ? { apiKey } : {}),
-    ...(workspaceId !== undefined ? { workspaceId } : {}),
-  });
-  // A key of a second workspace, for the reveal rule: the service does not let a caller found one.
-  const other = await server.keys.issue({ label: 'tck-other-workspace', scopes: ['read', 'write'], workspaceId: `${server.workspaceId}-other` });
-  return {
-    otherApiKey: other.key,
-    target: { baseUrl: server.baseUrl, origin: server.url, apiKey: server.apiKey, workspaceId: server.workspaceId },
-    mint: () => idp.mint({ workspaceId: server.workspaceId }),
-    close: () => server.close(),
-  };
 }
 
 const PROBE_PATH = DISCOVERY.protectedResource;
@@ -113,10 +82,11 @@ export interface HostedRun {
   interrupted: boolean;
 }
 
-export async function runHostedProfile(options: HostedProfileOptions = {}): Promise<HostedRun> {
+/** The hosted profile against `options.url`, or against `embedded` (started and stopped by the caller). */
+export async function runHosted(options: HostedProfileOptions & { suite: readonly HostedScenario[]; embedded?: EmbeddedHosted }): Promise<HostedRun> {
   const started = performance.now();
-  const selected = await selectHosted(options, options.suite);
-  const embedded = options.url === undefined ? await startEmbedded(options.apiKey, options.workspaceId) : undefined;
+  const selected = selectHosted(options, options.suite);
+  const embedded = options.embedded;
   const client = new RestClient({
     ...(options.requestTimeoutMs !== undefined ? { timeoutMs: options.requestTimeoutMs } : {}),
     ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
@@ -177,14 +147,19 @@ export async function runHostedProfile(options: HostedProfileOptions = {}): Prom
     // Whatever a secret learned late may have reached earlier (messages, expected/actual, notes): scrubbed once more.
     const results = summary.results.map((r): HostedScenarioResult => {
       const clean = client.scrubValue(r);
-      if (clean.outcome !== 'failed' && clean.outcome !== 'error') return clean;
-      const script = hostedReproScript(r as HostedScenarioResult & { exchanges: RestExchange[] }, baseUrl, target.origin, credentialRepro);
+      if (!isFailing(clean.outcome)) return clean;
+      const script = reproScript(r, {
+        url: baseUrl,
+        envVar: 'TCK_HOSTED_URL',
+        what: "agent-memory-tck's hosted profile",
+        notes: ["No credential is written here: the run's own come from TCK_API_KEY, TCK_TOKEN and TCK_OTHER_API_KEY."],
+        authorization: (ex) => credentialRepro(ex as RestExchange),
+      });
       return { ...clean, repro: client.scrub(script) };
     });
     return { section: section(results, [...summary.setup.warnings, ...summary.warnings]), interrupted: summary.stopped?.interrupted ?? false };
   } finally {
     await client.close();
-    await embedded?.close();
   }
 }
 
@@ -196,7 +171,7 @@ function hostedDriver(client: RestClient, target: HostedTarget): RunDriver<Hoste
     setup: async (signal) => {
       const reach = await probe(signal);
       if (signal.aborted) return { ok: false, warnings: [] };
-      // Unreachable only without any HTTP status (see callSetup in src/engine/runner.ts).
+      // Unreachable only without any HTTP status (see callSetup in src/profiles/bridge/driver.ts).
       if (reach.outcome.kind === 'transport' && reach.exchange.status === undefined) throw new TargetUnreachable(target.baseUrl, reach.outcome.reason);
       const warnings: string[] = [];
       if (reach.outcome.kind === 'transport') warnings.push(`the probe ${PROBE_PATH} was answered, but: ${reach.outcome.reason}`);

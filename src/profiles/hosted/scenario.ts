@@ -1,23 +1,17 @@
-// A scenario of the hosted profile: the engine's scenario shape (id, group, clauses, title,
-// asserts, run), with a group of the profile instead of a tier, and a HostedContext.
+// A scenario of the hosted profile: the engine's scenario shape with a group of the profile
+// (graded on its own) instead of a tier, and a HostedContext.
+import type { ScenarioBase } from '../../engine/scenario.js';
+import { HOSTED_GROUPS, type HostedGroup } from '../../protocols/hosted/document.js';
 import type { HostedContext } from './context.js';
 
-export const HOSTED_GROUPS = ['resources', 'credentials', 'discovery'] as const;
-export type HostedGroup = (typeof HOSTED_GROUPS)[number];
+export { HOSTED_GROUPS, type HostedGroup };
 
 /** What `tck list` and the reports show in the place of a bridge tier. */
 export const HOSTED_PROFILE = 'hosted';
 
-export interface HostedScenario {
-  /** SCN-H-001… */
-  id: string;
+/** SCN-H-001…; clauses: HOSTED-… for hosted-rest-api.md, RFC…-member for the RFCs it names. */
+export interface HostedScenario extends ScenarioBase<HostedContext> {
   group: HostedGroup;
-  /** Rules checked: HOSTED-… for hosted-rest-api.md, RFC…-member for the RFCs it names. */
-  clauses: string[];
-  title: string;
-  /** One or two lines for `tck explain`. */
-  asserts: string;
-  run(ctx: HostedContext): Promise<void>;
 }
 
 export function defineHostedScenario(s: HostedScenario): HostedScenario {

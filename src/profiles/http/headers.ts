@@ -8,21 +8,20 @@
 // Header values are treated as secrets: no error message, Exchange or formatted output of
 // this module ever contains one. Names are lowercased (HTTP names are case-insensitive);
 // a later entry for the same name replaces an earlier one.
+import { TckError, type TckErrorCode } from '../../engine/errors.js';
 
 /** A misuse of the kit by its caller (bad URL, bad header): the CLI shows `message` and exits. */
-export class BridgeUsageError extends Error {
-  readonly code: string = 'TCK_USAGE';
-  constructor(message: string) {
-    super(message);
+export class BridgeUsageError extends TckError {
+  constructor(message: string, code: TckErrorCode = 'TCK_USAGE') {
+    super(message, code);
     this.name = 'BridgeUsageError';
   }
 }
 
 /** A malformed `Name: value` header argument. The message never contains the value. */
 export class InvalidHeaderError extends BridgeUsageError {
-  override readonly code = 'TCK_INVALID_HEADER';
   constructor(message: string) {
-    super(message);
+    super(message, 'TCK_INVALID_HEADER');
     this.name = 'InvalidHeaderError';
   }
 }
@@ -30,10 +29,11 @@ export class InvalidHeaderError extends BridgeUsageError {
 /** RFC 9110 token characters. */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** Control characters other than horizontal tab are not allowed in a field value. */
+// eslint-disable-next-line no-control-regex -- control characters are what it finds
 const BAD_VALUE_CHAR = /[\u0000-\u0008\u000a-\u001f\u007f]/;
 
 /** Headers the client sets itself or that HTTP/1.1 framing owns; a user may not set them. */
-export const RESERVED_HEADERS: ReadonlySet<string> = new Set([
+const RESERVED_HEADERS: ReadonlySet<string> = new Set([
   'content-type',
   'content-length',
   'transfer-encoding',

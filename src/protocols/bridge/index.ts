@@ -3,3 +3,4 @@ export * from './model.js';
 export * from './methods.js';
 export * from './validate.js';
 export { jsonSchemas } from './json-schema.js';
+export * from './version.js';

@@ -10,7 +10,7 @@ export const YIELD_EVERY = 2_000;
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-export interface ListValidation {
+interface ListValidation {
   ok: boolean;
   issues: string[];
   notes: string[];

@@ -10,6 +10,7 @@ import { failureText, placeOf } from './text.js';
 export const junit: Builder = (junitModule as unknown as { default?: Builder }).default ?? (junitModule as unknown as Builder);
 
 /** Characters XML 1.0 cannot hold (most C0 controls, lone surrogates, U+FFFE/U+FFFF), written as \uXXXX. */
+// eslint-disable-next-line no-control-regex -- control characters are what it escapes
 const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 export function xmlSafe(text: string): string {

@@ -1,10 +1,11 @@
 // The reporter names of `--reporter` (kept apart from the renderers so the CLI parses them cheaply).
+import { TckError } from '../../engine/errors.js';
 export const REPORTER_NAMES = ['console', 'json', 'junit', 'html', 'md', 'badge'] as const;
 export type ReporterName = (typeof REPORTER_NAMES)[number];
 export type FileFormat = Exclude<ReporterName, 'console'>;
 export const DEFAULT_REPORTERS: readonly ReporterName[] = ['console', 'json', 'junit', 'html'];
 
-export class UnknownReporterError extends Error {}
+export class UnknownReporterError extends TckError {}
 
 /** `console,json,junit` (comma-separated, repeatable) to reporter names; an unknown name throws. */
 export function parseReporters(values: readonly string[]): ReporterName[] {

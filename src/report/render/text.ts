@@ -48,7 +48,7 @@ export function verdicts(report: Report): { text: string; ok: boolean }[] {
   return lines;
 }
 
-/** The verdict as one line (the two profiles' joined by "; "). */
+/** Every verdict of a report in one line (the bridge tiers, and the hosted groups when they ran). */
 export const verdictLine = (report: Report): string => verdicts(report).map((v) => v.text).join('; ');
 
 /**
@@ -108,7 +108,7 @@ const MAX_DIFF_LINES = 400;
 /** Unchanged lines kept around each change. */
 const CONTEXT = 3;
 
-export interface DiffLine {
+interface DiffLine {
   kind: ' ' | '-' | '+' | '…';
   text: string;
 }
@@ -186,7 +186,7 @@ export function failureText(s: AnyReportScenario, options: { all?: boolean } = {
   return parts.join('\n');
 }
 
-export function exchangesText(s: AnyReportScenario, all = false): string {
+function exchangesText(s: AnyReportScenario, all = false): string {
   const shown = all ? s.exchanges : s.exchanges.slice(-SHOWN_EXCHANGES);
   const head =
     shown.length < s.exchanges.length

@@ -4,6 +4,7 @@
 // variant servers can wrap it (inject faults, change answers) without an HTTP proxy.
 import type { z } from 'zod';
 import { METHODS, describe, isMethodName, validate, type MethodName } from '../../protocols/bridge/index.js';
+import { isJsonObject as isPlainObject } from '../../util/json.js';
 import { BadRequestError, MAX_ID_CHARS, type StoreHandlers } from './store.js';
 import { keepFreeForm } from '../free-form.js';
 
@@ -19,9 +20,6 @@ export function errorResponse(status: number, error: string): BridgeResponse {
   return { status, body: { error } };
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * How deeply a parameter value may nest (arrays and objects). JSON.parse accepts any depth, but

@@ -12,10 +12,11 @@ import type { AddressInfo } from 'node:net';
 import { isMethodName } from '../../protocols/bridge/index.js';
 import { createBoundedServer, refuse, type ServerLimits } from '../http-plumbing.js';
 import type { BridgeResponse, Dispatcher } from './dispatch.js';
+import { DEFAULT_LIMITS } from '../../util/limits.js';
 
-export const MAX_BODY_BYTES = 16 * 1024 * 1024;
+export const MAX_BODY_BYTES = DEFAULT_LIMITS.maxBodyBytes;
 
-export interface BridgeServerOptions {
+interface BridgeServerOptions {
   /** 0 (the default) picks a free port. */
   port?: number;
   /** Default 127.0.0.1. */

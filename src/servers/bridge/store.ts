@@ -37,6 +37,7 @@ import type {
 } from '../../protocols/bridge/index.js';
 import { METHODS } from '../../protocols/bridge/index.js';
 import { fieldTokens, rank, type DocTokens } from './search.js';
+import { PROTOCOL_VERSION } from '../../protocols/bridge/version.js';
 
 /** Validated parameters of a method (the output of `METHODS[m].params`). */
 export type Params<M extends MethodName> = z.output<(typeof METHODS)[M]['params']>;
@@ -44,7 +45,7 @@ export type Params<M extends MethodName> = z.output<(typeof METHODS)[M]['params'
 /**
  * The contract of a store: one handler per bridge method, taking its validated params. The result
  * is typed `unknown` here because `METHODS[m].kind` is widened to `ResponseKind` in
- * src/schema/methods.ts (so `ResultOf<M>` cannot tell a list from an object); MemoryStore's own
+ * src/protocols/bridge/methods.ts (so `ResultOf<M>` cannot tell a list from an object); MemoryStore's own
  * signatures carry the precise model types.
  */
 export type StoreHandlers = { [M in MethodName]: (params: Params<M>) => unknown };
@@ -77,7 +78,6 @@ export interface StoreSnapshot {
   relationships: Relationship[];
 }
 
-export const PROTOCOL_VERSION = '0.1.0';
 
 interface MessageRec {
   message: Message;

@@ -19,9 +19,12 @@ import { createHash } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import { METHODS, isMethodName, type MethodName } from '../../protocols/bridge/index.js';
 import { MAX_NESTING_DEPTH, errorResponse, nestsDeeperThan, paramIssues, type BridgeResponse, type Dispatcher } from '../bridge/dispatch.js';
-import { PROTOCOL_VERSION } from '../bridge/store.js';
+import { PROTOCOL_VERSION } from '../../protocols/bridge/version.js';
+import { DEFAULT_LIMITS } from '../../util/limits.js';
+import { normalizeEndpoint } from '../../protocols/hosted/endpoint.js';
+import { isJsonObject as isObject } from '../../util/json.js';
 
-export interface ForwarderOptions {
+interface ForwarderOptions {
   /** The hosted REST base URL, e.g. https://memory.example.com/v1 (an origin alone gets /v1). */
   endpoint: string;
   /** Sent as `Authorization: Bearer <apiKey>` (an API key or an access token). */
@@ -63,25 +66,6 @@ export const FORWARD_ROUTES: Readonly<Record<MethodName, string | null>> = {
   get_similar_traces: null,
 };
 
-/**
- * Checks and normalises MEMORY_ENDPOINT (or another setting, named by `names` in the errors): an
- * http(s) URL without query, fragment or credentials; an origin alone gets /v1.
- */
-export function normalizeEndpoint(endpoint: string, names = { url: 'MEMORY_ENDPOINT', key: 'MEMORY_API_KEY' }): string {
-  let url: URL;
-  try {
-    url = new URL(endpoint);
-  } catch {
-    throw new Error(`${names.url} is not a URL: ${JSON.stringify(endpoint)}`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`${names.url} must be http or https, got ${url.protocol}`);
-  if (url.username !== '' || url.password !== '' || url.search !== '' || url.hash !== '') {
-    throw new Error(`${names.url} must not carry credentials, a query or a fragment (put the key in ${names.key})`);
-  }
-  const path = url.pathname.replace(/\/+$/, '');
-  return `${url.origin}${path === '' ? '/v1' : path}`;
-}
-
 /** A failed upstream exchange, its message fully formed; `status` is the upstream's, if one came. */
 class UpstreamFailure extends Error {
   constructor(
@@ -101,7 +85,6 @@ type Query = Record<string, string | number | null | undefined>;
 const SNIPPET = 500;
 const snippet = (text: string) => (text.length <= SNIPPET ? text : `${text.slice(0, SNIPPET)}…`);
 const statusLine = (status: number) => `${status}${STATUS_CODES[status] ? ` ${STATUS_CODES[status]}` : ''}`;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 const seg = (value: string) => encodeURIComponent(value);
 
@@ -109,7 +92,7 @@ const seg = (value: string) => encodeURIComponent(value);
 const CONVERSATION_NAMESPACE = Buffer.from('3f1c6a52e8b94a0d9d1e2b7c5a4f8e60', 'hex');
 
 /** The bridge Conversation id of a session: the session id when it is a UUID, else a v5 UUID of it. */
-export function conversationIdOf(sessionId: string): string {
+function conversationIdOf(sessionId: string): string {
   if (UUID.test(sessionId)) return sessionId.toLowerCase();
   const h = createHash('sha1').update(CONVERSATION_NAMESPACE).update(sessionId, 'utf8').digest();
   h[6] = (h[6]! & 0x0f) | 0x50;
@@ -161,7 +144,7 @@ function compact(body: Json): Json {
 
 export function createForwarder(options: ForwarderOptions): Dispatcher {
   const base = normalizeEndpoint(options.endpoint);
-  const timeoutMs = options.timeoutMs ?? 10_000;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_LIMITS.requestTimeoutMs;
   const headers: Record<string, string> = { accept: 'application/json' };
   if (options.apiKey !== undefined && options.apiKey !== '') headers.authorization = `Bearer ${options.apiKey}`;
 
@@ -215,6 +198,7 @@ export function createForwarder(options: ForwarderOptions): Dispatcher {
     return listOf((await call('GET', '/entities')).body, 'entities', 'the entity list');
   }
 
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- params are validated against METHODS[m].params before a handler runs
   type Handler = (p: any) => Promise<unknown>;
   const handlers: Partial<Record<MethodName, Handler>> = {
     setup: async () => {

@@ -20,8 +20,8 @@ import { ROUTES, type Reply, type Route } from './routes.js';
 import { HostedError, HostedStore } from './store.js';
 import { createBoundedServer, refuse, type ServerLimits } from '../http-plumbing.js';
 
-export const API_PREFIX = '/v1';
-export const DEFAULT_WORKSPACE = 'default';
+const API_PREFIX = '/v1';
+const DEFAULT_WORKSPACE = 'default';
 
 export interface HostedServerOptions {
   /** The store (default: a new one). Give the same one to startReferenceServer for the bridge view. */

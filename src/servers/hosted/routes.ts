@@ -26,7 +26,7 @@ export interface Reply {
   headers?: Record<string, string>;
 }
 
-export interface HostedServices {
+interface HostedServices {
   store: HostedStore;
   keys: ApiKeyRegistry;
   tokens: TokenService;

@@ -20,8 +20,8 @@
 // the hosted-only data that belongs to what they remove.
 import type { Entity, EntityType, Message, ReasoningStep, ReasoningTrace, Relationship, Role, ToolCall } from '../../protocols/bridge/index.js';
 import { ENTITY_TYPES } from '../../protocols/bridge/index.js';
-import { MAX_NAME_CHARS, MAX_TEXT_CHARS, MemoryStore, checkSize, type MemoryStoreOptions, type Params, type StoreSnapshot } from '../bridge/store.js';
 import { rank } from '../bridge/search.js';
+import { MAX_NAME_CHARS, MAX_TEXT_CHARS, MemoryStore, checkSize, type MemoryStoreOptions, type Params, type StoreSnapshot } from '../bridge/store.js';
 
 /** A request the hosted view refuses: 400 (bad input) or 404 (unknown resource). */
 export class HostedError extends Error {
@@ -33,7 +33,7 @@ export class HostedError extends Error {
 
 type Json = Record<string, unknown>;
 
-export interface ConversationView {
+interface ConversationView {
   id: string;
   userId: string | null;
   title: string | null;
@@ -43,7 +43,7 @@ export interface ConversationView {
   messageCount: number;
 }
 
-export interface MessageView {
+interface MessageView {
   id: string;
   conversationId: string;
   role: Role;
@@ -76,7 +76,7 @@ export interface EdgeView {
   properties: Json;
 }
 
-export interface ToolCallView {
+interface ToolCallView {
   id: string;
   stepId: string;
   toolName: string;
@@ -87,7 +87,7 @@ export interface ToolCallView {
   error: string | null;
 }
 
-export interface StepView {
+interface StepView {
   id: string;
   traceId: string;
   conversationId: string;
@@ -98,7 +98,7 @@ export interface StepView {
   toolCalls: ToolCallView[];
 }
 
-export interface TraceView {
+interface TraceView {
   id: string;
   conversationId: string;
   task: string;
@@ -109,14 +109,14 @@ export interface TraceView {
   completedAt: string | null;
 }
 
-export interface HistoryEntry {
+interface HistoryEntry {
   action: 'created' | 'updated' | 'feedback' | 'merged';
   at: string;
   /** updated: {field: {from, to}}; feedback: {feedback}; merged: {sourceId, sourceName}. */
   details: Json;
 }
 
-export interface EntityPatch {
+interface EntityPatch {
   name?: string | undefined;
   type?: EntityType | undefined;
   subtype?: string | null | undefined;
@@ -124,7 +124,7 @@ export interface EntityPatch {
   canonicalName?: string | null | undefined;
 }
 
-export interface StepInput {
+interface StepInput {
   conversationId: string;
   reasoning?: string | null | undefined;
   actionTaken?: string | null | undefined;
@@ -496,7 +496,7 @@ function mentions(text: string, name: string): boolean {
   return new RegExp(`(^|[^\\p{L}\\p{N}])${escaped}($|[^\\p{L}\\p{N}])`, 'iu').test(text);
 }
 
-export function messageView(m: Message, conversationId: string): MessageView {
+function messageView(m: Message, conversationId: string): MessageView {
   return {
     id: m.id,
     conversationId,
@@ -508,11 +508,11 @@ export function messageView(m: Message, conversationId: string): MessageView {
   };
 }
 
-export function edgeView(r: Relationship): EdgeView {
+function edgeView(r: Relationship): EdgeView {
   return { id: r.id, sourceId: r.source_id, targetId: r.target_id, relationshipType: r.relationship_type, properties: copy(r.properties ?? {}) };
 }
 
-export function toolCallView(c: ToolCall, stepId: string): ToolCallView {
+function toolCallView(c: ToolCall, stepId: string): ToolCallView {
   return {
     id: c.id,
     stepId,
@@ -525,7 +525,7 @@ export function toolCallView(c: ToolCall, stepId: string): ToolCallView {
   };
 }
 
-export function stepView(s: ReasoningStep, t: ReasoningTrace): StepView {
+function stepView(s: ReasoningStep, t: ReasoningTrace): StepView {
   return {
     id: s.id,
     traceId: t.id,
@@ -538,7 +538,7 @@ export function stepView(s: ReasoningStep, t: ReasoningTrace): StepView {
   };
 }
 
-export function traceView(t: ReasoningTrace): TraceView {
+function traceView(t: ReasoningTrace): TraceView {
   return {
     id: t.id,
     conversationId: t.session_id,

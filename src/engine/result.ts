@@ -1,0 +1,61 @@
+// What a scenario's run produces, as zod schemas: the report (src/report/model.ts) is built from
+// these, and every result type of the engine is inferred from them, never written twice.
+import { z } from 'zod';
+import { ExchangeSchema } from './evidence.js';
+import { TIERS } from './scenario.js';
+
+export const TierSchema = z.enum(TIERS);
+
+const OUTCOMES = ['passed', 'failed', 'error', 'skipped', 'not-run'] as const;
+export const OutcomeSchema = z.enum(OUTCOMES);
+export type Outcome = z.infer<typeof OutcomeSchema>;
+
+/** Failed or errored: what a gate, a diff and the failure lists count as a failure. */
+export const isFailing = (outcome: Outcome): boolean => outcome === 'failed' || outcome === 'error';
+
+/** How a scenario ended, with its evidence: the part of a result every profile shares. */
+export const EndingSchema = z.object({
+  outcome: OutcomeSchema,
+  /** True when the failure is a method answering 404/501. */
+  notImplemented: z.boolean().optional(),
+  message: z.string().optional(),
+  expected: z.unknown().optional(),
+  actual: z.unknown().optional(),
+  durationMs: z.number(),
+  /** The HTTP exchanges of a scenario that did not pass (evidence); empty for passed ones. */
+  exchanges: z.array(ExchangeSchema),
+  notes: z.array(z.string()),
+});
+export type Ending = z.infer<typeof EndingSchema>;
+
+/** What names a scenario in its result. */
+const LabelSchema = z.object({
+  id: z.string(),
+  group: z.string(),
+  clauses: z.array(z.string()),
+  title: z.string(),
+});
+
+/** The label of a tiered (bridge) scenario. */
+export const TieredLabelSchema = LabelSchema.extend({ tier: TierSchema });
+export type ScenarioLabel = z.infer<typeof TieredLabelSchema>;
+
+/** A tiered scenario's result: its label and how it ended. */
+export const ScenarioResultSchema = TieredLabelSchema.extend(EndingSchema.shape);
+export type ScenarioResult = z.infer<typeof ScenarioResultSchema>;
+
+/** The counts of one level (a tier, a group) and whether the level's own requirement holds. */
+export const LevelCountsSchema = z.object({
+  total: z.number().int(),
+  passed: z.number().int(),
+  failed: z.number().int(),
+  error: z.number().int(),
+  skipped: z.number().int(),
+  notRun: z.number().int(),
+  /** This level's own requirement holds (regardless of lower levels). */
+  passes: z.boolean(),
+});
+export type LevelCounts = z.infer<typeof LevelCountsSchema>;
+
+export const TierSummarySchema = LevelCountsSchema.extend({ tier: TierSchema });
+export type TierSummary = z.infer<typeof TierSummarySchema>;

@@ -1,0 +1,68 @@
+// The bridge profile's RunDriver: `setup` once (its protocol_version checked), `clear_all_data`
+// before every scenario, `teardown` at the end, a Recorder per scenario. The loop itself is the
+// engine's (runWith).
+import { printable } from '../../engine/evidence.js';
+import type { ScenarioLabel, ScenarioResult } from '../../engine/result.js';
+import { TargetUnreachable, runWith, unreachableRunOf, type RunDriver, type RunOptions, type RunSummary, type SetupInfo } from '../../engine/runner.js';
+import { PROTOCOL_VERSION, majorMinor } from '../../protocols/bridge/version.js';
+import type { BridgeClient } from './client.js';
+import { Recorder, describeOutcome } from './context.js';
+import type { Scenario } from './scenario.js';
+
+/** What the bridge driver needs of a client: the BridgeClient, or a replay of recorded exchanges (src/certify). */
+export type BridgeTransport = Pick<BridgeClient, 'call' | 'url' | 'timeoutMs'>;
+
+type BridgeRunOptions = RunOptions<Scenario, ScenarioResult>;
+export type BridgeRunSummary = RunSummary<ScenarioResult>;
+
+export async function runScenarios(client: BridgeTransport, scenarios: readonly Scenario[], options: BridgeRunOptions = {}): Promise<BridgeRunSummary> {
+  return runWith(bridgeDriver(client), scenarios, options);
+}
+
+/** The bridge: setup/teardown calls, clear_all_data before each scenario, a Recorder per scenario. */
+export function bridgeDriver(client: BridgeTransport): RunDriver<Scenario, Recorder, ScenarioLabel> {
+  return {
+    label: labelOf,
+    setup: (signal) => callSetup(client, signal),
+    teardown: async (signal) => void (await client.call('teardown', {}, { signal })),
+    context: (scope) => new Recorder({ call: (method, params, opts) => client.call(method, params, { ...opts, signal: scope.signal }).then((r) => scope.observe(r)) }),
+    run: async (scenario, ctx) => {
+      // A scenario cannot be judged on a dirty store.
+      await ctx.bridge.clear_all_data();
+      await scenario.run(ctx);
+    },
+    probe: (m, p, o) => client.call(m, p, o),
+    requestTimeoutMs: client.timeoutMs,
+  };
+}
+
+const labelOf = (s: Scenario): ScenarioLabel => ({ id: s.id, tier: s.tier, group: s.group, clauses: s.clauses, title: s.title });
+
+/** The summary of a run whose first request found no target: every scenario not run. */
+export function unreachableRun(scenarios: readonly Scenario[], err: TargetUnreachable): BridgeRunSummary {
+  return unreachableRunOf(scenarios.map(labelOf), err);
+}
+
+async function callSetup(client: BridgeTransport, signal: AbortSignal): Promise<SetupInfo> {
+  const { outcome, exchange } = await client.call('setup', {}, { signal });
+  // Stopped before the first answer: nothing is judged, every scenario is reported as not run.
+  if (signal.aborted) return { ok: false, warnings: [] };
+  // Unreachable (exit 3) only when no HTTP status came at all: a status, whatever its body (too
+  // large, not JSON, cut short) or a redirect, proves a server answers — a protocol error of setup.
+  if (outcome.kind === 'transport' && exchange.status === undefined) throw new TargetUnreachable(client.url, outcome.reason);
+  const warnings: string[] = [];
+  if (outcome.kind !== 'object' || outcome.value.ok !== true) {
+    warnings.push(printable(`setup: expected 200 {"ok": true}, got ${describeOutcome(outcome)}`));
+    return { ok: false, warnings };
+  }
+  const reported = outcome.value.protocol_version;
+  if (typeof reported !== 'string') {
+    warnings.push(`setup did not report protocol_version; the kit checks bridge protocol ${PROTOCOL_VERSION}`);
+    return { ok: true, warnings };
+  }
+  const version = printable(reported);
+  if (majorMinor(version) !== majorMinor(PROTOCOL_VERSION)) {
+    warnings.push(`target reports protocol_version ${version}; the kit checks ${PROTOCOL_VERSION}`);
+  }
+  return { ok: true, protocolVersion: version, warnings };
+}
