@@ -10,6 +10,7 @@
 // (SIGINT, SIGTERM) or the time limit ends the run with a partial result.
 import { TckError } from './errors.js';
 import { printable, type Exchange } from './evidence.js';
+import { capText, capValue } from './bounds.js';
 import { AssertionFailure, ScenarioFault, ScenarioTimeout, SkipScenario, formatSeconds } from './faults.js';
 import { DEFAULT_LIMITS } from '../util/limits.js';
 import { Liveness, type Observed } from './liveness.js';
@@ -196,7 +197,14 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
  * no reporter can pass a server's terminal escape sequences on (JSON.stringify leaves C1 as is).
  */
 function printableResult<R extends Ending>(r: R): R {
-  return { ...r, ...(r.message !== undefined ? { message: printable(r.message) } : {}), notes: r.notes.map(printable) };
+  return {
+    ...r,
+    ...(r.message !== undefined ? { message: printable(capText(r.message)) } : {}),
+    // Bounded too (bounds.ts): a result of a huge answer must not make the report unwritable.
+    ...('expected' in r ? { expected: capValue(r.expected) } : {}),
+    ...('actual' in r ? { actual: capValue(r.actual) } : {}),
+    notes: r.notes.map((n) => printable(capText(n))),
+  };
 }
 
 /** One signal for the whole run: the caller's, or the time limit, whichever comes first. */

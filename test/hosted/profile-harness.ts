@@ -41,11 +41,14 @@ export async function startHostedVariant(variant: HostedVariant = {}): Promise<R
     ...(intercept ? { intercept } : {}),
   });
   const s = server;
+  // The service lets no caller found a workspace: the reveal rule's second workspace is given.
+  const other = await s.keys.issue({ label: 'other', scopes: ['read', 'write'], workspaceId: `${s.workspaceId}-other` });
   return {
     server: s,
     options: {
       url: s.baseUrl,
       apiKey: s.apiKey,
+      otherApiKey: other.key,
       workspaceId: s.workspaceId,
       idpToken: () => provider.mint({ workspaceId: s.workspaceId }),
       requestTimeoutMs: 5_000,

@@ -27,7 +27,7 @@ interface Call {
 }
 
 /** Handles a request itself (returns true) or lets the reference implementation answer it. */
-type Fault = (call: Call) => boolean;
+export type Fault = (call: Call) => boolean;
 
 export interface Hostile {
   url: string;

@@ -44,10 +44,12 @@ export function unreachableRun(scenarios: readonly Scenario[], err: TargetUnreac
 }
 
 async function callSetup(client: BridgeTransport, signal: AbortSignal): Promise<SetupInfo> {
-  const { outcome } = await client.call('setup', {}, { signal });
+  const { outcome, exchange } = await client.call('setup', {}, { signal });
   // Stopped before the first answer: nothing is judged, every scenario is reported as not run.
   if (signal.aborted) return { ok: false, warnings: [] };
-  if (outcome.kind === 'transport') throw new TargetUnreachable(client.url, outcome.reason);
+  // Unreachable (exit 3) only when no HTTP status came at all: a status, whatever its body (too
+  // large, not JSON, cut short) or a redirect, proves a server answers — a protocol error of setup.
+  if (outcome.kind === 'transport' && exchange.status === undefined) throw new TargetUnreachable(client.url, outcome.reason);
   const warnings: string[] = [];
   if (outcome.kind !== 'object' || outcome.value.ok !== true) {
     warnings.push(printable(`setup: expected 200 {"ok": true}, got ${describeOutcome(outcome)}`));

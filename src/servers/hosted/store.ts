@@ -20,8 +20,8 @@
 // the hosted-only data that belongs to what they remove.
 import type { Entity, EntityType, Message, ReasoningStep, ReasoningTrace, Relationship, Role, ToolCall } from '../../protocols/bridge/index.js';
 import { ENTITY_TYPES } from '../../protocols/bridge/index.js';
-import { MemoryStore, type MemoryStoreOptions, type Params, type StoreSnapshot } from '../bridge/store.js';
-import { fieldTokens, rank } from '../bridge/search.js';
+import { rank } from '../bridge/search.js';
+import { MAX_NAME_CHARS, MAX_TEXT_CHARS, MemoryStore, checkSize, type MemoryStoreOptions, type Params, type StoreSnapshot } from '../bridge/store.js';
 
 /** A request the hosted view refuses: 400 (bad input) or 404 (unknown resource). */
 export class HostedError extends Error {
@@ -345,6 +345,8 @@ export class HostedStore extends MemoryStore {
       changes[field] = { from, to };
       apply();
     };
+    checkSize('name', patch.name, MAX_NAME_CHARS);
+    checkSize('description', patch.description, MAX_TEXT_CHARS);
     set('name', before.name, () => { e.name = patch.name!; });
     set('type', before.type, () => { e.type = patch.type!; });
     set('subtype', before.subtype, () => { e.subtype = patch.subtype ?? null; });
@@ -400,7 +402,7 @@ export class HostedStore extends MemoryStore {
   /** Over name, description, canonical name and merged names, as the bridge's search_entities. */
   searchEntities(input: { query: string; limit?: number | undefined; type?: EntityType | undefined }): (EntityView & { score: number })[] {
     const candidates = [...this.entities.values()].filter((r) => input.type === undefined || r.entity.type === input.type);
-    return rank(input.query, candidates, (r) => fieldTokens([r.entity.name, r.entity.description, r.entity.canonical_name, ...r.aliases]), { limit: input.limit })
+    return rank(input.query, candidates, (r) => this.entityTokens(r), { limit: input.limit })
       .map((h) => ({ ...this.entityView(h.item.entity.id), score: h.score }));
   }
 
