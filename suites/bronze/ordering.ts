@@ -4,7 +4,8 @@ import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenari
 import { show } from '../../src/engine/assert.js';
 import { AssertionFailure } from '../../src/engine/faults.js';
 import type { Role } from '../../src/protocols/bridge/model.js';
-import { addMessages, addTurns, compareInstants, deleteAndCheck, expectConversation } from './helpers-bronze-b.js';
+import { addMessages, addTurns, deleteAndCheck, expectConversation } from '../support/messages.js';
+import { compareInstants } from '../support/time.js';
 
 const group = 'ordering';
 

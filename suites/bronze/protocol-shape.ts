@@ -14,7 +14,8 @@ import { Conversation, Entity, Message, ReasoningTrace, SessionInfo } from '../.
 import { validate } from '../../src/protocols/bridge/validate.js';
 import type { z } from 'zod';
 import { SPECIAL_CONTENT, UNICODE_CONTENT } from '../../fixtures/data.js';
-import { UNKNOWN_ID, expectConversation, firstDifference } from './helpers-bronze-b.js';
+import { UNKNOWN_ID, expectConversation } from '../support/messages.js';
+import { firstDifference } from '../support/differences.js';
 
 const RULES = {
   'BRIDGE-REQUEST-1': 'the body is JSON, sent as application/json (UTF-8)',
