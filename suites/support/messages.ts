@@ -46,7 +46,7 @@ export interface Written {
   content: string;
 }
 
-export const view = (m: Written): Written => ({ id: m.id, role: m.role, content: m.content });
+const view = (m: Written): Written => ({ id: m.id, role: m.role, content: m.content });
 
 /** Fields of a stored message that must not change while it is stored (embedding may be computed later). */
 export function stored(m: Message): Pick<Message, 'id' | 'role' | 'content' | 'timestamp' | 'metadata'> {

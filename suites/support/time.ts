@@ -3,7 +3,7 @@
 import { check, instant, show } from '../../src/engine/assert.js';
 
 /** How far a "recent" server timestamp may be from the kit's clock (both ways): 5 minutes. */
-export const CLOCK_WINDOW_MS = 5 * 60_000;
+const CLOCK_WINDOW_MS = 5 * 60_000;
 
 export const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
