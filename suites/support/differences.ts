@@ -39,6 +39,7 @@ function differenceAt(a: unknown, b: unknown, path: string): Difference | undefi
   }
   if (isObj(a) && isObj(b)) {
     for (const key of new Set([...Object.keys(b), ...Object.keys(a)])) {
+      if (a[key] === undefined && b[key] === undefined) continue; // no difference JSON could show
       if (!(key in a)) return { path: join(path, key), a: undefined, b: b[key], absent: 'a' };
       if (!(key in b)) return { path: join(path, key), a: a[key], b: undefined, absent: 'b' };
       const d = differenceAt(a[key], b[key], join(path, key));
