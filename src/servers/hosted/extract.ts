@@ -16,12 +16,19 @@ export interface Extracted {
 
 /**
  * The name in a match: up to the first bracket or sentence punctuation the matchers keep
- * ("Bob (tck-1" -> "Bob"), without leading or trailing punctuation ("Berlin." -> "Berlin").
+ * ("Bob (tck-1" -> "Bob"), without leading or trailing punctuation ("Berlin." -> "Berlin"), and
+ * without lower-case words at either end of a phrase, which the tagger sometimes pulls in
+ * ("Where does Alice work?" -> "Alice work" -> "Alice"; "University of Paris" keeps its "of").
  */
-const tidy = (text: string) =>
-  (text.split(/[()[\]{}"\u201c\u201d,;:!?]/u).find((part) => part.trim() !== '') ?? '')
+function tidy(text: string): string {
+  const words = (text.split(/[()[\]{}"\u201c\u201d,;:!?]/u).find((part) => part.trim() !== '') ?? '')
     .replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '')
-    .replace(/\s+/g, ' ');
+    .split(/\s+/);
+  const lower = (w: string | undefined) => w !== undefined && /^\p{Ll}/u.test(w);
+  while (words.length > 1 && lower(words.at(-1))) words.pop();
+  while (words.length > 1 && lower(words[0])) words.shift();
+  return words.join(' ').replace(/[^\p{L}\p{N}]+$/u, '');
+}
 
 /** An identifier-like token: an upper-case letter after the first character, or a capital then a digit. */
 const IDENTIFIER = /^(?:.+\p{Lu}|\p{Lu}.*\p{N})/u;

@@ -20,7 +20,9 @@
 //   name or synonym, else OBJECT. A type that is not one of the five is kept for the REST view, so
 //   "concept" reads back "concept" over REST and OBJECT over the bridge. Upper-case input works.
 // - entities are extracted (extract.ts) from the content of messages added over REST — never over
-//   the bridge, whose scenarios count the entities they make — unless one of that name exists.
+//   the bridge's add_message — unless one of that name exists. An extracted entity is provisional:
+//   an entity of the same name added later on purpose (over either view) supersedes it (the
+//   extracted one is merged into it, leaving the SAME_AS link), so one name is one entity.
 // - deletes are idempotent: an unknown or already-deleted conversation or entity is not an error;
 //   a conversation that was never made (or was deleted) reads as empty, not 404.
 //
@@ -201,6 +203,8 @@ export class HostedStore extends MemoryStore {
   protected conversationTrace = new Map<string, string>();
   /** The hosted type of an entity whose type is not one of the bridge's five (e.g. "concept"). */
   protected entityHostedType = new Map<string, string>();
+  /** Entities made by extraction and not yet superseded by one added on purpose. */
+  protected extracted = new Set<string>();
   /** When each reasoning step was added (the bridge model has no step time). */
   protected stepCreatedAt = new Map<string, string>();
 
@@ -223,6 +227,17 @@ export class HostedStore extends MemoryStore {
     this.conversationTrace.clear();
     this.entityHostedType.clear();
     this.stepCreatedAt.clear();
+    this.extracted.clear();
+  }
+
+  /** An entity added on purpose supersedes the extracted entities of its name (merged into it). */
+  override add_entity(params: Params<'add_entity'>): Entity {
+    const entity = super.add_entity(params);
+    const name = params.name.toLowerCase();
+    for (const id of [...this.extracted]) {
+      if (this.entities.get(id)?.entity.name.toLowerCase() === name) this.merge_duplicate_entities({ source_id: id, target_id: entity.id, canonical_name: null });
+    }
+    return this.entities.get(entity.id) === undefined ? entity : copy(this.entities.get(entity.id)!.entity);
   }
 
   override add_step(params: Params<'add_step'>): ReasoningStep {
@@ -244,6 +259,7 @@ export class HostedStore extends MemoryStore {
     this.entityHistory.delete(params.source_id);
     this.entityUpdatedAt.delete(params.source_id);
     this.entityHostedType.delete(params.source_id);
+    this.extracted.delete(params.source_id);
     const at = this.iso();
     this.entityUpdatedAt.set(merged.id, at);
     const link: SameAsLink = { type: 'SAME_AS', sourceId: params.source_id, targetId: merged.id, createdAt: at };
@@ -263,6 +279,7 @@ export class HostedStore extends MemoryStore {
         conversationTraces: Object.fromEntries(this.conversationTrace),
         entityTypes: Object.fromEntries(this.entityHostedType),
         stepTimes: Object.fromEntries(this.stepCreatedAt),
+        extracted: [...this.extracted],
       }),
     };
   }
@@ -337,7 +354,7 @@ export class HostedStore extends MemoryStore {
     const message = messageView(this.add_message({ session_id: id, role: input.role, content: input.content, metadata: input.metadata ?? null }), id);
     if (!this.conversationAttrs.has(id)) this.conversationAttrs.set(id, { userId: null, workspaceId, title: null, metadata: {} });
     for (const e of found) {
-      if (this.entityNamed(e.name) === undefined) this.addEntity({ name: e.name, type: e.type, description: null });
+      if (this.entityNamed(e.name) === undefined) this.extracted.add(this.addEntity({ name: e.name, type: e.type, description: null }).id);
     }
     return message;
   }
@@ -508,6 +525,7 @@ export class HostedStore extends MemoryStore {
     this.entityHistory.delete(id);
     this.entityUpdatedAt.delete(id);
     this.entityHostedType.delete(id);
+    this.extracted.delete(id);
   }
 
   /**
