@@ -32,7 +32,7 @@ let wire: (method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, opts?: { que
 beforeEach(async () => {
   s = await startService();
   wire = async (method, path, opts = {}) => {
-    const qs = new URLSearchParams(Object.entries(opts.query ?? {}).map(([k, v]) => [k, String(v)])).toString();
+    const qs = new URLSearchParams(Object.entries(opts.query ?? {}).map(([k, v]): [string, string] => [k, String(v)])).toString();
     const headers: Record<string, string> = { accept: 'application/json' };
     const token = opts.token === undefined ? s.hosted.apiKey : opts.token;
     if (token) headers.authorization = `Bearer ${token}`;

@@ -8,7 +8,7 @@
 // Pronouns and lone acronyms are left out. Names are deduplicated case-insensitively, first kept.
 import nlp from 'compromise';
 
-export interface Extracted {
+interface Extracted {
   name: string;
   /** A hosted (lower-case) entity type. */
   type: 'person' | 'location' | 'organization' | 'concept';
