@@ -101,6 +101,10 @@ describe('conversations and messages, as the official clients call them', () => 
     expect(unwrap(await ok('GET', '/conversations/never-created/messages', { query: { limit: 5 } }), 'messages')).toEqual([]);
     const hits = unwrap(await ok('POST', `/conversations/${conv.id}/search`, { body: { query: 'Nobel', limit: 5, threshold: 0 } }), 'messages');
     expect(Array.isArray(hits)).toBe(true);
+    // The clients' default threshold (0.7) keeps a long message that holds the word asked for.
+    await ok('POST', `/conversations/${conv.id}/messages`, { body: { role: 'user', content: 'Marie Curie won the Nobel Prize in Physics in 1903, and a second one in Chemistry in 1911.' } });
+    const nobel = unwrap(await ok('POST', `/conversations/${conv.id}/search`, { body: { query: 'Nobel', limit: 5, threshold: 0.7 } }), 'messages');
+    expect(nobel).toEqual([expect.objectContaining({ content: expect.stringContaining('Nobel Prize'), score: 1 })]);
   });
 
   it('bulk_add_messages: 5 in, 5 out, in order; 101 is refused (the cap is 100)', async () => {
@@ -147,7 +151,7 @@ describe('entities, as the official clients call them', () => {
     const people = unwrap(await ok('GET', '/entities', { query: { type: 'person', limit: 5 } }), 'entities');
     expect(people.map((x: Json) => x.name).sort()).toEqual(['Ada Lovelace', 'Grace Hopper']);
     for (const p of people) expect(p.type).toBe('person');
-    expect(await ok('GET', `/entities/${e.id}`)).toMatchObject({ id: e.id, name: 'TCK Alice' });
+    expect(await ok('GET', `/entities/${e.id}`)).toMatchObject({ id: e.id, name: 'TCK Alice', relationships: [] });
     expect(await ok('PUT', `/entities/${e.id}`, { body: { description: 'rewritten' } })).toMatchObject({ id: e.id, description: 'rewritten' });
     expect(await ok('PUT', `/entities/${e.id}`, { body: { name: 'Renamed-1' } })).toMatchObject({ id: e.id, name: 'Renamed-1' });
     expect(await ok('DELETE', `/entities/${e.id}`)).toBeUndefined();
@@ -186,6 +190,8 @@ describe('entities, as the official clients call them', () => {
     const graph = await ok('GET', '/entities/graph');
     expect(graph.nodes[0]).toMatchObject({ id: expect.any(String), name: expect.any(String), type: expect.any(String) });
     expect(graph.edges).toEqual([expect.objectContaining({ id: expect.any(String), source: a.id, target: b.id, type: 'WORKS_AT' })]);
+    // get_entity's relationships, when present, are {id, type, targetId, targetName, properties} (Python reads d["id"]).
+    expect((await ok('GET', `/entities/${a.id}`)).relationships).toEqual([{ id: graph.edges[0].id, type: 'WORKS_AT', target_id: b.id, target_name: 'Acme Example', properties: {} }]);
   });
 });
 

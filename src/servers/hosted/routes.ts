@@ -236,8 +236,9 @@ export const ROUTES: readonly Route[] = [
     },
   },
   {
+    // The entity with its outgoing relationships (the established clients' Entity.relationships).
     method: 'GET', path: '/entities/:id', operation: 'get_entity', access: 'read',
-    handler: ({ store, params }) => ok(store.entityView(params.id!)),
+    handler: ({ store, params }) => ok(store.entityWithRelationships(params.id!)),
   },
   {
     // A partial update: fields left out keep their value.

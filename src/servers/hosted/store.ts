@@ -32,7 +32,7 @@
 import type { Entity, Message, ReasoningStep, ReasoningTrace, Relationship, Role, ToolCall } from '../../protocols/bridge/index.js';
 import { bridgeEntityType, hostedEntityType } from '../../protocols/hosted/entity-type.js';
 import { MemoryStore, type MemoryStoreOptions, type Params, type StoreSnapshot } from '../bridge/store.js';
-import { fieldTokens, rank } from '../bridge/search.js';
+import { fieldTokens, rank, tokenize } from '../bridge/search.js';
 import { extractEntities } from './extract.js';
 
 /** A request the hosted view refuses: 400 (bad input) or 404 (unknown resource). */
@@ -364,11 +364,20 @@ export class HostedStore extends MemoryStore {
     return inputs.map((m) => this.addMessage(id, m, workspaceId));
   }
 
-  /** An unknown conversation has no hits. */
+  /**
+   * score: the share of the query's words the message holds (1 when it holds them all), so the
+   * official clients' default threshold of 0.7 keeps a message that contains the word asked for
+   * (the bridge's cosine score would fall below it in any long message); ties: the bridge's
+   * ranking. An unknown conversation has no hits.
+   */
   searchMessages(id: string, input: { query: string; limit?: number | undefined; threshold?: number | undefined }): (MessageView & { score: number })[] {
     const recs = this.sessions.get(id)?.messages ?? [];
-    return rank(input.query, recs, (r) => r.doc, { limit: input.limit, threshold: input.threshold })
-      .map((h) => ({ ...messageView(copy(h.item.message), id), score: h.score }));
+    const words = tokenize(input.query);
+    const hits = rank(input.query, recs, (r) => r.doc)
+      .map((h) => ({ rec: h.item, score: [...words].filter((w) => h.item.doc.some((set) => set.has(w))).length / words.size }))
+      .filter((h) => input.threshold === undefined || h.score >= input.threshold)
+      .sort((a, b) => b.score - a.score);
+    return hits.slice(0, input.limit).map((h) => ({ ...messageView(copy(h.rec.message), id), score: h.score }));
   }
 
   /**
@@ -488,6 +497,15 @@ export class HostedStore extends MemoryStore {
       createdAt: e.created_at,
       updatedAt: this.entityUpdatedAt.get(id) ?? null,
     };
+  }
+
+  /** The entity with its outgoing relationships {id, type, targetId, targetName, properties} (get_entity). */
+  entityWithRelationships(id: string): EntityView & { relationships: { id: string; type: string; targetId: string; targetName: string | null; properties: Json }[] } {
+    const view = this.entityView(id);
+    const relationships = this.relationships
+      .filter((r) => r.source_id === id)
+      .map((r) => ({ id: r.id, type: r.relationship_type, targetId: r.target_id, targetName: this.entities.get(r.target_id)?.entity.name ?? null, properties: copy(r.properties ?? {}) }));
+    return { ...view, relationships };
   }
 
   /** A partial update (fields left out keep their value); each change is recorded in the history. */
