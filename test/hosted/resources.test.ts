@@ -3,6 +3,7 @@
 // one store.
 import { afterEach, describe, expect, it } from 'vitest';
 import { HOSTED_ENDPOINTS, HostedStore, startCombinedServers, type CombinedServers } from '../../src/servers/hosted/index.js';
+import { Entity, validate } from '../../src/protocols/bridge/index.js';
 import { DOCUMENT_ENDPOINTS, seededRequests } from './endpoints.js';
 import { ManualClock, nonCamelFields, request, startService, testIdp, type Service } from './helpers.js';
 
@@ -197,6 +198,21 @@ describe('the REST and bridge views share one store', () => {
     const got = (await rest('GET', '/conversations/bridge-session/messages')).body;
     expect(got).toMatchObject({ id: 'bridge-session', userId: null, messages: [{ id: b.id, content: 'from the bridge', conversationId: 'bridge-session' }] });
     expect((await bridge('list_sessions')).body.map((x: any) => x.session_id)).toEqual([conv.id, 'bridge-session']);
+  });
+
+  it('entities extracted from a REST message are in the bridge view, valid there; bridge messages are not read', async () => {
+    both = await startCombinedServers({ identityProviders: [(await testIdp()).trustedIssuer()] });
+    await rest('POST', '/conversations/c-x/messages', { role: 'user', content: 'Marie Curie won the Nobel Prize in Paris.' });
+    const found = (await bridge('search_entities', { query: 'Marie Curie Nobel Prize Paris' })).body;
+    expect(found.map((e: any) => [e.name, e.type]).sort()).toEqual([['Marie Curie', 'PERSON'], ['Nobel Prize', 'OBJECT'], ['Paris', 'LOCATION']]);
+    for (const e of found) expect(validate(Entity, e).ok).toBe(true);
+    expect((await rest('GET', '/entities?type=concept')).body.entities.map((e: any) => e.name)).toEqual(['Nobel Prize']);
+    // An entity added on purpose supersedes the extracted one of its name: one name, one entity.
+    const paris = (await bridge('add_entity', { name: 'Paris', entity_type: 'LOCATION', description: 'the capital' })).body;
+    expect((await bridge('get_entity_by_name', { name: 'Paris' })).body).toMatchObject({ id: paris.id, description: 'the capital' });
+    expect((await rest('GET', '/entities?type=location')).body.entities.map((e: any) => e.id)).toEqual([paris.id]);
+    await bridge('add_message', { session_id: 'b-1', role: 'user', content: 'Grace Hopper visited London.' });
+    expect((await bridge('get_entity_by_name', { name: 'Grace Hopper' })).body).toBeNull();
   });
 
   it('entities, relationships and steps are shared; a bridge clear_all_data empties the REST view', async () => {
