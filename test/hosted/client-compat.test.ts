@@ -76,6 +76,8 @@ describe('conversations and messages, as the official clients call them', () => 
     const listed = unwrap(await ok('GET', '/conversations', { query: { limit: 200, user_id: conv.user_id } }), 'conversations');
     expect(listed.map((c: Json) => c.id)).toEqual([conv.id]);
     expect(listed[0].workspace_id).toBeTruthy();
+    const later = await newConversation('lifecycle-later');
+    expect(unwrap(await ok('GET', '/conversations', { query: { limit: 1 } }), 'conversations').map((c: Json) => c.id)).toEqual([later.id]); // newest first
     // The connect probe and the API-key e2e: the workspace of the conversation lists the keys.
     await ok('GET', '/conversations', { query: { limit: 1 } });
     expect(Array.isArray(unwrap(await ok('GET', '/auth/api-keys', { query: { workspace_id: meta.workspace_id } }), 'keys'))).toBe(true);

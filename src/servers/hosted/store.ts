@@ -286,9 +286,9 @@ export class HostedStore extends MemoryStore {
 
   // ---------------------------------------------------------------- conversations
 
-  /** Ascending by creation time (ties: creation order), optionally only one user's. */
+  /** Newest first (SPEC-5.1.2; ties: the later made first), optionally only one user's; limit keeps the newest. */
   listConversations(options: { userId?: string | undefined; limit?: number | undefined } = {}): ConversationView[] {
-    let all = [...this.sessions.values()].sort((a, b) => a.created_ms - b.created_ms).map((s) => this.conversationOf(s.session_id)!);
+    let all = [...this.sessions.values()].reverse().sort((a, b) => b.created_ms - a.created_ms).map((s) => this.conversationOf(s.session_id)!);
     if (options.userId !== undefined) all = all.filter((c) => c.userId === options.userId);
     return options.limit === undefined ? all : all.slice(0, options.limit);
   }
