@@ -1,6 +1,6 @@
 // Entity extraction from message content (compromise): what it finds, and what it leaves out.
 import { describe, expect, it } from 'vitest';
-import { extractEntities } from '../../src/servers/hosted/extract.js';
+import { EXTRACT_MAX_CHARS, extractEntities } from '../../src/servers/hosted/extract.js';
 
 describe('extractEntities', () => {
   it('finds people, places and organisations, and other names as concepts', () => {
@@ -26,6 +26,12 @@ describe('extractEntities', () => {
   it('keeps names clean: no brackets, punctuation or lower-case words at the ends', () => {
     expect(extractEntities('Carol met Bob (tck-m-9f8e7d6c)')).toEqual([{ name: 'Carol', type: 'person' }, { name: 'Bob', type: 'person' }]);
     expect(extractEntities('Where does Alice work?')).toEqual([{ name: 'Alice', type: 'person' }]);
+  });
+
+  it('reads the first EXTRACT_MAX_CHARS characters of a message only', () => {
+    const filler = 'the weather was mild and nothing happened. '.repeat(Math.ceil(EXTRACT_MAX_CHARS / 43));
+    expect(extractEntities(`Grace Hopper spoke. ${filler}`)).toEqual([{ name: 'Grace Hopper', type: 'person' }]);
+    expect(extractEntities(`${filler} Grace Hopper spoke.`)).toEqual([]);
   });
 
   it('finds nothing in text without names', () => {
