@@ -6,7 +6,13 @@
 // - single nouns written like identifiers (an inner capital, or a capital and a digit, e.g.
 //   "TCKMercury1a2b", "iPhone15", "GPT4"), which the tagger calls nouns but not proper nouns -> "concept".
 // Pronouns and lone acronyms are left out. Names are deduplicated case-insensitively, first kept.
-import nlp from 'compromise';
+import { createRequire } from 'node:module';
+import type nlpType from 'compromise';
+
+// Loaded on the first extraction, not with the module: compromise's lexicon takes a good part of
+// a second to load, which every `tck` command that reaches the hosted server code would pay.
+let nlp: typeof nlpType | undefined;
+const loadNlp = (): typeof nlpType => (nlp ??= createRequire(import.meta.url)('compromise') as typeof nlpType);
 
 interface Extracted {
   name: string;
@@ -41,7 +47,7 @@ export const EXTRACT_MAX_CHARS = 2000;
 
 /** The entities named in the first EXTRACT_MAX_CHARS characters of `text`. */
 export function extractEntities(text: string): Extracted[] {
-  const doc = nlp(text.slice(0, EXTRACT_MAX_CHARS));
+  const doc = loadNlp()(text.slice(0, EXTRACT_MAX_CHARS));
   const found: Extracted[] = [];
   const seen = new Set<string>();
   const add = (name: string, type: Extracted['type']) => {
