@@ -59,6 +59,14 @@ export const VALID: ValidRow<HostedVariant>[] = [
   ['list_api_keys answers a bare array', mapAnswer('list_api_keys', (b) => b.keys)],
   ['a spent refresh token is answered 400 invalid_grant', mapReplies((r, request) => (at('/v1/auth/refresh')(request) && r.status === 401 ? json(400, { error: 'invalid_grant' }) : r))],
   ["another workspace's key is answered 404 by reveal", mapReplies((r, request) => (/\/reveal$/.test(pathOf(request)) && r.status === 403 ? json(404, { error: 'not found' }) : r))],
+  // The reference's earlier readings, before it followed the official clients: the document shows
+  // none of these shapes, so each stays a valid answer for the profile.
+  ['a second delete of a conversation answers 404 (deletes not idempotent)', replaceHandler('delete_conversation', (ctx, original) => (ctx.store.conversationOf(ctx.params.id!) === undefined ? json(404, { error: 'no such conversation' }) : original(ctx)))],
+  ['entity types are answered upper-case (PERSON)', mapReplies((r, request) => (/\/v1\/entities(\/[^/]+)?$/.test(pathOf(request)) && (r.body as any)?.type ? { ...r, body: { ...(r.body as any), type: String((r.body as any).type).toUpperCase() } } : r))],
+  ['the query console answers {columns, records} (one object per row)', mapAnswer('cypher_query', (b) => ({ columns: b.columns, records: b.rows.map((row: unknown[]) => Object.fromEntries(b.columns.map((c: string, i: number) => [c, row[i]]))) }))],
+  ['get_context answers {conversationId, messages, entities, steps}', mapAnswer('get_context', (b) => ({ conversationId: b.conversationId, messages: b.recentMessages, entities: b.entities, steps: [] }))],
+  ['merge answers the merged entity', mapAnswer('merge_entities', (b) => b.entity)],
+  ['set_entity_feedback answers {entityId, feedback}', mapAnswer('set_entity_feedback', (b) => ({ entityId: b.id, feedback: b.feedback }))],
   ['keys show no createdAt and expiresAt', { routes: (rs) => rs.map((route) => (['create_api_key', 'list_api_keys'].includes(route.operation) ? { ...route, handler: async (ctx) => strip(await route.handler(ctx)) } : route)) }],
 ];
 

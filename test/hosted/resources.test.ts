@@ -3,6 +3,7 @@
 // one store.
 import { afterEach, describe, expect, it } from 'vitest';
 import { HOSTED_ENDPOINTS, HostedStore, startCombinedServers, type CombinedServers } from '../../src/servers/hosted/index.js';
+import { Entity, validate } from '../../src/protocols/bridge/index.js';
 import { DOCUMENT_ENDPOINTS, seededRequests } from './endpoints.js';
 import { ManualClock, nonCamelFields, request, startService, testIdp, type Service } from './helpers.js';
 
@@ -37,11 +38,13 @@ describe('every endpoint of the document', () => {
       ['POST', '/conversations', {}, 400, /userId/],
       ['POST', '/conversations/c1/messages', { role: 'robot', content: 'x' }, 400, /role/],
       ['POST', '/conversations/c1/messages/bulk', { messages: [{ role: 'user', content: 'ok' }, { role: 'user' }] }, 400, /messages\[1\]\.content/],
-      ['POST', '/entities', { name: 'X', type: 'PLANET' }, 400, /type/],
+      ['POST', '/entities', { name: 'X', type: ' ' }, 400, /type: must not be empty/],
+      ['POST', '/conversations/c1/messages/bulk', { messages: Array.from({ length: 101 }, (_, i) => ({ role: 'user', content: `m${i}` })) }, 400, /messages: at most 100 messages/],
+      ['POST', '/query', { cypher: 'MATCH (n) DETACH DELETE n' }, 400, /^cypher: DETACH DELETE changes data; the query console is read-only/],
+      ['POST', '/query', { params: {} }, 400, /cypher: is missing/],
       ['POST', '/reasoning/steps', { reasoning: 'r' }, 400, /conversationId/],
       ['GET', '/conversations?limit=-1', undefined, 400, /limit/],
       ['GET', '/conversations/nope', undefined, 404, /conversation/],
-      ['GET', '/conversations/nope/messages', undefined, 404, /conversation/],
       ['GET', `/entities/${crypto.randomUUID()}`, undefined, 404, /entity/],
       ['GET', `/reasoning/explain/${crypto.randomUUID()}`, undefined, 404, /step/],
       ['POST', '/reasoning/tool-calls', { stepId: crypto.randomUUID(), toolName: 't' }, 404, /step/],
@@ -89,33 +92,52 @@ describe('what is written is read back', () => {
     expect(hits[0].score).toEqual(expect.any(Number));
     expect((await s.call('DELETE', `/conversations/${conv.id}`)).status).toBe(204);
     expect((await s.call('GET', `/conversations/${conv.id}`)).status).toBe(404);
+    // Idempotent delete; an unknown (or deleted) conversation reads as empty.
+    expect((await s.call('DELETE', `/conversations/${conv.id}`)).status).toBe(204);
+    expect((await s.call('DELETE', '/conversations/never-made')).status).toBe(204);
+    const state = s.state();
+    expect((await s.call('GET', `/conversations/${conv.id}/messages`)).body).toEqual({ id: conv.id, messages: [] });
+    expect((await s.call('POST', '/conversations/never-made/search', { body: { query: 'x' } })).body).toEqual({ messages: [] });
+    expect((await s.call('GET', '/conversations/never-made/context')).body).toEqual({ conversationId: 'never-made', reflections: [], observations: [], recentMessages: [], entities: [] });
+    expect((await s.call('GET', '/conversations/never-made/observations')).body).toEqual({ conversationId: 'never-made', observations: [] });
+    expect((await s.call('GET', '/conversations/never-made/reflections')).body).toEqual({ conversationId: 'never-made', reflections: [] });
+    expect(s.state()).toBe(state);
   });
 
   it('entities: add, get, update, feedback, history, graph, search, merge, delete', async () => {
     s = await startService();
     const alice = (await s.call('POST', '/entities', { body: { name: 'Alice', entityType: 'PERSON', description: 'a person' } })).body;
     const acme = (await s.call('POST', '/entities', { body: { name: 'Acme', type: 'organization' } })).body;
-    expect(alice).toMatchObject({ id: expect.any(String), name: 'Alice', type: 'PERSON', description: 'a person', createdAt: expect.any(String) });
-    expect(acme.type).toBe('ORGANIZATION');
-    expect((await s.call('GET', `/entities/${alice.id}`)).body).toEqual(alice);
+    expect(alice).toMatchObject({ id: expect.any(String), name: 'Alice', type: 'person', description: 'a person', createdAt: expect.any(String) });
+    expect(acme.type).toBe('organization');
+    const idea = (await s.call('POST', '/entities', { body: { name: 'Relativity', entityType: 'concept', type: 'concept' } })).body;
+    expect(idea.type).toBe('concept');
+    expect(s.store.snapshot().entities.find((e) => e.id === idea.id)?.type).toBe('OBJECT');
+    expect((await s.call('GET', `/entities/${alice.id}`)).body).toEqual({ ...alice, relationships: [] });
     const updated = (await s.call('PUT', `/entities/${alice.id}`, { body: { description: 'an engineer', canonicalName: 'Alice A.' } })).body;
     expect(updated).toMatchObject({ name: 'Alice', description: 'an engineer', canonicalName: 'Alice A.', updatedAt: expect.any(String) });
-    expect((await s.call('PUT', `/entities/${alice.id}/feedback`, { body: { rating: -1, comment: 'wrong company' } })).body).toMatchObject({ entityId: alice.id, feedback: { rating: -1, comment: 'wrong company' } });
+    expect((await s.call('PUT', `/entities/${alice.id}/feedback`, { body: { rating: -1, comment: 'wrong company' } })).body).toMatchObject({ id: alice.id, updated: true, feedback: { rating: -1, comment: 'wrong company' } });
     expect((await s.call('GET', `/entities/${alice.id}`)).body.feedback).toEqual({ rating: -1, comment: 'wrong company' });
     const history = (await s.call('GET', `/entities/${alice.id}/history`)).body.history;
     expect(history.map((h: any) => h.action)).toEqual(['created', 'updated', 'feedback']);
     expect(history[1].details.description).toEqual({ from: 'a person', to: 'an engineer' });
     expect((await s.call('GET', '/entities?type=PERSON')).body.entities.map((e: any) => e.name)).toEqual(['Alice']);
+    expect((await s.call('GET', '/entities?type=person')).body.entities.map((e: any) => e.type)).toEqual(['person']);
+    expect((await s.call('GET', '/entities?type=Concept')).body.entities.map((e: any) => e.name)).toEqual(['Relativity']);
+    expect((await s.call('POST', '/entities/search', { body: { query: 'Relativity', type: 'concept' } })).body.entities.map((e: any) => e.id)).toEqual([idea.id]);
+    expect((await s.call('DELETE', `/entities/${idea.id}`)).status).toBe(204);
+    expect((await s.call('DELETE', `/entities/${idea.id}`)).status).toBe(204);
     expect((await s.call('POST', '/entities/search', { body: { query: 'acme' } })).body.entities.map((e: any) => e.name)).toEqual(['Acme']);
     s.store.add_relationship({ source_id: alice.id, target_id: acme.id, relationship_type: 'WORKS_AT' });
     const graph = (await s.call('GET', '/entities/graph')).body;
     expect(graph.nodes.map((n: any) => n.id).sort()).toEqual([alice.id, acme.id].sort());
-    expect(graph.edges).toEqual([expect.objectContaining({ sourceId: alice.id, targetId: acme.id, relationshipType: 'WORKS_AT' })]);
+    expect(graph.edges).toEqual([expect.objectContaining({ source: alice.id, target: acme.id, type: 'WORKS_AT', sourceId: alice.id, targetId: acme.id, relationshipType: 'WORKS_AT' })]);
     const q = (await s.call('POST', '/query', { body: { query: 'MATCH (p:Person)-[r:WORKS_AT]->(o) WHERE o.name = $org RETURN p.name AS person, o.name', parameters: { org: 'Acme' } } })).body;
-    expect(q).toEqual({ columns: ['person', 'o.name'], records: [{ person: 'Alice', 'o.name': 'Acme' }] });
+    expect(q).toEqual({ columns: ['person', 'o.name'], rows: [['Alice', 'Acme']] });
     const dup = (await s.call('POST', '/entities', { body: { name: 'Alicia', type: 'PERSON' } })).body;
     const merged = (await s.call('POST', `/entities/${dup.id}/merge`, { body: { targetId: alice.id } })).body;
-    expect(merged).toMatchObject({ id: alice.id, aliases: ['Alicia'] });
+    expect(merged).toMatchObject({ sourceId: dup.id, targetId: alice.id, status: 'merged', link: { type: 'SAME_AS', sourceId: dup.id, targetId: alice.id }, entity: { id: alice.id, aliases: ['Alicia'] } });
+    expect((await s.call('GET', `/entities/${alice.id}/history`)).body.history.at(-1)).toMatchObject({ action: 'merged', details: { link: { type: 'SAME_AS', sourceId: dup.id } } });
     expect((await s.call('GET', `/entities/${dup.id}`)).status).toBe(404);
     expect((await s.call('DELETE', `/entities/${acme.id}`)).status).toBe(204);
     expect((await s.call('GET', '/entities/graph')).body.edges).toEqual([]);
@@ -128,26 +150,33 @@ describe('what is written is read back', () => {
     const alice = (await s.call('POST', '/entities', { body: { name: 'Alice', type: 'PERSON' } })).body;
     const input = { conversationId: conv.id, reasoning: 'The user asks about Alice', actionTaken: 'search the graph', result: 'Alice works at Acme' };
     const step = (await s.call('POST', '/reasoning/steps', { body: input })).body;
-    expect(step).toMatchObject({ ...input, id: expect.any(String), stepNumber: 1, toolCalls: [] });
+    expect(step).toMatchObject({ ...input, id: expect.any(String), stepNumber: 1, toolCalls: [], createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
     const call = (await s.call('POST', '/reasoning/tool-calls', { body: { stepId: step.id, toolName: 'graph_search', arguments: { name: 'Alice' }, result: { hits: 1 }, durationMs: 12 } })).body;
     expect(call).toMatchObject({ stepId: step.id, toolName: 'graph_search', arguments: { name: 'Alice' }, result: { hits: 1 }, status: 'success', durationMs: 12 });
     const steps = (await s.call('GET', `/reasoning/steps?conversation_id=${conv.id}`)).body.steps;
     expect(steps).toEqual([{ ...step, toolCalls: [call] }]);
     expect((await s.call('GET', '/reasoning/steps?conversationId=other')).body.steps).toEqual([]);
     const explained = (await s.call('GET', `/reasoning/explain/${step.id}`)).body;
-    expect(explained.step.id).toBe(step.id);
+    expect(explained).toMatchObject({ id: step.id, conversationId: conv.id, reasoning: input.reasoning, toolCalls: [call], influencedEntities: [expect.objectContaining({ id: alice.id })] });
     expect(explained.explanation).toContain('search the graph');
     const trace = (await s.call('GET', `/reasoning/trace/${conv.id}`)).body;
-    expect(trace.traces).toHaveLength(1);
-    expect(trace.traces[0].steps[0].id).toBe(step.id);
-    expect((await s.call('GET', `/conversations/${conv.id}/observations`)).body.observations.map((o: any) => o.observation)).toEqual(['Alice works at Acme']);
+    expect(trace).toMatchObject({ conversationId: conv.id, steps: [{ id: step.id }], toolCalls: [{ id: call.id, stepId: step.id }] });
+    expect((await s.call('GET', '/reasoning/trace/never-made')).body).toMatchObject({ conversationId: 'never-made', steps: [], toolCalls: [] });
+    const observations = (await s.call('GET', `/conversations/${conv.id}/observations`)).body.observations;
+    expect(observations.map((o: any) => o.content)).toEqual(['1 message (1 user) mentioning Alice (person).', 'search the graph: Alice works at Acme']);
+    for (const o of observations) expect(o).toMatchObject({ id: expect.any(String), conversationId: conv.id, createdAt: expect.any(String) });
+    expect((await s.call('GET', `/conversations/${conv.id}/observations?limit=1`)).body.observations.map((o: any) => o.content)).toEqual(['search the graph: Alice works at Acme']);
     s.store.complete_trace({ trace_id: step.traceId, outcome: 'answered', success: true });
-    expect((await s.call('GET', `/conversations/${conv.id}/reflections`)).body.reflections).toEqual([expect.objectContaining({ outcome: 'answered', success: true })]);
+    expect((await s.call('GET', `/conversations/${conv.id}/reflections`)).body.reflections.map((r: any) => r.content)).toEqual([
+      'The conversation has 1 message (1 user); most mentioned: Alice (1).',
+      `"conversation ${conv.id}" succeeded after 1 step: answered`,
+    ]);
     expect((await s.call('GET', `/reasoning/provenance/${alice.id}`)).body).toEqual({ entityId: alice.id, steps: [expect.objectContaining({ id: step.id })] });
     const context = (await s.call('GET', `/conversations/${conv.id}/context`)).body;
-    expect(context.messages.map((m: any) => m.content)).toEqual(['Where does Alice work?']);
+    expect(context.recentMessages.map((m: any) => m.content)).toEqual(['Where does Alice work?']);
     expect(context.entities.map((e: any) => e.name)).toEqual(['Alice']);
-    expect(context.steps.map((x: any) => x.id)).toEqual([step.id]);
+    expect(context.observations).toHaveLength(2);
+    expect(context.reflections).toHaveLength(2);
   });
 });
 
@@ -169,6 +198,21 @@ describe('the REST and bridge views share one store', () => {
     const got = (await rest('GET', '/conversations/bridge-session/messages')).body;
     expect(got).toMatchObject({ id: 'bridge-session', userId: null, messages: [{ id: b.id, content: 'from the bridge', conversationId: 'bridge-session' }] });
     expect((await bridge('list_sessions')).body.map((x: any) => x.session_id)).toEqual([conv.id, 'bridge-session']);
+  });
+
+  it('entities extracted from a REST message are in the bridge view, valid there; bridge messages are not read', async () => {
+    both = await startCombinedServers({ identityProviders: [(await testIdp()).trustedIssuer()] });
+    await rest('POST', '/conversations/c-x/messages', { role: 'user', content: 'Marie Curie won the Nobel Prize in Paris.' });
+    const found = (await bridge('search_entities', { query: 'Marie Curie Nobel Prize Paris' })).body;
+    expect(found.map((e: any) => [e.name, e.type]).sort()).toEqual([['Marie Curie', 'PERSON'], ['Nobel Prize', 'OBJECT'], ['Paris', 'LOCATION']]);
+    for (const e of found) expect(validate(Entity, e).ok).toBe(true);
+    expect((await rest('GET', '/entities?type=concept')).body.entities.map((e: any) => e.name)).toEqual(['Nobel Prize']);
+    // An entity added on purpose supersedes the extracted one of its name: one name, one entity.
+    const paris = (await bridge('add_entity', { name: 'Paris', entity_type: 'LOCATION', description: 'the capital' })).body;
+    expect((await bridge('get_entity_by_name', { name: 'Paris' })).body).toMatchObject({ id: paris.id, description: 'the capital' });
+    expect((await rest('GET', '/entities?type=location')).body.entities.map((e: any) => e.id)).toEqual([paris.id]);
+    await bridge('add_message', { session_id: 'b-1', role: 'user', content: 'Grace Hopper visited London.' });
+    expect((await bridge('get_entity_by_name', { name: 'Grace Hopper' })).body).toBeNull();
   });
 
   it('entities, relationships and steps are shared; a bridge clear_all_data empties the REST view', async () => {

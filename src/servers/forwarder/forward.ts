@@ -23,6 +23,7 @@ import { PROTOCOL_VERSION } from '../../protocols/bridge/version.js';
 import { DEFAULT_LIMITS } from '../../util/limits.js';
 import { normalizeEndpoint } from '../../protocols/hosted/endpoint.js';
 import { isJsonObject as isObject } from '../../util/json.js';
+import { bridgeEntityType } from '../../protocols/hosted/entity-type.js';
 
 interface ForwarderOptions {
   /** The hosted REST base URL, e.g. https://memory.example.com/v1 (an origin alone gets /v1). */
@@ -123,7 +124,8 @@ function toMessage(m: Json) {
 
 function toEntity(e: Json) {
   return {
-    id: e.id, name: e.name, type: e.type ?? e.entityType, subtype: orNull(e.subtype), description: orNull(e.description),
+    // The hosted type is free-form ("person", "concept"); the bridge's is one of five (OBJECT for the rest).
+    id: e.id, name: e.name, type: typeof (e.type ?? e.entityType) === 'string' ? bridgeEntityType(String(e.type ?? e.entityType)) : e.type, subtype: orNull(e.subtype), description: orNull(e.description),
     embedding: orNull(e.embedding), canonical_name: orNull(e.canonicalName), created_at: e.createdAt,
   };
 }
@@ -301,8 +303,15 @@ export function createForwarder(options: ForwarderOptions): Dispatcher {
       }
       return out;
     },
-    merge_duplicate_entities: async (p) =>
-      toEntity(need((await call('POST', `/entities/${seg(p.source_id)}/merge`, { body: compact({ targetId: p.target_id, canonicalName: p.canonical_name }) })).body, 'an entity')),
+    // The merge answers {sourceId, targetId, status} (SPEC-5.3.3), with the merged entity as `entity`
+    // when the service gives it, else read from GET /entities/{targetId}; an entity answered
+    // directly (with an id) is taken as it is.
+    merge_duplicate_entities: async (p) => {
+      const merged = need((await call('POST', `/entities/${seg(p.source_id)}/merge`, { body: compact({ targetId: p.target_id, canonicalName: p.canonical_name }) })).body, 'a merge result');
+      if (isObject(merged.entity)) return toEntity(merged.entity);
+      if (merged.id !== undefined) return toEntity(merged);
+      return toEntity(need((await call('GET', `/entities/${seg(String(merged.targetId ?? p.target_id))}`)).body, 'an entity'));
+    },
 
     record_tool_call: async (p) =>
       toToolCall(need((await call('POST', '/reasoning/tool-calls', {

@@ -1,27 +1,42 @@
-// POST /v1/query (cypher_query). The document names the operation and the graph query language but
-// shows neither the request nor the result, so the reference answers a small read-only subset of
-// Cypher over the entity graph, enough to try the endpoint:
+// POST /v1/query (cypher_query). A read-only subset of Cypher over the entity graph (SPEC-5.5.1:
+// read-only queries run, writes are rejected). Exactly these clauses, in this order:
 //
 //   MATCH (a[:Label] [{prop: value, …}]) [-[r[:TYPE]]-> (b…)]     (also <-[…]- and -[…]-)
 //   [WHERE v.prop = value [AND …]]
-//   RETURN item[, item…]    item: v | v.prop | count(v) | count(*), each optionally AS name
+//   RETURN item[, item…]    item: v | v.prop | count(v) | count(*) | $param | literal, each optionally AS name
 //   [LIMIT n]
 //
-// Nodes are entities (label Entity, or an entity type such as Person), relationships are the
-// graph's edges; properties are the camelCase fields of the REST views (canonical_name is read as
-// canonicalName); a value is a string, a number, true, false, null or a $parameter. The request is
-// {query, parameters?} ("params" is accepted too); the result is {columns, records}, one object per
-// record keyed by column. Anything else is a 400 naming what is not supported.
+// Nodes are entities (label Entity, or an entity type such as Person or Concept, any case),
+// relationships are the graph's edges; properties are the camelCase fields of the REST views
+// (canonical_name is read as canonicalName); a value is a string, a number, true, false, null or a
+// $parameter (given in `params`). The result is {columns, rows}: one array per row, in column
+// order. A clause that changes data (CREATE, MERGE, SET, DELETE, DETACH DELETE, REMOVE, DROP,
+// FOREACH, LOAD CSV, CALL) is rejected naming it; any other construct (OPTIONAL MATCH, WITH,
+// UNWIND, ORDER BY, SKIP, UNION, DISTINCT, a second MATCH, …) is a QueryError naming it.
 import type { EdgeView, EntityView } from './store.js';
 
 export class QueryError extends Error {}
 
 /** Clauses that change data: such a query needs the write scope (and the reference refuses it). */
-const WRITE_CLAUSE = /\b(create|merge|set|delete|detach|remove|drop|foreach|load\s+csv|call)\b/i;
+const WRITE_CLAUSE = /\b(detach\s+delete|create|merge|set|delete|remove|drop|foreach|load\s+csv|call)\b/i;
 
-/** Whether the query text (string literals left out) contains a clause that changes data. */
-export function isWriteQuery(query: string): boolean {
-  return WRITE_CLAUSE.test(query.replace(/'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"/g, "''"));
+/** The first clause of the query (string literals left out) that changes data, upper-case, if any. */
+export function writeClause(query: string): string | undefined {
+  const m = WRITE_CLAUSE.exec(query.replace(/'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"/g, "''"));
+  return m === null ? undefined : m[1]!.toUpperCase().replace(/\s+/g, ' ');
+}
+
+/** Read constructs outside the subset, named in the refusal. */
+const UNSUPPORTED = ['OPTIONAL', 'WITH', 'UNWIND', 'ORDER', 'SKIP', 'UNION', 'DISTINCT', 'MATCH', 'OR', 'NOT', 'XOR'];
+const SUBSET = 'supported: MATCH, WHERE, RETURN, LIMIT';
+
+/** "ORDER BY is not supported …" for a word that starts a construct outside the subset. */
+function unsupported(t: Token | undefined): string | undefined {
+  if (t === undefined || t.kind !== 'word') return undefined;
+  const w = t.text.toUpperCase();
+  if (!UNSUPPORTED.includes(w)) return undefined;
+  const name = w === 'ORDER' ? 'ORDER BY' : w === 'OPTIONAL' ? 'OPTIONAL MATCH' : w === 'MATCH' ? 'a second MATCH' : w;
+  return `${name} is not supported by the query console (${SUBSET})`;
 }
 
 type Token = { kind: 'word' | 'string' | 'number' | 'param' | 'punct'; text: string; value?: unknown };
@@ -45,7 +60,7 @@ function tokenize(text: string): Token[] {
 interface NodePattern { variable?: string; label?: string; props: [string, Value][] }
 interface RelPattern { variable?: string; type?: string; direction: 'out' | 'in' | 'both' }
 type Value = { literal: unknown } | { param: string };
-interface Item { kind: 'var' | 'prop' | 'count'; variable: string; prop?: string; column: string }
+interface Item { kind: 'var' | 'prop' | 'count' | 'value'; variable: string; prop?: string; value?: Value; column: string }
 interface Query { nodes: NodePattern[]; rel?: RelPattern; where: [string, string, Value][]; items: Item[]; limit?: number }
 
 class Parser {
@@ -133,7 +148,7 @@ class Parser {
   }
 
   parse(): Query {
-    if (!this.keyword('MATCH')) throw new QueryError('only MATCH … RETURN … queries are supported by the reference');
+    if (!this.keyword('MATCH')) throw new QueryError(unsupported(this.peek()) ?? `only MATCH … RETURN … queries are supported by the query console (${SUBSET})`);
     const q: Query = { nodes: [this.node()], where: [], items: [] };
     if (this.isPunct('-') || this.isPunct('<-')) {
       q.rel = this.rel();
@@ -148,7 +163,8 @@ class Parser {
         q.where.push([variable, prop, this.value()]);
       } while (this.keyword('AND'));
     }
-    if (!this.keyword('RETURN')) throw new QueryError('expected RETURN');
+    if (!this.keyword('RETURN')) throw new QueryError(unsupported(this.peek()) ?? 'expected RETURN');
+    if (unsupported(this.peek()) !== undefined) throw new QueryError(unsupported(this.peek())!);
     do q.items.push(this.item());
     while (this.isPunct(',') && ++this.i);
     if (this.keyword('LIMIT')) {
@@ -157,7 +173,7 @@ class Parser {
       q.limit = t.value as number;
     }
     const rest = this.peek();
-    if (rest !== undefined) throw new QueryError(`unexpected ${JSON.stringify(rest.text)} (not supported by the reference)`);
+    if (rest !== undefined) throw new QueryError(unsupported(rest) ?? `unexpected ${JSON.stringify(rest.text)} (not supported by the query console; ${SUBSET})`);
     return q;
   }
 
@@ -169,6 +185,8 @@ class Parser {
       const variable = this.isPunct('*') ? (this.i++, '*') : this.word('a variable');
       this.punct(')');
       item = { kind: 'count', variable, column: '' };
+    } else if (this.peek()?.kind === 'param' || this.peek()?.kind === 'string' || this.peek()?.kind === 'number' || /^(true|false|null)$/i.test(this.peek()?.text ?? '')) {
+      item = { kind: 'value', variable: '', value: this.value(), column: '' };
     } else {
       const variable = this.word('a variable');
       if (this.isPunct('.')) {
@@ -198,7 +216,7 @@ function resolve(v: Value, params: Record<string, unknown>): unknown {
 
 function labelMatches(node: EntityView, label: string | undefined): boolean {
   if (label === undefined || label.toLowerCase() === 'entity') return true;
-  return node.type === label.toUpperCase();
+  return node.type.toLowerCase() === label.toLowerCase();
 }
 
 /** Runs a read-only query over the graph. Throws QueryError (a 400) for what is not supported. */
@@ -206,7 +224,7 @@ export function runQuery(
   text: string,
   params: Record<string, unknown>,
   graph: { nodes: EntityView[]; edges: EdgeView[] },
-): { columns: string[]; records: Record<string, unknown>[] } {
+): { columns: string[]; rows: unknown[][] } {
   const q = new Parser(tokenize(text)).parse();
   const nodeOk = (n: EntityView, p: NodePattern) =>
     labelMatches(n, p.label) && p.props.every(([k, v]) => property(n, k) === resolve(v, params));
@@ -240,16 +258,16 @@ export function runQuery(
   const counts = q.items.filter((i) => i.kind === 'count');
   if (counts.length > 0 && counts.length < q.items.length) throw new QueryError('count() mixed with other items (grouping) is not supported by the reference');
   for (const item of q.items) {
+    if (item.kind === 'value') continue;
     if (item.variable !== '*' && !(q.nodes.some((n) => n.variable === item.variable) || q.rel?.variable === item.variable)) {
       throw new QueryError(`variable ${item.variable} is not defined`);
     }
   }
   const columns = q.items.map((i) => i.column);
-  let records: Record<string, unknown>[];
-  if (counts.length > 0) {
-    records = [Object.fromEntries(q.items.map((i) => [i.column, i.variable === '*' ? rows.length : rows.filter((r) => r.get(i.variable) != null).length]))];
-  } else {
-    records = rows.map((r) => Object.fromEntries(q.items.map((i) => [i.column, i.kind === 'prop' ? property(r.get(i.variable), i.prop!) : r.get(i.variable)])));
-  }
-  return { columns, records: q.limit === undefined ? records : records.slice(0, q.limit) };
+  const cell = (r: Map<string, unknown>, i: Item): unknown =>
+    i.kind === 'value' ? resolve(i.value!, params) : i.kind === 'prop' ? property(r.get(i.variable), i.prop!) : r.get(i.variable);
+  const out: unknown[][] = counts.length > 0
+    ? [q.items.map((i) => (i.variable === '*' ? rows.length : rows.filter((r) => r.get(i.variable) != null).length))]
+    : rows.map((r) => q.items.map((i) => cell(r, i)));
+  return { columns, rows: q.limit === undefined ? out : out.slice(0, q.limit) };
 }

@@ -9,14 +9,18 @@
 // - Errors: {"error": "<what>"}: 400 bad input (naming the field), 404 unknown resource, plus the
 //   credential answers of http.ts (401, 403).
 // - Memory data is not partitioned by workspace: workspaces scope credentials only (the bridge,
-//   which shares the store, has no workspaces).
+//   which shares the store, has no workspaces). A conversation shows the workspaceId of the
+//   credential that made it (one the bridge made: the caller's).
+// - Deletes are idempotent (204 for an unknown or already-deleted id); the messages, search,
+//   context, observations and reflections of an unknown conversation are empty, not 404.
+// - Entity types are free-form strings, answered lower-case; filters ignore case.
 import { z } from 'zod';
-import { ENTITY_TYPES, JsonObject, Role, TOOL_CALL_STATUSES, validate, type EntityType } from '../../protocols/bridge/index.js';
+import { JsonObject, Role, TOOL_CALL_STATUSES, validate } from '../../protocols/bridge/index.js';
 import { ApiKeyRegistry, SCOPES, isRefusal, isScope, type Principal, type Refusal, type Scope } from './credentials.js';
 import type { TokenResponse, TokenService } from './oauth.js';
 import { TOKEN_EXCHANGE_GRANT } from './oauth.js';
-import { QueryError, isWriteQuery, runQuery } from './query.js';
-import { HostedError, isEntityType, type HostedStore } from './store.js';
+import { QueryError, runQuery, writeClause } from './query.js';
+import { HostedError, type HostedStore } from './store.js';
 import { keepFreeForm } from '../free-form.js';
 
 export interface Reply {
@@ -83,16 +87,24 @@ function limitOf(query: URLSearchParams): number | undefined {
   return Number(raw);
 }
 
-function entityTypeOf(value: string, field: string): EntityType {
-  const upper = value.toUpperCase();
-  if (!isEntityType(upper)) throw new HostedError(400, `${field}: ${JSON.stringify(value)} is not an entity type (${ENTITY_TYPES.join(', ')})`);
-  return upper;
+/** An entity type: any non-empty string (free-form; "concept" and "PERSON" alike). */
+function entityTypeOf(value: string, field: string): string {
+  if (value.trim() === '') throw new HostedError(400, `${field}: must not be empty`);
+  return value;
+}
+
+/** At most this many messages in one bulk add (SPEC-5.1.4). */
+const BULK_MAX = 100;
+
+/** A conversation view, with the caller's workspace when it was made without one (by the bridge). */
+function inWorkspace<C extends { workspaceId?: string | null }>(ctx: RouteContext, c: C): C {
+  return { ...c, workspaceId: c.workspaceId ?? ctx.principal!.workspaceId };
 }
 
 const optString = z.string().nullish();
 const MessageInput = z.looseObject({ role: z.unknown().pipe(Role), content: z.string(), metadata: JsonObject.nullish() });
 const CreateConversation = z.looseObject({ userId: z.string(), title: optString, metadata: JsonObject.nullish() });
-const BulkInput = z.looseObject({ messages: z.array(MessageInput) });
+const BulkInput = z.looseObject({ messages: z.array(MessageInput).max(BULK_MAX, `at most ${BULK_MAX} messages in one bulk add`) });
 const SearchInput = z.looseObject({ query: z.string(), limit: z.int().min(0).nullish(), threshold: z.number().nullish(), type: optString });
 const EntityInput = z.looseObject({ name: z.string(), type: optString, entityType: optString, description: optString, subtype: optString });
 const EntityPatchInput = z.looseObject({ name: z.string().optional(), type: optString, entityType: optString, description: optString, subtype: optString, canonicalName: optString });
@@ -107,7 +119,7 @@ const ToolCallInput = z.looseObject({
   durationMs: z.int().min(0).nullish(),
   error: optString,
 });
-const QueryInput = z.looseObject({ query: z.string(), parameters: JsonObject.nullish(), params: JsonObject.nullish() });
+const QueryInput = z.looseObject({ cypher: z.string().optional(), query: z.string().optional(), parameters: JsonObject.nullish(), params: JsonObject.nullish() });
 const CreateKeyInput = z.looseObject({ label: z.string().min(1), scopes: z.array(z.string()).min(1), workspaceId: z.string().min(1).nullish() });
 
 /** The workspace a key request names (query or body), which must be the caller's. */
@@ -139,34 +151,38 @@ export const ROUTES: readonly Route[] = [
   // ---------------------------------------------------------------- conversations
   {
     method: 'GET', path: '/conversations', operation: 'list_conversations', access: 'read',
-    handler: ({ store, query }) => ok({ conversations: store.listConversations({ userId: param(query, 'userId', 'user_id'), limit: limitOf(query) }) }),
+    handler: (ctx) => ok({ conversations: ctx.store.listConversations({ userId: param(ctx.query, 'userId', 'user_id'), limit: limitOf(ctx.query) }).map((c) => inWorkspace(ctx, c)) }),
   },
   {
+    // In the caller's workspace (SPEC-5.1.1).
     method: 'POST', path: '/conversations', operation: 'create_conversation', access: 'write',
-    handler: ({ store, body }) => created(store.createConversation(input(CreateConversation, body))),
+    handler: (ctx) => created(ctx.store.createConversation(input(CreateConversation, ctx.body), ctx.principal!.workspaceId)),
   },
   {
     method: 'GET', path: '/conversations/:id', operation: 'get_conversation_metadata', access: 'read',
-    handler: ({ store, params }) => ok(store.conversation(params.id!)),
+    handler: (ctx) => ok(inWorkspace(ctx, ctx.store.conversation(ctx.params.id!))),
   },
   {
+    // Idempotent (SPEC-5.1.3): an unknown or already-deleted id answers 204 too.
     method: 'DELETE', path: '/conversations/:id', operation: 'delete_conversation', access: 'write',
     handler: ({ store, params }) => (store.deleteConversation(params.id!), noContent),
   },
   {
-    // The conversation with its messages; limit keeps the most recent ones.
+    // The conversation with its messages; limit keeps the most recent ones. Unknown: {id, messages: []}.
     method: 'GET', path: '/conversations/:id/messages', operation: 'get_conversation', access: 'read',
     handler: ({ store, params, query }) => ok(store.conversationWithMessages(params.id!, limitOf(query))),
   },
   {
-    // A conversation id that does not exist yet is created by its first message (as a bridge session).
+    // A conversation id that does not exist yet is created by its first message (as a bridge
+    // session). Entities are extracted from the content (store.ts).
     method: 'POST', path: '/conversations/:id/messages', operation: 'add_message', access: 'write',
-    handler: ({ store, params, body }) => created(store.addMessage(params.id!, input(MessageInput, body))),
+    handler: (ctx) => created(ctx.store.addMessage(ctx.params.id!, input(MessageInput, ctx.body), ctx.principal!.workspaceId)),
   },
   {
-    // Body {messages: [{role, content, metadata?}, …]}; all are validated before any is added.
+    // Body {messages: [{role, content, metadata?}, …]}, at most 100 (more: 400); all are validated
+    // before any is added; answered in insertion order.
     method: 'POST', path: '/conversations/:id/messages/bulk', operation: 'bulk_add_messages', access: 'write',
-    handler: ({ store, params, body }) => created({ conversationId: params.id!, messages: store.addMessages(params.id!, input(BulkInput, body).messages) }),
+    handler: (ctx) => created({ conversationId: ctx.params.id!, messages: ctx.store.addMessages(ctx.params.id!, input(BulkInput, ctx.body).messages, ctx.principal!.workspaceId) }),
   },
   {
     // Body {query, limit?, threshold?}; each hit carries its score.
@@ -177,13 +193,13 @@ export const ROUTES: readonly Route[] = [
     },
   },
   {
-    // The context: the recent messages (limit, default 20), the entities they mention, the steps.
+    // {reflections, observations, recentMessages (limit, default 20)}, plus the entities they mention.
     method: 'GET', path: '/conversations/:id/context', operation: 'get_context', access: 'read',
     handler: ({ store, params, query }) => ok(store.context(params.id!, limitOf(query))),
   },
   {
     method: 'GET', path: '/conversations/:id/observations', operation: 'get_observations', access: 'read',
-    handler: ({ store, params }) => ok(store.observations(params.id!)),
+    handler: ({ store, params, query }) => ok(store.observations(params.id!, limitOf(query))),
   },
   {
     method: 'GET', path: '/conversations/:id/reflections', operation: 'get_reflections', access: 'read',
@@ -221,8 +237,9 @@ export const ROUTES: readonly Route[] = [
     },
   },
   {
+    // The entity with its outgoing relationships (the established clients' Entity.relationships).
     method: 'GET', path: '/entities/:id', operation: 'get_entity', access: 'read',
-    handler: ({ store, params }) => ok(store.entityView(params.id!)),
+    handler: ({ store, params }) => ok(store.entityWithRelationships(params.id!)),
   },
   {
     // A partial update: fields left out keep their value.
@@ -241,11 +258,13 @@ export const ROUTES: readonly Route[] = [
     },
   },
   {
+    // Idempotent, as delete_conversation.
     method: 'DELETE', path: '/entities/:id', operation: 'delete_entity', access: 'write',
     handler: ({ store, params }) => (store.deleteEntity(params.id!), noContent),
   },
   {
-    // Any JSON object is feedback (e.g. {rating, comment}); the latest is shown on the entity.
+    // Any JSON object is feedback (e.g. {userScore, confirmed} or {rating, comment}); the latest is
+    // shown on the entity. Answer {id, updated: true, …} (SPEC-5.3.1).
     method: 'PUT', path: '/entities/:id/feedback', operation: 'set_entity_feedback', access: 'write',
     handler: ({ store, params, body }) => ok(store.setFeedback(params.id!, body)),
   },
@@ -254,7 +273,8 @@ export const ROUTES: readonly Route[] = [
     handler: ({ store, params }) => ok(store.history(params.id!)),
   },
   {
-    // The path's entity is merged into body.targetId (the established clients' reading).
+    // The path's entity is merged into body.targetId (the established clients' reading); answer
+    // {sourceId, targetId, status: "merged", link: {type: "SAME_AS", …}, entity: <the target>}.
     method: 'POST', path: '/entities/:id/merge', operation: 'merge_entities', access: 'write',
     handler: ({ store, params, body }) => ok(store.mergeEntity(params.id!, input(MergeInput, body))),
   },
@@ -285,7 +305,7 @@ export const ROUTES: readonly Route[] = [
     },
   },
   {
-    // Every trace of the conversation; an id with no traces answers an empty list, not 404.
+    // {conversationId, steps, toolCalls, traces}; an id with no traces answers empty lists, not 404.
     method: 'GET', path: '/reasoning/trace/:conv', operation: 'get_trace_by_conversation', access: 'read',
     handler: ({ store, params }) => ok(store.traceOfConversation(params.conv!)),
   },
@@ -297,16 +317,25 @@ export const ROUTES: readonly Route[] = [
 
   // ---------------------------------------------------------------- query
   {
-    // A query with a clause that changes data needs write (and the read-only reference refuses it).
+    // Body {cypher (or query), params (or parameters)?}: the read-only subset of query.ts;
+    // answer {columns, rows} (rows are arrays in column order). A query with a clause that
+    // changes data needs the write scope, and is then refused anyway (400 naming the clause).
     method: 'POST', path: '/query', operation: 'cypher_query',
-    access: (body) => (typeof body.query === 'string' && isWriteQuery(body.query) ? 'write' : 'read'),
+    access: (body) => {
+      const text = typeof body.cypher === 'string' ? body.cypher : body.query;
+      return typeof text === 'string' && writeClause(text) !== undefined ? 'write' : 'read';
+    },
     handler: ({ store, body }) => {
       const q = input(QueryInput, body);
-      if (isWriteQuery(q.query)) throw new HostedError(400, 'query: the reference answers read-only queries only');
+      const text = q.cypher ?? q.query;
+      if (text === undefined) throw new HostedError(400, 'cypher: is missing (required; query is accepted too)');
+      const field = q.cypher !== undefined ? 'cypher' : 'query';
+      const write = writeClause(text);
+      if (write !== undefined) throw new HostedError(400, `${field}: ${write} changes data; the query console is read-only (MATCH, WHERE, RETURN, LIMIT)`);
       try {
-        return ok(runQuery(q.query, q.parameters ?? q.params ?? {}, store.graph()));
+        return ok(runQuery(text, q.params ?? q.parameters ?? {}, store.graph()));
       } catch (err) {
-        if (err instanceof QueryError) throw new HostedError(400, `query: ${err.message}`);
+        if (err instanceof QueryError) throw new HostedError(400, `${field}: ${err.message}`);
         throw err;
       }
     },
