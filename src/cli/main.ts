@@ -203,7 +203,7 @@ Exit codes: 0 requested tier reached and, with --hosted, every hosted group pass
     .description('model-based testing: random sequences of calls against the server and the reference model side by side; a disagreement is shrunk to a minimal sequence')
     .option('-u, --url <url>', 'conformance server base URL (omit to explore the embedded reference server)')
     .option('-H, --header <header>', "extra request header 'Name: value' (repeatable; also TCK_HEADERS)", collect)
-    .option('--request-timeout <ms>', 'per-request timeout in milliseconds', positiveInt('--request-timeout'), 10_000)
+    .option('--request-timeout <ms>', 'per-request timeout in milliseconds', positiveInt('--request-timeout'), DEFAULT_LIMITS.requestTimeoutMs)
     .option('--runs <n>', 'sequences to try', positiveInt('--runs'), 100)
     .option('--seed <n>', 'seed of the random sequences (default: a new one, printed)', integer('--seed'))
     .option('--path <path>', "with --seed: replay this failing case (fast-check's path, printed with a failure)")
