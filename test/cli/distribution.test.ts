@@ -4,10 +4,10 @@
 // step summary. Its run step is executed here as GitHub would run it.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { freePort } from '../harness/ports.js';
 import { parse } from 'yaml';
 // @ts-expect-error -- a plain .mjs script without type declarations
 import { isStale } from '../../scripts/build-if-stale.mjs';
@@ -103,14 +103,6 @@ describe('action.yml, the composite GitHub Action', () => {
     for (const [k, expr] of Object.entries(runStep.env!)) env[k] = expr.replace(/^\$\{\{ inputs\.([\w-]+) \}\}$/, (_m, name: string) => values[name]!);
     const r = spawnSync('bash', ['-e', '-c', runStep.run!], { cwd: work, encoding: 'utf8', env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? work, NO_COLOR: '1', ...env }, timeout: 120_000 });
     return { ...r, work, output: existsSync(env.GITHUB_OUTPUT!) ? readFileSync(env.GITHUB_OUTPUT!, 'utf8') : '', summary: readFileSync(env.GITHUB_STEP_SUMMARY!, 'utf8') };
-  }
-
-  async function freePort(): Promise<number> {
-    const srv = createServer();
-    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-    const { port } = srv.address() as { port: number };
-    await new Promise((r) => srv.close(r));
-    return port;
   }
 
   it('its run step starts the server, runs the kit, writes the reports, the summary and the exit code', async () => {

@@ -7,6 +7,7 @@ import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { freePort } from '../harness/ports.js';
 
 const BIN = new URL('../../bin/tck.js', import.meta.url).pathname;
 
@@ -45,14 +46,6 @@ function tck(args: string[], o: { cwd?: string; env?: Record<string, string | un
 }
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'tck-run-options-'));
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const { port } = srv.address() as { port: number };
-  await new Promise((r) => srv.close(r));
-  return port;
-}
 
 function listening(port: number): Promise<boolean> {
   return new Promise((resolve) => {
