@@ -51,7 +51,7 @@ export function buildProgram(): Command {
   const run = program
     .command('run', { isDefault: true })
     .description('run the suites against a conformance server (default: the embedded reference server)')
-    .option('-u, --url <url>', 'conformance server base URL (omit to start the embedded reference server)')
+    .addOption(new Option('-u, --url <url>', 'conformance server base URL (omit to start the embedded reference server)').env('TCK_URL'))
     .addOption(new Option('-t, --tier <tier>', 'highest tier to run; lower tiers run too').choices(TIERS).default('gold'))
     .option('-g, --grep <pattern>', 'run only scenarios whose id, title, clause or group matches (regex, case-insensitive)')
     .option('-s, --scenario <id>', 'run only this scenario (repeatable)', collect)
@@ -76,10 +76,14 @@ export function buildProgram(): Command {
     .option('--write-baseline <file>', "write this run's failures as a baseline")
     .option('--only-failed <report.json>', 'run only the scenarios that failed or errored in that report')
     .option('-q, --quiet', 'print only the summary')
+    .option('--failures-only', 'print each failure with its details and the summary, not the scenarios that passed')
     .option('-v, --verbose', 'print every exchange as it happens, and all exchanges of each failure')
-    .action(async (opts) => {
-      const { runCommand } = await import('./run-command.js');
-      process.exitCode = await runCommand(opts);
+    .option('--config <file>', 'settings file (JSON; default: tck.config.json or .tckrc in the working directory); flags and TCK_URL win over it')
+    .option('--server <command>', "shell command that starts the server under test; the run waits until --url accepts connections, then stops it")
+    .option('--server-timeout <ms>', 'how long --server gets to start answering, in milliseconds', positiveInt('--server-timeout'), 30_000)
+    .action(async (_opts, command: Command) => {
+      const [{ applyRunConfig }, { runCommand }] = await Promise.all([import('./run-config.js'), import('./run-command.js')]);
+      process.exitCode = await runCommand(applyRunConfig(command));
     });
   run.addHelpText(
     'after',
@@ -90,6 +94,7 @@ Examples:
   $ tck run --url http://localhost:3001 --tier bronze --header 'Authorization: Bearer $TOKEN'
   $ tck run --scenario SCN-B-043 --verbose
   $ tck run --url http://127.0.0.1:3001 --reporter console,junit,md --baseline known-failures.json
+  $ tck run --url http://127.0.0.1:3001 --server 'npm run conformance-server'   start it, run, stop it
   $ tck run --hosted                     the hosted profile against the embedded hosted reference service
   $ TCK_API_KEY=nams_… TCK_IDP_TOKEN=… tck run --hosted https://memory.example.com/v1
 
@@ -224,6 +229,7 @@ Exit codes: 0 requested tier reached and, with --hosted, every hosted group pass
     .option('-u, --url <url>', 'conformance server base URL (omit to probe the embedded reference server)')
     .option('-H, --header <header>', "extra request header 'Name: value' (repeatable)", collect)
     .option('--request-timeout <ms>', 'per-request timeout in milliseconds', positiveInt('--request-timeout'), DEFAULT_LIMITS.requestTimeoutMs)
+    .option('--json', 'print the rows and the reachable tiers as JSON')
     .action(async (opts) => {
       const { probeCommand } = await import('./probe-command.js');
       process.exitCode = await probeCommand(opts);

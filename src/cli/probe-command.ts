@@ -88,7 +88,7 @@ function reachableTiers(rows: readonly ProbeRow[]): string[] {
   return reachable;
 }
 
-export async function probeCommand(flags: { url?: string; header?: string[]; requestTimeout: number }): Promise<number> {
+export async function probeCommand(flags: { url?: string; header?: string[]; requestTimeout: number; json?: boolean }): Promise<number> {
   const headers = headersFrom(flags.header);
   const embedded = flags.url === undefined ? await (await import('../servers/bridge/index.js')).startReferenceServer({ port: 0 }) : undefined;
   let client: BridgeClient;
@@ -100,12 +100,16 @@ export async function probeCommand(flags: { url?: string; header?: string[]; req
   }
   try {
     const rows = await probe(client);
+    const tiers = reachableTiers(rows);
+    if (flags.json) {
+      process.stdout.write(`${JSON.stringify({ url: client.url, rows, reachableTiers: tiers }, null, 2)}\n`);
+      return tiers.includes('gold') ? EXIT.ok : EXIT.notReached;
+    }
     const c = colorFor(process.stdout);
     const paint = { answers: c.green, rejects: c.yellow, missing: c.red, broken: c.red };
     for (const r of rows) {
       process.stdout.write(`${paint[r.status](r.status.padEnd(8))} ${r.tier.padEnd(9)} ${r.method.padEnd(25)} ${c.dim(r.detail)}\n`);
     }
-    const tiers = reachableTiers(rows);
     process.stdout.write(`\nreachable tiers: ${tiers.length ? tiers.join(', ') : 'none'} (a tier is reachable when its methods and every lower tier's answer the probe)\n`);
     return tiers.includes('gold') ? EXIT.ok : EXIT.notReached;
   } finally {

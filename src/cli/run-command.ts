@@ -7,6 +7,7 @@ import { RunUnreachable, isHostedId, profilesOf, runTck, type HostedOptions } fr
 import { EXIT, TckError } from '../engine/errors.js';
 import { SIGNAL_EXIT, watchInterrupts } from './interrupt.js';
 import { headersFrom } from './options.js';
+import { startVendorServer, type VendorServer } from './vendor-server.js';
 import { exitCodeOf, finalReport, planOf, prepareRun, publishRun, writeRunFiles, type ReportingFlags, type RunPreparation } from './report-commands.js';
 
 interface RunFlags extends ReportingFlags {
@@ -25,7 +26,11 @@ interface RunFlags extends ReportingFlags {
   header?: string[];
   out: string;
   quiet?: boolean;
+  failuresOnly?: boolean;
   verbose?: boolean;
+  /** A shell command that starts the server under test (vendor-server.ts). */
+  server?: string;
+  serverTimeout: number;
   /** true: the embedded hosted reference service; a string: the hosted service's URL. */
   hosted?: boolean | string;
   apiKey?: string;
@@ -92,13 +97,19 @@ export async function runCommand(flags: RunFlags): Promise<number> {
     process.stdout.write(`${prep.nothingToRun}\n`);
     return EXIT.ok;
   }
-  const console = new ConsoleReporter({ quiet: !!flags.quiet, verbose: !!flags.verbose, ...(flags.reporter.includes('console') ? {} : { stream: SILENT }) });
+  if (flags.server !== undefined && flags.url === undefined) throw new TckError('--server needs --url (or TCK_URL, or "url" in the config file): the address the server will answer at');
+  const console = new ConsoleReporter({ quiet: !!flags.quiet, failuresOnly: !!flags.failuresOnly, verbose: !!flags.verbose, ...(flags.reporter.includes('console') ? {} : { stream: SILENT }) });
   // From here on SIGINT/SIGTERM stop the run and still get the reports written (exit 130/143).
   const interrupts = watchInterrupts();
+  let server: VendorServer | undefined;
   try {
+    if (flags.server !== undefined) {
+      server = await startVendorServer({ command: flags.server, url: flags.url!, timeoutMs: flags.serverTimeout, outDir: flags.out, echo: !!flags.verbose, signal: interrupts.signal });
+    }
     const code = await runAndReport(flags, headers, hosted, console, interrupts.signal, prep);
     return interrupts.received ? SIGNAL_EXIT[interrupts.received] : code;
   } finally {
+    await server?.stop();
     interrupts.dispose();
   }
 }

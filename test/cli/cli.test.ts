@@ -2,10 +2,10 @@
 // Runs the built launcher (npm test builds first).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { freePort } from '../harness/ports.js';
 import { BridgeClient } from '../../src/profiles/bridge/index.js';
 import { probe } from '../../src/cli/probe-command.js';
 
@@ -18,14 +18,6 @@ function tck(args: string[], extraEnv: Record<string, string> = {}) {
 }
 
 const noStack = (text: string) => expect(text).not.toMatch(/\n\s+at .+:\d+:\d+/);
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const { port } = srv.address() as { port: number };
-  await new Promise((r) => srv.close(r));
-  return port;
-}
 
 /** Starts `tck serve` and resolves with its URL once it prints it. */
 function serve(args: string[], extraEnv: Record<string, string> = {}) {

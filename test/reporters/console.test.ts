@@ -33,10 +33,11 @@ async function consoleOf(options: Omit<ConsoleOptions, 'stream'>, stream: { isTT
   return text;
 }
 
-const saved = { NO_COLOR: process.env.NO_COLOR, CI: process.env.CI };
+const saved = { NO_COLOR: process.env.NO_COLOR, CI: process.env.CI, FORCE_COLOR: process.env.FORCE_COLOR };
 beforeEach(() => {
   delete process.env.NO_COLOR;
   delete process.env.CI;
+  delete process.env.FORCE_COLOR;
 });
 afterEach(() => {
   for (const [k, v] of Object.entries(saved)) {
@@ -87,11 +88,11 @@ describe('console output', () => {
     expect(nocolor).toMatch(CURSOR_UP);
   });
 
-  it('--quiet: only the table and the verdict', async () => {
+  it('--quiet: only the table, the totals and the verdict', async () => {
     const text = await consoleOf({ quiet: true });
     expect(text.split('\n')[0]).toBe('');
     expect(text).not.toMatch(/SCN-B-07/);
-    expect(text).toMatch(/^\ntier .*\nbronze .*\n\nAchieved tier: NONE .*\n$/);
+    expect(text).toMatch(/^\ntier .*\nbronze .*\n\n3 scenarios: 1 passed, 2 failed in \d+\.\d s\nAchieved tier: NONE .*\n$/);
   });
 
   it('--verbose: every exchange as it happens, and all exchanges of a failure', async () => {

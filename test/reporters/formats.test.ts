@@ -131,7 +131,7 @@ describe('Markdown, badge and GitHub', () => {
   });
 
   it('the badge is well-formed SVG naming the achieved tier in its colour', async () => {
-    for (const [achieved, colour] of [['gold', '#c99a1c'], [null, '#b42318']] as const) {
+    for (const [achieved, colour] of [['gold', '#8a6a0e'], [null, '#b42318']] as const) {
       const svg = renderBadge({ ...report, achieved });
       expect(svg).toContain(`aria-label="agent-memory tck: ${achieved ?? 'none'}"`);
       expect(svg).toContain(`fill="${colour}"`);

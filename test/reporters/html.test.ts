@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/report/model.js';
 import { esc, renderHtml } from '../../src/report/render/html.js';
+import { SEARCH_SCRIPT } from '../../src/report/render/search.js';
 import { HOSTILE_GREP, XSS, hostile, reportOn, tempDir } from './support.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -22,9 +23,11 @@ beforeAll(async () => {
 });
 
 describe('report.html escapes everything from the server', () => {
-  it('has no script element at all, and a CSP that forbids scripts', () => {
-    expect(html).not.toMatch(/<script/i);
-    expect(html).toMatch(/<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline';/);
+  it("has one script, the kit's own search, and a CSP that admits that script by hash and no other", () => {
+    expect(html.match(/<script/gi)).toHaveLength(1);
+    expect(html).toContain(`<script>${SEARCH_SCRIPT}</script>`);
+    expect(html).toMatch(/<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline';[^"]*; script-src 'sha256-[A-Za-z0-9+/]+=*'">/);
+    expect(html).not.toMatch(/unsafe-inline'[^"]*script-src[^"]*unsafe-inline|script-src[^"]*unsafe/);
   });
 
   it('holds the hostile texts only escaped', () => {
@@ -76,11 +79,14 @@ describe.skipIf(!existsSync(CHROMIUM))(`report.html in headless Chromium (${CHRO
     expect(title).toBe(`agent-memory-tck: NONE — ${report.target.url}`);
     expect(await page.locator('.badge .value').innerText()).toBe('NONE');
     expect(await page.locator('.tier').count()).toBe(report.tiers.filter((t) => t.total > 0).length);
-    expect(await page.locator('script, img, iframe').count()).toBe(0);
+    expect(await page.locator('script').count()).toBe(1);
+    expect(await page.locator('img, iframe').count()).toBe(0);
 
-    // The failures filter hides what passed, and a scenario opens to its evidence.
+    // The page opens on the failures; "All" shows every scenario; a scenario opens to its evidence.
     const all = report.scenarios.length;
     const bad = report.scenarios.filter((s) => s.outcome === 'failed' || s.outcome === 'error').length;
+    expect(await page.locator('details.scn:visible').count()).toBe(bad);
+    await page.click('label[for=show-all]');
     expect(await page.locator('details.scn:visible').count()).toBe(all);
     await page.click('label[for=show-failures]');
     expect(await page.locator('details.scn:visible').count()).toBe(bad);
@@ -105,7 +111,7 @@ describe.skipIf(!existsSync(CHROMIUM))(`report.html in headless Chromium (${CHRO
     await page.click('label[for=show-failures]');
     await page.evaluate("document.querySelectorAll('details').forEach((d) => (d.open = true))");
     expect(await page.title()).not.toMatch(/pwned/);
-    expect(await page.locator('script, img').count()).toBe(0);
+    expect(await page.locator('img').count()).toBe(0);
     expect(ran).toEqual([]);
     await page.close();
   });

@@ -7,6 +7,7 @@ import type { Exchange } from '../../engine/evidence.js';
 import { bridgeRan, type AnyReportScenario, type Gate, type Report } from '../model.js';
 import { exploreFailureLines } from './explore.js';
 import { colorFor, type ColorTarget } from './color.js';
+import { totalsLine } from './totals.js';
 import { OUTCOME_LABEL, SHOWN_EXCHANGES, diffText, evidenceText, expectedActualDiff, failuresOf, indent, placeOf, verdicts, type Outcome } from './text.js';
 
 export interface ConsoleStream extends ColorTarget {
@@ -16,6 +17,8 @@ export interface ConsoleStream extends ColorTarget {
 
 export interface ConsoleOptions {
   quiet?: boolean;
+  /** Between quiet and the default: each failure (as it happens, and with its details), no passed lines. */
+  failuresOnly?: boolean;
   verbose?: boolean;
   stream?: ConsoleStream;
   /** Live progress lines; default: on a TTY when CI is not set and neither quiet nor verbose. */
@@ -99,7 +102,7 @@ export class ConsoleReporter {
       p.counts[r.outcome]++;
       if (p.done === p.total) p.ended = performance.now();
     }
-    if (this.options.quiet) return;
+    if (this.options.quiet || (this.options.failuresOnly && r.outcome === 'passed' && !this.live)) return;
     const line = `${this.paint(r.outcome, OUTCOME_LABEL[r.outcome].padEnd(7))} ${r.id} ${r.title} ${this.c.dim(`${Math.round(r.durationMs)} ms`)}`;
     if (!this.live) {
       this.w(line);
@@ -175,6 +178,7 @@ export class ConsoleReporter {
       this.table('hosted', report.hosted.groups.map((g) => ({ ...g, name: g.group })), ['passed', 'failed'], 'group');
     }
     this.w();
+    this.w(totalsLine(report));
     for (const v of verdicts(report)) this.w(v.ok ? c.bold.green(v.text) : c.bold.red(v.text));
     if (report.explore) for (const line of exploreFailureLines(report.explore)) this.w(line);
     if (report.gate) this.gate(report.gate);

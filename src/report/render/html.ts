@@ -3,10 +3,15 @@
 // assertion, diff, exchanges and reproduction script.
 //
 // Everything that came from the server under test (messages, exchanges, notes, the URL) is
-// HTML-escaped by `esc`. The page has no script at all: the filter is CSS (`:has`) over radio
-// buttons and the scenarios are <details>; its Content-Security-Policy forbids scripts besides,
-// so a hostile answer could not run code in the report even if something slipped through.
+// HTML-escaped by `esc`. The filter is CSS (`:has`) over radio buttons and the scenarios are
+// <details>, so the page works without JavaScript. It opens on the failures when there are any.
+// The one script is the search box (search.ts), a progressive enhancement: a static file cannot
+// filter on typed text without one, and without JavaScript the box stays hidden and the page
+// points to the browser's own find. The Content-Security-Policy admits exactly that script by its
+// SHA-256 and nothing else, so a hostile answer still could not run code in the report even if
+// something slipped through the escaping.
 import { bridgeRan, isFailing, type AnyReportScenario, type Gate, type Report } from '../model.js';
+import { SEARCH_CSS, SEARCH_SCRIPT, SEARCH_SCRIPT_HASH, searchBox, searchText } from './search.js';
 import { exploreFailureLines } from './explore.js';
 import { OUTCOME_LABEL, clip, expectedActualDiff, isFailure, placeOf, tierName, verdicts, type Outcome } from './text.js';
 
@@ -23,7 +28,8 @@ export function esc(value: unknown): string {
 /** Largest body shown per exchange in the page (report.json keeps up to 64 KiB). */
 const BODY_CAP = 20_000;
 
-export const TIER_COLOUR: Record<string, string> = { bronze: '#a8683a', silver: '#8d99a4', gold: '#c99a1c', none: '#b42318', passed: '#1f8a4c', failed: '#b42318' };
+/** White text on each of these has a contrast ratio of at least 4.5:1 (WCAG AA; test/reporters/html-layout.test.ts). */
+export const TIER_COLOUR: Record<string, string> = { bronze: '#8f5427', silver: '#617080', gold: '#8a6a0e', none: '#b42318', passed: '#1a7f45', failed: '#b42318' };
 
 const CSS = `
 :root { --fg:#1d2430; --muted:#5b6573; --line:#d9dee5; --bg:#f6f7f9; --pass:#1f8a4c; --fail:#c4322b; --err:#d9730d; --skip:#8a94a3; }
@@ -31,8 +37,8 @@ const CSS = `
 body { margin: 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg); background: var(--bg); }
 header.top { display: flex; gap: 28px; align-items: center; padding: 24px 32px; background: #fff; border-bottom: 1px solid var(--line); }
 .badge { flex: none; width: 168px; height: 168px; border-radius: 50%; display: flex; flex-direction: column; align-items: center; justify-content: center; color: #fff; box-shadow: inset 0 -6px 0 rgba(0,0,0,.15); }
-.badge .label { font-size: 12px; letter-spacing: .08em; text-transform: uppercase; opacity: .9; }
-.badge .value { font-size: 40px; font-weight: 800; letter-spacing: .04em; }
+.badge .label { font-size: 12px; letter-spacing: .08em; text-transform: uppercase; }
+.badge .value { font-size: 28px; font-weight: 800; letter-spacing: .04em; }
 h1 { margin: 0 0 6px; font-size: 22px; }
 .verdict { font-weight: 600; margin: 0 0 10px; }
 .verdict.ok { color: var(--pass); } .verdict.bad { color: var(--fail); }
@@ -75,6 +81,20 @@ pre.message { background: #fdeceb; border-color: #f2b8b5; color: #7a1c17; }
 details.ex, details.repro { margin: 4px 0; } details.ex > summary, details.repro > summary { cursor: pointer; color: var(--muted); font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 12px; }
 footer { color: var(--muted); font-size: 12px; }
 .cap { color: var(--muted); font-size: 11px; text-transform: uppercase; letter-spacing: .06em; margin-top: 6px; }
+.stitle { min-width: 0; overflow-wrap: anywhere; }
+.smsg { display: block; color: var(--fail); font-size: 12px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+${SEARCH_CSS}
+@media (max-width: 640px) {
+  header.top { flex-direction: column; align-items: flex-start; gap: 14px; padding: 16px; }
+  .badge { width: 128px; height: 128px; } .badge .value { font-size: 20px; } .badge .label { font-size: 10px; }
+  section, main, footer, nav.filter { padding: 12px 16px; }
+  .tier { grid-template-columns: 1fr auto; gap: 6px 10px; }
+  .tier .bar, .tier .counts { grid-column: 1 / -1; }
+  .tier .name { grid-row: 1; grid-column: 1; } .tier .reached { grid-row: 1; grid-column: 2; } .tier .bar { grid-row: 2; }
+  details.scn > summary { flex-wrap: wrap; gap: 2px 10px; }
+  .stitle { flex-basis: 100%; }
+  .sbody { padding: 4px 12px 12px; }
+}
 `;
 
 export const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'none'; base-uri 'none'";
@@ -155,9 +175,12 @@ function scenario(s: AnyReportScenario): string {
   }
   if (s.repro) parts.push(`<details class="repro"><summary>reproduce with curl (bash)</summary><pre>${esc(s.repro)}</pre></details>`);
   const ms = `${Math.round(s.durationMs)} ms`;
+  // A failing row says why in one line, so the list reads without opening anything.
+  const first = s.message?.split('\n')[0] ?? '';
+  const line = bad && first ? `<span class="smsg">${esc(first.length > 300 ? `${first.slice(0, 300)}…` : first)}</span>` : '';
   return (
-    `<details class="scn o-${esc(s.outcome)}${bad ? ' bad' : ''}" id="${esc(s.id)}">` +
-    `<summary><span class="outcome">${esc(OUTCOME_LABEL[s.outcome])}</span><span class="sid">${esc(s.id)}</span><span class="stitle">${esc(s.title)}</span><span class="ms">${ms}</span></summary>` +
+    `<details class="scn o-${esc(s.outcome)}${bad ? ' bad' : ''}" id="${esc(s.id)}" data-search="${esc(searchText(s))}">` +
+    `<summary><span class="outcome">${esc(OUTCOME_LABEL[s.outcome])}</span><span class="sid">${esc(s.id)}</span><span class="stitle">${esc(s.title)}${line}</span><span class="ms">${ms}</span></summary>` +
     `<div class="sbody">${parts.join('')}</div></details>`
   );
 }
@@ -183,9 +206,11 @@ function filter(report: Report): string {
     ['passed', 'Passed', count((o) => o === 'passed')],
     ['skipped', 'Skipped / not run', count((o) => o === 'skipped' || o === 'not-run')],
   ];
+  // Open on the failures when there are any: they are what the reader came for.
+  const first = options[1]![2] > 0 ? 'failures' : 'all';
   return `<nav class="filter" aria-label="filter scenarios"><span>Show:</span>${options
-    .map(([k, label, n]) => `<input type="radio" name="show" id="show-${k}"${k === 'all' ? ' checked' : ''}><label for="show-${k}">${label} (${n})</label>`)
-    .join('')}</nav>`;
+    .map(([k, label, n]) => `<input type="radio" name="show" id="show-${k}"${k === first ? ' checked' : ''}><label for="show-${k}">${label} (${n})</label>`)
+    .join('')}${searchBox()}</nav>`;
 }
 
 export function renderHtml(report: Report): string {
@@ -228,7 +253,7 @@ export function renderHtml(report: Report): string {
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${CSP}">
+<meta http-equiv="Content-Security-Policy" content="${CSP}; script-src '${SEARCH_SCRIPT_HASH}'">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>agent-memory-tck: ${esc(achieved)} — ${esc(report.target.url)}</title>
 <style>${CSS}</style>
@@ -249,6 +274,7 @@ ${filter(report)}
 <main>
 ${groups.join('\n')}
 </main>
+<script>${SEARCH_SCRIPT}</script>
 <footer>report format ${esc(report.formatVersion)} · rendered by ${esc(report.kit.name)} ${esc(report.kit.version)} · the same content as report.json</footer>
 </body>
 </html>

@@ -1,0 +1,111 @@
+// `tck run` settings from a file: `--config FILE`, else `tck.config.json` or `.tckrc` (JSON) in the
+// working directory. The file only fills what neither a flag nor an environment variable (TCK_URL)
+// set: commander records where each option value came from, and a value from the command line or
+// the environment is never replaced. A file that is not valid is one line naming the field, exit 2.
+import { readFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
+import type { Command, OptionValues } from 'commander';
+import { z } from 'zod';
+import { TckError } from '../engine/errors.js';
+import { TIERS } from '../engine/scenario.js';
+import { REPORTER_NAMES } from '../report/render/names.js';
+
+const CONFIG_FILES = ['tck.config.json', '.tckrc'] as const;
+
+const ms = z.number().int().positive();
+const RunConfig = z.strictObject({
+  /** The conformance server's base URL (--url; TCK_URL wins over it). */
+  url: z.string().min(1).optional(),
+  /** Extra request headers, name to value (merged under --header and TCK_HEADERS). */
+  headers: z.record(z.string(), z.string()).optional(),
+  reporters: z.array(z.enum(REPORTER_NAMES)).min(1).optional(),
+  /** Paths are relative to the file's own directory. */
+  out: z.string().min(1).optional(),
+  baseline: z.string().min(1).optional(),
+  tier: z.enum(TIERS).optional(),
+  /** A shell command that starts the server under test (--server). */
+  server: z.string().min(1).optional(),
+  timeouts: z
+    .strictObject({ request: ms, scenario: ms, maxTime: ms, reconnectWindow: ms, server: ms })
+    .partial()
+    .optional(),
+});
+type RunConfig = z.infer<typeof RunConfig>;
+
+/** The config file to read: --config, else the first of CONFIG_FILES in `cwd` (none: undefined). */
+function configPath(explicit: string | undefined, cwd: string): string | undefined {
+  if (explicit !== undefined) return resolve(cwd, explicit);
+  const found = CONFIG_FILES.map((f) => resolve(cwd, f)).filter((f) => {
+    try {
+      readFileSync(f);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  if (found.length > 1) throw new TckError(`both ${CONFIG_FILES.join(' and ')} exist in ${cwd}: keep one (or choose with --config)`);
+  return found[0];
+}
+
+/** Reads and validates one config file; every problem is one line naming the file and the field. */
+function loadRunConfig(path: string): RunConfig {
+  const file = relative(process.cwd(), path) || path;
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new TckError(`config file ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : 'cannot be read'}`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    throw new TckError(`config file ${file} is not valid JSON: ${(err as Error).message}`);
+  }
+  const parsed = RunConfig.safeParse(data);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const at = issue.path.join('.');
+  if (issue.code === 'unrecognized_keys') {
+    const where = at === '' ? '' : ` in "${at}"`;
+    throw new TckError(`config file ${file}: unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}${where} (known: ${Object.keys(RunConfig.shape).join(', ')})`);
+  }
+  throw new TckError(`config file ${file}: field "${at || '(the file)'}": ${issue.message}`);
+}
+
+/**
+ * Applies the config file to `tck run`'s options where they still hold their defaults, and
+ * returns the options. Headers are the exception: the file's come first, so --header and
+ * TCK_HEADERS replace a header of the same name.
+ */
+export function applyRunConfig<T extends OptionValues>(command: Command, cwd = process.cwd()): T {
+  const opts = command.opts();
+  // An empty TCK_URL counts as unset, like every other TCK_* variable.
+  if (opts.url === '' && command.getOptionValueSource('url') === 'env') command.setOptionValueWithSource('url', undefined, 'default');
+  const file = configPath(opts.config as string | undefined, cwd);
+  if (file === undefined) return command.opts<T>();
+  const config = loadRunConfig(file);
+  const base = dirname(file);
+  const fill = (key: string, value: unknown) => {
+    if (value === undefined) return;
+    const source = command.getOptionValueSource(key);
+    if (source === undefined || source === 'default') command.setOptionValueWithSource(key, value, 'config');
+  };
+  fill('url', config.url);
+  fill('reporter', config.reporters);
+  fill('out', config.out === undefined ? undefined : resolve(base, config.out));
+  fill('baseline', config.baseline === undefined ? undefined : resolve(base, config.baseline));
+  fill('tier', config.tier);
+  fill('server', config.server);
+  fill('requestTimeout', config.timeouts?.request);
+  fill('scenarioTimeout', config.timeouts?.scenario);
+  fill('maxTime', config.timeouts?.maxTime);
+  fill('reconnectWindow', config.timeouts?.reconnectWindow);
+  fill('serverTimeout', config.timeouts?.server);
+  if (config.headers) {
+    const fromFile = Object.entries(config.headers).map(([name, value]) => `${name}: ${value}`);
+    command.setOptionValueWithSource('header', [...fromFile, ...((opts.header as string[] | undefined) ?? [])], 'config');
+  }
+  return command.opts<T>();
+}
