@@ -3,10 +3,12 @@
 // passing. A failure here means a scenario is stricter than the protocol: it names the variant,
 // the scenario and the message.
 import { randomBytes, randomUUID } from 'node:crypto';
+import http from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { MemoryStore, createDispatcher, type Params } from '../../src/servers/bridge/index.js';
+import { MemoryStore, createDispatcher, tokenize, type Params } from '../../src/servers/bridge/index.js';
 import type { Entity, Message } from '../../src/protocols/bridge/index.js';
-import { compose, gradeVariant, mapAnswers, mapResponse, type Dispatch, type VariantOptions, type Wrap } from '../harness/variants.js';
+import { SILENT_POINTS } from '../../src/engine/silent-points.js';
+import { compose, gradeVariant, mapAnswers, mapRequest, mapResponse, withVariant, type Dispatch, type VariantOptions, type Wrap } from '../harness/variants.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- answers are edited as plain JSON */
 
@@ -126,6 +128,49 @@ class TopKMessages extends MemoryStore {
 }
 
 /**
+ * search_messages with a flat score: every message sharing at least one word with the query scores
+ * the same (1), so ties decide everything: insertion order, cut to limit. A query sharing no word
+ * finds nothing, at any threshold.
+ */
+class FlatMessageScores extends MemoryStore {
+  override search_messages(p: Params<'search_messages'>): Message[] {
+    const query = tokenize(p.query);
+    const scope = p.session_id == null ? [...this.messages.values()] : [...this.messages.values()].filter((r) => r.session.session_id === p.session_id);
+    const hits = scope.filter((r) => [...tokenize(r.message.content)].some((t) => query.has(t))).map((r) => structuredClone(r.message));
+    return p.limit == null ? hits : hits.slice(0, p.limit);
+  }
+}
+
+/** What a variant looks like on the wire: one POST /setup over node:http, and its socket 50 ms later. */
+interface HttpAnswer {
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  /** The server closed the idle keep-alive connection within 50 ms of the answer. */
+  idleClosed: boolean;
+}
+
+function httpProbe(options: VariantOptions): Promise<HttpAnswer> {
+  return withVariant(options, (url) =>
+    new Promise<HttpAnswer>((resolve, reject) => {
+      const agent = new http.Agent({ keepAlive: true });
+      const req = http.request(`${url}/setup`, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (res) => {
+        let idleClosed = false;
+        res.socket.once('close', () => (idleClosed = true));
+        res.resume();
+        res.on('end', () =>
+          setTimeout(() => {
+            agent.destroy();
+            resolve({ url, headers: res.headers, idleClosed });
+          }, 50),
+        );
+      });
+      req.on('error', reject);
+      req.end('{}');
+    }),
+  );
+}
+
+/**
  * What a variant answers to a short script of calls, by step name: used to prove that each variant
  * really differs from the reference in its one choice (a no-op variant would prove nothing).
  */
@@ -151,7 +196,10 @@ async function probe(options: VariantOptions) {
   await call('related', 'get_related_entities', { entity_id: a.id });
   const trace = (await call('trace', 'start_trace', { session_id: 'p-old', task: 't' })).body;
   await call('trace2', 'start_trace', { session_id: 'p-new', task: 't' });
-  await call('step', 'add_step', { trace_id: trace.id, thought: 'x' });
+  const step = (await call('step', 'add_step', { trace_id: trace.id, thought: 'x' })).body;
+  await call('pending', 'record_tool_call', { step_id: step.id, tool_name: 'probe_tool', arguments: {}, status: 'pending' });
+  await call('stats', 'get_tool_stats', { tool_name: 'probe_tool' });
+  await call('similar', 'get_similar_traces', { task: 't' });
   await call('traces', 'list_traces');
   await call('error', 'add_entity', { name: 'C', entity_type: 'NOT_A_TYPE' });
   return out;
@@ -160,8 +208,11 @@ async function probe(options: VariantOptions) {
 type Answers = Awaited<ReturnType<typeof probe>>;
 const msg = (r: Answers) => r['first']!.body;
 
-/** [name, a fresh variant (stores must not be shared between runs), what makes it differ]. */
-const VARIANTS: [name: string, make: () => VariantOptions, differs: (r: Answers) => boolean][] = [
+/**
+ * [name, a fresh variant (stores must not be shared between runs), what makes it differ]. The
+ * names are what SILENT_POINTS (src/engine/silent-points.ts) cite.
+ */
+const VARIANTS: [name: string, make: () => VariantOptions, differs: (r: Answers, h: HttpAnswer) => boolean][] = [
   ['timestamps with +00:00 instead of Z', () => ({ wrap: everyField(TIMESTAMP_FIELDS, (t) => t.replace(/Z$/, '+00:00')) }),
     (r) => msg(r).timestamp.endsWith('+00:00')],
   ['timestamps with microsecond precision', () => ({ wrap: everyField(TIMESTAMP_FIELDS, (t) => t.replace(/\.(\d{3})Z$/, '.$1000Z')) }),
@@ -228,6 +279,24 @@ const VARIANTS: [name: string, make: () => VariantOptions, differs: (r: Answers)
     (r) => r['related']!.body.length === 2],
   ['search_messages without threshold returns every message after the matches (top-k)', () => ({ store: new TopKMessages() }),
     (r) => r['search']!.body.length === 3],
+  ['get_similar_traces without success_only keeps successful traces only', () => ({
+    wrap: mapRequest('get_similar_traces', (b) => ('success_only' in b ? b : { ...b, success_only: true })),
+  }), (r) => r['similar']!.body.length === 0],
+  ['search_messages scores every message sharing a word alike', () => ({ store: new FlatMessageScores() }),
+    (r) => r['search']!.body[0].id === msg(r).id],
+  ['get_tool_stats counts unfinished calls as failed', () => ({
+    wrap: mapResponse('get_tool_stats', (l) => l.map((s: any) => ({ ...s, failed_calls: s.total_calls - s.successful_calls }))),
+  }), (r) => r['stats']!.body[0].failed_calls === 1],
+  ['Content-Type application/json; charset=utf-8', () => ({ http: { contentType: 'application/json; charset=utf-8' } }),
+    (_r, h) => h.headers['content-type'] === 'application/json; charset=utf-8'],
+  ['answers in chunked transfer coding', () => ({ http: { chunked: true } }),
+    (_r, h) => h.headers['transfer-encoding'] === 'chunked' && h.headers['content-length'] === undefined],
+  ['Connection: close on every answer', () => ({ http: { connectionClose: true } }),
+    (_r, h) => h.headers['connection'] === 'close'],
+  ['idle connections closed after 1 ms', () => ({ http: { keepAliveTimeoutMs: 1 } }),
+    (_r, h) => h.idleClosed && h.headers['connection'] !== 'close'],
+  ['served under a path prefix', () => ({ http: { pathPrefix: 'bridge/v1' } }),
+    (_r, h) => h.url.endsWith('/bridge/v1')],
 ];
 
 describe('valid variants of the reference server', () => {
@@ -237,11 +306,19 @@ describe('valid variants of the reference server', () => {
 
   it('the reference itself makes none of these choices', async () => {
     const reference = await probe({});
-    expect(VARIANTS.filter(([, , differs]) => differs(reference)).map(([name]) => name)).toEqual([]);
+    const wire = await httpProbe({});
+    expect(VARIANTS.filter(([, , differs]) => differs(reference, wire)).map(([name]) => name)).toEqual([]);
   });
 
   it.each(VARIANTS)('really differs from the reference: %s', async (_name, make, differs) => {
-    expect(differs(await probe(make()))).toBe(true);
+    expect(differs(await probe(make()), await httpProbe(make()))).toBe(true);
+  });
+
+  it('every silent point names a valid variant of this file (whose Gold run is the test below)', () => {
+    const names = new Set(VARIANTS.map(([name]) => name));
+    const broken = SILENT_POINTS.filter((p) => p.variant.file !== 'test/suites/valid-variants.test.ts' || !names.has(p.variant.name));
+    expect(broken.map((p) => `${p.id}: ${p.variant.file} / ${p.variant.name}`)).toEqual([]);
+    expect(new Set(SILENT_POINTS.map((p) => p.id)).size).toBe(SILENT_POINTS.length);
   });
 
   it.concurrent.each(VARIANTS)('reaches Gold with every scenario passing: %s', async (_name, make) => {
