@@ -141,4 +141,15 @@ export const scenarios: Scenario[] = [
       sameText(conv.messages[0]!.content, LONG_CONTENT, 'get_conversation(session_id="long-content") content (SPEC-2.2.7)');
     },
   }),
+
+  defineScenario({
+    id: 'SCN-B-141', tier, group: 'search_messages', clauses: ['SPEC-2.3.2'],
+    title: 'search_messages filtered on a session that was never written to answers []',
+    asserts: 'With a matching message in another session, search_messages filtered on a session never written to answers [] (not an error).',
+    async run({ bridge }) {
+      await addMessages(bridge, 'search-known', ['Graph databases store nodes and relationships']);
+      const hits = await bridge.search_messages({ query: 'Graph databases', session_id: 'search-never-written', limit: 10, threshold: 0 });
+      check.empty(hits, 'search_messages(query="Graph databases", session_id="search-never-written", limit=10, threshold=0) (SPEC-2.3.2: only that session\'s messages)');
+    },
+  }),
 ];

@@ -72,4 +72,26 @@ export const scenarios: Scenario[] = [
       check.equal(rel.properties, properties, 'add_relationship(properties=<nested object>) answer: properties as sent');
     },
   }),
+
+  defineScenario({
+    id: 'SCN-G-107', tier, group: 'merge', clauses: ['SPEC-5.3.1'],
+    title: 'merging an entity into itself loses nothing',
+    asserts:
+      'merge_duplicate_entities(source=A, target=A) either answers an error or answers A; either way A is still found by ' +
+      'get_entity_by_name and keeps its relationship.',
+    async run(ctx) {
+      const { bridge } = ctx;
+      const { a, b } = await addEntities(bridge, { a: ['Self Merge Co', 'ORGANIZATION'], b: ['Partner Co', 'ORGANIZATION'] });
+      await bridge.add_relationship({ source_id: a.id, target_id: b.id, relationship_type: 'PARTNERS_WITH' });
+      const { outcome } = await ctx.raw('merge_duplicate_entities', { source_id: a.id, target_id: a.id });
+      const call = 'merge_duplicate_entities(source_id=<A>, target_id=<A>)';
+      // silent (merge-self): refusing and accepting as a no-op are both fine; losing A is not
+      check.ok(outcome.kind === 'error' || (outcome.kind === 'object' && outcome.value['id'] === a.id), `${call}: expected an error or A itself, got ${JSON.stringify(outcome).slice(0, 200)}`, { expected: 'error or A', actual: outcome });
+      const found = check.present(await bridge.get_entity_by_name({ name: 'Self Merge Co' }), `get_entity_by_name(name="Self Merge Co") after ${call} (SPEC-5.3.1: a merge leaves one entity, not none)`);
+      check.equal(found.id, a.id, `get_entity_by_name(name="Self Merge Co") after ${call}: id`);
+      const related = await bridge.get_related_entities({ entity_id: a.id, relationship_type: 'PARTNERS_WITH' });
+      indexOfId(related, b, `get_related_entities(entity_id=<A>, relationship_type="PARTNERS_WITH") after ${call}`);
+    },
+  }),
 ];
+

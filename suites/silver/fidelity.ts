@@ -121,4 +121,21 @@ export const scenarios: Scenario[] = [
       check.ok(typeof s.success_rate === 'number', `${what}: success_rate must be a number (SPEC-4.7.4), got ${JSON.stringify(s.success_rate)}`, { expected: 'a number', actual: s.success_rate });
     },
   }),
+
+  defineScenario({
+    id: 'SCN-S-110', tier, group: 'search_preferences', clauses: ['SPEC-3.5.1'],
+    title: 'search_preferences honours limit',
+    asserts: 'Adds five preferences that all contain the query\'s words; search_preferences(limit=2) returns one or two of them, no more.',
+    async run({ bridge }) {
+      const stored = [];
+      for (let i = 0; i < 5; i++) stored.push(await bridge.add_preference({ category: 'style', preference: `Prefers concise answers number ${i}` }));
+      const what = 'search_preferences(query="concise answers", limit=2) with 5 matching preferences (bridge-protocol.md: limit?)';
+      const hits = await bridge.search_preferences({ query: 'concise answers', limit: 2 });
+      check.atMost(hits, 2, what);
+      check.nonEmpty(hits, what);
+      const known = new Set(stored.map((p) => p.id));
+      check.every(hits, (h) => known.has(h.id), `${what}: every result is a stored preference`);
+    },
+  }),
 ];
+

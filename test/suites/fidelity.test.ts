@@ -10,7 +10,7 @@ import { mapRequest, mapResponse, type Wrap } from '../harness/variants.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- answers are edited as plain JSON */
 
-const IDS = ['SCN-B-136', 'SCN-B-137', 'SCN-B-138', 'SCN-B-139', 'SCN-B-140', 'SCN-S-104', 'SCN-S-105', 'SCN-S-106', 'SCN-S-107', 'SCN-S-108', 'SCN-S-109', 'SCN-G-104', 'SCN-G-105', 'SCN-G-106'];
+const IDS = ['SCN-B-136', 'SCN-B-137', 'SCN-B-138', 'SCN-B-139', 'SCN-B-140', 'SCN-S-104', 'SCN-S-105', 'SCN-S-106', 'SCN-S-107', 'SCN-S-108', 'SCN-S-109', 'SCN-G-104', 'SCN-G-105', 'SCN-G-106', 'SCN-B-141', 'SCN-S-110', 'SCN-G-107'];
 
 /**
  * Keeps deleted messages as tombstones and applies get_conversation's limit (last N) before
@@ -97,11 +97,39 @@ const faults: FaultRow[] = [
     /add_relationship\(relationship_type="KNOWS"\) without properties: expected properties to be a JSON object or absent \(bridge-protocol\.md.*\), got null/],
 ];
 
+/** The store searched only when the session exists (an unknown session filter is a TypeError: 500). */
+class SearchUnknownSession500 extends MemoryStore {
+  override search_messages(p: Params<'search_messages'>) {
+    if (p.session_id != null && !this.sessions.has(p.session_id)) throw new TypeError("Cannot read properties of undefined (reading 'messages')");
+    return super.search_messages(p);
+  }
+}
+
+/** Merging an entity into itself deletes it. */
+class SelfMergeDeletes extends MemoryStore {
+  override merge_duplicate_entities(p: Params<'merge_duplicate_entities'>) {
+    if (p.source_id !== p.target_id) return super.merge_duplicate_entities(p);
+    const e = this.entities.get(p.source_id)!.entity;
+    this.entities.delete(p.source_id);
+    return structuredClone(e);
+  }
+}
+
+faults.push(
+  ['SCN-B-141', 'search_messages fails for a session never written to', { store: new SearchUnknownSession500() },
+    /search_messages: expected success, got 500 .*Cannot read properties of undefined/],
+  ['SCN-S-110', 'search_preferences ignores limit', mapRequest('search_preferences', ({ limit: _l, ...rest }) => rest),
+    /search_preferences\(query="concise answers", limit=2\) with 5 matching preferences .*: expected at most 2 item\(s\), got 5/],
+  ['SCN-G-107', 'merging an entity into itself deletes it', { store: new SelfMergeDeletes() },
+    /get_entity_by_name\(name="Self Merge Co"\) after merge_duplicate_entities\(source_id=<A>, target_id=<A>\) \(SPEC-5\.3\.1/],
+);
+
 const valid: ValidRow[] = [
   ['relationship properties left out when none were given', mapResponse('add_relationship', (r, req) => {
     if (req.properties == null) delete r.properties;
     return r;
   })],
+  ['merging an entity into itself refused with 400', (next) => (m, b: any) => (m === 'merge_duplicate_entities' && b.source_id === b.target_id ? { status: 400, body: { error: 'same entity' } } : next(m, b))],
   ['pending tool calls counted as failed', mapResponse('get_tool_stats', (l) => l.map((s: any) => ({ ...s, failed_calls: s.total_calls - s.successful_calls })))],
 ];
 
