@@ -182,6 +182,30 @@ export const SILENT_POINTS: readonly SilentPoint[] = [
     reference: 'neither',
     variant: { file: VALID, name: 'get_tool_stats counts unfinished calls as failed' },
   },
+  {
+    id: 'limit-zero',
+    topic: 'get_conversation(limit=0)',
+    clauses: ['SPEC-2.2.2'],
+    readings: ['no messages', 'no limit (the established package reads `limit or 1000`)'],
+    reference: 'no messages; the kit never sends 0',
+    variant: { file: VALID, name: 'get_conversation(limit=0) means no limit' },
+  },
+  {
+    id: 'merge-self',
+    topic: 'merge_duplicate_entities with source = target',
+    clauses: ['SPEC-5.3.1'],
+    readings: ['refused (400 or 500 {"error"})', 'a no-op answering the entity; never losing it (SCN-G-107)'],
+    reference: 'refused with 400',
+    variant: { file: VALID, name: 'merging an entity into itself accepted as a no-op' },
+  },
+  {
+    id: 'merge-source-lookup',
+    topic: 'get_entity_by_name(source name) after a merge',
+    clauses: ['SPEC-5.3.1'],
+    readings: ['the target (the name kept as an alias)', 'the kept source (the established package marks it merged_into)', 'nothing'],
+    reference: 'the target',
+    variant: { file: VALID, name: 'after a merge the source name finds nothing' },
+  },
 ];
 
 /** The entry of a silent point by id (undefined for an unknown id). */

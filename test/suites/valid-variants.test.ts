@@ -141,6 +141,26 @@ class FlatMessageScores extends MemoryStore {
   }
 }
 
+/** Merging an entity into itself is accepted as a no-op (the reference refuses it with 400). */
+class SelfMergeNoOp extends MemoryStore {
+  override merge_duplicate_entities(p: Params<'merge_duplicate_entities'>): Entity {
+    if (p.source_id !== p.target_id) return super.merge_duplicate_entities(p);
+    const rec = this.entities.get(p.target_id);
+    return rec === undefined ? super.merge_duplicate_entities(p) : structuredClone(rec.entity);
+  }
+}
+
+/** After a merge the source's names are forgotten: get_entity_by_name(source name) finds nothing. */
+class MergeForgetsNames extends MemoryStore {
+  override merge_duplicate_entities(p: Params<'merge_duplicate_entities'>): Entity {
+    const target = this.entities.get(p.target_id);
+    const aliases = target === undefined ? [] : [...target.aliases];
+    const merged = super.merge_duplicate_entities(p);
+    this.entities.get(p.target_id)!.aliases = aliases;
+    return merged;
+  }
+}
+
 /** What a variant looks like on the wire: one POST /setup over node:http, and its socket 50 ms later. */
 interface HttpAnswer {
   url: string;
@@ -202,6 +222,10 @@ async function probe(options: VariantOptions) {
   await call('similar', 'get_similar_traces', { task: 't' });
   await call('traces', 'list_traces');
   await call('error', 'add_entity', { name: 'C', entity_type: 'NOT_A_TYPE' });
+  await call('conv0', 'get_conversation', { session_id: 'p-old', limit: 0 });
+  await call('selfmerge', 'merge_duplicate_entities', { source_id: a.id, target_id: a.id });
+  await call('merge', 'merge_duplicate_entities', { source_id: b.id, target_id: a.id });
+  await call('byOldName', 'get_entity_by_name', { name: 'B' });
   return out;
 }
 
@@ -297,6 +321,12 @@ const VARIANTS: [name: string, make: () => VariantOptions, differs: (r: Answers,
     (_r, h) => h.idleClosed && h.headers['connection'] !== 'close'],
   ['served under a path prefix', () => ({ http: { pathPrefix: 'bridge/v1' } }),
     (_r, h) => h.url.endsWith('/bridge/v1')],
+  ['get_conversation(limit=0) means no limit', () => ({ wrap: mapRequest('get_conversation', (b) => (b.limit === 0 ? { ...b, limit: undefined } : b)) }),
+    (r) => r['conv0']!.body.messages.length === 2],
+  ['merging an entity into itself accepted as a no-op', () => ({ store: new SelfMergeNoOp() }),
+    (r) => r['selfmerge']!.status === 200],
+  ['after a merge the source name finds nothing', () => ({ store: new MergeForgetsNames() }),
+    (r) => r['byOldName']!.body === null],
 ];
 
 describe('valid variants of the reference server', () => {
