@@ -13,6 +13,8 @@ export const ExchangeSchema = z.object({
   url: z.string(),
   /** The JSON body as sent: top-level null/undefined keys omitted (request rule 4). */
   requestBody: z.record(z.string(), z.unknown()),
+  /** The body as sent, when it is not the JSON of requestBody (a scenario posting malformed JSON). */
+  requestText: z.string().optional(),
   /** The extra request headers (authorization and the like), every value replaced by "***". */
   requestHeaders: z.record(z.string(), z.string()),
   /** HTTP status; undefined when no response headers arrived. */
@@ -33,6 +35,12 @@ export const ExchangeSchema = z.object({
   httpMethod: z.string().optional(),
   /** Which credential the request carried, in words (never its value). */
   credential: z.string().optional(),
+  /**
+   * Set when the request was sent twice: why the first attempt did not count (a pooled keep-alive
+   * connection the server had closed, failing before any response byte). The rest of the record
+   * is the second attempt's.
+   */
+  retried: z.string().optional(),
 });
 export type Exchange = z.infer<typeof ExchangeSchema>;
 
@@ -90,8 +98,9 @@ export function formatExchange(ex: Exchange): string {
   } catch {
     body = '<unserialisable body>';
   }
-  lines.push(`${ex.httpMethod ?? 'POST'} ${pathOf(ex.url)} ${clip(body, FORMAT_CAP_CHARS)}`);
+  lines.push(`${ex.httpMethod ?? 'POST'} ${pathOf(ex.url)} ${clip(ex.requestText ?? body, FORMAT_CAP_CHARS)}`);
   for (const name of Object.keys(ex.requestHeaders)) lines.push(`  ${name}: ***`);
+  if (ex.retried !== undefined) lines.push(`  (retried: ${ex.retried})`);
   const ms = Math.round(ex.durationMs);
   if (ex.status === undefined) {
     lines.push(`→ no response (${ex.transportError ?? 'transport failure'}; ${ms} ms)`);

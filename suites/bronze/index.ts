@@ -10,6 +10,7 @@ import { scenarios as clearSession } from './clear-session.js';
 import { scenarios as ordering } from './ordering.js';
 import { scenarios as idempotency } from './idempotency.js';
 import { scenarios as protocolShape } from './protocol-shape.js';
+import { scenarios as historyFidelity } from './history-fidelity.js';
 
 export const bronze: Scenario[] = [
   ...dataModel,
@@ -22,4 +23,5 @@ export const bronze: Scenario[] = [
   ...ordering,
   ...idempotency,
   ...protocolShape,
+  ...historyFidelity,
 ];

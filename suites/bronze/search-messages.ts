@@ -70,7 +70,7 @@ export const scenarios: Scenario[] = [
     title: 'search_messages with session_id returns only messages of that session',
     asserts:
       'Session A holds a message close to the query, session B the exact query text; a search filtered on A (limit 10, then limit 1) ' +
-      'must return A\'s match and nothing from B.',
+      'must return nothing from B, A\'s match at limit 10 and one of A\'s messages at limit 1.',
     async run({ bridge }) {
       const [query, near] = TOPICS.databases;
       const inA = await addMessages(bridge, 'search-filter-a', [TOPICS.weather[0], near]);
@@ -81,8 +81,11 @@ export const scenarios: Scenario[] = [
       for (const limit of [10, 1]) {
         const { results, call } = await search(bridge, { query, session_id: 'search-filter-a', limit, threshold: 0 }, stored);
         check.every(results, (m) => aIds.includes(m.id), `${call}: every result must belong to session "search-filter-a" (none of session "search-filter-b")`);
-        check.some(results, (m) => m.id === inA[1]!.id, `${call}: the message of session "search-filter-a" that shares the query's words (id ${inA[1]!.id}) must be found`);
         check.atMost(results, limit, `${call}: limit ${limit}`);
+        // silent (search-ties): at limit 1 a scoring may rank A's two messages equally, so which
+        // one comes back is open; with room for both, the one sharing the query's words is found.
+        if (limit === 1) check.nonEmpty(results, `${call}: session "search-filter-a" holds a message that shares the query's words`);
+        else check.some(results, (m) => m.id === inA[1]!.id, `${call}: the message of session "search-filter-a" that shares the query's words (id ${inA[1]!.id}) must be found`);
       }
     },
   }),

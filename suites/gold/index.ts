@@ -5,6 +5,7 @@ import { scenarios as relationships } from './relationships.js';
 import { scenarios as merge } from './merge.js';
 import { scenarios as similarTraces } from './similar-traces.js';
 import { scenarios as multiAgent } from './multi-agent.js';
+import { scenarios as fidelity } from './fidelity.js';
 
 export const gold: Scenario[] = [
   ...crossMemory,
@@ -12,4 +13,5 @@ export const gold: Scenario[] = [
   ...merge,
   ...similarTraces,
   ...multiAgent,
+  ...fidelity,
 ];

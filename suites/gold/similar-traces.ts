@@ -2,10 +2,25 @@
 // a trace whose task matches is found ahead of traces sharing no word with the query, that limit
 // and success_only are honoured, and that nothing comes back when there are no traces.
 import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
+import { check } from '../../src/engine/assert.js';
+import type { ReasoningTrace } from '../../src/protocols/bridge/index.js';
 import { absentId, indexOfId, sameIds } from '../support/by-id.js';
 import { addTrace } from '../support/traces.js';
 
 const SESSION = 'gold-similar';
+
+/** None of `unrelated` is ranked before position `at` (the matching trace) in `list`. */
+function notAhead(list: readonly ReasoningTrace[], unrelated: readonly ReasoningTrace[], at: number, what: string): void {
+  for (const other of unrelated) {
+    const j = list.findIndex((t) => t.id === other.id);
+    // silent: traces sharing no word with the query may be returned, but never ahead of a matching one
+    check.ok(
+      j === -1 || j > at,
+      `${what}: the unrelated trace ${JSON.stringify(other.task)} is ranked at ${j}, before the matching trace at ${at}`,
+      { expected: `after position ${at}`, actual: j },
+    );
+  }
+}
 
 export const scenarios: Scenario[] = [
   defineScenario({
@@ -15,17 +30,21 @@ export const scenarios: Scenario[] = [
     clauses: ['SPEC-5.4.1'],
     title: 'get_similar_traces finds the trace with a similar task',
     asserts:
-      'Stores a trace about Alice Johnson\'s role at Acme Corp and two traces sharing no word with the query; ' +
-      'get_similar_traces("Alice Johnson role at Acme Corp") returns the first (same id, task and session) ahead of the others.',
-    async run({ bridge, check }) {
+      'Stores a trace about Alice Johnson\'s role at Acme Corp (never completed) and two traces sharing no word with the query; ' +
+      'get_similar_traces("Alice Johnson role at Acme Corp", success_only=false) returns the first (same id, task and session) ' +
+      'ahead of the others. Without success_only only what every default agrees on is checked: results are stored traces, ' +
+      'the matching one (if returned) ahead of the unrelated ones.',
+    async run({ bridge }) {
       const match = await addTrace(bridge, SESSION, "Find Alice Johnson's role at Acme Corp");
       const unrelated = [
         await addTrace(bridge, SESSION, "Look up Bob Smith's job", true),
         await addTrace(bridge, 'gold-similar-other', 'Bake sourdough bread overnight', false),
       ];
       const query = 'Alice Johnson role at Acme Corp';
-      const what = `get_similar_traces(task=${JSON.stringify(query)}, limit=5)`;
-      const similar = await bridge.get_similar_traces({ task: query, limit: 5 });
+      // silent: the default of an omitted success_only (the established adapters default to true,
+      // which excludes this never-completed trace), so the point is made with success_only=false.
+      const what = `get_similar_traces(task=${JSON.stringify(query)}, limit=5, success_only=false)`;
+      const similar = await bridge.get_similar_traces({ task: query, limit: 5, success_only: false });
       const at = indexOfId(similar, match, what);
       const found = similar[at]!;
       check.equal(
@@ -33,15 +52,14 @@ export const scenarios: Scenario[] = [
         { task: match.task, session_id: SESSION },
         `${what}: task and session_id of the matching trace`,
       );
-      for (const other of unrelated) {
-        const j = similar.findIndex((t) => t.id === other.id);
-        // silent: traces sharing no word with the query may be returned, but never ahead of a matching one
-        check.ok(
-          j === -1 || j > at,
-          `${what}: the unrelated trace ${JSON.stringify(other.task)} is ranked at ${j}, before the matching trace at ${at}`,
-          { expected: `after position ${at}`, actual: j },
-        );
-      }
+      notAhead(similar, unrelated, at, what);
+      // Omitted: whatever the default, only stored traces, and the match (if kept) first.
+      const bare = `get_similar_traces(task=${JSON.stringify(query)}, limit=5)`;
+      const byDefault = await bridge.get_similar_traces({ task: query, limit: 5 });
+      const known = new Set([match, ...unrelated].map((t) => t.id));
+      check.every(byDefault, (t) => known.has(t.id), `${bare}: every result is one of the stored traces`);
+      const atDefault = byDefault.findIndex((t) => t.id === match.id);
+      if (atDefault >= 0) notAhead(byDefault, unrelated, atDefault, bare);
     },
   }),
 

@@ -6,6 +6,7 @@ import { scenarios as search } from './search.js';
 import { scenarios as related } from './related.js';
 import { scenarios as reasoningTraces } from './reasoning-traces.js';
 import { scenarios as toolCalls } from './tool-calls.js';
+import { scenarios as fidelity } from './fidelity.js';
 
 export const silver: Scenario[] = [
   ...entities,
@@ -14,4 +15,5 @@ export const silver: Scenario[] = [
   ...related,
   ...reasoningTraces,
   ...toolCalls,
+  ...fidelity,
 ];

@@ -7,18 +7,25 @@
 import { describe, expect, it } from 'vitest';
 import { ALL_SCENARIOS } from '../../suites/index.js';
 import { HOSTED_SCENARIOS } from '../../suites/hosted/index.js';
+import { scenarios as bronzeFidelity } from '../../suites/bronze/history-fidelity.js';
+import { scenarios as silverFidelity } from '../../suites/silver/fidelity.js';
+import { scenarios as goldFidelity } from '../../suites/gold/fidelity.js';
 import { runOnVariant, type VariantOptions, type Wrap } from './variants.js';
 
 /** The Bronze groups of part A (the data model, add_message, get_conversation); the other Bronze groups are part B. */
 const BRONZE_A_GROUPS = new Set(['data-model', 'add_message', 'get_conversation']);
 const idsOf = (list: readonly { id: string }[]) => list.map((s) => s.id);
+/** The fidelity scenarios of each tier (history, truncation, case-folding …): proven together in fidelity.test.ts. */
+const FIDELITY = new Set(idsOf([...bronzeFidelity, ...silverFidelity, ...goldFidelity]));
+const tiered = ALL_SCENARIOS.filter((s) => !FIDELITY.has(s.id));
 
 /** The scenario ids of each power proof, by tier (Bronze in two parts) and profile. */
 export const POWER_PARTS = {
-  'bronze-a': idsOf(ALL_SCENARIOS.filter((s) => s.tier === 'bronze' && BRONZE_A_GROUPS.has(s.group))),
-  'bronze-b': idsOf(ALL_SCENARIOS.filter((s) => s.tier === 'bronze' && !BRONZE_A_GROUPS.has(s.group))),
-  silver: idsOf(ALL_SCENARIOS.filter((s) => s.tier === 'silver')),
-  gold: idsOf(ALL_SCENARIOS.filter((s) => s.tier === 'gold')),
+  'bronze-a': idsOf(tiered.filter((s) => s.tier === 'bronze' && BRONZE_A_GROUPS.has(s.group))),
+  'bronze-b': idsOf(tiered.filter((s) => s.tier === 'bronze' && !BRONZE_A_GROUPS.has(s.group))),
+  silver: idsOf(tiered.filter((s) => s.tier === 'silver')),
+  gold: idsOf(tiered.filter((s) => s.tier === 'gold')),
+  fidelity: [...FIDELITY],
   hosted: idsOf(HOSTED_SCENARIOS),
 } as const satisfies Record<string, readonly string[]>;
 export type PowerPart = keyof typeof POWER_PARTS;

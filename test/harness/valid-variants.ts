@@ -2,9 +2,11 @@
 // points of src/engine/DESIGN.md). Shared by the scenario suites (test/suites/valid-variants.test.ts)
 // and explore (test/explore/), which must raise no alarm on any of them.
 import { randomBytes, randomUUID } from 'node:crypto';
+import http from 'node:http';
 import { MemoryStore, createDispatcher, type Params } from '../../src/servers/bridge/index.js';
+import { tokenize } from '../../src/servers/bridge/index.js';
 import type { Entity, Message } from '../../src/protocols/bridge/index.js';
-import { compose, mapAnswers, mapResponse, type Dispatch, type VariantOptions, type Wrap } from './variants.js';
+import { compose, mapAnswers, mapRequest, mapResponse, withVariant, type Dispatch, type VariantOptions, type Wrap } from './variants.js';
 
  
 
@@ -124,6 +126,69 @@ class TopKMessages extends MemoryStore {
 }
 
 /**
+ * search_messages with a flat score: every message sharing at least one word with the query scores
+ * the same (1), so ties decide everything: insertion order, cut to limit. A query sharing no word
+ * finds nothing, at any threshold.
+ */
+class FlatMessageScores extends MemoryStore {
+  override search_messages(p: Params<'search_messages'>): Message[] {
+    const query = tokenize(p.query);
+    const scope = p.session_id == null ? [...this.messages.values()] : [...this.messages.values()].filter((r) => r.session.session_id === p.session_id);
+    const hits = scope.filter((r) => [...tokenize(r.message.content)].some((t) => query.has(t))).map((r) => structuredClone(r.message));
+    return p.limit == null ? hits : hits.slice(0, p.limit);
+  }
+}
+
+/** Merging an entity into itself is accepted as a no-op (the reference refuses it with 400). */
+class SelfMergeNoOp extends MemoryStore {
+  override merge_duplicate_entities(p: Params<'merge_duplicate_entities'>): Entity {
+    if (p.source_id !== p.target_id) return super.merge_duplicate_entities(p);
+    const rec = this.entities.get(p.target_id);
+    return rec === undefined ? super.merge_duplicate_entities(p) : structuredClone(rec.entity);
+  }
+}
+
+/** After a merge the source's names are forgotten: get_entity_by_name(source name) finds nothing. */
+class MergeForgetsNames extends MemoryStore {
+  override merge_duplicate_entities(p: Params<'merge_duplicate_entities'>): Entity {
+    const target = this.entities.get(p.target_id);
+    const aliases = target === undefined ? [] : [...target.aliases];
+    const merged = super.merge_duplicate_entities(p);
+    this.entities.get(p.target_id)!.aliases = aliases;
+    return merged;
+  }
+}
+
+/** What a variant looks like on the wire: one POST /setup over node:http, and its socket 50 ms later. */
+interface HttpAnswer {
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  /** The server closed the idle keep-alive connection within 50 ms of the answer. */
+  idleClosed: boolean;
+}
+
+export function httpProbe(options: VariantOptions): Promise<HttpAnswer> {
+  return withVariant(options, (url) =>
+    new Promise<HttpAnswer>((resolve, reject) => {
+      const agent = new http.Agent({ keepAlive: true });
+      const req = http.request(`${url}/setup`, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (res) => {
+        let idleClosed = false;
+        res.socket.once('close', () => (idleClosed = true));
+        res.resume();
+        res.on('end', () =>
+          setTimeout(() => {
+            agent.destroy();
+            resolve({ url, headers: res.headers, idleClosed });
+          }, 50),
+        );
+      });
+      req.on('error', reject);
+      req.end('{}');
+    }),
+  );
+}
+
+/**
  * What a variant answers to a short script of calls, by step name: used to prove that each variant
  * really differs from the reference in its one choice (a no-op variant would prove nothing).
  */
@@ -149,17 +214,27 @@ export async function probe(options: VariantOptions) {
   await call('related', 'get_related_entities', { entity_id: a.id });
   const trace = (await call('trace', 'start_trace', { session_id: 'p-old', task: 't' })).body;
   await call('trace2', 'start_trace', { session_id: 'p-new', task: 't' });
-  await call('step', 'add_step', { trace_id: trace.id, thought: 'x' });
+  const step = (await call('step', 'add_step', { trace_id: trace.id, thought: 'x' })).body;
+  await call('pending', 'record_tool_call', { step_id: step.id, tool_name: 'probe_tool', arguments: {}, status: 'pending' });
+  await call('stats', 'get_tool_stats', { tool_name: 'probe_tool' });
+  await call('similar', 'get_similar_traces', { task: 't' });
   await call('traces', 'list_traces');
   await call('error', 'add_entity', { name: 'C', entity_type: 'NOT_A_TYPE' });
+  await call('conv0', 'get_conversation', { session_id: 'p-old', limit: 0 });
+  await call('selfmerge', 'merge_duplicate_entities', { source_id: a.id, target_id: a.id });
+  await call('merge', 'merge_duplicate_entities', { source_id: b.id, target_id: a.id });
+  await call('byOldName', 'get_entity_by_name', { name: 'B' });
   return out;
 }
 
 type Answers = Awaited<ReturnType<typeof probe>>;
 const msg = (r: Answers) => r['first']!.body;
 
-/** [name, a fresh variant (stores must not be shared between runs), what makes it differ]. */
-export const VARIANTS: [name: string, make: () => VariantOptions, differs: (r: Answers) => boolean][] = [
+/**
+ * [name, a fresh variant (stores must not be shared between runs), what makes it differ]. The
+ * names are what SILENT_POINTS (src/engine/silent-points.ts) cite.
+ */
+export const VARIANTS: [name: string, make: () => VariantOptions, differs: (r: Answers, h: HttpAnswer) => boolean][] = [
   ['timestamps with +00:00 instead of Z', () => ({ wrap: everyField(TIMESTAMP_FIELDS, (t) => t.replace(/Z$/, '+00:00')) }),
     (r) => msg(r).timestamp.endsWith('+00:00')],
   ['timestamps with microsecond precision', () => ({ wrap: everyField(TIMESTAMP_FIELDS, (t) => t.replace(/\.(\d{3})Z$/, '.$1000Z')) }),
@@ -226,4 +301,28 @@ export const VARIANTS: [name: string, make: () => VariantOptions, differs: (r: A
     (r) => r['related']!.body.length === 2],
   ['search_messages without threshold returns every message after the matches (top-k)', () => ({ store: new TopKMessages() }),
     (r) => r['search']!.body.length === 3],
+  ['get_similar_traces without success_only keeps successful traces only', () => ({
+    wrap: mapRequest('get_similar_traces', (b) => ('success_only' in b ? b : { ...b, success_only: true })),
+  }), (r) => r['similar']!.body.length === 0],
+  ['search_messages scores every message sharing a word alike', () => ({ store: new FlatMessageScores() }),
+    (r) => r['search']!.body[0].id === msg(r).id],
+  ['get_tool_stats counts unfinished calls as failed', () => ({
+    wrap: mapResponse('get_tool_stats', (l) => l.map((s: any) => ({ ...s, failed_calls: s.total_calls - s.successful_calls }))),
+  }), (r) => r['stats']!.body[0].failed_calls === 1],
+  ['Content-Type application/json; charset=utf-8', () => ({ http: { contentType: 'application/json; charset=utf-8' } }),
+    (_r, h) => h.headers['content-type'] === 'application/json; charset=utf-8'],
+  ['answers in chunked transfer coding', () => ({ http: { chunked: true } }),
+    (_r, h) => h.headers['transfer-encoding'] === 'chunked' && h.headers['content-length'] === undefined],
+  ['Connection: close on every answer', () => ({ http: { connectionClose: true } }),
+    (_r, h) => h.headers['connection'] === 'close'],
+  ['idle connections closed after 1 ms', () => ({ http: { keepAliveTimeoutMs: 1 } }),
+    (_r, h) => h.idleClosed && h.headers['connection'] !== 'close'],
+  ['served under a path prefix', () => ({ http: { pathPrefix: 'bridge/v1' } }),
+    (_r, h) => h.url.endsWith('/bridge/v1')],
+  ['get_conversation(limit=0) means no limit', () => ({ wrap: mapRequest('get_conversation', (b) => (b.limit === 0 ? { ...b, limit: undefined } : b)) }),
+    (r) => r['conv0']!.body.messages.length === 2],
+  ['merging an entity into itself accepted as a no-op', () => ({ store: new SelfMergeNoOp() }),
+    (r) => r['selfmerge']!.status === 200],
+  ['after a merge the source name finds nothing', () => ({ store: new MergeForgetsNames() }),
+    (r) => r['byOldName']!.body === null],
 ];

@@ -7,6 +7,7 @@ import { type ScenarioResult } from '../../src/engine/result.js';
 import { grade } from '../../src/engine/grading.js';
 import { MemoryStore, createDispatcher, startBridgeServer, type BridgeResponse } from '../../src/servers/bridge/index.js';
 import { ALL_SCENARIOS, findScenario } from '../../suites/index.js';
+import { startHttpVariant, type HttpQuirks } from './http-variant.js';
 
 export type Dispatch = (method: string, body: unknown) => BridgeResponse | Promise<BridgeResponse>;
 /** Wraps the reference dispatcher: receives the next dispatcher and the store behind it. */
@@ -15,6 +16,8 @@ export type Wrap = (next: Dispatch, store: MemoryStore) => Dispatch;
 export interface VariantOptions {
   wrap?: Wrap;
   store?: MemoryStore;
+  /** HTTP-level choices: the dispatcher is then served by the front of http-variant.ts. */
+  http?: HttpQuirks;
 }
 
 /** Starts a variant server, runs `fn` with its URL, and always stops it. */
@@ -22,7 +25,7 @@ export async function withVariant<T>(options: VariantOptions, fn: (url: string) 
   const store = options.store ?? new MemoryStore();
   const base: Dispatch = createDispatcher(store);
   const dispatch = options.wrap ? options.wrap(base, store) : base;
-  const server = await startBridgeServer(dispatch, { port: 0 });
+  const server = options.http ? await startHttpVariant(dispatch, options.http) : await startBridgeServer(dispatch, { port: 0 });
   try {
     return await fn(server.url);
   } finally {

@@ -4,7 +4,8 @@
 // the scenario and the message.
 import { describe, expect, it } from 'vitest';
 import { gradeVariant } from '../harness/variants.js';
-import { VARIANTS, probe, uuidV7 } from '../harness/valid-variants.js';
+import { SILENT_POINTS } from '../../src/engine/silent-points.js';
+import { VARIANTS, httpProbe, probe, uuidV7 } from '../harness/valid-variants.js';
 
 describe('valid variants of the reference server', () => {
   it('uuidV7 makes version-7 UUIDs', () => {
@@ -13,11 +14,19 @@ describe('valid variants of the reference server', () => {
 
   it('the reference itself makes none of these choices', async () => {
     const reference = await probe({});
-    expect(VARIANTS.filter(([, , differs]) => differs(reference)).map(([name]) => name)).toEqual([]);
+    const wire = await httpProbe({});
+    expect(VARIANTS.filter(([, , differs]) => differs(reference, wire)).map(([name]) => name)).toEqual([]);
   });
 
   it.each(VARIANTS)('really differs from the reference: %s', async (_name, make, differs) => {
-    expect(differs(await probe(make()))).toBe(true);
+    expect(differs(await probe(make()), await httpProbe(make()))).toBe(true);
+  });
+
+  it('every silent point names a valid variant of the harness (whose Gold run is the test below)', () => {
+    const names = new Set(VARIANTS.map(([name]) => name));
+    const broken = SILENT_POINTS.filter((p) => p.variant.file !== 'test/harness/valid-variants.ts' || !names.has(p.variant.name));
+    expect(broken.map((p) => `${p.id}: ${p.variant.file} / ${p.variant.name}`)).toEqual([]);
+    expect(new Set(SILENT_POINTS.map((p) => p.id)).size).toBe(SILENT_POINTS.length);
   });
 
   it.concurrent.each(VARIANTS)('reaches Gold with every scenario passing: %s', async (_name, make) => {

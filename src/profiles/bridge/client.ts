@@ -6,6 +6,7 @@
 // stream object per call); the body is counted as it arrives and the exchange is aborted as
 // soon as it passes maxBodyBytes. One timer per call bounds the whole exchange (connect,
 // headers and body), so a server that dribbles bytes cannot hold a call past timeoutMs.
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { Client, Pool } from 'undici';
 import type { Dispatcher } from 'undici';
 import { METHODS, isMethodName } from '../../protocols/bridge/methods.js';
@@ -53,6 +54,11 @@ export interface CallOptions {
   timeoutMs?: number;
   /** Cancels the call (the exchange is aborted; the call resolves as a transport failure). */
   signal?: AbortSignal;
+  /**
+   * Sent as the body instead of the JSON of params (protocol scenarios that post a malformed
+   * body); recorded in the evidence as Exchange.requestText.
+   */
+  rawBody?: string;
 }
 
 const DEFAULT_TIMEOUT_MS = DEFAULT_LIMITS.requestTimeoutMs;
@@ -124,6 +130,46 @@ interface Route {
   expect: ResponseKind;
 }
 
+const DECODERS: Record<string, (buf: Buffer, o: { maxOutputLength: number }) => Buffer> = {
+  gzip: gunzipSync,
+  'x-gzip': gunzipSync,
+  deflate: inflateSync,
+  br: brotliDecompressSync,
+};
+
+/**
+ * The body with its Content-Encoding undone (the client asks for none, so identity is expected,
+ * but a correctly encoded body is read). A body that is not what its Content-Encoding says, or an
+ * encoding HTTP does not define, is a protocol error of the method: returns its reason. Decoding
+ * is capped at maxBodyBytes of output.
+ */
+function decodeBody(encoding: string | undefined, buf: Buffer, maxBodyBytes: number): Buffer | string {
+  if (encoding === undefined || buf.length === 0) return buf;
+  let out = buf;
+  // Codings are listed in the order they were applied: undo them from the last.
+  for (const coding of encoding.toLowerCase().split(',').map((c) => c.trim()).filter((c) => c !== '' && c !== 'identity').reverse()) {
+    const decode = DECODERS[coding];
+    if (decode === undefined) return `Content-Encoding ${JSON.stringify(encoding)}: ${JSON.stringify(coding)} is not a content coding the client can read (it asked for none)`;
+    try {
+      out = decode(out, { maxOutputLength: maxBodyBytes });
+    } catch (err) {
+      return `Content-Encoding ${JSON.stringify(encoding)}, but the body is not ${coding} data (${err instanceof Error ? err.message : String(err)}); expected a body encoded as labelled, or no Content-Encoding`;
+    }
+  }
+  return out;
+}
+
+/** One call's fixed parts, shared by its attempts. */
+interface Attempt {
+  exchange: Exchange;
+  route: Route;
+  json: string;
+  expect: ResponseKind;
+  timeoutMs: number;
+  t0: number;
+  signal: AbortSignal | undefined;
+}
+
 /** Marker errors used to abort a dispatch; never surface to callers. */
 class AbortMarker extends Error {}
 
@@ -147,6 +193,8 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
   timedOut = false;
   /** Set when the body cap was passed: the reason text. */
   tooLarge: string | undefined = undefined;
+  /** The request went out on a connection that had already carried a complete exchange. */
+  reused = false;
 
   constructor(
     private readonly maxBodyBytes: number,
@@ -155,6 +203,8 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
     /** CallOptions.signal: aborting it cancels the exchange. */
     readonly signal: AbortSignal | undefined,
     private readonly settle: (h: ExchangeHandler, err: unknown) => void,
+    /** Whether the connection undici writes this request on has served an exchange before. */
+    private readonly connectionServed: () => boolean,
   ) {}
 
   /** The deadline passed: the exchange ends as a timeout. */
@@ -185,6 +235,8 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.controller = controller;
+    // undici starts a request when it writes it to a connected socket.
+    this.reused = this.connectionServed();
     if (this.abortReason !== null) controller.abort(this.abortReason);
   }
 
@@ -267,6 +319,13 @@ export class BridgeClient {
   #iso = '';
   #count = 0;
   #closed = false;
+  /**
+   * Exchanges completed since the last new connection: > 0 means the next request goes out on a
+   * pooled keep-alive socket, which the server may have closed while idle (see #exchange). With
+   * several connections this is per pool, not per socket: a request on a fresh socket of a busy
+   * pool may count as reused, which only allows one retry that was not needed.
+   */
+  #servedSinceConnect = 0;
 
   constructor(options: BridgeClientOptions) {
     this.#target = parseTarget(options.url);
@@ -303,6 +362,9 @@ export class BridgeClient {
         ? new Client(this.#target.origin, socketOptions)
         : new Pool(this.#target.origin, { ...socketOptions, connections });
     for (const name of Object.keys(METHODS)) this.#routes.set(name, this.#makeRoute(name));
+    this.#pool.on('connect', () => {
+      this.#servedSinceConnect = 0;
+    });
   }
 
   /** How many calls this client has made (each one is one HTTP request). */
@@ -357,16 +419,31 @@ export class BridgeClient {
       return Promise.resolve(this.#complete(exchange, t0, { kind: 'transport', failure: 'other', reason }));
     }
     let json: string;
+    if (opts?.rawBody !== undefined) exchange.requestText = opts.rawBody;
     try {
-      json = JSON.stringify(requestBody);
+      json = opts?.rawBody ?? JSON.stringify(requestBody);
     } catch (err) {
       const reason = `${method}: the request body cannot be serialised as JSON (${err instanceof Error ? err.message : String(err)})`;
       return Promise.resolve(this.#complete(exchange, t0, { kind: 'transport', failure: 'other', reason }));
     }
 
+    return this.#attempt({ exchange, route, json, expect, timeoutMs, t0, signal }, false);
+  }
+
+  /**
+   * Sends the request once. A request that went out on a reused keep-alive socket and failed with
+   * a reset before any response byte is sent once more, on a fresh connection: a server may close
+   * an idle connection at any time (RFC 9112 §9.6), and the request then never reached it. This is
+   * what browsers and HTTP clients do; the retry is recorded in the evidence (Exchange.retried).
+   * The retry shares the call's deadline, so a call is still bounded by its timeout.
+   */
+  #attempt(a: Attempt, retried: boolean): Promise<CallResult> {
+    const { exchange, route, json, expect, timeoutMs, t0, signal } = a;
+    const method = exchange.method;
     return new Promise<CallResult>((resolve) => {
       const handler = new ExchangeHandler(this.maxBodyBytes, t0 + timeoutMs, signal, (h, err) => {
         this.#inflight.delete(h);
+        if (h.status !== undefined && (err === null || err === undefined)) this.#servedSinceConnect++;
         // This runs inside undici's callbacks: nothing may throw out of it, or the call would hang.
         let result: CallResult;
         try {
@@ -375,8 +452,15 @@ export class BridgeClient {
           const reason = `${method}: internal error of the bridge client (${e instanceof Error ? e.message : String(e)})`;
           result = { outcome: { kind: 'transport', failure: 'other', reason }, exchange };
         }
+        const { outcome } = result;
+        if (!retried && h.reused && h.status === undefined && h.bytes === 0 && outcome.kind === 'transport' && outcome.failure === 'reset' && !this.#closed) {
+          exchange.retried = `the reused keep-alive connection failed before any response (${outcome.reason}); sent again on a fresh connection`;
+          delete exchange.transportError;
+          resolve(this.#attempt(a, true));
+          return;
+        }
         resolve(result);
-      });
+      }, () => this.#servedSinceConnect > 0);
       this.#inflight.add(handler);
       if (signal !== undefined) this.#watch(signal);
       this.#arm(handler.deadline);
@@ -479,9 +563,11 @@ export class BridgeClient {
       outcome = { kind: 'transport', failure: 'other', reason: `${exchange.method}: the connection ended without a response` };
     } else {
       const headers = h.headers ?? {};
+      const decoded = decodeBody(headerString(headers['content-encoding']), buf, this.maxBodyBytes);
+      if (typeof decoded === 'string') return this.#complete(exchange, t0, { kind: 'violation', reason: decoded });
       outcome = classifyResponse(expect, {
         status: h.status,
-        text,
+        text: decoded === buf ? text : decoded.toString('utf8'),
         bytes: h.bytes,
         location: headerString(headers['location']),
         retryAfter: headerString(headers['retry-after']),

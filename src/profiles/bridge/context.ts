@@ -21,7 +21,7 @@ export interface ScenarioContext {
   /** Calls `method` expecting the protocol's error answer (400 or 500 with {"error": string}); returns the message. */
   expectError<M extends MethodName>(method: M, params: ParamsOf<M> | Record<string, unknown>, why: string): Promise<string>;
   /** Posts anything and returns the classified result unjudged (for protocol-shape scenarios). */
-  raw(method: string, params?: Record<string, unknown>): Promise<CallResult>;
+  raw(method: string, params?: Record<string, unknown>, opts?: { rawBody?: string }): Promise<CallResult>;
   /** Marks the scenario skipped with a reason. */
   skip(reason: string): never;
   /** Notes for the report (unknown fields, accepted readings). */
@@ -53,9 +53,9 @@ export class Recorder implements ScenarioContext {
     this.stopped = true;
   }
 
-  async raw(method: string, params: Record<string, unknown> = {}): Promise<CallResult> {
+  async raw(method: string, params: Record<string, unknown> = {}, opts?: { rawBody?: string }): Promise<CallResult> {
     if (this.stopped) throw new SkipScenario('scenario stopped');
-    const result = await this.client.call(method, params);
+    const result = await this.client.call(method, params, opts);
     this.exchanges.push(result.exchange);
     return result;
   }

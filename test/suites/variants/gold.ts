@@ -212,10 +212,10 @@ export const FAULTS: FaultRow[] = [
   ['SCN-G-006', 'get_similar_traces ignores the task and lists every trace, newest first',
     intercept(async (next, method, body) =>
       method === 'get_similar_traces' ? { status: 200, body: ((await next('list_traces', {})).body as any[]).reverse() } : next(method, body)),
-    /get_similar_traces\(task="Alice Johnson role at Acme Corp", limit=5\): the unrelated trace .* is ranked at \d, before the matching trace at 2/],
+    /get_similar_traces\(task="Alice Johnson role at Acme Corp", limit=5, success_only=false\): the unrelated trace .* is ranked at \d, before the matching trace at 2/],
   ['SCN-G-006', 'get_similar_traces finds nothing',
     mapResponse('get_similar_traces', () => []),
-    /get_similar_traces\(task="Alice Johnson role at Acme Corp", limit=5\): expected "Find Alice Johnson's role at Acme Corp" .* among the results, got \[\]/],
+    /get_similar_traces\(task="Alice Johnson role at Acme Corp", limit=5, success_only=false\): expected "Find Alice Johnson's role at Acme Corp" .* among the results, got \[\]/],
   ['SCN-G-014', 'get_similar_traces ignores limit',
     mapRequest('get_similar_traces', (b) => ({ ...b, limit: undefined })),
     /get_similar_traces\(task="Research task", limit=2\) with 5 matching traces: expected at most 2 item\(s\), got 5/],

@@ -413,7 +413,8 @@ const statsReading = (failing: readonly string[], rate: 'over-total' | 'over-fin
   tracking('record_tool_call', (seen) => mapResponse('get_tool_stats', (l: any[]) => l.map((s) => {
     const failed = seen.filter((c) => c.res.tool_name === s.name && failing.includes(c.res.status)).length;
     const ok = s.successful_calls;
-    return { ...s, failed_calls: failed, success_rate: rate === 'over-total' ? ok / s.total_calls : ok / (ok + failed) };
+    // With no finished call the rate over finished calls is 0, a number (SCN-S-109: null is not a rate).
+    return { ...s, failed_calls: failed, success_rate: rate === 'over-total' ? ok / s.total_calls : ok + failed === 0 ? 0 : ok / (ok + failed) };
   })));
 
 export const VALID: ValidRow[] = [
@@ -425,9 +426,9 @@ export const VALID: ValidRow[] = [
     readSteps((l) => l.map((s) => ({ ...s, tool_calls: s.tool_calls.reverse() }))),
   )],
   ['follows outgoing relationships only', outgoingOnly],
-  ['counts pending and cancelled as failed, defaults status to pending', compose(
-    statsReading(['pending', 'failure', 'error', 'timeout', 'cancelled'], 'over-total'),
-    mapRequest('record_tool_call', (b) => ({ ...b, status: b.status ?? 'pending' })))],
+  // An omitted status is success, the default of every established adapter (SCN-S-105); a server
+  // defaulting to pending is a fault there, not a valid variant.
+  ['counts pending and cancelled as failed', statsReading(['pending', 'failure', 'error', 'timeout', 'cancelled'], 'over-total')],
   ['divides success_rate by the finished calls only', statsReading(['failure', 'error', 'timeout'], 'over-finished')],
   ['answers fewer than limit search results, with scores and embeddings', compose(
     ...['search_entities', 'search_preferences'].map((m) => mapResponse(m, (l: any[], req) =>

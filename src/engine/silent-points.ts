@@ -1,0 +1,214 @@
+// The silent points of the bridge protocol: where bridge-protocol.md and SPEC.md leave a choice,
+// the readings the kit accepts, what our reference server does, and the valid variant in test/
+// that reads the point differently and still reaches Gold. One entry per point; a scenario that
+// relies on a point cites its id in a `// silent (<id>): …` comment. The ids are stable: `tck
+// explore` keys its tolerances on them. test/suites/valid-variants.test.ts checks that every entry
+// names a variant that exists there and passes.
+// Sources of the readings: /work/notes/silent-points.md (the established adapters' defaults).
+
+interface SilentPoint {
+  id: string;
+  topic: string;
+  /** The nearest clauses (they do not settle the point). */
+  clauses: readonly string[];
+  /** Every reading a conforming server may take; the kit passes each. */
+  readings: readonly string[];
+  /** What the reference server (src/servers/bridge) does. */
+  reference: string;
+  /** The valid variant reading it differently: its test file and its name there. */
+  variant: { file: string; name: string };
+}
+
+const VALID = 'test/harness/valid-variants.ts';
+
+export const SILENT_POINTS: readonly SilentPoint[] = [
+  {
+    id: 'success-only-default',
+    topic: 'get_similar_traces without success_only',
+    clauses: ['SPEC-5.4.1'],
+    readings: ['true (the established BaseAdapter default; the Python bridge always sends it)', 'false (no filter)'],
+    reference: 'false: every trace is a candidate',
+    variant: { file: VALID, name: 'get_similar_traces without success_only keeps successful traces only' },
+  },
+  {
+    id: 'search-ties',
+    topic: 'order and choice among equally scored search results (which one a small limit keeps)',
+    clauses: ['SPEC-2.3.1', 'SPEC-2.3.3'],
+    readings: ['any order among equal scores', 'any scoring under which a query equal to a content matches it'],
+    reference: 'lexical cosine score, ties in insertion order',
+    variant: { file: VALID, name: 'search_messages scores every message sharing a word alike' },
+  },
+  {
+    id: 'limit-window',
+    topic: 'which messages get_conversation(limit) keeps',
+    clauses: ['SPEC-2.2.2', 'SPEC-2.2.5', 'SPEC-2.2.6'],
+    readings: ['the first N (oldest)', 'the last N (newest); either way chronological, from that session, live messages only'],
+    reference: 'the last N',
+    variant: { file: VALID, name: 'get_conversation(limit) keeps the first N messages' },
+  },
+  {
+    id: 'list-order',
+    topic: 'order of list_sessions, list_traces, search results, get_tool_stats, related entities',
+    clauses: ['SPEC-2.4.1', 'SPEC-4.6.1', 'SPEC-4.7.1', 'SPEC-3.7.1'],
+    readings: ['any order (limit keeps either end)'],
+    reference: 'oldest first; searches by score; tool stats by name',
+    variant: { file: VALID, name: 'list_sessions and list_traces newest first' },
+  },
+  {
+    id: 'step-base',
+    topic: 'base and stride of step_number',
+    clauses: ['SPEC-4.2.2'],
+    readings: ['0-based or 1-based', 'any strictly increasing numbers'],
+    reference: '1, 2, 3 …',
+    variant: { file: VALID, name: 'step numbers from 0' },
+  },
+  {
+    id: 'related-incoming',
+    topic: 'whether get_related_entities follows incoming relationships',
+    clauses: ['SPEC-3.7.1', 'SPEC-5.2.2'],
+    readings: ['outgoing only', 'both directions (the established Cypher is undirected)'],
+    reference: 'both directions',
+    variant: { file: VALID, name: 'get_related_entities follows outgoing relationships only' },
+  },
+  {
+    id: 'timestamp-format',
+    topic: 'UTC offset form and fractional precision of timestamps',
+    clauses: ['BRIDGE-REQUEST-3'],
+    readings: ['Z or +00:00', 'no fraction, milliseconds, microseconds …'],
+    reference: 'Date.toISOString(): Z, milliseconds',
+    variant: { file: VALID, name: 'timestamps with +00:00 instead of Z' },
+  },
+  {
+    id: 'uuid-version',
+    topic: 'UUID version and hex case',
+    clauses: ['SPEC-1.1.5', 'BRIDGE-REQUEST-3'],
+    readings: ['any version (4, 7 …)', 'lower or upper case hex'],
+    reference: 'version 4, lower case',
+    variant: { file: VALID, name: 'time-ordered (v7) UUIDs' },
+  },
+  {
+    id: 'optional-null-or-omitted',
+    topic: 'an unset optional field (user-data objects such as properties excepted: an object or absent)',
+    clauses: ['bridge-protocol.md general rules'],
+    readings: ['null', 'omitted'],
+    reference: 'null; properties and metadata {}',
+    variant: { file: VALID, name: 'optional fields omitted instead of null' },
+  },
+  {
+    id: 'extra-fields',
+    topic: 'fields the data model does not name, in answers',
+    clauses: ['bridge-protocol.md data model'],
+    readings: ['allowed (reported as notes, not failures)'],
+    reference: 'none',
+    variant: { file: VALID, name: 'an extra unknown field on every object' },
+  },
+  {
+    id: 'error-status',
+    topic: 'which failures answer 400 and which 500',
+    clauses: ['BRIDGE-ERRORS-1'],
+    readings: ['400 or 500, each with {"error": string}'],
+    reference: '400 for bad parameters, unknown ids and malformed bodies; 500 for internal faults',
+    variant: { file: VALID, name: '500 instead of 400 for errors' },
+  },
+  {
+    id: 'content-type-charset',
+    topic: 'parameters of the answers\' Content-Type',
+    clauses: ['BRIDGE-REQUEST-1'],
+    readings: ['application/json', 'application/json; charset=utf-8'],
+    reference: 'application/json',
+    variant: { file: VALID, name: 'Content-Type application/json; charset=utf-8' },
+  },
+  {
+    id: 'framing',
+    topic: 'how answers are framed',
+    clauses: ['bridge-protocol.md (HTTP)'],
+    readings: ['Content-Length', 'chunked transfer coding'],
+    reference: 'Content-Length',
+    variant: { file: VALID, name: 'answers in chunked transfer coding' },
+  },
+  {
+    id: 'connection-close',
+    topic: 'keep-alive: Connection: close, and idle connections closed at any time',
+    clauses: ['bridge-protocol.md (HTTP)'],
+    readings: ['keep-alive', 'Connection: close on every answer', 'idle connections closed after any time (the client retries a stale socket once)'],
+    reference: 'keep-alive, idle connections kept 5 s (node default)',
+    variant: { file: VALID, name: 'Connection: close on every answer' },
+  },
+  {
+    id: 'path-prefix',
+    topic: 'the server behind a path prefix',
+    clauses: ['bridge-protocol.md Endpoints'],
+    readings: ['POST /{method}', 'POST /{prefix}/{method} (the prefix is part of the target URL)'],
+    reference: 'POST /{method}',
+    variant: { file: VALID, name: 'served under a path prefix' },
+  },
+  {
+    id: 'idle-timeout',
+    topic: 'how long an idle keep-alive connection stays open',
+    clauses: ['bridge-protocol.md (HTTP)'],
+    readings: ['any time, however short'],
+    reference: '5 s',
+    variant: { file: VALID, name: 'idle connections closed after 1 ms' },
+  },
+  {
+    id: 'empty-conversation-id',
+    topic: 'conversation id of a session that has no messages',
+    clauses: ['SPEC-2.2.3'],
+    readings: ['stable across calls', 'fresh on each call (the established package)'],
+    reference: 'stable (reserved for the session)',
+    variant: { file: VALID, name: 'get_conversation of an unknown session with a fresh id each call' },
+  },
+  {
+    id: 'related-repeats',
+    topic: 'a neighbour reached by two relationships',
+    clauses: ['SPEC-3.7.1'],
+    readings: ['listed once', 'listed once per relationship (the established Cypher)'],
+    reference: 'once',
+    variant: { file: VALID, name: 'get_related_entities lists a neighbour once per relationship' },
+  },
+  {
+    id: 'search-topk',
+    topic: 'search_messages without a threshold: only matches, or top-k of everything',
+    clauses: ['SPEC-2.3.1', 'SPEC-2.3.4'],
+    readings: ['matches only', 'top-k by score, unrelated messages after the matches'],
+    reference: 'matches only',
+    variant: { file: VALID, name: 'search_messages without threshold returns every message after the matches (top-k)' },
+  },
+  {
+    id: 'tool-stats-unfinished',
+    topic: 'whether pending and cancelled calls count as failed in get_tool_stats',
+    clauses: ['SPEC-4.7.1', 'SPEC-4.7.4'],
+    readings: ['neither successful nor failed (successful + failed <= total)', 'failed (failed = total - successful, the established package)'],
+    reference: 'neither',
+    variant: { file: VALID, name: 'get_tool_stats counts unfinished calls as failed' },
+  },
+  {
+    id: 'limit-zero',
+    topic: 'get_conversation(limit=0)',
+    clauses: ['SPEC-2.2.2'],
+    readings: ['no messages', 'no limit (the established package reads `limit or 1000`)'],
+    reference: 'no messages; the kit never sends 0',
+    variant: { file: VALID, name: 'get_conversation(limit=0) means no limit' },
+  },
+  {
+    id: 'merge-self',
+    topic: 'merge_duplicate_entities with source = target',
+    clauses: ['SPEC-5.3.1'],
+    readings: ['refused (400 or 500 {"error"})', 'a no-op answering the entity; never losing it (SCN-G-107)'],
+    reference: 'refused with 400',
+    variant: { file: VALID, name: 'merging an entity into itself accepted as a no-op' },
+  },
+  {
+    id: 'merge-source-lookup',
+    topic: 'get_entity_by_name(source name) after a merge',
+    clauses: ['SPEC-5.3.1'],
+    readings: ['the target (the name kept as an alias)', 'the kept source (the established package marks it merged_into)', 'nothing'],
+    reference: 'the target',
+    variant: { file: VALID, name: 'after a merge the source name finds nothing' },
+  },
+];
+
+/** The entry of a silent point by id (undefined for an unknown id). */
+export function silentPoint(id: string): SilentPoint | undefined {
+  return SILENT_POINTS.find((p) => p.id === id);
+}

@@ -1,0 +1,156 @@
+// Rules that only show after some history or with inputs built to expose truncation and
+// case-folding (issue 12): a malformed request body gets the protocol's error answer; limit counts
+// live messages only; a deleted message's id is never handed out again; session ids are compared
+// exactly; long content comes back whole.
+import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
+import { check, show } from '../../src/engine/assert.js';
+import { AssertionFailure } from '../../src/engine/faults.js';
+import { describeOutcome } from '../../src/profiles/bridge/context.js';
+import { ids } from '../support/by-id.js';
+import { addMessages } from '../support/messages.js';
+
+const tier = 'bronze';
+
+/** Equal texts, or a failure saying how long each is and where they first differ (not the texts). */
+export function sameText(actual: string, sent: string, what: string): void {
+  if (actual === sent) return;
+  let at = 0;
+  while (at < actual.length && at < sent.length && actual[at] === sent[at]) at++;
+  throw new AssertionFailure(
+    `${what}: expected the ${sent.length} characters sent, got ${actual.length} characters (first difference at index ${at})`,
+    `${sent.length} characters`,
+    `${actual.length} characters`,
+  );
+}
+
+/** Over 64 KiB of UTF-8 (and over 64 Ki UTF-16 units), with multi-byte characters and a marked end. */
+const LONG_CONTENT = `${'Lorem ipsum dolor sit amet — ünïcødé 数据 🙂 '.repeat(1_800)}THE END`;
+
+export const scenarios: Scenario[] = [
+  defineScenario({
+    id: 'SCN-B-136', tier, group: 'protocol', clauses: ['BRIDGE-ERRORS-1'],
+    title: 'a malformed JSON request body gets 400 or 500 with a JSON {"error"} body',
+    asserts:
+      'Posts add_message with a body that is not JSON (cut off mid-object) and one that is JSON text but not valid (a trailing comma); ' +
+      'each answer must be 400 or 500 with a JSON object holding a string error, and nothing is stored.',
+    async run(ctx) {
+      for (const text of ['{"session_id": "bad-json", "role": "user", "content": "hel', '{"session_id": "bad-json", "role": "user", "content": "hi",}']) {
+        const { outcome } = await ctx.raw('add_message', {}, { rawBody: text });
+        if (outcome.kind !== 'error') {
+          throw new AssertionFailure(
+            `add_message with the malformed body ${show(text)}: expected 400 or 500 with {"error": string} (BRIDGE-ERRORS-1: a failed call ` +
+              `answers 400 or 500 with a JSON body holding a string error), got ${describeOutcome(outcome)}`,
+            '400 or 500 {"error": string}',
+            outcome,
+          );
+        }
+      }
+      const conv = await ctx.bridge.get_conversation({ session_id: 'bad-json' });
+      check.empty(conv.messages, 'get_conversation(session_id="bad-json") after two malformed add_message bodies');
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-B-137', tier, group: 'get_conversation', clauses: ['SPEC-2.2.2', 'SPEC-2.5.2'],
+    title: 'get_conversation(limit) counts only messages that were not deleted',
+    asserts:
+      'Adds eight messages, deletes the two newest, the oldest and one in the middle; get_conversation(limit=3) and (limit=4) ' +
+      'must return 3 and 4 live messages, consecutive and chronological from either end of what is left; limit=10 returns all four.',
+    async run({ bridge }) {
+      const session_id = 'limit-after-delete';
+      const sent = await addMessages(bridge, session_id, ['m0', 'm1', 'm2', 'm3', 'm4', 'm5', 'm6', 'm7']);
+      for (const i of [7, 6, 0, 3]) check.equal(await bridge.delete_message({ message_id: sent[i]!.id }), { deleted: true }, `delete_message(message_id=<m${i}>)`);
+      const live = ids([sent[1]!, sent[2]!, sent[4]!, sent[5]!]);
+      for (const limit of [3, 4, 10]) {
+        const got = ids((await bridge.get_conversation({ session_id, limit })).messages);
+        const n = Math.min(limit, live.length);
+        // silent (limit-window): first N or last N; either way N live messages in order
+        const first = live.slice(0, n);
+        const last = live.slice(live.length - n);
+        check.ok(
+          JSON.stringify(got) === JSON.stringify(first) || JSON.stringify(got) === JSON.stringify(last),
+          `get_conversation(session_id="${session_id}", limit=${limit}) after deleting m7, m6, m0 and m3 of m0…m7 (SPEC-2.2.2: limit counts ` +
+            `the conversation's messages; deleted ones are not in it): expected the first or last ${n} of m1, m2, m4, m5, got ${got.length} message(s) ${show(got)}`,
+          { expected: [first, last], actual: got },
+        );
+      }
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-B-138', tier, group: 'delete_message', clauses: ['SPEC-2.5.9', 'SPEC-2.1.14'],
+    title: 'a deleted message\'s id is never handed out again',
+    asserts:
+      'Adds a message, deletes it, adds three more; none may carry the deleted id, deleting the old id again answers false ' +
+      'and the new messages are all still there.',
+    async run({ bridge }) {
+      const session_id = 'id-reuse';
+      const [gone] = await addMessages(bridge, session_id, ['to be deleted']);
+      check.equal(await bridge.delete_message({ message_id: gone!.id }), { deleted: true }, 'delete_message(<the first message>)');
+      const next = await addMessages(bridge, session_id, ['after one', 'after two', 'after three']);
+      check.every(next, (m) => m.id !== gone!.id, `add_message after delete_message(${gone!.id}) (SPEC-2.1.14: every message gets a new unique id): a new message reuses the deleted id`);
+      check.equal(
+        await bridge.delete_message({ message_id: gone!.id }),
+        { deleted: false },
+        `delete_message(message_id=${gone!.id}) a second time, after three new messages (SPEC-2.5.9)`,
+      );
+      const conv = await bridge.get_conversation({ session_id });
+      check.equal(ids(conv.messages), ids(next), `get_conversation(session_id="${session_id}"): the three messages added after the delete`);
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-B-139', tier, group: 'get_conversation', clauses: ['SPEC-2.2.4', 'SPEC-1.1.3'],
+    title: 'session ids that differ only in case are different sessions',
+    asserts:
+      'Adds one message to each of "Tck-Case", "tck-case" and "TCK-CASE"; each conversation holds only its own message and ' +
+      'list_sessions lists all three with message_count 1.',
+    async run({ bridge }) {
+      const names = ['Tck-Case', 'tck-case', 'TCK-CASE'];
+      const sent = [];
+      for (const s of names) sent.push(...(await addMessages(bridge, s, [`only in ${s}`])));
+      for (const [i, s] of names.entries()) {
+        const conv = await bridge.get_conversation({ session_id: s });
+        check.equal(
+          conv.messages.map((m) => m.content),
+          [`only in ${s}`],
+          `get_conversation(session_id=${JSON.stringify(s)}) with ${names.map((n) => JSON.stringify(n)).join(', ')} each holding one message ` +
+            `(SPEC-2.2.4: sessions are isolated; ids are compared exactly)`,
+        );
+        check.equal(conv.messages[0]?.id, sent[i]!.id, `get_conversation(session_id=${JSON.stringify(s)}): the id of its message`);
+      }
+      const listed = (await bridge.list_sessions({ limit: 100 })).filter((s) => names.includes(s.session_id));
+      check.equal(
+        listed.map((s) => [s.session_id, s.message_count]).sort(),
+        names.map((s) => [s, 1]).sort(),
+        'list_sessions(limit=100): the three case-variant sessions, one message each',
+      );
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-B-140', tier, group: 'add_message', clauses: ['SPEC-2.1.8', 'SPEC-2.2.7'],
+    title: 'content over 64 KiB comes back whole',
+    asserts:
+      `Adds a message of ${LONG_CONTENT.length} characters (${Buffer.byteLength(LONG_CONTENT)} bytes of UTF-8, with multi-byte characters); ` +
+      'the add_message answer and get_conversation must carry it character for character.',
+    async run({ bridge }) {
+      const echo = await bridge.add_message({ session_id: 'long-content', role: 'user', content: LONG_CONTENT });
+      sameText(echo.content, LONG_CONTENT, 'add_message(content=<over 64 KiB>) answer (SPEC-2.1.8: long content is preserved)');
+      const conv = await bridge.get_conversation({ session_id: 'long-content' });
+      check.length(conv.messages, 1, 'get_conversation(session_id="long-content")');
+      sameText(conv.messages[0]!.content, LONG_CONTENT, 'get_conversation(session_id="long-content") content (SPEC-2.2.7)');
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-B-141', tier, group: 'search_messages', clauses: ['SPEC-2.3.2'],
+    title: 'search_messages filtered on a session that was never written to answers []',
+    asserts: 'With a matching message in another session, search_messages filtered on a session never written to answers [] (not an error).',
+    async run({ bridge }) {
+      await addMessages(bridge, 'search-known', ['Graph databases store nodes and relationships']);
+      const hits = await bridge.search_messages({ query: 'Graph databases', session_id: 'search-never-written', limit: 10, threshold: 0 });
+      check.empty(hits, 'search_messages(query="Graph databases", session_id="search-never-written", limit=10, threshold=0) (SPEC-2.3.2: only that session\'s messages)');
+    },
+  }),
+];

@@ -1,0 +1,141 @@
+// Silver rules a server can break while every round-trip of short, upper-case, well-formed values
+// still works (issue 12): tool-call statuses are the six of the data model and an omitted status is
+// success; long descriptions and free-form predicates come back verbatim; complete_trace leaves
+// started_at alone; success_rate is a number even when no call has finished.
+import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
+import { check } from '../../src/engine/assert.js';
+import { TOOL_CALL_STATUSES } from '../../src/protocols/bridge/model.js';
+import { sameText } from '../bronze/history-fidelity.js';
+
+const tier = 'silver';
+const SIX = `(SPEC §1.5: status is one of ${TOOL_CALL_STATUSES.join(', ')})`;
+
+export const scenarios: Scenario[] = [
+  defineScenario({
+    id: 'SCN-S-104', tier, group: 'record_tool_call', clauses: ['SPEC-4.3.1'],
+    title: 'record_tool_call rejects a status outside the six',
+    asserts:
+      'Records tool calls with statuses "done", "SUCCESS" and "ok" on a step; each must be refused with 400 or 500 {"error"} ' +
+      'and the step must still have no tool call.',
+    async run(ctx) {
+      const trace = await ctx.bridge.start_trace({ session_id: 'tool-status', task: 'check statuses' });
+      const step = await ctx.bridge.add_step({ trace_id: trace.id, thought: 'call a tool' });
+      for (const status of ['done', 'SUCCESS', 'ok']) {
+        await ctx.expectError(
+          'record_tool_call',
+          { step_id: step.id, tool_name: 'search', arguments: {}, status },
+          `with status=${JSON.stringify(status)} ${SIX}`,
+        );
+      }
+      const read = check.present(await ctx.bridge.get_trace_with_steps({ trace_id: trace.id }), 'get_trace_with_steps(<the trace>)');
+      check.equal(read.steps.flatMap((s) => s.tool_calls ?? []).length, 0, `get_trace_with_steps(<the trace>) after three refused record_tool_call calls: tool calls stored ${SIX}`);
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-S-105', tier, group: 'record_tool_call', clauses: ['SPEC-4.3.1'],
+    title: 'record_tool_call without status records success',
+    asserts:
+      'Records a tool call without status; the answer and get_trace_with_steps must give status "success", the default of ' +
+      'every established adapter (BaseAdapter.record_tool_call, which the Python bridge always sends).',
+    async run({ bridge }) {
+      const trace = await bridge.start_trace({ session_id: 'tool-default', task: 'default status' });
+      const step = await bridge.add_step({ trace_id: trace.id, thought: 'call a tool' });
+      const call = await bridge.record_tool_call({ step_id: step.id, tool_name: 'lookup', arguments: { q: 'x' } });
+      const what = 'record_tool_call(step_id=<step>, tool_name="lookup", arguments={"q":"x"}) without status (the established default is success)';
+      check.equal(call.status, 'success', `${what}: status of the answer`);
+      const read = check.present(await bridge.get_trace_with_steps({ trace_id: trace.id }), 'get_trace_with_steps(<the trace>)');
+      check.equal(read.steps.flatMap((s) => s.tool_calls ?? []).map((c) => c.status), ['success'], `${what}: status read back by get_trace_with_steps`);
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-S-106', tier, group: 'add_entity', clauses: ['SPEC-3.1.2'],
+    title: 'a long description comes back whole',
+    asserts: 'Adds an entity with a description of 1 193 characters; the answer and get_entity_by_name must carry it character for character.',
+    async run({ bridge }) {
+      const description = `${'A description longer than any column of 255 characters, with ünïcødé. '.repeat(17)}END`;
+      const entity = await bridge.add_entity({ name: 'Long Description Corp', entity_type: 'ORGANIZATION', description });
+      sameText(entity.description ?? '', description, `add_entity(description=<${description.length} characters>) answer (SPEC-3.1.2: the description is stored)`);
+      const read = check.present(await bridge.get_entity_by_name({ name: 'Long Description Corp' }), 'get_entity_by_name(name="Long Description Corp")');
+      sameText(read.description ?? '', description, 'get_entity_by_name(name="Long Description Corp") description (SPEC-3.1.2)');
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-S-107', tier, group: 'add_fact', clauses: ['SPEC-3.3.1'],
+    title: 'fact predicates come back as given',
+    asserts: 'Adds facts with the predicates "works at", "Is-Friend-Of" and "likes_TO eat"; each answer must carry its predicate, subject and object verbatim.',
+    async run({ bridge }) {
+      for (const predicate of ['works at', 'Is-Friend-Of', 'likes_TO eat']) {
+        const fact = await bridge.add_fact({ subject: 'Alice', predicate, obj: 'Acme Corp' });
+        check.equal(
+          { subject: fact.subject, predicate: fact.predicate, object: fact.object },
+          { subject: 'Alice', predicate, object: 'Acme Corp' },
+          `add_fact(subject="Alice", predicate=${JSON.stringify(predicate)}, obj="Acme Corp") (SPEC-3.3.1: subject, predicate and object are returned; no normalisation rule exists)`,
+        );
+      }
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-S-108', tier, group: 'complete_trace', clauses: ['SPEC-4.4.1'],
+    title: 'complete_trace leaves started_at as it was',
+    asserts:
+      'Starts a trace, adds a step, completes it; the complete_trace answer and get_trace_with_steps must carry the started_at that ' +
+      'start_trace answered (as an instant), and completed_at must not be before it.',
+    async run({ bridge }) {
+      const trace = await bridge.start_trace({ session_id: 'trace-start', task: 'keep the start time' });
+      await bridge.add_step({ trace_id: trace.id, thought: 'work' });
+      const done = await bridge.complete_trace({ trace_id: trace.id, outcome: 'done', success: true });
+      const read = check.present(await bridge.get_trace_with_steps({ trace_id: trace.id }), 'get_trace_with_steps(<the trace>)');
+      const start = Date.parse(trace.started_at);
+      for (const [what, t] of [['complete_trace(<the trace>) answer', done], ['get_trace_with_steps(<the trace>) after complete_trace', read]] as const) {
+        check.equal(
+          Date.parse(t.started_at),
+          start,
+          `${what}: started_at as an instant (start_trace answered ${trace.started_at}, it is now ${t.started_at}; SPEC-4.4.1: complete_trace sets outcome, success and completed_at)`,
+        );
+        const end = Date.parse(check.present(t.completed_at, `${what}: completed_at`));
+        check.ok(end >= start, `${what}: completed_at ${t.completed_at} is before started_at ${trace.started_at}`, { expected: `>= ${trace.started_at}`, actual: t.completed_at });
+      }
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-S-109', tier, group: 'get_tool_stats', clauses: ['SPEC-4.7.1', 'SPEC-4.7.4'],
+    title: 'get_tool_stats when no call of a tool has finished',
+    asserts:
+      'Records two pending calls of one tool; get_tool_stats(tool_name) must report total_calls 2, successful_calls 0 and a numeric ' +
+      'success_rate (whether pending calls count in its denominator is open, null is not a rate).',
+    async run({ bridge }) {
+      const trace = await bridge.start_trace({ session_id: 'tool-pending', task: 'pending calls' });
+      const step = await bridge.add_step({ trace_id: trace.id, thought: 'start two calls' });
+      for (let i = 0; i < 2; i++) await bridge.record_tool_call({ step_id: step.id, tool_name: 'slow_tool', arguments: { i }, status: 'pending' });
+      const what = 'get_tool_stats(tool_name="slow_tool") with two pending calls';
+      const stats = await bridge.get_tool_stats({ tool_name: 'slow_tool' });
+      check.length(stats, 1, what);
+      const s = stats[0]!;
+      // silent (tool-stats-unfinished): whether pending calls count as failed; success_rate is a number either way
+      check.equal({ total_calls: s.total_calls, successful_calls: s.successful_calls }, { total_calls: 2, successful_calls: 0 }, `${what} (SPEC-4.7.1)`);
+      check.ok(typeof s.success_rate === 'number', `${what}: success_rate must be a number (SPEC-4.7.4), got ${JSON.stringify(s.success_rate)}`, { expected: 'a number', actual: s.success_rate });
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-S-110', tier, group: 'search_preferences', clauses: ['SPEC-3.5.1'],
+    title: 'search_preferences honours limit',
+    asserts: 'Adds five preferences that all contain the query\'s words; search_preferences(limit=2) returns one or two of them, no more.',
+    async run({ bridge }) {
+      const stored = [];
+      for (let i = 0; i < 5; i++) stored.push(await bridge.add_preference({ category: 'style', preference: `Prefers concise answers number ${i}` }));
+      const what = 'search_preferences(query="concise answers", limit=2) with 5 matching preferences (bridge-protocol.md: limit?)';
+      const hits = await bridge.search_preferences({ query: 'concise answers', limit: 2 });
+      check.atMost(hits, 2, what);
+      check.nonEmpty(hits, what);
+      const known = new Set(stored.map((p) => p.id));
+      check.every(hits, (h) => known.has(h.id), `${what}: every result is a stored preference`);
+    },
+  }),
+];
+
