@@ -3,7 +3,6 @@
 // still write what was found so far.
 import { writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { BridgeUsageError } from '../profiles/http/headers.js';
 import { explorableMethods } from '../explore/commands.js';
 import { exploreReport } from '../explore/report.js';
 import { explore } from '../explore/run.js';
@@ -64,9 +63,6 @@ export async function exploreCommand(flags: ExploreFlags): Promise<number> {
     if (interrupts.received !== undefined) return SIGNAL_EXIT[interrupts.received];
     if (outcome.failed.length > 0) return EXIT.usage;
     return section.failure ? EXIT.notReached : EXIT.ok;
-  } catch (err) {
-    if (err instanceof BridgeUsageError) throw new TckError(err.message);
-    throw err;
   } finally {
     interrupts.dispose();
     await embedded?.close();

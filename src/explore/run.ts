@@ -105,10 +105,17 @@ export async function explore(options: ExploreOptions): Promise<ExploreSection> 
       return world;
     };
 
+    const cutShort = (): true => {
+      if (foundAfter === undefined) throw new Stopped();
+      return true;
+    };
     const property = fc.asyncProperty(
       fc.commands(commandArbitraries(methods), { maxCommands: maxSteps, size: 'medium', ...(options.replayPath ? { replayPath: options.replayPath } : {}) }),
       async (cmds) => {
-        if (stopped()) return true;
+        // Stopped before any finding: end fast-check's loop at once (a returned `true` would let it
+        // generate every remaining sequence first). Stopped while shrinking a finding: each candidate
+        // passes, so the smallest failing sequence so far stays the counterexample.
+        if (stopped()) return cutShort();
         if (foundAfter === undefined) runsDone++;
         let world: World | undefined;
         try {
@@ -117,7 +124,7 @@ export async function explore(options: ExploreOptions): Promise<ExploreSection> 
             return { model: world, real: world };
           }, cmds);
         } catch (err) {
-          if (err instanceof Stopped || stopped()) return true; // cut short, not a failure
+          if (err instanceof Stopped || stopped()) return cutShort(); // cut short, not a failure
           if (foundAfter === undefined) {
             foundAfter = { runs: runsDone, operations, ms: Date.now() - started };
             originalLength = world?.steps.length ?? 0;
@@ -127,7 +134,9 @@ export async function explore(options: ExploreOptions): Promise<ExploreSection> 
         return true;
       },
     );
-    const details = await fc.check(property, { numRuns: runs, seed, ...(options.path ? { path: options.path } : {}) });
+    const checked = await fc.check(property, { numRuns: runs, seed, ...(options.path ? { path: options.path } : {}) });
+    // A Stopped "failure" is the loop ended early on purpose, not a finding.
+    const details = checked.failed && checked.errorInstance instanceof Stopped ? { ...checked, failed: false, counterexample: null } : checked;
 
     const section: ExploreSection = {
       seed, runs, runsDone, operations,

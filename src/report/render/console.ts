@@ -178,7 +178,8 @@ export class ConsoleReporter {
       this.table('hosted', report.hosted.groups.map((g) => ({ ...g, name: g.group })), ['passed', 'failed'], 'group');
     }
     this.w();
-    this.w(totalsLine(report));
+    // An explore-only report has no scenarios: its own verdict line says what ran.
+    if (report.scenarios.length > 0 || report.hosted !== undefined || report.explore === undefined) this.w(totalsLine(report));
     for (const v of verdicts(report)) this.w(v.ok ? c.bold.green(v.text) : c.bold.red(v.text));
     if (report.explore) for (const line of exploreFailureLines(report.explore)) this.w(line);
     if (report.gate) this.gate(report.gate);
