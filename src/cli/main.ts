@@ -219,11 +219,12 @@ Examples:
 }
 
 export async function main(argv: string[]): Promise<void> {
-  // A reader that goes away (`tck list | head`) ends the output, not the process with a trace.
+  // A reader that goes away (`tck run | head`) ends the output, never the run: the report files
+  // are still written and the exit code is still the verdict's. Later writes are dropped.
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-      throw err;
+      if (err.code !== 'EPIPE') throw err;
+      stream.write = (() => true) as typeof stream.write;
     });
   }
   // Whatever escapes (a bug of the kit) is still one line and exit 70, a stack trace only with --debug.

@@ -123,10 +123,13 @@ async function runAndReport(
     if (hosted === undefined && strays.length > 0) throw new TckError(`${strays.join(', ')}: scenarios of the hosted profile; add --hosted [URL]`);
     const profiles = profilesOf({ ...selection, ...(flags.url !== undefined ? { url: flags.url } : {}), ...(hosted ? { hosted } : {}) });
     const [{ selectHosted }, { HOSTED_SCENARIOS }] = await Promise.all([import('../profiles/hosted/run.js'), import('../../suites/hosted/index.js')]);
-    console.begin([
+    const plan = [
       ...(profiles.bridge ? await planOf({ ...selection, ...profiles.bridge }) : []),
       ...(profiles.hosted ? selectHosted({ ...selection, ...profiles.hosted }, HOSTED_SCENARIOS).map((s) => ({ id: s.id, tier: 'hosted', title: s.title })) : []),
-    ]);
+    ];
+    // A selection of nothing would read as a failed run; it is a usage mistake.
+    if (plan.length === 0) throw new TckError(`no scenario matches the selection${flags.grep !== undefined ? ` (--grep ${JSON.stringify(flags.grep)})` : ''} (see \`tck list\`)`, 'TCK_SELECTION');
+    console.begin(plan);
     report = await runTck({
       ...(hosted !== undefined
         ? {

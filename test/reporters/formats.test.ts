@@ -92,8 +92,8 @@ describe('JUnit XML', () => {
 describe('Markdown, badge and GitHub', () => {
   it('the Markdown summary has the verdict, the tier table and each failure in a code block', () => {
     const md = renderMarkdown(report);
-    expect(md).toMatch(/^## agent-memory-tck: NONE ❌\n/);
-    expect(md).toContain('| tier | passed | failed | error | skipped | not run | reached |');
+    expect(md).toMatch(/^## agent-memory-tck: selection FAILED \(\d+ of \d+ selected passed; \d+ of 181 Bronze and Silver scenarios\) ❌\n/);
+    expect(md).toContain('| tier | passed | failed | error | skipped | not run | its own scenarios | tier reached |');
     expect(md).toMatch(/<details><summary><b>FAIL<\/b> SCN-/);
     // Server text appears only inside fenced code blocks.
     const outside = md.replace(/^(`{3,})text\n[\s\S]*?\n\1$/gm, '');
@@ -132,7 +132,7 @@ describe('Markdown, badge and GitHub', () => {
 
   it('the badge is well-formed SVG naming the achieved tier in its colour', async () => {
     for (const [achieved, colour] of [['gold', '#c99a1c'], [null, '#b42318']] as const) {
-      const svg = renderBadge({ ...report, achieved });
+      const svg = renderBadge({ ...report, achieved, narrowed: undefined });
       expect(svg).toContain(`aria-label="agent-memory tck: ${achieved ?? 'none'}"`);
       expect(svg).toContain(`fill="${colour}"`);
       const parsed = await validateXML({ xml: [{ fileName: 'badge.svg', contents: svg }], normalization: 'format' });

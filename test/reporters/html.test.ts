@@ -73,8 +73,8 @@ describe.skipIf(!existsSync(CHROMIUM))(`report.html in headless Chromium (${CHRO
   it('renders: badge, a bar per tier, the filter, expandable scenarios; no injected script runs', async () => {
     const { page, ran } = await open(html, 'report.html');
     const title = await page.title();
-    expect(title).toBe(`agent-memory-tck: NONE — ${report.target.url}`);
-    expect(await page.locator('.badge .value').innerText()).toBe('NONE');
+    expect(title).toBe(`agent-memory-tck: selection FAILED — ${report.target.url}`);
+    expect(await page.locator('.badge .value').innerText()).toBe('FAILED');
     expect(await page.locator('.tier').count()).toBe(report.tiers.filter((t) => t.total > 0).length);
     expect(await page.locator('script, img, iframe').count()).toBe(0);
 

@@ -6,7 +6,7 @@ import type { ChalkInstance } from 'chalk';
 import type { Exchange } from '../../engine/evidence.js';
 import { bridgeRan, type AnyReportScenario, type Gate, type Report } from '../model.js';
 import { colorFor, type ColorTarget } from './color.js';
-import { OUTCOME_LABEL, SHOWN_EXCHANGES, diffText, evidenceText, expectedActualDiff, failuresOf, indent, placeOf, verdicts, type Outcome } from './text.js';
+import { OUTCOME_LABEL, SHOWN_EXCHANGES, diffText, evidenceText, expectedActualDiff, failuresOf, indent, placeOf, tierStanding, verdicts, type Outcome } from './text.js';
 
 export interface ConsoleStream extends ColorTarget {
   write(chunk: string): unknown;
@@ -168,10 +168,15 @@ export class ConsoleReporter {
     for (const warning of report.warnings) this.w(c.yellow(`warning: ${warning}`));
     for (const w of report.hosted?.warnings ?? []) this.w(c.yellow(`warning (hosted): ${w}`));
     this.w();
-    if (bridgeRan(report)) this.table('tier', report.tiers.map((t) => ({ ...t, name: t.tier })), ['yes', 'no'], 'reached');
+    if (bridgeRan(report)) {
+      this.table('tier', ['its own scenarios', 'tier reached'], report.tiers.map((t) => {
+        const s = tierStanding(report, t);
+        return { ...t, name: t.tier, last: [s.own, s.reached], ok: s.ok };
+      }));
+    }
     if (report.hosted) {
       if (bridgeRan(report)) this.w();
-      this.table('hosted', report.hosted.groups.map((g) => ({ ...g, name: g.group })), ['passed', 'failed'], 'group');
+      this.table('hosted', ['group'], report.hosted.groups.map((g) => ({ ...g, name: g.group, last: [g.passes ? 'passed' : 'failed'], ok: g.passes })));
     }
     this.w();
     for (const v of verdicts(report)) this.w(v.ok ? c.bold.green(v.text) : c.bold.red(v.text));
@@ -197,16 +202,18 @@ export class ConsoleReporter {
     if (r.repro) this.w(c.dim(`  reproduce: tck repro ${r.id} ${'tier' in r ? '--url URL' : '--report report.json'}`));
   }
 
-  /** The tier table, or the hosted group table: counts per row, and the verdict in the last column. */
-  private table(title: string, rows: (Summary & { name: string })[], verdict: [string, string], last: string): void {
+  /** The tier table, or the hosted group table: counts per row, and the verdicts in the last columns. */
+  private table(title: string, last: string[], rows: (Summary & { name: string; last: string[]; ok: boolean })[]): void {
     const c = this.c;
     const width = Math.max(8, ...rows.map((r) => r.name.length));
-    const row = (cells: string[]) => `${cells[0]!.padEnd(width)} ${cells.slice(1, 6).map((x, i) => x.padStart(i === 3 || i === 4 ? 7 : 6)).join(' ')}  ${cells[6]}`;
-    this.w(c.bold(row([title, 'passed', 'failed', 'error', 'skipped', 'not run', last])));
-    for (const t of rows) {
-      if (t.total === 0) continue;
-      const line = row([t.name, ...[t.passed, t.failed, t.error, t.skipped, t.notRun].map(String), t.passes ? verdict[0] : verdict[1]]);
-      this.w(t.passes ? c.green(line) : c.red(line));
+    const shown = rows.filter((t) => t.total > 0);
+    const widths = last.map((h, i) => Math.max(h.length, ...shown.map((r) => r.last[i]!.length)));
+    const row = (cells: string[], tail: string[]) =>
+      `${cells[0]!.padEnd(width)} ${cells.slice(1, 6).map((x, i) => x.padStart(i === 3 || i === 4 ? 7 : 6)).join(' ')}  ${tail.map((x, i) => (i === tail.length - 1 ? x : x.padEnd(widths[i]!))).join('  ')}`;
+    this.w(c.bold(row([title, 'passed', 'failed', 'error', 'skipped', 'not run'], last)));
+    for (const t of shown) {
+      const line = row([t.name, ...[t.passed, t.failed, t.error, t.skipped, t.notRun].map(String)], t.last);
+      this.w(t.ok ? c.green(line) : c.red(line));
     }
   }
 

@@ -7,7 +7,7 @@
 // buttons and the scenarios are <details>; its Content-Security-Policy forbids scripts besides,
 // so a hostile answer could not run code in the report even if something slipped through.
 import { bridgeRan, isFailing, type AnyReportScenario, type Gate, type Report } from '../model.js';
-import { OUTCOME_LABEL, clip, expectedActualDiff, isFailure, placeOf, tierName, verdicts, type Outcome } from './text.js';
+import { OUTCOME_LABEL, clip, expectedActualDiff, isFailure, placeOf, shortVerdict, tierName, tierStanding, verdicts, type Outcome } from './text.js';
 
 type Exchange = AnyReportScenario['exchanges'][number];
 type Summary = Pick<Report['tiers'][number], 'total' | 'passed' | 'failed' | 'error' | 'skipped' | 'notRun' | 'passes'>;
@@ -39,7 +39,7 @@ dl.meta { display: grid; grid-template-columns: max-content 1fr; gap: 2px 14px; 
 dl.meta dt { font-weight: 600; } dl.meta dd { margin: 0; overflow-wrap: anywhere; }
 section, main, footer, nav.filter { padding: 16px 32px; }
 .tiers { display: grid; gap: 10px; }
-.tier { display: grid; grid-template-columns: 90px minmax(160px, 1fr) auto 100px; gap: 14px; align-items: center; background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 10px 14px; }
+.tier { display: grid; grid-template-columns: 90px minmax(160px, 1fr) auto minmax(100px, max-content); gap: 14px; align-items: center; background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 10px 14px; }
 .tier .name { font-weight: 700; text-transform: capitalize; }
 .bar { display: flex; height: 16px; border-radius: 8px; overflow: hidden; background: #eceff3; }
 .bar span { display: block; height: 100%; }
@@ -78,8 +78,8 @@ footer { color: var(--muted); font-size: 12px; }
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'none'; base-uri 'none'";
 
-/** A tier's (or a hosted group's) bar; `reached` words the verdict. */
-function bar(t: Summary, name: string, reached = ['reached', 'not reached']): string {
+/** A tier's (or a hosted group's) bar; `standing` words its verdict (a tier: its own scenarios, then whether it is reached). */
+function bar(t: Summary, name: string, standing: { text: string; ok: boolean }): string {
   const segs: [string, number][] = [
     ['passed', t.passed],
     ['failed', t.failed],
@@ -92,7 +92,7 @@ function bar(t: Summary, name: string, reached = ['reached', 'not reached']): st
     .map(([k, n]) => `<span class="seg-${k}" style="width:${((n / t.total) * 100).toFixed(3)}%" title="${n} ${k}"></span>`)
     .join('');
   const counts = `${t.passed} passed · ${t.failed} failed · ${t.error} error · ${t.skipped} skipped · ${t.notRun} not run`;
-  return `<div class="tier"><div class="name">${esc(name)}</div><div class="bar" role="img" aria-label="${esc(counts)}">${spans}</div><div class="counts">${esc(counts)}</div><div class="reached ${t.passes ? 'yes' : 'no'}">${t.passes ? reached[0] : reached[1]}</div></div>`;
+  return `<div class="tier"><div class="name">${esc(name)}</div><div class="bar" role="img" aria-label="${esc(counts)}">${spans}</div><div class="counts">${esc(counts)}</div><div class="reached ${standing.ok ? 'yes' : 'no'}">${esc(standing.text)}</div></div>`;
 }
 
 function prettyBody(ex: Exchange): string {
@@ -191,8 +191,11 @@ export function renderHtml(report: Report): string {
   const bridge = bridgeRan(report);
   const h = report.hosted;
   // The badge: the tier reached, or (the hosted profile alone) its verdict.
+  const short = shortVerdict(report);
   const [badgeLabel, achieved, colour] = bridge
-    ? ['achieved tier', tierName(report.achieved), TIER_COLOUR[report.achieved ?? 'none']!]
+    ? report.narrowed
+      ? ['selection', report.narrowed.passed ? 'PASSED' : 'FAILED', TIER_COLOUR[short.colour]!]
+      : ['achieved tier', tierName(report.achieved), TIER_COLOUR[report.achieved ?? 'none']!]
     : ['hosted profile', h?.passed ? 'PASSED' : 'FAILED', TIER_COLOUR[h?.passed ? 'passed' : 'failed']!];
   const meta: [string, string][] = [
     ...(bridge
@@ -219,8 +222,11 @@ export function renderHtml(report: Report): string {
     if (g.total > 0) groups.push(`<div class="tier-group"><h2>hosted: ${esc(g.group)}</h2>${h!.scenarios.filter((s) => s.group === g.group).map(scenario).join('\n')}</div>`);
   }
   const bars = [
-    ...report.tiers.filter((t) => t.total > 0).map((t) => bar(t, t.tier)),
-    ...(h?.groups ?? []).filter((g) => g.total > 0).map((g) => bar(g, `hosted ${g.group}`, ['passed', 'failed'])),
+    ...report.tiers.filter((t) => t.total > 0).map((t) => {
+      const st = tierStanding(report, t);
+      return bar(t, t.tier, { text: `${st.own}; reached: ${st.reached}`, ok: st.ok });
+    }),
+    ...(h?.groups ?? []).filter((g) => g.total > 0).map((g) => bar(g, `hosted ${g.group}`, { text: g.passes ? 'passed' : 'failed', ok: g.passes })),
   ];
   const warnings = [...report.warnings, ...(h?.warnings ?? []).map((w) => `(hosted) ${w}`)];
   return `<!doctype html>
@@ -229,7 +235,7 @@ export function renderHtml(report: Report): string {
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${CSP}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>agent-memory-tck: ${esc(achieved)} — ${esc(report.target.url)}</title>
+<title>agent-memory-tck: ${bridge && report.narrowed ? 'selection ' : ''}${esc(achieved)} — ${esc(report.target.url)}</title>
 <style>${CSS}</style>
 </head>
 <body>

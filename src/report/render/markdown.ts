@@ -3,7 +3,7 @@
 // code block. Server text only ever appears inside code blocks; kit text in HTML is escaped.
 import { bridgeRan, type Report } from '../model.js';
 import { esc } from './html.js';
-import { OUTCOME_LABEL, clip, failureText, failuresOf, tierName } from './text.js';
+import { OUTCOME_LABEL, clip, failureText, failuresOf, selectionVerdict, tierName, tierStanding } from './text.js';
 
 /** Failures shown with their evidence; the rest are listed one per line (GitHub caps a summary at 1 MiB). */
 const DETAILED = 50;
@@ -27,11 +27,17 @@ export function renderMarkdown(report: Report): string {
   const out: string[] = [];
   const bridge = bridgeRan(report);
   const h = report.hosted;
-  const headline = bridge ? tierName(report.achieved) : `hosted profile ${h?.passed ? 'PASSED' : 'FAILED'}`;
+  const selection = selectionVerdict(report);
+  const headline = bridge ? (selection ?? tierName(report.achieved)) : `hosted profile ${h?.passed ? 'PASSED' : 'FAILED'}`;
   out.push(`## agent-memory-tck: ${headline} ${report.success ? '✅' : '❌'}`, '');
   if (bridge) {
     const where = `${inlineCode(report.target.url)}${report.target.embedded ? ' (embedded reference server)' : ''}`;
-    out.push(`**Achieved tier: ${tierName(report.achieved)}** (requested ${report.requestedTier}, grading ${report.grading.rule}) against ${where}`, '');
+    out.push(
+      selection
+        ? `**${esc(selection)}**: a partial run, no tier awarded (grading ${report.grading.rule}) against ${where}`
+        : `**Achieved tier: ${tierName(report.achieved)}** (requested ${report.requestedTier}, grading ${report.grading.rule}) against ${where}`,
+      '',
+    );
   }
   if (h) {
     const where = `${inlineCode(h.target.url)}${h.target.embedded ? ' (embedded hosted reference service)' : ''}`;
@@ -42,9 +48,10 @@ export function renderMarkdown(report: Report): string {
     '',
   );
   if (bridge) {
-    out.push('| tier | passed | failed | error | skipped | not run | reached |', '|---|---:|---:|---:|---:|---:|:---:|');
+    out.push('| tier | passed | failed | error | skipped | not run | its own scenarios | tier reached |', '|---|---:|---:|---:|---:|---:|---|---|');
     for (const t of report.tiers.filter((x) => x.total > 0)) {
-      out.push(`| ${t.tier} | ${t.passed} | ${t.failed} | ${t.error} | ${t.skipped} | ${t.notRun} | ${t.passes ? '✅' : '❌'} |`);
+      const st = tierStanding(report, t);
+      out.push(`| ${t.tier} | ${t.passed} | ${t.failed} | ${t.error} | ${t.skipped} | ${t.notRun} | ${esc(st.own)} | ${st.reached.startsWith('yes') ? '✅' : '❌'} ${esc(st.reached)} |`);
     }
     out.push('');
   }
