@@ -160,7 +160,10 @@ export function classifyResponse(expect: ResponseKind, r: ResponseFacts): Outcom
   }
 
   if (status === 404 || status === 501) {
-    return violation(`not implemented: ${statusLine(status)}`, true);
+    // Alone, a 404 cannot tell a missing method from a lookup answering "not found"; its body hints.
+    const value = parseJson(text);
+    const said = status === 404 && isPlainObject(value) && typeof value['error'] === 'string' ? ` ${snippet(text)} (if the method exists, a lookup that finds nothing answers 200 null)` : '';
+    return violation(`not implemented: ${statusLine(status)}${said}`, true);
   }
 
   if (status >= 300 && status < 400) {

@@ -253,6 +253,8 @@ export class BridgeClient {
   readonly #scrub: ((text: string) => string) | undefined;
   readonly #notify: ((r: CallResult) => CallResult) | undefined;
   readonly #routes = new Map<string, Route>();
+  /** Methods that have answered with a success in this client's run: they exist, so a 404 from them is no "not implemented". */
+  readonly #answered = new Set<string>();
   /**
    * The exchanges in flight. One timer per client, armed for the earliest deadline among them and
    * left running when a call ends (it re-arms for whatever is in flight when it fires), instead of
@@ -499,6 +501,14 @@ export class BridgeClient {
       else if (outcome.kind === 'error') outcome.message = scrub(outcome.message);
     }
     if (outcome.kind === 'transport') exchange.transportError = outcome.reason;
+    if (outcome.kind === 'violation' && outcome.notImplemented && this.#answered.has(exchange.method)) {
+      outcome = {
+        kind: 'violation',
+        reason: `${outcome.reason.replace(/^not implemented: /, '').replace(/ \(if the method exists, [^)]*\)$/, '')}, though ${exchange.method} answered earlier in this run: the method exists, so this is a protocol error, not a missing method (a lookup that finds nothing answers 200 null)`,
+      };
+    } else if (outcome.kind !== 'violation' && outcome.kind !== 'transport' && outcome.kind !== 'error') {
+      this.#answered.add(exchange.method);
+    }
     return { outcome, exchange };
   }
 

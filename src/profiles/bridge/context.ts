@@ -2,7 +2,7 @@
 // scenario body holds only the behaviour it checks.
 import type { BridgeClient, CallResult, Exchange } from './index.js';
 import { METHODS, type MethodName, type ParamsOf, type ResultOf } from '../../protocols/bridge/methods.js';
-import { validate } from '../../protocols/bridge/validate.js';
+import { capIssues, validate } from '../../protocols/bridge/validate.js';
 import { check, type Check } from '../../engine/assert.js';
 import { AssertionFailure, ProtocolFault, SchemaViolation, SkipScenario, TransportFault, UnexpectedError } from '../../engine/faults.js';
 
@@ -118,7 +118,7 @@ function validateList(schema: Parameters<typeof validate>[0], list: unknown[]) {
     issues.push(...r.issues);
     notes.push(...r.notes);
   });
-  return { ok: issues.length === 0, issues, notes };
+  return { ok: issues.length === 0, issues: capIssues(issues), notes };
 }
 
 export function describeOutcome(outcome: CallResult['outcome']): string {

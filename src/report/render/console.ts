@@ -5,8 +5,9 @@
 import type { ChalkInstance } from 'chalk';
 import type { Exchange } from '../../engine/evidence.js';
 import { bridgeRan, type AnyReportScenario, type Gate, type Report } from '../model.js';
+import { causeLine, causesOf, compactIds } from '../causes.js';
 import { colorFor, type ColorTarget } from './color.js';
-import { OUTCOME_LABEL, SHOWN_EXCHANGES, diffText, evidenceText, expectedActualDiff, failuresOf, indent, placeOf, tierStanding, verdicts, type Outcome } from './text.js';
+import { OUTCOME_LABEL, SHOWN_EXCHANGES, diffText, evidenceText, expectedActualDiff, failuresOf, indent, placeOf, reproHint, tierStanding, verdicts, type Outcome } from './text.js';
 
 export interface ConsoleStream extends ColorTarget {
   write(chunk: string): unknown;
@@ -156,14 +157,30 @@ export class ConsoleReporter {
     this.lastDraw = performance.now();
   }
 
+  /** The target of the report being printed (for the repro hint). */
+  private target: Report['target'] | undefined;
+
   onEnd(report: Report): void {
     this.stop();
+    this.target = report.target;
     const c = this.c;
     const bad = failuresOf(report);
+    const causes = causesOf(report);
     if (!this.options.quiet && bad.length > 0) {
+      // Causes first: one defect failing 200 scenarios is one entry, shown by its first scenario.
       this.w();
-      this.w(c.bold(`Failures (${bad.length})`));
-      for (const r of bad) this.failure(r);
+      this.w(c.bold(`Failures (${bad.length}) from ${causes.length} cause${causes.length === 1 ? '' : 's'}`));
+      causes.forEach((cause, i) => {
+        this.w();
+        this.w(c.bold(`Cause ${i + 1} of ${causes.length}: ${causeLine(cause)}`));
+        this.w(`  scenarios: ${compactIds(cause.scenarios.map((s) => s.id))}`);
+        if (!this.options.verbose) this.failure(cause.scenarios[0]!, cause.scenarios.length > 1 ? '  the first of them:' : undefined);
+      });
+      if (this.options.verbose) {
+        this.w();
+        this.w(c.bold(`Every failure (${bad.length})`));
+        for (const r of bad) this.failure(r);
+      }
     }
     for (const warning of report.warnings) this.w(c.yellow(`warning: ${warning}`));
     for (const w of report.hosted?.warnings ?? []) this.w(c.yellow(`warning (hosted): ${w}`));
@@ -179,13 +196,14 @@ export class ConsoleReporter {
       this.table('hosted', ['group'], report.hosted.groups.map((g) => ({ ...g, name: g.group, last: [g.passes ? 'passed' : 'failed'], ok: g.passes })));
     }
     this.w();
+    this.w(totalsLine(report, causes.length));
     for (const v of verdicts(report)) this.w(v.ok ? c.bold.green(v.text) : c.bold.red(v.text));
     if (report.gate) this.gate(report.gate);
   }
 
-  private failure(r: AnyReportScenario): void {
+  private failure(r: AnyReportScenario, intro?: string): void {
     const c = this.c;
-    this.w();
+    this.w(intro ?? '');
     this.w(this.paint(r.outcome, c.bold(`${OUTCOME_LABEL[r.outcome]} ${r.id} ${r.title}`)));
     this.w(`  clauses: ${r.clauses.join(', ')} ${c.dim(`(${placeOf(r)}, ${r.group})`)}`);
     if (r.message) this.w(indent(r.message, '  '));
@@ -199,7 +217,7 @@ export class ConsoleReporter {
     const shown = this.options.verbose ? r.exchanges : r.exchanges.slice(-SHOWN_EXCHANGES);
     if (shown.length < r.exchanges.length) this.w(c.dim(`  (last ${shown.length} of ${r.exchanges.length} exchanges; --verbose or the JSON report shows all)`));
     for (const ex of shown) this.w(c.dim(indent(evidenceText(ex), '    ')));
-    if (r.repro) this.w(c.dim(`  reproduce: tck repro ${r.id} ${'tier' in r ? '--url URL' : '--report report.json'}`));
+    if (r.repro) this.w(c.dim(`  reproduce: ${reproHint(r, this.target)}`));
   }
 
   /** The tier table, or the hosted group table: counts per row, and the verdicts in the last columns. */
@@ -228,6 +246,20 @@ export class ConsoleReporter {
     for (const id of g.fixed) this.w(c.yellow(`  fixed: remove ${id} from the baseline`));
     this.w(g.passed ? c.bold.green('Gate: passed') : c.bold.red('Gate: FAILED'));
   }
+}
+
+/** "202 scenarios: 199 passed, 3 failed (2 causes) in 1.4 s" */
+export function totalsLine(report: Report, causes: number): string {
+  const all = [...report.scenarios, ...(report.hosted?.scenarios ?? [])];
+  const n = (o: Outcome) => all.filter((s) => s.outcome === o).length;
+  const parts = [`${n('passed')} passed`];
+  const failing = n('failed') + n('error');
+  if (n('failed')) parts.push(`${n('failed')} failed`);
+  if (n('error')) parts.push(`${n('error')} error${n('error') === 1 ? '' : 's'}`);
+  if (n('skipped')) parts.push(`${n('skipped')} skipped`);
+  if (n('not-run')) parts.push(`${n('not-run')} not run`);
+  const why = failing ? ` (${causes} cause${causes === 1 ? '' : 's'})` : '';
+  return `${all.length} scenarios: ${parts.join(', ')}${why} in ${(report.durationMs / 1000).toFixed(1)} s`;
 }
 
 /** A stream that drops everything (the console reporter when `console` is not among --reporter). */

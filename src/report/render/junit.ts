@@ -28,13 +28,13 @@ function firstLine(text: string | undefined, fallback: string): string {
 /** A skipped case's reason, in the order the cases are added (the builder writes a bare <skipped/>). */
 type SkipReasons = string[];
 
-function addCase(suite: ReturnType<Builder['testSuite']>, s: AnyReportScenario, reasons: SkipReasons): void {
+function addCase(suite: ReturnType<Builder['testSuite']>, s: AnyReportScenario, reasons: SkipReasons, target: Report['target']): void {
   const tc = suite
     .testCase()
     .className(`${placeOf(s)}.${s.group}`)
     .name(xmlSafe(`${s.id} ${s.title}`))
     .time(seconds(s.durationMs));
-  const body = xmlSafe(failureText(s, { all: true }));
+  const body = xmlSafe(failureText(s, { all: true, target }));
   const message = xmlSafe(firstLine(s.message, s.outcome));
   switch (s.outcome) {
     case 'failed':
@@ -75,7 +75,7 @@ export function renderJunit(report: Report): string {
       .property('tier.reached', String(reaches(report.achieved, t.tier)))
       .property('achieved', report.achieved ?? 'none')
       .property('verdict', selectionVerdict(report) ?? `achieved tier ${report.achieved ?? 'none'}`);
-    for (const s of scenarios) addCase(suite, s, reasons);
+    for (const s of scenarios) addCase(suite, s, reasons, report.target);
   }
   const h = report.hosted;
   for (const g of h?.groups ?? []) {
@@ -91,7 +91,7 @@ export function renderJunit(report: Report): string {
       .property('profile', 'hosted')
       .property('group.passed', String(g.passes))
       .property('hosted.passed', String(h!.passed));
-    for (const s of scenarios) addCase(suite, s, reasons);
+    for (const s of scenarios) addCase(suite, s, reasons, report.target);
   }
   // The Jenkins/Surefire schema has no `skipped` attribute on <testsuites> (each testsuite has it).
   let next = 0;

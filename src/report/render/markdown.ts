@@ -1,6 +1,7 @@
 // The Markdown summary (summary.md, and $GITHUB_STEP_SUMMARY on GitHub Actions): the verdict, the
 // tier table, the baseline gate, and each failure folded in <details> with its evidence in a
 // code block. Server text only ever appears inside code blocks; kit text in HTML is escaped.
+import { causeLine, causesOf, compactIds } from '../causes.js';
 import { bridgeRan, type Report } from '../model.js';
 import { esc } from './html.js';
 import { OUTCOME_LABEL, clip, failureText, failuresOf, selectionVerdict, tierName, tierStanding } from './text.js';
@@ -73,10 +74,14 @@ export function renderMarkdown(report: Report): string {
   for (const w of h?.warnings ?? []) out.push(`> warning (hosted): ${esc(w)}`, '');
   const bad = failuresOf(report);
   if (bad.length) {
+    // Causes lead: server text only ever inside a code block.
+    const causes = causesOf(report);
+    out.push(`### ${causes.length} cause${causes.length === 1 ? '' : 's'} of ${bad.length} failure${bad.length === 1 ? '' : 's'}`, '');
+    out.push(codeBlock(clip(causes.map((c, i) => `${i + 1}. ${causeLine(c)}\n   ${compactIds(c.scenarios.map((s) => s.id))}`).join('\n'), EVIDENCE_CAP)), '');
     out.push(`### Failures (${bad.length})`, '');
     for (const s of bad.slice(0, DETAILED)) {
       out.push(`<details><summary><b>${OUTCOME_LABEL[s.outcome]}</b> ${esc(s.id)} ${esc(s.title)} (${esc(s.clauses.join(', '))})</summary>`, '');
-      out.push(codeBlock(clip(failureText(s), EVIDENCE_CAP)), '');
+      out.push(codeBlock(clip(failureText(s, { target: report.target }), EVIDENCE_CAP)), '');
       out.push('</details>', '');
     }
     for (const s of bad.slice(DETAILED)) out.push(`- **${OUTCOME_LABEL[s.outcome]}** ${esc(s.id)} ${esc(s.title)}`);

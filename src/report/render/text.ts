@@ -235,13 +235,25 @@ export const SHOWN_EXCHANGES = 3;
  * The evidence of a failed or errored scenario as plain text: clauses, message, diff, the last
  * exchanges (all of them with `all`), and how to reproduce it.
  */
-export function failureText(s: AnyReportScenario, options: { all?: boolean } = {}): string {
+/**
+ * How to reproduce a failure: with the target's real URL; against the embedded server (gone with
+ * the run) or for a hosted scenario, from the report.
+ */
+export function reproHint(s: AnyReportScenario, target?: Report['target']): string {
+  const from = !('tier' in s) || target === undefined || target.embedded ? '--report report.json' : `--url ${shellWord(target.url)}`;
+  return `tck repro ${s.id} ${from}`;
+}
+
+/** A word the shell passes through unchanged (quoted when it must be). */
+const shellWord = (w: string) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
+
+export function failureText(s: AnyReportScenario, options: { all?: boolean; target?: Report['target'] } = {}): string {
   const parts = [`${OUTCOME_LABEL[s.outcome]} ${s.id} ${s.title}`, `clauses: ${s.clauses.join(', ')} (${placeOf(s)}, ${s.group})`];
   if (s.message) parts.push(s.message);
   const diff = expectedActualDiff(s);
   if (diff) parts.push(`diff (- expected, + actual):\n${indent(diffText(diff), '  ')}`);
   parts.push(exchangesText(s, options.all));
-  if (s.repro) parts.push(`reproduce: tck repro ${s.id} ${'tier' in s ? '--url URL' : '--report report.json'} (or the script in report.json)`);
+  if (s.repro) parts.push(`reproduce: ${reproHint(s, options.target)} (or the script in report.json)`);
   return parts.join('\n');
 }
 
