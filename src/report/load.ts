@@ -32,7 +32,7 @@ export async function loadReport(path: string): Promise<Report> {
   try {
     data = JSON.parse(text);
   } catch (err) {
-    throw new ReportFileError(`${path} is not JSON: ${(err as Error).message}`);
+    throw new ReportFileError(`${path} is not JSON: ${(err as Error).message.split('\n')[0]}`);
   }
   const parsed = ReportSchema.safeParse(data);
   if (!parsed.success) throw new ReportFileError(`${path} is not an agent-memory-tck report: ${firstIssue(parsed.error)}`);

@@ -273,6 +273,10 @@ export function classifyFailure(err: unknown, ctx: FailureContext): Outcome & { 
       reason: `connection reset at ${ctx.origin} ${when} (${messageOf(err)})`,
     };
   }
+  // https:// against a server that speaks plain HTTP: OpenSSL's two lines, said in one.
+  if (codes.includes('ERR_SSL_WRONG_VERSION_NUMBER') || codes.includes('ERR_SSL_PACKET_LENGTH_TOO_LONG') || /wrong version number|packet length too long/i.test(messageOf(err))) {
+    return { kind: 'transport', failure: 'other', reason: `the server at ${ctx.origin} does not speak TLS; try ${ctx.origin.replace(/^https:/, 'http:')}` };
+  }
   const code = codes[0];
   return {
     kind: 'transport',

@@ -74,6 +74,8 @@ function parseTarget(raw: string): Target {
   try {
     u = new URL(raw);
   } catch {
+    const port = /^[a-z][a-z0-9+.-]*:\/\/[^/:?#]+:(\d+)/i.exec(raw)?.[1];
+    if (port !== undefined && Number(port) > 65535) throw new InvalidTargetError(`invalid target URL ${JSON.stringify(raw)}: port ${port} is out of range (1–65535)`);
     throw new InvalidTargetError(`invalid target URL ${JSON.stringify(raw)}: not an absolute URL (expected e.g. http://127.0.0.1:3001)`);
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') {
