@@ -84,6 +84,8 @@ export async function hostedOptionsOf(flags: RunFlags, env: NodeJS.ProcessEnv = 
 }
 
 export async function runCommand(flags: RunFlags): Promise<number> {
+  // TCK_URL stands in for --url (an empty value counts as unset), as TCK_HEADERS does for --header.
+  if (flags.url === undefined && (process.env.TCK_URL ?? '') !== '') flags = { ...flags, url: process.env.TCK_URL! };
   const headers = headersFrom(flags.header);
   const hosted = await hostedOptionsOf(flags);
   const { HOSTED_SCENARIOS } = await import('../../suites/hosted/index.js');
@@ -161,6 +163,8 @@ async function runAndReport(
       // One line and exit 3; the report (every scenario not run, and why) is still written, quietly.
       console.stop();
       await writeRunFiles(err.report, flags, true);
+      // Exit 3 is the commonest CI failure: the step summary and an annotation still say what happened.
+      await publishRun(err.report, { ...flags, writeBaseline: undefined }, undefined).catch(() => undefined);
     }
     throw err;
   }

@@ -74,6 +74,11 @@ export class ConsoleReporter {
   begin(plan: readonly Planned[]): void {
     const tiers = [...new Set(plan.map((s) => s.tier))];
     this.progress = tiers.map((tier) => ({ tier, total: plan.filter((s) => s.tier === tier).length, done: 0, counts: zero() }));
+    // On GitHub Actions the per-scenario lines fold into one group; the causes and verdict stay visible.
+    if (!this.live && !this.options.quiet && this.grouped) {
+      this.w(`::group::${plan.length} scenarios, one line each`);
+      this.inGroup = true;
+    }
     if (!this.live) return;
     this.draw();
     this.timer = setInterval(() => this.draw(), REDRAW_MS);
@@ -115,8 +120,15 @@ export class ConsoleReporter {
     }
   }
 
+  private readonly grouped = process.env.GITHUB_ACTIONS === 'true';
+  private inGroup = false;
+
   /** Stops the live lines (idempotent); they stay on screen as drawn last. */
   stop(): void {
+    if (this.inGroup) {
+      this.w('::endgroup::');
+      this.inGroup = false;
+    }
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     if (this.live && this.drawn > 0) {

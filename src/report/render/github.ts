@@ -27,6 +27,11 @@ export function githubAnnotations(report: Report): string[] {
     const body = `${causeLine(c)}\nscenarios: ${compactIds(c.scenarios.map((s) => s.id))}\nfirst: ${c.scenarios[0]!.id} ${c.scenarios[0]!.title} (${c.scenarios[0]!.clauses.join(', ')})`;
     return `::${allKnown ? 'warning' : 'error'} title=${escapeProperty(title)}::${escapeData(clip(body, 4000))}`;
   });
+  // A run that did not check everything (unreachable, interrupted, cut by a limit) says so first.
+  const notRun = [...report.scenarios, ...(report.hosted?.scenarios ?? [])].filter((s) => s.outcome === 'not-run').length;
+  if (notRun > 0 || report.interrupted) {
+    lines.unshift(`::error title=${escapeProperty(`${notRun} scenarios not run`)}::${escapeData(clip(report.warnings[0] ?? (report.interrupted ? 'the run was interrupted' : 'the run stopped early'), 4000))}`);
+  }
   if (shown.length < causes.length) {
     const rest = causes.slice(shown.length);
     const n = rest.reduce((sum, c) => sum + c.scenarios.length, 0);
