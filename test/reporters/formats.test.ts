@@ -133,7 +133,7 @@ describe('Markdown, badge and GitHub', () => {
   });
 
   it('the badge is well-formed SVG naming the achieved tier in its colour', async () => {
-    for (const [achieved, colour] of [['gold', '#c99a1c'], [null, '#b42318']] as const) {
+    for (const [achieved, colour] of [['gold', '#8a6a0f'], [null, '#b42318']] as const) {
       const svg = renderBadge({ ...report, achieved, narrowed: undefined });
       expect(svg).toContain(`aria-label="agent-memory tck: ${achieved ?? 'none'}"`);
       expect(svg).toContain(`fill="${colour}"`);

@@ -81,6 +81,10 @@ describe.skipIf(!existsSync(CHROMIUM))(`report.html in headless Chromium (${CHRO
     // The failures filter hides what passed, and a scenario opens to its evidence.
     const all = report.scenarios.length;
     const bad = report.scenarios.filter((s) => s.outcome === 'failed' || s.outcome === 'error').length;
+    // It opens on the failures (each row with its one-line message); "All" shows the rest.
+    expect(await page.locator('details.scn:visible').count()).toBe(bad);
+    expect(await page.locator('details.scn.bad .smsg').first().isVisible()).toBe(true);
+    await page.click('label[for=show-all]');
     expect(await page.locator('details.scn:visible').count()).toBe(all);
     await page.click('label[for=show-failures]');
     expect(await page.locator('details.scn:visible').count()).toBe(bad);
@@ -97,6 +101,15 @@ describe.skipIf(!existsSync(CHROMIUM))(`report.html in headless Chromium (${CHRO
 
     expect(await page.title()).toBe(title);
     expect(ran).toEqual([]);
+    await page.close();
+  });
+
+  it('fits a 390 px phone: no horizontal scroll, the verdict word inside its circle', async () => {
+    const { page } = await open(html, 'mobile.html');
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    const fits = await page.evaluate("(() => { const v = document.querySelector('.badge .value'); return v.scrollWidth <= v.parentElement.clientWidth; })()");
+    expect(fits).toBe(true);
     await page.close();
   });
 

@@ -3,7 +3,7 @@ import { bridgeRan, type Report } from '../model.js';
 import { esc } from './html.js';
 import { shortVerdict } from './text.js';
 
-const COLOUR: Record<string, string> = { bronze: '#a8683a', silver: '#8d99a4', gold: '#c99a1c', none: '#b42318', passed: '#1f8a4c', failed: '#b42318' };
+const COLOUR: Record<string, string> = { bronze: '#93602f', silver: '#66717c', gold: '#8a6a0f', none: '#b42318', passed: '#1a7a43', failed: '#b42318' };
 
 /** Approximate advance widths of Verdana 11px (shields' font), enough to size the two halves. */
 function textWidth(text: string): number {

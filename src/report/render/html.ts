@@ -6,6 +6,7 @@
 // HTML-escaped by `esc`. The page has no script at all: the filter is CSS (`:has`) over radio
 // buttons and the scenarios are <details>; its Content-Security-Policy forbids scripts besides,
 // so a hostile answer could not run code in the report even if something slipped through.
+import { causeLine, causesOf, compactIds } from '../causes.js';
 import { bridgeRan, isFailing, type AnyReportScenario, type Gate, type Report } from '../model.js';
 import { OUTCOME_LABEL, clip, expectedActualDiff, isFailure, placeOf, shortVerdict, tierName, tierStanding, verdicts, type Outcome } from './text.js';
 
@@ -22,7 +23,7 @@ export function esc(value: unknown): string {
 /** Largest body shown per exchange in the page (report.json keeps up to 64 KiB). */
 const BODY_CAP = 20_000;
 
-const TIER_COLOUR: Record<string, string> = { bronze: '#a8683a', silver: '#8d99a4', gold: '#c99a1c', none: '#b42318', passed: '#1f8a4c', failed: '#b42318' };
+const TIER_COLOUR: Record<string, string> = { bronze: '#93602f', silver: '#66717c', gold: '#8a6a0f', none: '#b42318', passed: '#1a7a43', failed: '#b42318' };
 
 const CSS = `
 :root { --fg:#1d2430; --muted:#5b6573; --line:#d9dee5; --bg:#f6f7f9; --pass:#1f8a4c; --fail:#c4322b; --err:#d9730d; --skip:#8a94a3; }
@@ -73,6 +74,17 @@ pre.message { background: #fdeceb; border-color: #f2b8b5; color: #7a1c17; }
 .diff .del { color: #b42318; background: #fde8e7; display: block; } .diff .add { color: #146c2e; background: #e6f6ea; display: block; } .diff .ctx { color: var(--muted); display: block; }
 details.ex, details.repro { margin: 4px 0; } details.ex > summary, details.repro > summary { cursor: pointer; color: var(--muted); font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 12px; }
 footer { color: var(--muted); font-size: 12px; }
+.smsg { flex-basis: 100%; margin-left: 74px; color: #7a1c17; font-size: 12px; overflow-wrap: anywhere; }
+details.scn > summary { flex-wrap: wrap; }
+.causes ol { margin: 0; padding-left: 22px; } .causes li { margin: 0 0 6px; overflow-wrap: anywhere; } .causes .ids { color: var(--muted); font-size: 12px; }
+@media (max-width: 640px) {
+  header.top { flex-direction: column; align-items: flex-start; gap: 14px; padding: 16px; }
+  .badge { width: 128px; height: 128px; } .badge .value { font-size: 28px; }
+  section, main, footer, nav.filter { padding: 12px 16px; }
+  .tier { grid-template-columns: 1fr; gap: 6px; } .reached { text-align: left; }
+  .sbody { padding: 4px 10px 10px; } .smsg { margin-left: 0; }
+  dl.meta { grid-template-columns: 1fr; }
+}
 .cap { color: var(--muted); font-size: 11px; text-transform: uppercase; letter-spacing: .06em; margin-top: 6px; }
 `;
 
@@ -143,6 +155,16 @@ function diff(s: AnyReportScenario): string {
   return `<p>diff (− expected, + actual)</p><pre class="diff">${body}</pre>`;
 }
 
+/** The causes the failures come from, first on the page when there are any (server text escaped). */
+function causesSection(report: Report): string {
+  const causes = causesOf(report);
+  if (causes.length === 0) return '';
+  const items = causes.map(
+    (c) => `<li>${esc(causeLine(c))}<div class="ids">${esc(compactIds(c.scenarios.map((s) => s.id)))}</div></li>`,
+  );
+  return `<section class="causes"><div class="notice"><strong>${causes.length} cause${causes.length === 1 ? '' : 's'} of the failures</strong><ol>${items.join('')}</ol></div></section>`;
+}
+
 function scenario(s: AnyReportScenario): string {
   const bad = isFailure(s);
   const parts = [`<p>clauses ${esc(s.clauses.join(', '))} · group ${esc(s.group)} · ${esc(placeOf(s))}${s.notImplemented ? ' · not implemented' : ''}</p>`];
@@ -156,7 +178,7 @@ function scenario(s: AnyReportScenario): string {
   const ms = `${Math.round(s.durationMs)} ms`;
   return (
     `<details class="scn o-${esc(s.outcome)}${bad ? ' bad' : ''}" id="${esc(s.id)}">` +
-    `<summary><span class="outcome">${esc(OUTCOME_LABEL[s.outcome])}</span><span class="sid">${esc(s.id)}</span><span class="stitle">${esc(s.title)}</span><span class="ms">${ms}</span></summary>` +
+    `<summary><span class="outcome">${esc(OUTCOME_LABEL[s.outcome])}</span><span class="sid">${esc(s.id)}</span><span class="stitle">${esc(s.title)}</span><span class="ms">${ms}</span>${bad && s.message ? `<span class="smsg">${esc(clip(s.message.split('\n')[0]!, 300))}</span>` : ''}</summary>` +
     `<div class="sbody">${parts.join('')}</div></details>`
   );
 }
@@ -183,7 +205,8 @@ function filter(report: Report): string {
     ['skipped', 'Skipped / not run', count((o) => o === 'skipped' || o === 'not-run')],
   ];
   return `<nav class="filter" aria-label="filter scenarios"><span>Show:</span>${options
-    .map(([k, label, n]) => `<input type="radio" name="show" id="show-${k}"${k === 'all' ? ' checked' : ''}><label for="show-${k}">${label} (${n})</label>`)
+    // Opens on the failures when there are any: the first one is then at the top, not below the fold.
+    .map(([k, label, n]) => `<input type="radio" name="show" id="show-${k}"${k === (options[1]![2] > 0 ? 'failures' : 'all') ? ' checked' : ''}><label for="show-${k}">${label} (${n})</label>`)
     .join('')}</nav>`;
 }
 
@@ -249,6 +272,7 @@ ${verdicts(report).map((v) => `<p class="verdict ${v.ok ? 'ok' : 'bad'}">${esc(v
 </header>
 <section class="tiers">${bars.join('')}</section>
 ${report.gate || warnings.length ? `<section>${report.gate ? gate(report.gate) : ''}${warnings.map((w) => `<div class="notice">warning: ${esc(w)}</div>`).join('')}</section>` : ''}
+${causesSection(report)}
 ${filter(report)}
 <main>
 ${groups.join('\n')}
