@@ -47,7 +47,12 @@ export async function prepareRun(flags: ReportingFlags, known: readonly string[]
   if (flags.writeBaseline) await ensureWritableDir(dirname(resolve(flags.writeBaseline)), '--write-baseline');
   if (flags.baseline) await ensureReadableFile(flags.baseline, '--baseline');
   if (flags.onlyFailed) await ensureReadableFile(flags.onlyFailed, '--only-failed');
-  if (flags.baseline) prep.baseline = await loadBaseline(resolve(flags.baseline!));
+  if (flags.baseline) {
+    prep.baseline = await loadBaseline(resolve(flags.baseline!));
+    // A typo in a baseline would silently never match: name the ids this kit does not have.
+    const unknown = prep.baseline.scenarios.map((s) => s.id).filter((id) => !known.includes(id) && !(id.startsWith('SCN-H-') && hosted.length === 0));
+    if (unknown.length) process.stderr.write(`tck: warning: the baseline ${flags.baseline} names ${unknown.join(', ')}, which this kit does not have\n`);
+  }
   if (flags.onlyFailed) {
     if (flags.scenario?.length) throw new TckError('--only-failed and --scenario cannot be combined');
     const previous = await loadReport(resolve(flags.onlyFailed!));

@@ -78,3 +78,13 @@ describe('run --help', () => {
     expect(r.stdout.replace(/\s+/g, ' ').match(/default: console,json,junit,html/g)).toHaveLength(1);
   });
 });
+
+describe('warnings for what would silently never match', () => {
+  it('a baseline naming a scenario the kit does not have', async () => {
+    const file = join(work, 'typo-baseline.json');
+    writeFileSync(file, JSON.stringify({ format: 'agent-memory-tck/baseline', formatVersion: '1.0', scenarios: [{ id: 'SCN-B-999', reason: 'typo' }] }));
+    const r = await tck(['run', '--scenario', 'SCN-B-001', '--baseline', file, '-r', 'json', '--out', join(work, 'bl')]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(`tck: warning: the baseline ${file} names SCN-B-999, which this kit does not have\n`);
+  });
+});
