@@ -1,5 +1,6 @@
 // `tck schema`, `tck list`, `tck explain`: what the kit checks, without running anything.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
+import { ensureWritableDir, inWords } from './paths.js';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import type { ScenarioTier } from '../engine/scenario.js';
@@ -16,9 +17,11 @@ export async function schemaCommand(flags: { out?: string }): Promise<void> {
     return;
   }
   const dir = resolve(flags.out);
-  await mkdir(dir, { recursive: true });
+  await ensureWritableDir(flags.out, '--out');
   for (const [name, schema] of Object.entries(schemas)) {
-    await writeFile(join(dir, `${name}.schema.json`), `${JSON.stringify(schema, null, 2)}\n`);
+    await writeFile(join(dir, `${name}.schema.json`), `${JSON.stringify(schema, null, 2)}\n`).catch((err: unknown) => {
+      throw new TckError(`cannot write ${join(dir, `${name}.schema.json`)}: ${inWords(err)}`);
+    });
   }
   process.stdout.write(`wrote ${Object.keys(schemas).length} JSON Schemas to ${dir}\n`);
 }

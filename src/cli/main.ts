@@ -5,6 +5,7 @@ import { KIT_VERSION } from '../util/kit.js';
 import { EXIT, TckError, exitCodeOfError } from '../engine/errors.js';
 import { DEFAULT_LIMITS } from '../util/limits.js';
 import { TIERS } from '../engine/scenario.js';
+import { FileSystemHangs } from './paths.js';
 
 
 function positiveInt(name: string) {
@@ -29,6 +30,7 @@ function port(value: string): number {
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 /** --reporter a,b (repeatable): the first one given replaces the default list. */
 function reporters(value: string, previous: readonly ReporterName[]): ReporterName[] {
+  if (value.trim() === '') throw new InvalidArgumentError('an empty list names no reporter (choose from console, json, junit, html, md, badge)');
   try {
     return [...new Set([...(previous === DEFAULT_REPORTERS ? [] : previous), ...parseReporters([value])])];
   } catch (err) {
@@ -71,11 +73,11 @@ export function buildProgram(): Command {
     .option('--workspace <id>', "with --hosted: the workspace of the credential (also TCK_WORKSPACE; default: learned from the key list)")
     .option('--other-api-key <key>', 'with --hosted: an API key of another workspace, for the reveal rule (also TCK_OTHER_API_KEY)')
     .option('-o, --out <dir>', 'directory for report files', 'reports')
-    .option('-r, --reporter <list>', `reporters, comma-separated or repeated: console, json, junit, html, md, badge (default: ${DEFAULT_REPORTERS.join(',')})`, reporters, DEFAULT_REPORTERS)
+    .addOption(new Option('-r, --reporter <list>', 'reporters, comma-separated or repeated: console, json, junit, html, md, badge').argParser(reporters).default(DEFAULT_REPORTERS, DEFAULT_REPORTERS.join(',')))
     .option('--baseline <file>', 'known failures (with reasons) that do not fail the gate; the exit code follows the gate')
     .option('--write-baseline <file>', "write this run's failures as a baseline")
     .option('--only-failed <report.json>', 'run only the scenarios that failed or errored in that report')
-    .option('-q, --quiet', 'print only the summary')
+    .addOption(new Option('-q, --quiet', 'print only the summary').conflicts('verbose'))
     .option('--failures-only', 'print each failure with its details and the summary, not the scenarios that passed')
     .option('-v, --verbose', 'print every exchange as it happens, and all exchanges of each failure')
     .option('--config <file>', 'settings file (JSON; default: tck.config.json or .tckrc in the working directory); flags and TCK_URL win over it')
@@ -91,7 +93,7 @@ export function buildProgram(): Command {
 Examples:
   $ tck                                  run every tier against the embedded reference server
   $ tck run --url http://127.0.0.1:3001  run against your conformance server
-  $ tck run --url http://localhost:3001 --tier bronze --header 'Authorization: Bearer $TOKEN'
+  $ tck run --url http://localhost:3001 --tier bronze --header "Authorization: Bearer $TOKEN"
   $ tck run --scenario SCN-B-043 --verbose
   $ tck run --url http://127.0.0.1:3001 --reporter console,junit,md --baseline known-failures.json
   $ tck run --url http://127.0.0.1:3001 --server 'npm run conformance-server'   start it, run, stop it
@@ -149,7 +151,7 @@ Exit codes: 0 requested tier reached and, with --hosted, every hosted group pass
     .command('list')
     .description('list the scenarios: id, tier (or "hosted"), clauses, title')
     .addOption(new Option('-t, --tier <tier>', 'only this tier (hosted: the hosted profile)').choices([...TIERS, 'hosted']))
-    .option('--json', 'print JSON')
+    .addOption(new Option('--json', 'print JSON').conflicts('markdown'))
     .option('--markdown', 'print the Markdown catalogue (docs/scenarios.md)')
     .action(async (opts) => {
       const { listCommand } = await import('./info-commands.js');
@@ -314,11 +316,12 @@ Examples:
 }
 
 export async function main(argv: string[]): Promise<void> {
-  // A reader that goes away (`tck list | head`) ends the output, not the process with a trace.
+  // A reader that goes away (`tck run | head`) ends the output, never the run: the report files
+  // are still written and the exit code is still the verdict's. Later writes are dropped.
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-      throw err;
+      if (err.code !== 'EPIPE') throw err;
+      stream.write = (() => true) as typeof stream.write;
     });
   }
   // Whatever escapes (a bug of the kit) is still one line and exit 70, a stack trace only with --debug.
@@ -332,10 +335,42 @@ export async function main(argv: string[]): Promise<void> {
   try {
     // After `certify`, --version is the implementation's version (commander would read it as the kit's).
     if (argv[2] === 'certify') argv = argv.map((a, i) => (i > 2 ? a.replace(/^--version(?==|$)/, '--impl-version') : a));
+    rejectUnknownCommand(program, argv.slice(2));
     await program.parseAsync(argv);
   } catch (err) {
     process.exitCode = report(err);
+    // A file-system call that never returns would hold the process open forever.
+    if (err instanceof FileSystemHangs) process.exit();
   }
+}
+
+/**
+ * `tck rn`: run is the default command, so commander would read "rn" as an argument of run and say
+ * "too many arguments for 'run'". A first word that is no command and no option is said as such,
+ * with the nearest command.
+ */
+function rejectUnknownCommand(program: Command, args: readonly string[]): void {
+  const first = args[0];
+  if (first === undefined || first.startsWith('-')) return;
+  const names = program.commands.flatMap((c) => [c.name(), ...c.aliases()]);
+  if (names.includes(first) || first === 'help') return;
+  const near = names.map((n) => ({ n, d: distance(first, n) })).sort((a, b) => a.d - b.d)[0];
+  const hint = near && near.d <= Math.max(2, Math.floor(first.length / 2)) ? ` — did you mean '${near.n}'?` : '';
+  throw new TckError(`unknown command '${first}'${hint} (see \`tck --help\`)`);
+}
+
+/** Levenshtein distance, with a swap of two neighbours counted as one edit. */
+function distance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...new Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+    }
+  }
+  return d[a.length]![b.length]!;
 }
 
 /** Turns any error into one readable line and an exit code; a stack trace only with --debug. */

@@ -1,6 +1,7 @@
 // The reports of `tck run` (what goes where, the baseline gate, the exit code), and the commands
 // that work on reports: `tck report`, `tck diff`, `tck repro`.
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
+import { ensureReadableFile, ensureWritableDir } from './paths.js';
 import { baselineFrom, evaluateBaseline, loadBaseline, writeBaseline, type Baseline } from '../report/baseline.js';
 import type { Exchange } from '../engine/evidence.js';
 import type { Scenario } from '../profiles/bridge/scenario.js';
@@ -41,7 +42,17 @@ export interface RunPreparation {
  */
 export async function prepareRun(flags: ReportingFlags, known: readonly string[], hosted: readonly string[] = []): Promise<RunPreparation> {
   const prep: RunPreparation = {};
-  if (flags.baseline) prep.baseline = await loadBaseline(resolve(flags.baseline!));
+  // Where the reports go is checked first: a run must not end in "cannot write".
+  await ensureWritableDir(flags.out, '--out');
+  if (flags.writeBaseline) await ensureWritableDir(dirname(resolve(flags.writeBaseline)), '--write-baseline');
+  if (flags.baseline) await ensureReadableFile(flags.baseline, '--baseline');
+  if (flags.onlyFailed) await ensureReadableFile(flags.onlyFailed, '--only-failed');
+  if (flags.baseline) {
+    prep.baseline = await loadBaseline(resolve(flags.baseline!));
+    // A typo in a baseline would silently never match: name the ids this kit does not have.
+    const unknown = prep.baseline.scenarios.map((s) => s.id).filter((id) => !known.includes(id) && !(id.startsWith('SCN-H-') && hosted.length === 0));
+    if (unknown.length) process.stderr.write(`tck: warning: the baseline ${flags.baseline} names ${unknown.join(', ')}, which this kit does not have\n`);
+  }
   if (flags.onlyFailed) {
     if (flags.scenario?.length) throw new TckError('--only-failed and --scenario cannot be combined');
     const previous = await loadReport(resolve(flags.onlyFailed!));
@@ -123,6 +134,7 @@ type ReportCommandFlags = Partial<Record<FileFormat, string>>;
 
 /** `tck report FILE [--junit F] [--html F] [--md F] [--badge F] [--json F]`; no flag: the console summary. */
 export async function reportCommand(file: string, flags: ReportCommandFlags): Promise<number> {
+  await ensureReadableFile(file, 'report');
   const report = await loadReport(resolve(file));
   const targets: FileTarget[] = (['json', 'junit', 'html', 'md', 'badge'] as const)
     .filter((f) => flags[f] !== undefined)
@@ -140,8 +152,12 @@ export async function reportCommand(file: string, flags: ReportCommandFlags): Pr
 // ------------------------------------------------------------------ tck diff
 
 export async function diffCommand(oldFile: string, newFile: string, flags: { json?: boolean }): Promise<number> {
+  for (const f of [oldFile, newFile]) await ensureReadableFile(f, 'diff');
   const [before, after] = [await loadReport(resolve(oldFile)), await loadReport(resolve(newFile))];
   const d = diffReports(before, after);
+  // Runs of different selections differ in what ran, not in what the server does: say so.
+  const sel = (r: Report) => JSON.stringify({ ...r.selection, tier: r.requestedTier });
+  if (sel(before) !== sel(after)) process.stderr.write(`tck: warning: the two runs selected differently (${sel(before)} vs ${sel(after)}); appeared and vanished scenarios may be the selection's doing\n`);
   process.stdout.write(flags.json ? `${JSON.stringify(d, null, 2)}\n` : renderDiff(d));
   return isRegression(d) ? EXIT.notReached : EXIT.ok;
 }

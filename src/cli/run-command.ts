@@ -89,6 +89,8 @@ async function hostedOptionsOf(flags: RunFlags, env: NodeJS.ProcessEnv = process
 }
 
 export async function runCommand(flags: RunFlags): Promise<number> {
+  // TCK_URL stands in for --url (an empty value counts as unset), as TCK_HEADERS does for --header.
+  if (flags.url === undefined && (process.env.TCK_URL ?? '') !== '') flags = { ...flags, url: process.env.TCK_URL! };
   const headers = headersFrom(flags.header);
   const hosted = await hostedOptionsOf(flags);
   const { HOSTED_SCENARIOS } = await import('../../suites/hosted/index.js');
@@ -134,10 +136,13 @@ async function runAndReport(
     if (hosted === undefined && strays.length > 0) throw new TckError(`${strays.join(', ')}: scenarios of the hosted profile; add --hosted [URL]`);
     const profiles = profilesOf({ ...selection, ...(flags.url !== undefined ? { url: flags.url } : {}), ...(hosted ? { hosted } : {}) });
     const [{ selectHosted }, { HOSTED_SCENARIOS }] = await Promise.all([import('../profiles/hosted/run.js'), import('../../suites/hosted/index.js')]);
-    console.begin([
+    const plan = [
       ...(profiles.bridge ? await planOf({ ...selection, ...profiles.bridge }) : []),
       ...(profiles.hosted ? selectHosted({ ...selection, ...profiles.hosted }, HOSTED_SCENARIOS).map((s) => ({ id: s.id, tier: 'hosted', title: s.title })) : []),
-    ]);
+    ];
+    // A selection of nothing would read as a failed run; it is a usage mistake.
+    if (plan.length === 0) throw new TckError(`no scenario matches the selection${flags.grep !== undefined ? ` (--grep ${JSON.stringify(flags.grep)})` : ''} (see \`tck list\`)`, 'TCK_SELECTION');
+    console.begin(plan);
     report = await runTck({
       ...(hosted !== undefined
         ? {
@@ -169,6 +174,8 @@ async function runAndReport(
       // One line and exit 3; the report (every scenario not run, and why) is still written, quietly.
       console.stop();
       await writeRunFiles(err.report, flags, true);
+      // Exit 3 is the commonest CI failure: the step summary and an annotation still say what happened.
+      await publishRun(err.report, { ...flags, writeBaseline: undefined }, undefined).catch(() => undefined);
     }
     throw err;
   }

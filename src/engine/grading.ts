@@ -52,8 +52,17 @@ const COUNT_KEY: Record<Outcome, 'passed' | 'failed' | 'error' | 'skipped' | 'no
   'not-run': 'notRun',
 };
 
-/** The one grader: counts each level's outcomes and applies the ladder's rule. */
-export function gradeLadder<L extends string>(results: readonly { outcome: Outcome }[], levelOf: (r: never) => L, ladder: Ladder<L>): LadderGrade<L> {
+/**
+ * The one grader: counts each level's outcomes and applies the ladder's rule. `population`: how
+ * many scenarios each level has in full; a level of which fewer are in `results` (a narrowed
+ * selection) never passes, whatever those that ran did.
+ */
+export function gradeLadder<L extends string>(
+  results: readonly { outcome: Outcome }[],
+  levelOf: (r: never) => L,
+  ladder: Ladder<L>,
+  population?: Partial<Record<L, number>>,
+): LadderGrade<L> {
   const levels = ladder.levels.map((level) => {
     const counts: LevelCounts & { level: L } = { level, total: 0, passed: 0, failed: 0, error: 0, skipped: 0, notRun: 0, passes: false };
     for (const r of results) {
@@ -63,7 +72,9 @@ export function gradeLadder<L extends string>(results: readonly { outcome: Outco
     }
     // A level none of whose scenarios ran is never reached (ran = passed, failed or errored).
     const ran = counts.passed + counts.failed + counts.error;
-    counts.passes = ran > 0 && counts.passed >= ladder.required[level] * counts.total;
+    const full = population?.[level];
+    if (full !== undefined && full > counts.total) counts.inLevel = full;
+    counts.passes = ran > 0 && counts.inLevel === undefined && counts.passed >= ladder.required[level] * counts.total;
     return counts;
   });
   let achieved: L | null = null;
@@ -84,10 +95,10 @@ export interface Grade {
   achieved: ScenarioTier | null;
 }
 
-/** The bridge tiers under a grading rule. */
-export function grade(results: readonly { outcome: Outcome; tier: ScenarioTier }[], ruleName: GradingRuleName = 'strict'): Grade {
+/** The bridge tiers under a grading rule (`population`: each tier's scenarios in full, see gradeLadder). */
+export function grade(results: readonly { outcome: Outcome; tier: ScenarioTier }[], ruleName: GradingRuleName = 'strict', population?: Partial<Record<ScenarioTier, number>>): Grade {
   const rule = GRADING_RULES[ruleName];
-  const g = gradeLadder(results, (r: { tier: ScenarioTier }) => r.tier, { levels: TIERS, required: rule.required, cumulative: true });
+  const g = gradeLadder(results, (r: { tier: ScenarioTier }) => r.tier, { levels: TIERS, required: rule.required, cumulative: true }, population);
   return { rule, tiers: g.levels.map(({ level, ...counts }) => ({ tier: level, ...counts })), achieved: g.achieved };
 }
 

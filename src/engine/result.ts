@@ -52,8 +52,10 @@ export const LevelCountsSchema = z.object({
   error: z.number().int(),
   skipped: z.number().int(),
   notRun: z.number().int(),
-  /** This level's own requirement holds (regardless of lower levels). */
+  /** This level's own requirement holds (regardless of lower levels): every one of its scenarios ran, and enough passed. */
   passes: z.boolean(),
+  /** Present when only part of the level ran (a narrowed selection): how many scenarios it has in full. */
+  inLevel: z.number().int().optional(),
 });
 export type LevelCounts = z.infer<typeof LevelCountsSchema>;
 

@@ -20,6 +20,11 @@ export interface SetupInfo {
   ok: boolean;
   protocolVersion?: string;
   warnings: string[];
+  /**
+   * Set when the first calls show the target cannot be tested at all (it does not speak the
+   * protocol): nothing runs, every scenario is not run with this reason.
+   */
+  stop?: string;
 }
 
 export interface RunOptions<S, R> {
@@ -141,6 +146,10 @@ export async function runWith<S extends { id: string }, C extends RunContext, L>
   const run = runControl(options);
   try {
     const setup = await driver.setup(run.signal);
+    if (setup.stop !== undefined) {
+      const why = printable(setup.stop);
+      return { setup, results: scenarios.map((s) => notRunOf(driver.label(s), `not run: ${why}`)), warnings: [why] };
+    }
     const liveness = new Liveness(options.reconnectWindowMs ?? DEFAULT_LIMITS.reconnectWindowMs);
     const results: (L & Ending)[] = [];
     const warnings: string[] = [];

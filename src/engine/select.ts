@@ -26,6 +26,11 @@ export function selectScenarios<S extends Selectable>(all: readonly S[], sel: Se
     throw new SelectionError(`--grep: not a valid regular expression: ${sel.grep}`);
   }
   const max = TIER_RANK[sel.tier ?? 'gold'];
+  // --scenario of a tier above --tier would be dropped without a word: say so instead.
+  const above = all.filter((s) => sel.scenarios?.includes(s.id) && s.tier !== undefined && TIER_RANK[s.tier] > max);
+  if (above.length > 0) {
+    throw new SelectionError(`${above.map((s) => `${s.id} is a ${s.tier} scenario`).join(', ')}, above --tier ${sel.tier}: raise --tier or leave it out`);
+  }
   return all.filter(
     (s) =>
       (s.tier === undefined || TIER_RANK[s.tier] <= max) &&

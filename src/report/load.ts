@@ -31,7 +31,7 @@ export async function readJsonFile(path: string, noun: string): Promise<unknown>
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw new ReportFileError(`${path} is not JSON: ${(err as Error).message}`);
+    throw new ReportFileError(`${path} is not JSON: ${(err as Error).message.split('\n')[0]}`);
   }
 }
 

@@ -132,8 +132,25 @@ export const ReportSchema = z.object({
   tiers: z.array(TierSummarySchema),
   achieved: Tier.nullable(),
   requestedTier: Tier,
-  /** The requested tier was reached. */
+  /** The requested tier was reached (a narrowed run: every selected scenario passed). */
   success: z.boolean(),
+  /**
+   * Present when the bridge run was narrowed (--scenario, --grep, --skip, --only-failed) to fewer
+   * scenarios than the requested tier and those below it have: its verdict is the selection's, and
+   * it reaches no tier (`achieved` is null). Absent in reports of format 1.0 before it existed.
+   */
+  narrowed: z
+    .object({
+      /** Every selected scenario passed. */
+      passed: z.boolean(),
+      /** Scenarios selected (those left out by --skip not counted). */
+      selected: z.number().int(),
+      /** Of those, how many passed. */
+      passing: z.number().int(),
+      /** Scenarios of the requested tier and every lower one, in full. */
+      population: z.number().int(),
+    })
+    .optional(),
   warnings: z.array(z.string()),
   interrupted: z.boolean(),
   scenarios: z.array(ScenarioResultSchema),

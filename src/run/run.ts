@@ -6,10 +6,10 @@
 // each graded on its own, and `success` needs both.
 import { BridgeClient } from '../profiles/bridge/index.js';
 import type { Exchange } from '../profiles/bridge/index.js';
-import { grade, reaches, type GradingRuleName } from '../engine/grading.js';
+import { TIER_RANK, grade, reaches, type GradingRuleName } from '../engine/grading.js';
 import { TargetUnreachable, runLimits } from '../engine/runner.js';
 import { PROTOCOL_VERSION } from '../protocols/bridge/version.js';
-import { runScenarios, unreachableRun, type BridgeRunSummary } from '../profiles/bridge/driver.js';
+import { labelOf, runScenarios, unreachableRun, type BridgeRunSummary } from '../profiles/bridge/driver.js';
 import { type ScenarioResult } from '../engine/result.js';
 import type { ScenarioTier } from '../engine/scenario.js';
 import type { Scenario } from '../profiles/bridge/scenario.js';
@@ -107,8 +107,15 @@ export async function runTck(options: TckOptions = {}): Promise<Report> {
   }
   const endedAt = new Date();
   const results = bridge?.summary.results ?? [];
-  const g = grade(results, options.grading ?? 'strict');
-  const bridgeSuccess = reaches(g.achieved, tier);
+  const g = grade(results, options.grading ?? 'strict', bridge?.population);
+  // A narrowed run (fewer scenarios than its tiers have) is judged as a selection and reaches no tier.
+  const selected = results.filter((r) => !r.skippedBySelection);
+  const narrowed =
+    bridge !== undefined && selected.length < bridge.populationTotal
+      ? { passed: selected.length > 0 && selected.every((r) => r.outcome === 'passed'), selected: selected.length, passing: selected.filter((r) => r.outcome === 'passed').length, population: bridge.populationTotal }
+      : undefined;
+  if (narrowed) g.achieved = null;
+  const bridgeSuccess = narrowed ? narrowed.passed : reaches(g.achieved, tier);
   const target = bridge?.target ?? { url: hosted?.section.target.url ?? '', embedded: hosted?.section.target.embedded ?? false };
   const report: Report = {
     format: 'agent-memory-tck/report',
@@ -129,10 +136,11 @@ export async function runTck(options: TckOptions = {}): Promise<Report> {
     tiers: g.tiers,
     achieved: g.achieved,
     requestedTier: tier,
+    ...(narrowed ? { narrowed } : {}),
     success: (bridge === undefined || bridgeSuccess) && (hosted === undefined || hosted.section.passed) && (bridge !== undefined || hosted !== undefined),
     warnings: [...(bridge?.summary.setup.warnings ?? []), ...(bridge?.summary.warnings ?? [])],
     interrupted: (bridge?.summary.stopped?.interrupted ?? false) || (hosted?.interrupted ?? false),
-    scenarios: bridge === undefined ? [] : withRepros(results, { url: bridge.target.url }),
+    scenarios: bridge === undefined ? [] : withRepros(results.map(({ skippedBySelection: _, ...r }) => r), { url: bridge.target.url }),
     ...(hosted !== undefined || bridge === undefined ? { profiles: [...(bridge ? ['bridge' as const] : []), ...(hosted ? ['hosted' as const] : [])] } : {}),
     ...(hosted !== undefined ? { hosted: hosted.section } : {}),
   };
@@ -152,7 +160,11 @@ export class RunUnreachable extends TargetUnreachable {
 }
 
 interface BridgeRun {
-  summary: BridgeRunSummary;
+  /** Results in suite order; those --skip left out are `skipped` and marked. */
+  summary: { results: (ScenarioResult & { skippedBySelection?: true })[] } & Omit<BridgeRunSummary, 'results'>;
+  /** Scenarios each tier up to the requested one has in full, and their sum. */
+  population: Partial<Record<ScenarioTier, number>>;
+  populationTotal: number;
   target: Report['target'];
   /** Set when nothing answered the first request (the summary then says every scenario was not run). */
   unreachable?: TargetUnreachable;
@@ -162,6 +174,17 @@ interface BridgeRun {
 async function runBridge(options: TckOptions): Promise<BridgeRun> {
   const all = options.suite ?? (await import('../../suites/index.js')).ALL_SCENARIOS;
   const selected = selectScenarios(all, options);
+  const upTo = TIER_RANK[options.tier ?? 'gold'];
+  const inTiers = all.filter((s) => TIER_RANK[s.tier] <= upTo);
+  const population: Partial<Record<ScenarioTier, number>> = {};
+  for (const s of inTiers) population[s.tier] = (population[s.tier] ?? 0) + 1;
+  // --skip leaves a scenario out of the run, not out of the report: it counts against its tier.
+  const skipped = inTiers.filter((s) => options.skip?.includes(s.id) && (!options.scenarios?.length || options.scenarios.includes(s.id)));
+  const inSuiteOrder = (results: ScenarioResult[]) => {
+    const byId = new Map<string, ScenarioResult & { skippedBySelection?: true }>(results.map((r) => [r.id, r]));
+    for (const s of skipped) byId.set(s.id, { ...labelOf(s), outcome: 'skipped', message: 'skipped by --skip', durationMs: 0, exchanges: [], notes: [], skippedBySelection: true });
+    return inTiers.filter((s) => byId.has(s.id)).map((s) => byId.get(s.id)!);
+  };
   const embedded = options.url === undefined ? await startEmbedded() : undefined;
   const url = options.url ?? embedded!.url;
   const client = new BridgeClient({
@@ -185,7 +208,9 @@ async function runBridge(options: TckOptions): Promise<BridgeRun> {
       return unreachableRun(selected, err);
     });
     return {
-      summary: { setup, results, warnings, ...(stopped ? { stopped } : {}) },
+      summary: { setup, results: inSuiteOrder(results), warnings, ...(stopped ? { stopped } : {}) },
+      population,
+      populationTotal: inTiers.length,
       target: { url: client.url, embedded: embedded !== undefined, ...(setup.protocolVersion ? { protocolVersion: setup.protocolVersion } : {}) },
       ...(unreachable ? { unreachable } : {}),
     };

@@ -59,3 +59,16 @@ describe('reaches', () => {
     expect(reaches(null, 'bronze')).toBe(false);
   });
 });
+
+describe('a narrowed selection (population given)', () => {
+  it('a tier of which only part ran never passes, however well that part did', () => {
+    const g = grade(r('bronze', 'passed', 13), 'strict', { bronze: 111 });
+    expect(g.achieved).toBeNull();
+    expect(g.tiers[0]).toMatchObject({ total: 13, passed: 13, passes: false, inLevel: 111 });
+  });
+  it('a tier that ran in full passes as before, and carries no inLevel', () => {
+    const g = grade(r('bronze', 'passed', 3), 'strict', { bronze: 3 });
+    expect(g.achieved).toBe('bronze');
+    expect(g.tiers[0]).not.toHaveProperty('inLevel');
+  });
+});

@@ -24,8 +24,10 @@ describe('agent-memory conformance: Bronze, get_conversation', () => {
     });
   }
 
-  test('the report is the one report.json holds, and Bronze is reached on this subset', () => {
+  test('the report is the one report.json holds; a subset reaches no tier, its selection passed', () => {
     expect(report.format).toBe('agent-memory-tck/report');
-    expect(report.achieved).toBe('bronze');
+    expect(report.achieved).toBeNull();
+    expect(report.narrowed).toMatchObject({ passed: true, population: 111 });
+    expect(report.success).toBe(true);
   });
 });

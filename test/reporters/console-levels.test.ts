@@ -30,7 +30,7 @@ describe('console output levels', () => {
     expect(text).toMatch(/^PASS {4}SCN-B-070 /m);
     expect(text).toMatch(/^FAIL {4}SCN-B-071 /m);
     expect(text).toContain('Failures (1)');
-    expect(text).toMatch(/\n2 scenarios: 1 passed, 1 failed in \d+\.\d s\n/);
+    expect(text).toMatch(/\n2 scenarios: 1 passed, 1 failed \(1 cause\) in \d+\.\d s\n/);
   });
   it('--failures-only: no passed line, the failure with its details, the table, the totals', async () => {
     const text = await consoleText({ failuresOnly: true });
@@ -39,13 +39,13 @@ describe('console output levels', () => {
     expect(text).toContain('Failures (1)');
     expect(text).toMatch(/diff \(- expected, \+ actual\)/);
     expect(text).toMatch(/^bronze +1 +1 /m);
-    expect(text).toMatch(/\n2 scenarios: 1 passed, 1 failed in \d+\.\d s\n/);
+    expect(text).toMatch(/\n2 scenarios: 1 passed, 1 failed \(1 cause\) in \d+\.\d s\n/);
   });
   it('--quiet: no scenario at all, only the table, the totals and the verdict', async () => {
     const text = await consoleText({ quiet: true });
     expect(text).not.toMatch(/SCN-B-07/);
     expect(text).not.toContain('Failures (1)');
-    expect(text).toMatch(/\n2 scenarios: 1 passed, 1 failed in \d+\.\d s\n/);
+    expect(text).toMatch(/\n2 scenarios: 1 passed, 1 failed \(1 cause\) in \d+\.\d s\n/);
   });
 });
 

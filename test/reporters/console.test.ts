@@ -60,9 +60,9 @@ describe('console output', () => {
     expect(failure).toMatch(/diff \(- expected, \+ actual\):\n(.*\n)*\s+\+\s+"content": "Delete me: a unique walrus sentence",/);
     expect(failure).toMatch(/\(last 3 of 5 exchanges; --verbose or the JSON report shows all\)/);
     expect(failure).toMatch(/POST \/get_conversation \{"session_id":"delete-gone"\}\n\s+→ 200 application\/json/);
-    expect(failure).toContain('reproduce: tck repro SCN-B-071 --url URL');
-    expect(text).toMatch(/tier\s+passed failed\s+error skipped not run\s+reached\nbronze\s+1\s+2\s+0\s+0\s+0\s+no\n/);
-    expect(text).toMatch(/Achieved tier: NONE \(requested bronze, grading strict\) against http:\/\/127\.0\.0\.1:\d+\n$/);
+    expect(failure).toMatch(/reproduce: tck repro SCN-B-071 --url http:\/\/127\.0\.0\.1:\d+\n/);
+    expect(text).toMatch(/tier\s+passed failed\s+error skipped not run\s+its own scenarios\s+tier reached\nbronze\s+1\s+2\s+0\s+0\s+0\s+3 of 111 ran\s+no: a selection reaches no tier\n/);
+    expect(text).toMatch(/Selection FAILED \(1 of 3 selected passed; 3 of 111 Bronze scenarios\), no tier awarded to a partial run, against http:\/\/127\.0\.0\.1:\d+\n$/);
   });
 
   it('a TTY: live progress lines per tier with counts and time, failures scroll above; colour', async () => {
@@ -92,7 +92,7 @@ describe('console output', () => {
     const text = await consoleOf({ quiet: true });
     expect(text.split('\n')[0]).toBe('');
     expect(text).not.toMatch(/SCN-B-07/);
-    expect(text).toMatch(/^\ntier .*\nbronze .*\n\n3 scenarios: 1 passed, 2 failed in \d+\.\d s\nAchieved tier: NONE .*\n$/);
+    expect(text).toMatch(/^\ntier .*\nbronze .*\n\n3 scenarios: 1 passed, 2 failed \(2 causes\) in \d+\.\d s\nSelection FAILED .*\n$/);
   });
 
   it('--verbose: every exchange as it happens, and all exchanges of a failure', async () => {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { validateXML } from 'xmllint-wasm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { causesOf } from '../../src/report/causes.js';
 import { ReportSchema, type Report } from '../../src/report/model.js';
 import { renderBadge } from '../../src/report/render/badge.js';
 import { githubAnnotations, publishToGithub } from '../../src/report/render/github.js';
@@ -92,8 +93,8 @@ describe('JUnit XML', () => {
 describe('Markdown, badge and GitHub', () => {
   it('the Markdown summary has the verdict, the tier table and each failure in a code block', () => {
     const md = renderMarkdown(report);
-    expect(md).toMatch(/^## agent-memory-tck: NONE ❌\n/);
-    expect(md).toContain('| tier | passed | failed | error | skipped | not run | reached |');
+    expect(md).toMatch(/^## agent-memory-tck: selection FAILED \(\d+ of \d+ selected passed; \d+ of 181 Bronze and Silver scenarios\) ❌\n/);
+    expect(md).toContain('| tier | passed | failed | error | skipped | not run | its own scenarios | tier reached |');
     expect(md).toMatch(/<details><summary><b>FAIL<\/b> SCN-/);
     // Server text appears only inside fenced code blocks.
     const outside = md.replace(/^(`{3,})text\n[\s\S]*?\n\1$/gm, '');
@@ -106,8 +107,9 @@ describe('Markdown, badge and GitHub', () => {
 
   it('annotations escape newlines and separators; the summary is appended to GITHUB_STEP_SUMMARY', async () => {
     const lines = githubAnnotations(report);
-    expect(lines.length).toBe(report.scenarios.filter((s) => s.outcome === 'failed' || s.outcome === 'error').length);
-    for (const l of lines) expect(l).toMatch(/^::error title=SCN-[BS]-\d{3} (failed|error) \(SPEC[^:]*::[^\n]+$/);
+    // One per root cause, never more than ten.
+    expect(lines.length).toBe(Math.min(10, causesOf(report).length));
+    for (const l of lines) expect(l).toMatch(/^::error title=\d+ (scenarios? failing|more causes)[^:]*::[^\n]+$/);
     expect(lines.every((l) => l.includes('%0A'))).toBe(true); // title and message on one line
 
     const dir = tempDir();
@@ -126,13 +128,13 @@ describe('Markdown, badge and GitHub', () => {
       gate: { baseline: 'kf.json', passed: false, known: [{ id: known!.id, outcome: 'failed', reason: 'r' }], unexpected: [], fixed: ['SCN-B-001'], unchecked: [] },
     };
     const lines = githubAnnotations(gated);
-    expect(lines.find((l) => l.includes(known!.id))).toMatch(/^::warning title=/);
+    expect(lines.find((l) => l.startsWith('::warning'))).toMatch(new RegExp(`^::warning title=1 scenario known \\(in the baseline\\)%3A .*scenarios: ${known!.id}%0A`));
     expect(lines.at(-1)).toBe('::error title=SCN-B-001 fixed::fixed: remove SCN-B-001 from the baseline kf.json');
   });
 
   it('the badge is well-formed SVG naming the achieved tier in its colour', async () => {
     for (const [achieved, colour] of [['gold', '#8a6a0e'], [null, '#b42318']] as const) {
-      const svg = renderBadge({ ...report, achieved });
+      const svg = renderBadge({ ...report, achieved, narrowed: undefined });
       expect(svg).toContain(`aria-label="agent-memory tck: ${achieved ?? 'none'}"`);
       expect(svg).toContain(`fill="${colour}"`);
       const parsed = await validateXML({ xml: [{ fileName: 'badge.svg', contents: svg }], normalization: 'format' });

@@ -76,8 +76,8 @@ describe.skipIf(!existsSync(CHROMIUM))(`report.html in headless Chromium (${CHRO
   it('renders: badge, a bar per tier, the filter, expandable scenarios; no injected script runs', async () => {
     const { page, ran } = await open(html, 'report.html');
     const title = await page.title();
-    expect(title).toBe(`agent-memory-tck: NONE — ${report.target.url}`);
-    expect(await page.locator('.badge .value').innerText()).toBe('NONE');
+    expect(title).toBe(`agent-memory-tck: selection FAILED — ${report.target.url}`);
+    expect(await page.locator('.badge .value').innerText()).toBe('FAILED');
     expect(await page.locator('.tier').count()).toBe(report.tiers.filter((t) => t.total > 0).length);
     expect(await page.locator('script').count()).toBe(1);
     expect(await page.locator('img, iframe').count()).toBe(0);
@@ -103,6 +103,15 @@ describe.skipIf(!existsSync(CHROMIUM))(`report.html in headless Chromium (${CHRO
 
     expect(await page.title()).toBe(title);
     expect(ran).toEqual([]);
+    await page.close();
+  });
+
+  it('fits a 390 px phone: no horizontal scroll, the verdict word inside its circle', async () => {
+    const { page } = await open(html, 'mobile.html');
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    const fits = await page.evaluate("(() => { const v = document.querySelector('.badge .value'); return v.scrollWidth <= v.parentElement.clientWidth; })()");
+    expect(fits).toBe(true);
     await page.close();
   });
 

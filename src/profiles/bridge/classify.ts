@@ -156,7 +156,10 @@ export function classifyResponse(expect: ResponseKind, r: ResponseFacts): Outcom
   }
 
   if (status === 404 || status === 501) {
-    return violation(`not implemented: ${statusLine(status)}`, true);
+    // Alone, a 404 cannot tell a missing method from a lookup answering "not found"; its body hints.
+    const value = parseJson(text);
+    const said = status === 404 && isPlainObject(value) && typeof value['error'] === 'string' ? ` ${snippet(text)} (if the method exists, a lookup that finds nothing answers 200 null)` : '';
+    return violation(`not implemented: ${statusLine(status)}${said}`, true);
   }
 
   if (status >= 300 && status < 400) {
@@ -265,6 +268,10 @@ export function classifyFailure(err: unknown, ctx: FailureContext): Outcome & { 
       failure: 'reset',
       reason: `connection reset at ${ctx.origin} ${when} (${messageOf(err)})`,
     };
+  }
+  // https:// against a server that speaks plain HTTP: OpenSSL's two lines, said in one.
+  if (codes.includes('ERR_SSL_WRONG_VERSION_NUMBER') || codes.includes('ERR_SSL_PACKET_LENGTH_TOO_LONG') || /wrong version number|packet length too long/i.test(messageOf(err))) {
+    return { kind: 'transport', failure: 'other', reason: `the server at ${ctx.origin} does not speak TLS; try ${ctx.origin.replace(/^https:/, 'http:')}` };
   }
   const code = codes[0];
   return {

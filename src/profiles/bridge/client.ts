@@ -80,6 +80,8 @@ function parseTarget(raw: string): Target {
   try {
     u = new URL(raw);
   } catch {
+    const port = /^[a-z][a-z0-9+.-]*:\/\/[^/:?#]+:(\d+)/i.exec(raw)?.[1];
+    if (port !== undefined && Number(port) > 65535) throw new InvalidTargetError(`invalid target URL ${JSON.stringify(raw)}: port ${port} is out of range (1–65535)`);
     throw new InvalidTargetError(`invalid target URL ${JSON.stringify(raw)}: not an absolute URL (expected e.g. http://127.0.0.1:3001)`);
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') {
@@ -305,6 +307,8 @@ export class BridgeClient {
   readonly #scrub: ((text: string) => string) | undefined;
   readonly #notify: ((r: CallResult) => CallResult) | undefined;
   readonly #routes = new Map<string, Route>();
+  /** Methods that have answered with a success in this client's run: they exist, so a 404 from them is no "not implemented". */
+  readonly #answered = new Set<string>();
   /**
    * The exchanges in flight. One timer per client, armed for the earliest deadline among them and
    * left running when a call ends (it re-arms for whatever is in flight when it fires), instead of
@@ -585,6 +589,14 @@ export class BridgeClient {
       else if (outcome.kind === 'error') outcome.message = scrub(outcome.message);
     }
     if (outcome.kind === 'transport') exchange.transportError = outcome.reason;
+    if (outcome.kind === 'violation' && outcome.notImplemented && this.#answered.has(exchange.method)) {
+      outcome = {
+        kind: 'violation',
+        reason: `${outcome.reason.replace(/^not implemented: /, '').replace(/ \(if the method exists, [^)]*\)$/, '')}, though ${exchange.method} answered earlier in this run: the method exists, so this is a protocol error, not a missing method (a lookup that finds nothing answers 200 null)`,
+      };
+    } else if (outcome.kind !== 'violation' && outcome.kind !== 'transport' && outcome.kind !== 'error') {
+      this.#answered.add(exchange.method);
+    }
     return { outcome, exchange };
   }
 

@@ -6,6 +6,7 @@ import type { ScenarioLabel, ScenarioResult } from '../../engine/result.js';
 import { TargetUnreachable, runWith, unreachableRunOf, type RunDriver, type RunOptions, type RunSummary, type SetupInfo } from '../../engine/runner.js';
 import { PROTOCOL_VERSION, majorMinor } from '../../protocols/bridge/version.js';
 import type { BridgeClient } from './client.js';
+import type { Exchange } from '../../engine/evidence.js';
 import { Recorder, describeOutcome } from './context.js';
 import type { Scenario } from './scenario.js';
 
@@ -36,11 +37,18 @@ export function bridgeDriver(client: BridgeTransport): RunDriver<Scenario, Recor
   };
 }
 
-const labelOf = (s: Scenario): ScenarioLabel => ({ id: s.id, tier: s.tier, group: s.group, clauses: s.clauses, title: s.title });
+export const labelOf = (s: Scenario): ScenarioLabel => ({ id: s.id, tier: s.tier, group: s.group, clauses: s.clauses, title: s.title });
 
 /** The summary of a run whose first request found no target: every scenario not run. */
 export function unreachableRun(scenarios: readonly Scenario[], err: TargetUnreachable): BridgeRunSummary {
   return unreachableRunOf(scenarios.map(labelOf), err);
+}
+
+/** An answer that says "no such method here": 404, 405, 501, or a web page. */
+function foreign(exchange: Exchange): string | undefined {
+  const html = /html/i.test(exchange.contentType ?? '');
+  if (exchange.status === undefined || (![404, 405, 501].includes(exchange.status) && !html)) return undefined;
+  return `${exchange.status}${html ? ' with an HTML page' : ''}`;
 }
 
 async function callSetup(client: BridgeTransport, signal: AbortSignal): Promise<SetupInfo> {
@@ -53,6 +61,18 @@ async function callSetup(client: BridgeTransport, signal: AbortSignal): Promise<
   const warnings: string[] = [];
   if (outcome.kind !== 'object' || outcome.value.ok !== true) {
     warnings.push(printable(`setup: expected 200 {"ok": true}, got ${describeOutcome(outcome)}`));
+    // Not a bridge server at all (a web app, a wrong path)? Two more calls tell; then nothing runs.
+    const answers = [`setup ${foreign(exchange) ?? ''}`];
+    if (foreign(exchange) !== undefined) {
+      for (const [method, params] of [['clear_all_data', {}], ['get_conversation', { session_id: 'tck-probe' }]] as const) {
+        const r = await client.call(method, params, { signal });
+        const f = foreign(r.exchange);
+        if (f === undefined) return { ok: false, warnings };
+        answers.push(`${method} ${f}`);
+      }
+      const stop = `${client.url} is not a bridge server: ${answers.join(', ')}; no scenario was run (is the URL the bridge's base URL?)`;
+      return { ok: false, warnings: [], stop };
+    }
     return { ok: false, warnings };
   }
   const reported = outcome.value.protocol_version;

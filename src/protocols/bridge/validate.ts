@@ -44,6 +44,41 @@ export function capped(lines: readonly string[], total = lines.length, max = MAX
   return [...lines.slice(0, max), `… and ${total - max} more`];
 }
 
+/** session_id → sessionId */
+const camelOf = (key: string) => key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+/**
+ * The obvious fix, said: a required snake_case field missing while its camelCase twin is present
+ * ("sessionId is present: the protocol names it session_id").
+ */
+function twinHint(value: unknown, issue: z.core.$ZodIssue & { input?: unknown }): string {
+  const key = issue.path.at(-1);
+  if (issue.code !== 'invalid_type' || issue.input !== undefined || typeof key !== 'string' || !key.includes('_')) return '';
+  let parent: unknown = value;
+  for (const k of issue.path.slice(0, -1)) parent = parent !== null && typeof parent === 'object' ? (parent as Record<PropertyKey, unknown>)[k as PropertyKey] : undefined;
+  const twin = camelOf(key);
+  return parent !== null && typeof parent === 'object' && twin in parent ? `; ${twin} is present: the protocol names it ${key} (snake_case)` : '';
+}
+
+/** Issue lines shown per answer; the rest are counted (the JSON report keeps the whole answer). */
+const SHOWN_ISSUES = 8;
+
+/**
+ * The same issue in every element of a list is said once, with how many elements repeat it; and
+ * no answer gets more than SHOWN_ISSUES lines.
+ */
+export function capIssues(issues: readonly string[]): string[] {
+  const groups = new Map<string, { first: string; more: number }>();
+  for (const issue of issues) {
+    const key = issue.replace(/\[\d+\]/g, '[]');
+    const g = groups.get(key);
+    if (g) g.more++;
+    else groups.set(key, { first: issue, more: 0 });
+  }
+  const lines = [...groups.values()].map((g) => (g.more ? `${g.first} (and the same in ${g.more} more element${g.more === 1 ? '' : 's'})` : g.first));
+  return lines.length <= SHOWN_ISSUES ? lines : [...lines.slice(0, SHOWN_ISSUES), `… and ${lines.length - SHOWN_ISSUES} more issues`];
+}
+
 export function validate<S extends z.ZodType>(schema: S, value: unknown, root = ''): Validation<z.infer<S>> {
   // The common case (a valid value) parses without `reportInput`, which costs about as much again
   // as the parse itself; only a failing value is parsed a second time to word its issues.
@@ -51,8 +86,8 @@ export function validate<S extends z.ZodType>(schema: S, value: unknown, root = 
   if (!parsed.success) {
     const reported = schema.safeParse(value, { reportInput: true });
     const all = (reported.success ? parsed : reported).error.issues;
-    const issues = all.slice(0, MAX_ISSUES).map((i) => `${formatPath(i.path, root)}: ${issueMessage(i)}`);
-    return { ok: false, issues: capped(issues, all.length), notes: [] };
+    const issues = all.slice(0, MAX_ISSUES).map((i) => `${formatPath(i.path, root)}: ${issueMessage(i)}${twinHint(value, i)}`);
+    return { ok: false, issues: capIssues(capped(issues, all.length)), notes: [] };
   }
   const notes = unknownFields(schema, value, root);
   return { ok: true, value: parsed.data, issues: [], notes: capped(notes) };

@@ -1,6 +1,7 @@
 // badge.svg: the achieved tier as a shields.io-style flat badge, for a vendor's README.
 import { bridgeRan, type Report } from '../model.js';
 import { TIER_COLOUR as COLOUR, esc } from './html.js';
+import { shortVerdict } from './text.js';
 
 /** Approximate advance widths of Verdana 11px (shields' font), enough to size the two halves. */
 function textWidth(text: string): number {
@@ -15,11 +16,12 @@ function textWidth(text: string): number {
 }
 
 export function renderBadge(report: Report, defaultLabel = 'agent-memory tck'): string {
-  // The hosted profile alone: its verdict instead of a tier.
+  // The hosted profile alone: its verdict instead of a tier; a narrowed run: the selection's.
   const hostedOnly = report.hosted !== undefined && !bridgeRan(report);
   const label = hostedOnly ? `${defaultLabel} hosted` : defaultLabel;
-  const value = hostedOnly ? (report.hosted!.passed ? 'passed' : 'failed') : report.achieved ?? 'none';
-  const colour = COLOUR[value]!;
+  const verdict = shortVerdict(report);
+  const value = verdict.value;
+  const colour = COLOUR[verdict.colour]!;
   const lw = textWidth(label) + 12;
   const vw = textWidth(value) + 12;
   const total = lw + vw;

@@ -5,10 +5,11 @@
 import type { ChalkInstance } from 'chalk';
 import type { Exchange } from '../../engine/evidence.js';
 import { bridgeRan, type AnyReportScenario, type Gate, type Report } from '../model.js';
+import { causeLine, causesOf, compactIds } from '../causes.js';
 import { exploreFailureLines } from './explore.js';
 import { colorFor, type ColorTarget } from './color.js';
 import { totalsLine } from './totals.js';
-import { OUTCOME_LABEL, SHOWN_EXCHANGES, diffText, evidenceText, expectedActualDiff, failuresOf, indent, placeOf, verdicts, type Outcome } from './text.js';
+import { OUTCOME_LABEL, SHOWN_EXCHANGES, diffText, evidenceText, expectedActualDiff, failuresOf, indent, placeOf, reproHint, tierStanding, verdicts, type Outcome } from './text.js';
 
 export interface ConsoleStream extends ColorTarget {
   write(chunk: string): unknown;
@@ -77,6 +78,11 @@ export class ConsoleReporter {
   begin(plan: readonly Planned[]): void {
     const tiers = [...new Set(plan.map((s) => s.tier))];
     this.progress = tiers.map((tier) => ({ tier, total: plan.filter((s) => s.tier === tier).length, done: 0, counts: zero() }));
+    // On GitHub Actions the per-scenario lines fold into one group; the causes and verdict stay visible.
+    if (!this.live && !this.options.quiet && this.grouped) {
+      this.w(`::group::${plan.length} scenarios, one line each`);
+      this.inGroup = true;
+    }
     if (!this.live) return;
     this.draw();
     this.timer = setInterval(() => this.draw(), REDRAW_MS);
@@ -118,8 +124,15 @@ export class ConsoleReporter {
     }
   }
 
+  private readonly grouped = process.env.GITHUB_ACTIONS === 'true';
+  private inGroup = false;
+
   /** Stops the live lines (idempotent); they stay on screen as drawn last. */
   stop(): void {
+    if (this.inGroup) {
+      this.w('::endgroup::');
+      this.inGroup = false;
+    }
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     if (this.live && this.drawn > 0) {
@@ -160,34 +173,55 @@ export class ConsoleReporter {
     this.lastDraw = performance.now();
   }
 
+  /** The target of the report being printed (for the repro hint). */
+  private target: Report['target'] | undefined;
+
   onEnd(report: Report): void {
     this.stop();
+    this.target = report.target;
     const c = this.c;
     const bad = failuresOf(report);
+    const causes = causesOf(report);
     if (!this.options.quiet && bad.length > 0) {
+      // Causes first: one defect failing 200 scenarios is one entry, shown by its first scenario.
       this.w();
-      this.w(c.bold(`Failures (${bad.length})`));
-      for (const r of bad) this.failure(r);
+      this.w(c.bold(`Failures (${bad.length}) from ${causes.length} cause${causes.length === 1 ? '' : 's'}`));
+      causes.forEach((cause, i) => {
+        this.w();
+        this.w(c.bold(`Cause ${i + 1} of ${causes.length}: ${causeLine(cause)}`));
+        this.w(`  scenarios: ${compactIds(cause.scenarios.map((s) => s.id))}`);
+        if (!this.options.verbose) this.failure(cause.scenarios[0]!, cause.scenarios.length > 1 ? '  the first of them:' : undefined);
+      });
+      if (this.options.verbose) {
+        this.w();
+        this.w(c.bold(`Every failure (${bad.length})`));
+        for (const r of bad) this.failure(r);
+      }
     }
     for (const warning of report.warnings) this.w(c.yellow(`warning: ${warning}`));
     for (const w of report.hosted?.warnings ?? []) this.w(c.yellow(`warning (hosted): ${w}`));
     this.w();
-    if (bridgeRan(report)) this.table('tier', report.tiers.map((t) => ({ ...t, name: t.tier })), ['yes', 'no'], 'reached');
+    if (bridgeRan(report)) {
+      this.table('tier', ['its own scenarios', 'tier reached'], report.tiers.map((t) => {
+        const s = tierStanding(report, t);
+        return { ...t, name: t.tier, last: [s.own, s.reached], ok: s.ok };
+      }));
+    }
     if (report.hosted) {
       if (bridgeRan(report)) this.w();
-      this.table('hosted', report.hosted.groups.map((g) => ({ ...g, name: g.group })), ['passed', 'failed'], 'group');
+      this.table('hosted', ['group'], report.hosted.groups.map((g) => ({ ...g, name: g.group, last: [g.passes ? 'passed' : 'failed'], ok: g.passes })));
     }
     this.w();
     // An explore-only report has no scenarios: its own verdict line says what ran.
-    if (report.scenarios.length > 0 || report.hosted !== undefined || report.explore === undefined) this.w(totalsLine(report));
+    if (report.scenarios.length > 0 || report.hosted !== undefined || report.explore === undefined) this.w(totalsLine(report, causes.length));
     for (const v of verdicts(report)) this.w(v.ok ? c.bold.green(v.text) : c.bold.red(v.text));
     if (report.explore) for (const line of exploreFailureLines(report.explore)) this.w(line);
     if (report.gate) this.gate(report.gate);
   }
 
-  private failure(r: AnyReportScenario): void {
+  private failure(r: AnyReportScenario, intro?: string): void {
     const c = this.c;
-    this.w();
+    this.w(intro ?? '');
     this.w(this.paint(r.outcome, c.bold(`${OUTCOME_LABEL[r.outcome]} ${r.id} ${r.title}`)));
     this.w(`  clauses: ${r.clauses.join(', ')} ${c.dim(`(${placeOf(r)}, ${r.group})`)}`);
     if (r.message) this.w(indent(r.message, '  '));
@@ -201,19 +235,21 @@ export class ConsoleReporter {
     const shown = this.options.verbose ? r.exchanges : r.exchanges.slice(-SHOWN_EXCHANGES);
     if (shown.length < r.exchanges.length) this.w(c.dim(`  (last ${shown.length} of ${r.exchanges.length} exchanges; --verbose or the JSON report shows all)`));
     for (const ex of shown) this.w(c.dim(indent(evidenceText(ex), '    ')));
-    if (r.repro) this.w(c.dim(`  reproduce: tck repro ${r.id} ${'tier' in r ? '--url URL' : '--report report.json'}`));
+    if (r.repro) this.w(c.dim(`  reproduce: ${reproHint(r, this.target)}`));
   }
 
-  /** The tier table, or the hosted group table: counts per row, and the verdict in the last column. */
-  private table(title: string, rows: (Summary & { name: string })[], verdict: [string, string], last: string): void {
+  /** The tier table, or the hosted group table: counts per row, and the verdicts in the last columns. */
+  private table(title: string, last: string[], rows: (Summary & { name: string; last: string[]; ok: boolean })[]): void {
     const c = this.c;
     const width = Math.max(8, ...rows.map((r) => r.name.length));
-    const row = (cells: string[]) => `${cells[0]!.padEnd(width)} ${cells.slice(1, 6).map((x, i) => x.padStart(i === 3 || i === 4 ? 7 : 6)).join(' ')}  ${cells[6]}`;
-    this.w(c.bold(row([title, 'passed', 'failed', 'error', 'skipped', 'not run', last])));
-    for (const t of rows) {
-      if (t.total === 0) continue;
-      const line = row([t.name, ...[t.passed, t.failed, t.error, t.skipped, t.notRun].map(String), t.passes ? verdict[0] : verdict[1]]);
-      this.w(t.passes ? c.green(line) : c.red(line));
+    const shown = rows.filter((t) => t.total > 0);
+    const widths = last.map((h, i) => Math.max(h.length, ...shown.map((r) => r.last[i]!.length)));
+    const row = (cells: string[], tail: string[]) =>
+      `${cells[0]!.padEnd(width)} ${cells.slice(1, 6).map((x, i) => x.padStart(i === 3 || i === 4 ? 7 : 6)).join(' ')}  ${tail.map((x, i) => (i === tail.length - 1 ? x : x.padEnd(widths[i]!))).join('  ')}`;
+    this.w(c.bold(row([title, 'passed', 'failed', 'error', 'skipped', 'not run'], last)));
+    for (const t of shown) {
+      const line = row([t.name, ...[t.passed, t.failed, t.error, t.skipped, t.notRun].map(String)], t.last);
+      this.w(t.ok ? c.green(line) : c.red(line));
     }
   }
 
@@ -230,5 +266,6 @@ export class ConsoleReporter {
   }
 }
 
+/** "202 scenarios: 199 passed, 3 failed (2 causes) in 1.4 s" */
 /** A stream that drops everything (the console reporter when `console` is not among --reporter). */
 export const SILENT: ConsoleStream = { write: () => true };

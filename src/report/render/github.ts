@@ -3,19 +3,40 @@
 import { appendFile } from 'node:fs/promises';
 import type { Report } from '../model.js';
 import { renderMarkdown } from './markdown.js';
-import { clip, failuresOf } from './text.js';
+import { causeLine, causesOf, compactIds } from '../causes.js';
+import { clip } from './text.js';
 
 const escapeData = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 const escapeProperty = (s: string) => escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
 
-/** The workflow commands for a report's failures (and a gate's fixed scenarios). */
+/** GitHub shows about ten annotations per step: one per root cause up to this many, then a pointer to the summary. */
+const MAX_ANNOTATIONS = 10;
+
+/** The workflow commands for a report's failures, one per root cause (and a gate's fixed scenarios). */
 export function githubAnnotations(report: Report): string[] {
   const known = new Set(report.gate?.known.map((k) => k.id));
-  const lines = failuresOf(report).map((s) => {
-    const level = known.has(s.id) ? 'warning' : 'error';
-    const title = `${s.id} ${s.outcome}${known.has(s.id) ? ' (known, in the baseline)' : ''} (${s.clauses.join(', ')})`;
-    return `::${level} title=${escapeProperty(title)}::${escapeData(clip(`${s.title}\n${s.message ?? ''}`.trimEnd(), 4000))}`;
+  // New failures' causes first (errors), then the causes of failures the baseline knows (warnings).
+  const part = (isKnown: boolean) =>
+    causesOf({ scenarios: report.scenarios.filter((s) => known.has(s.id) === isKnown), hosted: report.hosted && { ...report.hosted, scenarios: report.hosted.scenarios.filter((s) => known.has(s.id) === isKnown) } });
+  const causes = [...part(false), ...part(true)];
+  const shown = causes.length > MAX_ANNOTATIONS ? causes.slice(0, MAX_ANNOTATIONS - 1) : causes;
+  const lines = shown.map((c) => {
+    const allKnown = c.scenarios.every((s) => known.has(s.id));
+    const n = c.scenarios.length;
+    const title = `${n} scenario${n === 1 ? '' : 's'} ${allKnown ? 'known (in the baseline): ' : 'failing: '}${c.blockedBy ? `blocked by ${c.blockedBy}` : (c.method ?? c.scenarios[0]!.id)}`;
+    const body = `${causeLine(c)}\nscenarios: ${compactIds(c.scenarios.map((s) => s.id))}\nfirst: ${c.scenarios[0]!.id} ${c.scenarios[0]!.title} (${c.scenarios[0]!.clauses.join(', ')})`;
+    return `::${allKnown ? 'warning' : 'error'} title=${escapeProperty(title)}::${escapeData(clip(body, 4000))}`;
   });
+  // A run that did not check everything (unreachable, interrupted, cut by a limit) says so first.
+  const notRun = [...report.scenarios, ...(report.hosted?.scenarios ?? [])].filter((s) => s.outcome === 'not-run').length;
+  if (notRun > 0 || report.interrupted) {
+    lines.unshift(`::error title=${escapeProperty(`${notRun} scenarios not run`)}::${escapeData(clip(report.warnings[0] ?? (report.interrupted ? 'the run was interrupted' : 'the run stopped early'), 4000))}`);
+  }
+  if (shown.length < causes.length) {
+    const rest = causes.slice(shown.length);
+    const n = rest.reduce((sum, c) => sum + c.scenarios.length, 0);
+    lines.push(`::error title=${escapeProperty(`${rest.length} more causes`)}::${escapeData(`${rest.length} more causes (${n} scenarios) in the step summary and report.json`)}`);
+  }
   for (const id of report.gate?.fixed ?? []) {
     lines.push(`::error title=${escapeProperty(`${id} fixed`)}::${escapeData(`fixed: remove ${id} from the baseline ${report.gate!.baseline}`)}`);
   }

@@ -10,10 +10,11 @@
 // points to the browser's own find. The Content-Security-Policy admits exactly that script by its
 // SHA-256 and nothing else, so a hostile answer still could not run code in the report even if
 // something slipped through the escaping.
+import { causeLine, causesOf, compactIds } from '../causes.js';
 import { bridgeRan, isFailing, type AnyReportScenario, type Gate, type Report } from '../model.js';
 import { SEARCH_CSS, SEARCH_SCRIPT, SEARCH_SCRIPT_HASH, searchBox, searchText } from './search.js';
 import { exploreFailureLines } from './explore.js';
-import { OUTCOME_LABEL, clip, expectedActualDiff, isFailure, placeOf, tierName, verdicts, type Outcome } from './text.js';
+import { OUTCOME_LABEL, clip, expectedActualDiff, isFailure, placeOf, shortVerdict, tierName, tierStanding, verdicts, type Outcome } from './text.js';
 
 type Exchange = AnyReportScenario['exchanges'][number];
 type Summary = Pick<Report['tiers'][number], 'total' | 'passed' | 'failed' | 'error' | 'skipped' | 'notRun' | 'passes'>;
@@ -46,7 +47,7 @@ dl.meta { display: grid; grid-template-columns: max-content 1fr; gap: 2px 14px; 
 dl.meta dt { font-weight: 600; } dl.meta dd { margin: 0; overflow-wrap: anywhere; }
 section, main, footer, nav.filter { padding: 16px 32px; }
 .tiers { display: grid; gap: 10px; }
-.tier { display: grid; grid-template-columns: 90px minmax(160px, 1fr) auto 100px; gap: 14px; align-items: center; background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 10px 14px; }
+.tier { display: grid; grid-template-columns: 90px minmax(160px, 1fr) auto minmax(100px, max-content); gap: 14px; align-items: center; background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 10px 14px; }
 .tier .name { font-weight: 700; text-transform: capitalize; }
 .bar { display: flex; height: 16px; border-radius: 8px; overflow: hidden; background: #eceff3; }
 .bar span { display: block; height: 100%; }
@@ -80,6 +81,17 @@ pre.message { background: #fdeceb; border-color: #f2b8b5; color: #7a1c17; }
 .diff .del { color: #b42318; background: #fde8e7; display: block; } .diff .add { color: #146c2e; background: #e6f6ea; display: block; } .diff .ctx { color: var(--muted); display: block; }
 details.ex, details.repro { margin: 4px 0; } details.ex > summary, details.repro > summary { cursor: pointer; color: var(--muted); font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 12px; }
 footer { color: var(--muted); font-size: 12px; }
+.smsg { flex-basis: 100%; margin-left: 74px; color: #7a1c17; font-size: 12px; overflow-wrap: anywhere; }
+details.scn > summary { flex-wrap: wrap; }
+.causes ol { margin: 0; padding-left: 22px; } .causes li { margin: 0 0 6px; overflow-wrap: anywhere; } .causes .ids { color: var(--muted); font-size: 12px; }
+@media (max-width: 640px) {
+  header.top { flex-direction: column; align-items: flex-start; gap: 14px; padding: 16px; }
+  .badge { width: 128px; height: 128px; } .badge .value { font-size: 28px; }
+  section, main, footer, nav.filter { padding: 12px 16px; }
+  .tier { grid-template-columns: 1fr; gap: 6px; } .reached { text-align: left; }
+  .sbody { padding: 4px 10px 10px; } .smsg { margin-left: 0; }
+  dl.meta { grid-template-columns: 1fr; }
+}
 .cap { color: var(--muted); font-size: 11px; text-transform: uppercase; letter-spacing: .06em; margin-top: 6px; }
 .stitle { min-width: 0; overflow-wrap: anywhere; }
 .smsg { display: block; color: var(--fail); font-size: 12px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
@@ -99,8 +111,8 @@ ${SEARCH_CSS}
 
 export const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'none'; base-uri 'none'";
 
-/** A tier's (or a hosted group's) bar; `reached` words the verdict. */
-function bar(t: Summary, name: string, reached = ['reached', 'not reached']): string {
+/** A tier's (or a hosted group's) bar; `standing` words its verdict (a tier: its own scenarios, then whether it is reached). */
+function bar(t: Summary, name: string, standing: { text: string; ok: boolean }): string {
   const segs: [string, number][] = [
     ['passed', t.passed],
     ['failed', t.failed],
@@ -113,7 +125,7 @@ function bar(t: Summary, name: string, reached = ['reached', 'not reached']): st
     .map(([k, n]) => `<span class="seg-${k}" style="width:${((n / t.total) * 100).toFixed(3)}%" title="${n} ${k}"></span>`)
     .join('');
   const counts = `${t.passed} passed · ${t.failed} failed · ${t.error} error · ${t.skipped} skipped · ${t.notRun} not run`;
-  return `<div class="tier"><div class="name">${esc(name)}</div><div class="bar" role="img" aria-label="${esc(counts)}">${spans}</div><div class="counts">${esc(counts)}</div><div class="reached ${t.passes ? 'yes' : 'no'}">${t.passes ? reached[0] : reached[1]}</div></div>`;
+  return `<div class="tier"><div class="name">${esc(name)}</div><div class="bar" role="img" aria-label="${esc(counts)}">${spans}</div><div class="counts">${esc(counts)}</div><div class="reached ${standing.ok ? 'yes' : 'no'}">${esc(standing.text)}</div></div>`;
 }
 
 function prettyBody(ex: Exchange): string {
@@ -162,6 +174,16 @@ function diff(s: AnyReportScenario): string {
   const cls = { '-': 'del', '+': 'add', ' ': 'ctx', '…': 'ctx' } as const;
   const body = lines.map((l) => `<span class="${cls[l.kind]}">${esc(l.kind === '…' ? '  …' : `${l.kind} ${l.text}`)}</span>`).join('');
   return `<p>diff (− expected, + actual)</p><pre class="diff">${body}</pre>`;
+}
+
+/** The causes the failures come from, first on the page when there are any (server text escaped). */
+function causesSection(report: Report): string {
+  const causes = causesOf(report);
+  if (causes.length === 0) return '';
+  const items = causes.map(
+    (c) => `<li>${esc(causeLine(c))}<div class="ids">${esc(compactIds(c.scenarios.map((s) => s.id)))}</div></li>`,
+  );
+  return `<section class="causes"><div class="notice"><strong>${causes.length} cause${causes.length === 1 ? '' : 's'} of the failures</strong><ol>${items.join('')}</ol></div></section>`;
 }
 
 function scenario(s: AnyReportScenario): string {
@@ -217,8 +239,11 @@ export function renderHtml(report: Report): string {
   const bridge = bridgeRan(report);
   const h = report.hosted;
   // The badge: the tier reached, or (the hosted profile alone) its verdict.
+  const short = shortVerdict(report);
   const [badgeLabel, achieved, colour] = bridge
-    ? ['achieved tier', tierName(report.achieved), TIER_COLOUR[report.achieved ?? 'none']!]
+    ? report.narrowed
+      ? ['selection', report.narrowed.passed ? 'PASSED' : 'FAILED', TIER_COLOUR[short.colour]!]
+      : ['achieved tier', tierName(report.achieved), TIER_COLOUR[report.achieved ?? 'none']!]
     : ['hosted profile', h?.passed ? 'PASSED' : 'FAILED', TIER_COLOUR[h?.passed ? 'passed' : 'failed']!];
   const meta: [string, string][] = [
     ...(bridge
@@ -245,8 +270,11 @@ export function renderHtml(report: Report): string {
     if (g.total > 0) groups.push(`<div class="tier-group"><h2>hosted: ${esc(g.group)}</h2>${h!.scenarios.filter((s) => s.group === g.group).map(scenario).join('\n')}</div>`);
   }
   const bars = [
-    ...report.tiers.filter((t) => t.total > 0).map((t) => bar(t, t.tier)),
-    ...(h?.groups ?? []).filter((g) => g.total > 0).map((g) => bar(g, `hosted ${g.group}`, ['passed', 'failed'])),
+    ...report.tiers.filter((t) => t.total > 0).map((t) => {
+      const st = tierStanding(report, t);
+      return bar(t, t.tier, { text: `${st.own}; reached: ${st.reached}`, ok: st.ok });
+    }),
+    ...(h?.groups ?? []).filter((g) => g.total > 0).map((g) => bar(g, `hosted ${g.group}`, { text: g.passes ? 'passed' : 'failed', ok: g.passes })),
   ];
   const warnings = [...report.warnings, ...(h?.warnings ?? []).map((w) => `(hosted) ${w}`)];
   return `<!doctype html>
@@ -255,7 +283,7 @@ export function renderHtml(report: Report): string {
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${CSP}; script-src '${SEARCH_SCRIPT_HASH}'">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>agent-memory-tck: ${esc(achieved)} — ${esc(report.target.url)}</title>
+<title>agent-memory-tck: ${bridge && report.narrowed ? 'selection ' : ''}${esc(achieved)} — ${esc(report.target.url)}</title>
 <style>${CSS}</style>
 </head>
 <body>
@@ -270,6 +298,7 @@ ${verdicts(report).map((v) => `<p class="verdict ${v.ok ? 'ok' : 'bad'}">${esc(v
 <section class="tiers">${bars.join('')}</section>
 ${report.explore?.failure ? `<section><h2>explore: minimal failing sequence</h2><pre>${esc(exploreFailureLines(report.explore).join('\n'))}</pre></section>` : ''}
 ${report.gate || warnings.length ? `<section>${report.gate ? gate(report.gate) : ''}${warnings.map((w) => `<div class="notice">warning: ${esc(w)}</div>`).join('')}</section>` : ''}
+${causesSection(report)}
 ${filter(report)}
 <main>
 ${groups.join('\n')}

@@ -5,7 +5,8 @@
 import junitModule, { type Builder } from 'junit-report-builder';
 import type { AnyReportScenario, Report } from '../model.js';
 import { exploreFailureLines } from './explore.js';
-import { failureText, placeOf } from './text.js';
+import { reaches } from '../../engine/grading.js';
+import { failureText, placeOf, selectionVerdict } from './text.js';
 
 // The package is CommonJS (`module.exports = builder`) while its types declare a default export.
 export const junit: Builder = (junitModule as unknown as { default?: Builder }).default ?? (junitModule as unknown as Builder);
@@ -26,13 +27,16 @@ function firstLine(text: string | undefined, fallback: string): string {
   return line === '' ? fallback : line;
 }
 
-function addCase(suite: ReturnType<Builder['testSuite']>, s: AnyReportScenario): void {
+/** A skipped case's reason, in the order the cases are added (the builder writes a bare <skipped/>). */
+type SkipReasons = string[];
+
+function addCase(suite: ReturnType<Builder['testSuite']>, s: AnyReportScenario, reasons: SkipReasons, target: Report['target']): void {
   const tc = suite
     .testCase()
     .className(`${placeOf(s)}.${s.group}`)
     .name(xmlSafe(`${s.id} ${s.title}`))
     .time(seconds(s.durationMs));
-  const body = xmlSafe(failureText(s, { all: true }));
+  const body = xmlSafe(failureText(s, { all: true, target }));
   const message = xmlSafe(firstLine(s.message, s.outcome));
   switch (s.outcome) {
     case 'failed':
@@ -44,6 +48,7 @@ function addCase(suite: ReturnType<Builder['testSuite']>, s: AnyReportScenario):
     case 'skipped':
     case 'not-run':
       tc.skipped();
+      reasons.push(xmlSafe(firstLine(s.message, s.outcome === 'skipped' ? 'skipped' : 'not run')));
       if (s.message) tc.standardOutput(xmlSafe(`${s.outcome}: ${s.message}`));
       break;
     case 'passed':
@@ -54,6 +59,8 @@ function addCase(suite: ReturnType<Builder['testSuite']>, s: AnyReportScenario):
 
 export function renderJunit(report: Report): string {
   const builder = junit.newBuilder().name(`agent-memory-tck ${report.target.url}`);
+  const reasons: SkipReasons = [];
+  runCase(builder, report);
   for (const t of report.tiers) {
     const scenarios = report.scenarios.filter((s) => s.tier === t.tier);
     if (scenarios.length === 0) continue;
@@ -66,9 +73,11 @@ export function renderJunit(report: Report): string {
       .property('kit', `${report.kit.name} ${report.kit.version}`)
       .property('protocol', report.kit.protocol)
       .property('grading', report.grading.rule)
-      .property('tier.reached', String(t.passes))
-      .property('achieved', report.achieved ?? 'none');
-    for (const s of scenarios) addCase(suite, s);
+      .property('tier.all-passed', String(t.passes))
+      .property('tier.reached', String(reaches(report.achieved, t.tier)))
+      .property('achieved', report.achieved ?? 'none')
+      .property('verdict', selectionVerdict(report) ?? `achieved tier ${report.achieved ?? 'none'}`);
+    for (const s of scenarios) addCase(suite, s, reasons, report.target);
   }
   const h = report.hosted;
   for (const g of h?.groups ?? []) {
@@ -84,7 +93,7 @@ export function renderJunit(report: Report): string {
       .property('profile', 'hosted')
       .property('group.passed', String(g.passes))
       .property('hosted.passed', String(h!.passed));
-    for (const s of scenarios) addCase(suite, s);
+    for (const s of scenarios) addCase(suite, s, reasons, report.target);
   }
   const e = report.explore;
   if (e) {
@@ -95,5 +104,36 @@ export function renderJunit(report: Report): string {
     if (e.failure) tc.failure(xmlSafe(e.failure.message.split('\n')[0]!)).stacktrace(xmlSafe(exploreFailureLines(e).join('\n')));
   }
   // The Jenkins/Surefire schema has no `skipped` attribute on <testsuites> (each testsuite has it).
-  return `${builder.build().replace(/(<testsuites\b[^>]*?) skipped="\d+"/, '$1')}\n`;
+  let next = 0;
+  const xml = builder
+    .build()
+    .replace(/(<testsuites\b[^>]*?) skipped="\d+"/, '$1')
+    // Every <skipped> carries its reason (text escaped: no markup can reach the attribute).
+    .replace(/<skipped\/>/g, () => `<skipped message="${escAttr(reasons[next++] ?? 'skipped')}"/>`);
+  return `${xml}\n`;
+}
+
+const escAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/\n/g, '&#10;');
+
+/**
+ * A run that did not check everything it was asked to (interrupted, the target unreachable, the
+ * time bound hit) must not read as green in a CI consumer that counts only failures and errors:
+ * it gets one errored test case of its own, first, saying what was not checked.
+ */
+function runCase(builder: Builder, report: Report): void {
+  const all = [...report.scenarios, ...(report.hosted?.scenarios ?? [])];
+  const notRun = all.filter((s) => s.outcome === 'not-run');
+  if (!report.interrupted && notRun.length === 0) return;
+  const why = report.interrupted ? 'the run was interrupted' : firstLine(notRun[0]?.message, 'the run stopped early');
+  const message = xmlSafe(`${why}: ${notRun.length} of ${all.length} scenarios not run`);
+  builder
+    .testSuite()
+    .name('agent-memory-tck run')
+    .timestamp(report.startedAt.slice(0, 19))
+    .time(seconds(report.durationMs))
+    .testCase()
+    .className('run')
+    .name('the run checked every selected scenario')
+    .time(seconds(report.durationMs))
+    .error(message, 'incomplete-run', message);
 }

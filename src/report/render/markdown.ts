@@ -1,10 +1,11 @@
 // The Markdown summary (summary.md, and $GITHUB_STEP_SUMMARY on GitHub Actions): the verdict, the
 // tier table, the baseline gate, and each failure folded in <details> with its evidence in a
 // code block. Server text only ever appears inside code blocks; kit text in HTML is escaped.
+import { causeLine, causesOf, compactIds } from '../causes.js';
 import { bridgeRan, type Report } from '../model.js';
 import { exploreFailureLines, exploreSummary } from './explore.js';
 import { esc } from './html.js';
-import { OUTCOME_LABEL, clip, failureText, failuresOf, tierName } from './text.js';
+import { OUTCOME_LABEL, clip, failureText, failuresOf, selectionVerdict, tierName, tierStanding } from './text.js';
 
 /** Failures shown with their evidence; the rest are listed one per line (GitHub caps a summary at 1 MiB). */
 const DETAILED = 50;
@@ -28,11 +29,17 @@ export function renderMarkdown(report: Report): string {
   const out: string[] = [];
   const bridge = bridgeRan(report);
   const h = report.hosted;
-  const headline = bridge ? tierName(report.achieved) : h ? `hosted profile ${h.passed ? 'PASSED' : 'FAILED'}` : `explore ${report.success ? 'PASSED' : 'FAILED'}`;
+  const selection = selectionVerdict(report);
+  const headline = bridge ? (selection ?? tierName(report.achieved)) : h ? `hosted profile ${h.passed ? 'PASSED' : 'FAILED'}` : `explore ${report.success ? 'PASSED' : 'FAILED'}`;
   out.push(`## agent-memory-tck: ${headline} ${report.success ? '✅' : '❌'}`, '');
   if (bridge) {
     const where = `${inlineCode(report.target.url)}${report.target.embedded ? ' (embedded reference server)' : ''}`;
-    out.push(`**Achieved tier: ${tierName(report.achieved)}** (requested ${report.requestedTier}, grading ${report.grading.rule}) against ${where}`, '');
+    out.push(
+      selection
+        ? `**${esc(selection)}**: a partial run, no tier awarded (grading ${report.grading.rule}) against ${where}`
+        : `**Achieved tier: ${tierName(report.achieved)}** (requested ${report.requestedTier}, grading ${report.grading.rule}) against ${where}`,
+      '',
+    );
   }
   if (h) {
     const where = `${inlineCode(h.target.url)}${h.target.embedded ? ' (embedded hosted reference service)' : ''}`;
@@ -43,9 +50,10 @@ export function renderMarkdown(report: Report): string {
     '',
   );
   if (bridge) {
-    out.push('| tier | passed | failed | error | skipped | not run | reached |', '|---|---:|---:|---:|---:|---:|:---:|');
+    out.push('| tier | passed | failed | error | skipped | not run | its own scenarios | tier reached |', '|---|---:|---:|---:|---:|---:|---|---|');
     for (const t of report.tiers.filter((x) => x.total > 0)) {
-      out.push(`| ${t.tier} | ${t.passed} | ${t.failed} | ${t.error} | ${t.skipped} | ${t.notRun} | ${t.passes ? '✅' : '❌'} |`);
+      const st = tierStanding(report, t);
+      out.push(`| ${t.tier} | ${t.passed} | ${t.failed} | ${t.error} | ${t.skipped} | ${t.notRun} | ${esc(st.own)} | ${st.reached.startsWith('yes') ? '✅' : '❌'} ${esc(st.reached)} |`);
     }
     out.push('');
   }
@@ -72,10 +80,14 @@ export function renderMarkdown(report: Report): string {
   for (const w of h?.warnings ?? []) out.push(`> warning (hosted): ${esc(w)}`, '');
   const bad = failuresOf(report);
   if (bad.length) {
+    // Causes lead: server text only ever inside a code block.
+    const causes = causesOf(report);
+    out.push(`### ${causes.length} cause${causes.length === 1 ? '' : 's'} of ${bad.length} failure${bad.length === 1 ? '' : 's'}`, '');
+    out.push(codeBlock(clip(causes.map((c, i) => `${i + 1}. ${causeLine(c)}\n   ${compactIds(c.scenarios.map((s) => s.id))}`).join('\n'), EVIDENCE_CAP)), '');
     out.push(`### Failures (${bad.length})`, '');
     for (const s of bad.slice(0, DETAILED)) {
       out.push(`<details><summary><b>${OUTCOME_LABEL[s.outcome]}</b> ${esc(s.id)} ${esc(s.title)} (${esc(s.clauses.join(', '))})</summary>`, '');
-      out.push(codeBlock(clip(failureText(s), EVIDENCE_CAP)), '');
+      out.push(codeBlock(clip(failureText(s, { target: report.target }), EVIDENCE_CAP)), '');
       out.push('</details>', '');
     }
     for (const s of bad.slice(DETAILED)) out.push(`- **${OUTCOME_LABEL[s.outcome]}** ${esc(s.id)} ${esc(s.title)}`);

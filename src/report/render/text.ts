@@ -3,6 +3,7 @@
 import { formatExchange, printable } from '../../engine/evidence.js';
 import { reaches } from '../../engine/grading.js';
 import { exploreSummary } from './explore.js';
+import { TIERS } from '../../engine/scenario.js';
 import { bridgeRan, isFailing, type AnyReportScenario, type Report, type ScenarioOutcome as Outcome } from '../model.js';
 
 export type { Outcome };
@@ -27,6 +28,59 @@ export const placeOf = (s: AnyReportScenario): string => ('tier' in s ? s.tier :
 
 export const tierName = (tier: string | null): string => (tier ? tier.toUpperCase() : 'NONE');
 
+const capital = (t: string) => t.charAt(0).toUpperCase() + t.slice(1);
+
+/** "Bronze", "Bronze and Silver", "Bronze, Silver and Gold": the tiers up to `tier`. */
+function tiersUpTo(tier: string): string {
+  const names = TIERS.slice(0, TIERS.indexOf(tier as (typeof TIERS)[number]) + 1).map(capital);
+  return names.length <= 1 ? (names[0] ?? capital(tier)) : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}
+
+/**
+ * A narrowed run's verdict in words: "selection passed (13 of 111 Bronze scenarios)" or
+ * "selection FAILED (11 of 13 selected passed; 13 of 111 Bronze scenarios)"; undefined when the
+ * run was not narrowed.
+ */
+export function selectionVerdict(report: Report): string | undefined {
+  const n = report.narrowed;
+  if (!n) return undefined;
+  const of = `${n.selected} of ${n.population} ${tiersUpTo(report.requestedTier)} scenarios`;
+  return n.passed ? `selection passed (${of})` : `selection FAILED (${n.passing} of ${n.selected} selected passed; ${of})`;
+}
+
+/** The short verdict a badge or a title shows: the tier reached, "selection passed/failed", or the hosted verdict. */
+export function shortVerdict(report: Report): { value: string; colour: 'bronze' | 'silver' | 'gold' | 'none' | 'passed' | 'failed' } {
+  if (!bridgeRan(report)) return report.hosted?.passed ? { value: 'passed', colour: 'passed' } : { value: 'failed', colour: 'failed' };
+  if (report.narrowed) return report.narrowed.passed ? { value: 'selection passed', colour: 'passed' } : { value: 'selection failed', colour: 'failed' };
+  return { value: report.achieved ?? 'none', colour: report.achieved ?? 'none' };
+}
+
+/**
+ * A tier row's standing, in words nobody can misread: whether all of its own scenarios passed
+ * (apart from the tiers below it), and whether the tier is reached (which needs those too).
+ */
+export function tierStanding(report: Report, t: Report['tiers'][number]): { own: string; reached: string; ok: boolean } {
+  const ranAll = t.inLevel === undefined;
+  const required = report.grading.required[t.tier] ?? 1;
+  const own = !ranAll
+    ? `${t.total} of ${t.inLevel} ran`
+    : t.passes
+      ? required < 1 && t.passed < t.total
+        ? `${t.passed} of ${t.total} passed (${Math.round(required * 100)} % needed)`
+        : 'all passed'
+      : `${t.passed} of ${t.total} passed`;
+  const isReached = reaches(report.achieved, t.tier);
+  const below = TIERS.slice(0, TIERS.indexOf(t.tier)).find((lower) => !reaches(report.achieved, lower));
+  const reached = report.narrowed
+    ? 'no: a selection reaches no tier'
+    : isReached
+      ? 'yes'
+      : t.passes && below
+        ? `no: ${below} is not reached`
+        : 'no';
+  return { own, reached, ok: isReached || (report.narrowed !== undefined && t.passed === t.total - t.skipped && t.failed + t.error === 0) };
+}
+
 /**
  * The verdict, one line per profile that ran, and whether it is good: "Achieved tier: GOLD
  * (requested gold, grading strict) against URL", "Hosted profile: PASSED (resources passed, …) against URL".
@@ -35,10 +89,15 @@ export function verdicts(report: Report): { text: string; ok: boolean }[] {
   const lines: { text: string; ok: boolean }[] = [];
   if (bridgeRan(report)) {
     const where = `${report.target.url}${report.target.embedded ? ' (embedded reference server)' : ''}`;
-    lines.push({
-      text: `Achieved tier: ${tierName(report.achieved)} (requested ${report.requestedTier}, grading ${report.grading.rule}) against ${where}`,
-      ok: reaches(report.achieved, report.requestedTier),
-    });
+    const selection = selectionVerdict(report);
+    lines.push(
+      selection
+        ? { text: `${capital(selection)}, no tier awarded to a partial run, against ${where}`, ok: report.narrowed!.passed }
+        : {
+            text: `Achieved tier: ${tierName(report.achieved)} (requested ${report.requestedTier}, grading ${report.grading.rule}) against ${where}`,
+            ok: reaches(report.achieved, report.requestedTier),
+          },
+    );
   }
   const h = report.hosted;
   if (h) {
@@ -178,13 +237,25 @@ export const SHOWN_EXCHANGES = 3;
  * The evidence of a failed or errored scenario as plain text: clauses, message, diff, the last
  * exchanges (all of them with `all`), and how to reproduce it.
  */
-export function failureText(s: AnyReportScenario, options: { all?: boolean } = {}): string {
+/**
+ * How to reproduce a failure: with the target's real URL; against the embedded server (gone with
+ * the run) or for a hosted scenario, from the report.
+ */
+export function reproHint(s: AnyReportScenario, target?: Report['target']): string {
+  const from = !('tier' in s) || target === undefined || target.embedded ? '--report report.json' : `--url ${shellWord(target.url)}`;
+  return `tck repro ${s.id} ${from}`;
+}
+
+/** A word the shell passes through unchanged (quoted when it must be). */
+const shellWord = (w: string) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
+
+export function failureText(s: AnyReportScenario, options: { all?: boolean; target?: Report['target'] } = {}): string {
   const parts = [`${OUTCOME_LABEL[s.outcome]} ${s.id} ${s.title}`, `clauses: ${s.clauses.join(', ')} (${placeOf(s)}, ${s.group})`];
   if (s.message) parts.push(s.message);
   const diff = expectedActualDiff(s);
   if (diff) parts.push(`diff (- expected, + actual):\n${indent(diffText(diff), '  ')}`);
   parts.push(exchangesText(s, options.all));
-  if (s.repro) parts.push(`reproduce: tck repro ${s.id} ${'tier' in s ? '--url URL' : '--report report.json'} (or the script in report.json)`);
+  if (s.repro) parts.push(`reproduce: ${reproHint(s, options.target)} (or the script in report.json)`);
   return parts.join('\n');
 }
 
