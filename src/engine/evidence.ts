@@ -51,11 +51,11 @@ const DISPLAY_CAP_BYTES = 64 * 1024;
 const FORMAT_CAP_CHARS = 2048;
 
 /** The text of a body for an Exchange: whole up to DISPLAY_CAP_BYTES, then cut with a marker. */
-export function displayText(buf: Buffer, text: string): string {
-  if (buf.length <= DISPLAY_CAP_BYTES) return text;
-  const cut = buf.length - DISPLAY_CAP_BYTES;
+export function displayText(buf: Buffer, text: string, cap = DISPLAY_CAP_BYTES): string {
+  if (buf.length <= cap) return text;
+  const cut = buf.length - cap;
   // A cut inside a multi-byte character decodes to U+FFFD, which is fine for display.
-  return `${buf.toString('utf8', 0, DISPLAY_CAP_BYTES)}…[truncated: ${cut} more bytes]`;
+  return `${buf.toString('utf8', 0, cap)}…[truncated: ${cut} more bytes]`;
 }
 
 /**

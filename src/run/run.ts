@@ -18,6 +18,7 @@ import type { HostedProfileOptions, HostedRun } from '../profiles/hosted/run.js'
 import { REPORT_FORMAT_VERSION, type Report } from '../report/model.js';
 import { withRepros } from '../report/repro.js';
 import { KIT_NAME, KIT_VERSION } from '../util/kit.js';
+import { DEFAULT_LIMITS } from '../util/limits.js';
 
 export interface TckOptions extends Selection {
   /** Conformance server URL; omitted: the embedded reference server on a free port. */
@@ -112,7 +113,8 @@ export async function runTck(options: TckOptions = {}): Promise<Report> {
   const selected = results.filter((r) => !r.skippedBySelection);
   const narrowed =
     bridge !== undefined && selected.length < bridge.populationTotal
-      ? { passed: selected.length > 0 && selected.every((r) => r.outcome === 'passed'), selected: selected.length, passing: selected.filter((r) => r.outcome === 'passed').length, population: bridge.populationTotal }
+      // setup is the selection's first call: a setup answered against the protocol fails it too.
+      ? { passed: bridge.summary.setup.ok && selected.length > 0 && selected.every((r) => r.outcome === 'passed'), selected: selected.length, passing: selected.filter((r) => r.outcome === 'passed').length, population: bridge.populationTotal }
       : undefined;
   if (narrowed) g.achieved = null;
   const bridgeSuccess = narrowed ? narrowed.passed : reaches(g.achieved, tier);
@@ -193,6 +195,8 @@ async function runBridge(options: TckOptions): Promise<BridgeRun> {
     ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
     ...(options.headers ? { headers: options.headers } : {}),
     ...(options.onExchange ? { onExchange: options.onExchange } : {}),
+    // A certification replays every exchange offline: it keeps each body whole (up to --max-body).
+    ...(options.keepExchanges ? { evidenceBytes: options.maxBodyBytes ?? DEFAULT_LIMITS.maxBodyBytes } : {}),
   });
   let unreachable: TargetUnreachable | undefined;
   try {

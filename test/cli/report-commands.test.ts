@@ -43,7 +43,7 @@ describe('reports', () => {
     it('the default is console, json, junit and html; exit 0 when the tier is reached', () => {
       expect(referenceRun.code).toBe(0);
       expect(readdirSync(dirOf('reference')).sort()).toEqual(['junit.xml', 'report.html', 'report.json']);
-      expect(referenceRun.stdout).toMatch(/Selection passed \(10 of 111 Bronze scenarios\)/);
+      expect(referenceRun.stdout).toMatch(/Selection passed \(\d+ of \d+ Bronze scenarios\)/);
     });
 
     it('an unknown reporter is a usage error', async () => {

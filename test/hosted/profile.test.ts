@@ -90,13 +90,13 @@ describe('--hosted with --url', () => {
       expect(both.profiles).toEqual(['bridge', 'hosted']);
       expect(both.scenarios.map((s) => s.id)).toEqual(['SCN-B-001']);
       expect(both.hosted!.scenarios.map((s) => s.id)).toEqual(['SCN-H-040']);
-      expect(both).toMatchObject({ achieved: null, narrowed: { passed: true, selected: 1, population: 111 }, success: true, target: { url: bridge.url, embedded: false } });
+      expect(both).toMatchObject({ achieved: null, narrowed: { passed: true, selected: 1 }, success: true, target: { url: bridge.url, embedded: false } });
       const lines: string[] = [];
       new ConsoleReporter({ stream: { write: (t: string) => lines.push(t) } }).onEnd(both);
       const text = lines.join('');
-      expect(text).toMatch(/Selection passed \(1 of 111 Bronze scenarios\), no tier awarded to a partial run, against http:\/\/127\.0\.0\.1:\d+\n/);
+      expect(text).toMatch(/Selection passed \(1 of \d+ Bronze scenarios\), no tier awarded to a partial run, against http:\/\/127\.0\.0\.1:\d+\n/);
       expect(text).toMatch(/Hosted profile: PASSED \(discovery passed\) against http:\/\/127\.0\.0\.1:\d+\/v1 \(embedded hosted reference service\)/);
-      expect(text).toMatch(/\nbronze .*1 of 111 ran\s+no: a selection reaches no tier\n[\s\S]*\nhosted .*group\ndiscovery .*passed\n/);
+      expect(text).toMatch(/\nbronze .*1 of \d+ ran\s+no: a selection reaches no tier\n[\s\S]*\nhosted .*group\ndiscovery .*passed\n/);
     } finally {
       await bridge.close();
     }

@@ -58,7 +58,7 @@ describe('root causes', () => {
       expect(r.code).toBe(1);
       expect(r.stdout).toContain(`warning: ${url} is not a bridge server: setup 404 with an HTML page, clear_all_data 404 with an HTML page, get_conversation 404 with an HTML page; no scenario was run`);
       expect(r.stdout).not.toMatch(/^(FAIL|ERROR|NOT RUN)/m);
-      expect(r.stdout).toMatch(/202 scenarios: 0 passed, 202 not run/);
+      expect(r.stdout).toMatch(/(\d+) scenarios: 0 passed, \1 not run/);
     } finally {
       await new Promise((r) => server.close(r));
     }

@@ -34,9 +34,9 @@ describe('JUnit in a real consumer', () => {
     expect(parsed.status).toBe('FAIL');
     const run = parsed.suites[0]!.cases[0]!;
     expect(run).toMatchObject({ name: 'the run checked every selected scenario', status: 'FAIL' });
-    expect(run.failure).toMatch(/111 of 111 scenarios not run/);
+    expect(run.failure).toMatch(/(\d+) of \1 scenarios not run/);
     expect(xml).not.toMatch(/<skipped\/>/);
-    expect(xml.match(/<skipped message="[^"]+"\/>/g)).toHaveLength(111);
+    expect(xml.match(/<skipped message="[^"]+"\/>/g)).toHaveLength(report.scenarios.length);
   });
 
   it('an interrupted run fails too', async () => {
@@ -46,7 +46,7 @@ describe('JUnit in a real consumer', () => {
     expect(report.interrupted).toBe(true);
     const { parsed } = consume(report, 'interrupted');
     expect(parsed.status).toBe('FAIL');
-    expect(parsed.suites[0]!.cases[0]!.failure).toMatch(/^the run was interrupted: \d+ of 111 scenarios not run/);
+    expect(parsed.suites[0]!.cases[0]!.failure).toMatch(/^the run was interrupted: \d+ of \d+ scenarios not run/);
   });
 
   it('a complete passing run has no run case and passes', async () => {

@@ -37,6 +37,8 @@ interface BridgeClientOptions {
   headers?: Record<string, string>;
   /** Called with every exchange, in order, just before its call resolves. */
   onExchange?: (ex: Exchange) => void;
+  /** How much of each response body the evidence keeps (default 64 KiB; a certification keeps it whole, to replay it). */
+  evidenceBytes?: number;
   /**
    * Most sockets the pool keeps to the target. Default 1: calls share one keep-alive connection
    * and concurrent calls queue behind each other (their timers run while queued). Raise it to
@@ -299,6 +301,7 @@ export class BridgeClient {
   readonly url: string;
   readonly timeoutMs: number;
   readonly maxBodyBytes: number;
+  readonly #evidenceBytes: number | undefined;
 
   readonly #target: Target;
   readonly #pool: Client | Pool;
@@ -336,6 +339,7 @@ export class BridgeClient {
     this.url = this.#target.origin + this.#target.basePath;
     this.timeoutMs = positive('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS);
     this.maxBodyBytes = positive('maxBodyBytes', options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES);
+    this.#evidenceBytes = options.evidenceBytes;
 
     // Same checks as for --header arguments (names lowercased, reserved names and bad values
     // rejected, values never echoed).
@@ -547,7 +551,7 @@ export class BridgeClient {
       const ct = h.headers === undefined ? undefined : headerString(h.headers['content-type']);
       if (ct !== undefined) exchange.contentType = ct;
       exchange.responseBytes = h.bytes;
-      exchange.responseText = displayText(buf, text);
+      exchange.responseText = displayText(buf, text, this.#evidenceBytes);
     }
     if (h.tooLarge !== undefined) {
       outcome = { kind: 'transport', failure: 'too-large', reason: h.tooLarge };

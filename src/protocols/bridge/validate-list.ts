@@ -3,7 +3,7 @@
 // further (its verdict is settled), and the event loop gets a turn every YIELD_EVERY elements so
 // that a scenario timeout or a SIGINT is not held up by a million-element answer.
 import type { z } from 'zod';
-import { MAX_ISSUES, capped, validate } from './validate.js';
+import { MAX_ISSUES, capIssues, capped, validate } from './validate.js';
 
 /** Elements judged between two turns of the event loop. */
 export const YIELD_EVERY = 2_000;
@@ -39,7 +39,8 @@ export async function validateList(schema: z.ZodType, list: readonly unknown[], 
     for (const line of r.issues) if (issueCount++ < MAX_ISSUES) issues.push(line);
     for (const line of r.notes) if (noteCount++ < MAX_ISSUES) notes.push(line);
   }
-  const out = capped(issues, issueCount);
+  // The same issue in every element is said once, with how many elements repeat it.
+  const out = capIssues(capped(issues, issueCount));
   if (unjudged > 0) out.push(`(the other ${unjudged} elements were not judged: ${MAX_ISSUES} issues settle the verdict)`);
   return { ok: issueCount === 0, issues: out, notes: capped(notes, noteCount) };
 }
