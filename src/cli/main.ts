@@ -5,7 +5,7 @@ import { KIT_VERSION } from '../util/kit.js';
 import { EXIT, TckError, exitCodeOfError } from '../engine/errors.js';
 import { DEFAULT_LIMITS } from '../util/limits.js';
 
-const TIERS = ['bronze', 'silver', 'gold'];
+const TIERS = ['bronze', 'silver', 'gold', 'platinum'];
 
 function positiveInt(name: string) {
   return (value: string): number => {
@@ -45,7 +45,7 @@ export function buildProgram(): Command {
     .command('run', { isDefault: true })
     .description('run the suites against a conformance server (default: the embedded reference server)')
     .option('-u, --url <url>', 'conformance server base URL (omit to start the embedded reference server)')
-    .addOption(new Option('-t, --tier <tier>', 'highest tier to run; lower tiers run too').choices(TIERS).default('gold'))
+    .addOption(new Option('-t, --tier <tier>', 'highest tier to run; lower tiers run too (platinum, the optional Volume 5 tier, runs only when named)').choices(TIERS).default('gold'))
     .option('-g, --grep <pattern>', 'run only scenarios whose id, title, clause or group matches (regex, case-insensitive)')
     .option('-s, --scenario <id>', 'run only this scenario (repeatable)', collect)
     .option('--skip <id>', 'skip this scenario (repeatable)', collect)

@@ -3,8 +3,14 @@
 // the hosted profile's HostedContext).
 import { z } from 'zod';
 
-/** The bridge tiers, lowest first; grading reaches them in this order. */
-export const TIERS = ['bronze', 'silver', 'gold'] as const;
+/**
+ * The bridge tiers, lowest first; grading reaches them in this order. Platinum (the established
+ * kit's Volume 5, hosted-service operations) is optional: a run selects it only when asked
+ * (`--tier platinum`), and a server without it still reaches Gold.
+ */
+export const TIERS = ['bronze', 'silver', 'gold', 'platinum'] as const;
+/** The highest tier a run selects unless told otherwise (Platinum is opt-in). */
+export const DEFAULT_TIER = 'gold' satisfies (typeof TIERS)[number];
 export const TierSchema = z.enum(TIERS);
 export type ScenarioTier = z.infer<typeof TierSchema>;
 

@@ -1,5 +1,5 @@
 // docs/scenarios.md: the catalogue of every scenario, generated from the suites (`npm run docs`).
-import type { ScenarioBase, TieredScenario } from '../engine/scenario.js';
+import { TIERS, type ScenarioBase, type TieredScenario } from '../engine/scenario.js';
 
 const cell = (text: string) => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
 
@@ -12,7 +12,7 @@ export function renderCatalogue(scenarios: readonly TieredScenario<never>[], hos
     "established TCK's registry ids (same clause); ids from 101 are this kit's own. `tck explain ID` prints one entry.",
     '',
   ];
-  for (const tier of ['bronze', 'silver', 'gold'] as const) {
+  for (const tier of TIERS) {
     const rows = scenarios.filter((s) => s.tier === tier);
     lines.push(`## ${tier[0]!.toUpperCase()}${tier.slice(1)} (${rows.length})`, '');
     lines.push('| id | group | clauses | title | asserts |', '|---|---|---|---|---|');

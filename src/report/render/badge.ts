@@ -2,7 +2,7 @@
 import { bridgeRan, type Report } from '../model.js';
 import { esc } from './html.js';
 
-const COLOUR: Record<string, string> = { bronze: '#a8683a', silver: '#8d99a4', gold: '#c99a1c', none: '#b42318', passed: '#1f8a4c', failed: '#b42318' };
+const COLOUR: Record<string, string> = { bronze: '#a8683a', silver: '#8d99a4', gold: '#c99a1c', platinum: '#9333ea', none: '#b42318', passed: '#1f8a4c', failed: '#b42318' };
 
 /** Approximate advance widths of Verdana 11px (shields' font), enough to size the two halves. */
 function textWidth(text: string): number {

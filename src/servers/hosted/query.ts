@@ -1,18 +1,25 @@
 // POST /v1/query (cypher_query). The document names the operation and the graph query language but
-// shows neither the request nor the result, so the reference answers a small read-only subset of
-// Cypher over the entity graph, enough to try the endpoint:
+// shows neither the request nor the result. The reference answers a documented read-only subset
+// of Cypher over the entity graph (README, "Query console"):
 //
 //   MATCH (a[:Label] [{prop: value, …}]) [-[r[:TYPE]]-> (b…)]     (also <-[…]- and -[…]-)
 //   [WHERE v.prop = value [AND …]]
-//   RETURN item[, item…]    item: v | v.prop | count(v) | count(*), each optionally AS name
+//   RETURN item[, item…]    item: v | v.prop | count(v) | count(*) | $param | literal, each optionally AS name
 //   [LIMIT n]
 //
-// Nodes are entities (label Entity, or an entity type such as Person), relationships are the
-// graph's edges; properties are the camelCase fields of the REST views (canonical_name is read as
-// canonicalName); a value is a string, a number, true, false, null or a $parameter. The request is
-// {query, parameters?} ("params" is accepted too); the result is {columns, records}, one object per
-// record keyed by column. Anything else is a 400 naming what is not supported.
-import type { EdgeView, EntityView } from './store.js';
+// Those are the only clauses: MATCH, WHERE (equalities joined by AND), RETURN, LIMIT. Nodes are
+// entities (label Entity, or an entity type such as Person, any case), relationships are the graph's
+// edges; properties are the camelCase fields of the REST views (canonical_name is read as
+// canonicalName); a value is a string, a number, true, false, null or a $parameter, given in the
+// request's `params` (the official clients' field; `parameters` is accepted too). The request names
+// the query `cypher` (the clients' field; `query` is accepted too). The result is {columns, rows}:
+// one array per row, in column order (and `records`, the same rows as objects keyed by column).
+// A write clause (CREATE, MERGE, SET, DELETE, DETACH, REMOVE, DROP, FOREACH, LOAD CSV, CALL) is
+// rejected, and anything else outside the subset is a 400 naming the construct.
+import type { EdgeView } from './store.js';
+
+/** What the console reads of a node: an entity's REST view (id, name, type and its other fields). */
+export type QueryNode = { id: string; name: string; type: string };
 
 export class QueryError extends Error {}
 
@@ -21,7 +28,13 @@ const WRITE_CLAUSE = /\b(create|merge|set|delete|detach|remove|drop|foreach|load
 
 /** Whether the query text (string literals left out) contains a clause that changes data. */
 export function isWriteQuery(query: string): boolean {
-  return WRITE_CLAUSE.test(query.replace(/'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"/g, "''"));
+  return writeClauseOf(query) !== undefined;
+}
+
+/** The first clause that changes data (upper-case, e.g. "CREATE"), or undefined for a read. */
+export function writeClauseOf(query: string): string | undefined {
+  const m = WRITE_CLAUSE.exec(query.replace(/'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"/g, "''"));
+  return m === null ? undefined : m[1]!.replace(/\s+/g, ' ').toUpperCase();
 }
 
 type Token = { kind: 'word' | 'string' | 'number' | 'param' | 'punct'; text: string; value?: unknown };
@@ -45,7 +58,7 @@ function tokenize(text: string): Token[] {
 interface NodePattern { variable?: string; label?: string; props: [string, Value][] }
 interface RelPattern { variable?: string; type?: string; direction: 'out' | 'in' | 'both' }
 type Value = { literal: unknown } | { param: string };
-interface Item { kind: 'var' | 'prop' | 'count'; variable: string; prop?: string; column: string }
+interface Item { kind: 'var' | 'prop' | 'count' | 'value'; variable: string; prop?: string; value?: Value; column: string }
 interface Query { nodes: NodePattern[]; rel?: RelPattern; where: [string, string, Value][]; items: Item[]; limit?: number }
 
 class Parser {
@@ -133,7 +146,8 @@ class Parser {
   }
 
   parse(): Query {
-    if (!this.keyword('MATCH')) throw new QueryError('only MATCH … RETURN … queries are supported by the reference');
+    const first = this.peek();
+    if (!this.keyword('MATCH')) throw new QueryError(`${first === undefined ? 'an empty query' : JSON.stringify(first.text.toUpperCase())} is not supported: the console answers MATCH … [WHERE …] RETURN … [LIMIT n] only`);
     const q: Query = { nodes: [this.node()], where: [], items: [] };
     if (this.isPunct('-') || this.isPunct('<-')) {
       q.rel = this.rel();
@@ -148,7 +162,10 @@ class Parser {
         q.where.push([variable, prop, this.value()]);
       } while (this.keyword('AND'));
     }
-    if (!this.keyword('RETURN')) throw new QueryError('expected RETURN');
+    if (!this.keyword('RETURN')) {
+      const t = this.peek();
+      throw new QueryError(t === undefined ? 'expected RETURN' : `${JSON.stringify(t.text.toUpperCase())} is not supported here (expected RETURN; the console's clauses are MATCH, WHERE, RETURN, LIMIT)`);
+    }
     do q.items.push(this.item());
     while (this.isPunct(',') && ++this.i);
     if (this.keyword('LIMIT')) {
@@ -164,7 +181,10 @@ class Parser {
   private item(): Item {
     const start = this.i;
     let item: Item;
-    if (this.peek()?.text.toUpperCase() === 'COUNT' && this.tokens[this.i + 1]?.text === '(') {
+    const head = this.peek();
+    if (head !== undefined && (head.kind === 'param' || head.kind === 'string' || head.kind === 'number' || (head.kind === 'word' && /^(true|false|null)$/i.test(head.text)))) {
+      item = { kind: 'value', variable: '', value: this.value(), column: '' };
+    } else if (this.peek()?.text.toUpperCase() === 'COUNT' && this.tokens[this.i + 1]?.text === '(') {
       this.i += 2;
       const variable = this.isPunct('*') ? (this.i++, '*') : this.word('a variable');
       this.punct(')');
@@ -196,19 +216,19 @@ function resolve(v: Value, params: Record<string, unknown>): unknown {
   return params[v.param];
 }
 
-function labelMatches(node: EntityView, label: string | undefined): boolean {
+function labelMatches(node: QueryNode, label: string | undefined): boolean {
   if (label === undefined || label.toLowerCase() === 'entity') return true;
-  return node.type === label.toUpperCase();
+  return node.type.toLowerCase() === label.toLowerCase();
 }
 
 /** Runs a read-only query over the graph. Throws QueryError (a 400) for what is not supported. */
 export function runQuery(
   text: string,
   params: Record<string, unknown>,
-  graph: { nodes: EntityView[]; edges: EdgeView[] },
-): { columns: string[]; records: Record<string, unknown>[] } {
+  graph: { nodes: QueryNode[]; edges: EdgeView[] },
+): { columns: string[]; rows: unknown[][]; records: Record<string, unknown>[] } {
   const q = new Parser(tokenize(text)).parse();
-  const nodeOk = (n: EntityView, p: NodePattern) =>
+  const nodeOk = (n: QueryNode, p: NodePattern) =>
     labelMatches(n, p.label) && p.props.every(([k, v]) => property(n, k) === resolve(v, params));
   const [first, second] = q.nodes as [NodePattern, NodePattern | undefined];
   let rows: Map<string, unknown>[] = [];
@@ -238,18 +258,23 @@ export function runQuery(
     });
   }
   const counts = q.items.filter((i) => i.kind === 'count');
-  if (counts.length > 0 && counts.length < q.items.length) throw new QueryError('count() mixed with other items (grouping) is not supported by the reference');
+  if (counts.length > 0 && q.items.some((i) => i.kind === 'var' || i.kind === 'prop')) throw new QueryError('count() mixed with other items (grouping) is not supported by the reference');
   for (const item of q.items) {
-    if (item.variable !== '*' && !(q.nodes.some((n) => n.variable === item.variable) || q.rel?.variable === item.variable)) {
+    if (item.kind === 'value') resolve(item.value!, params); // an absent $parameter is a 400 even with no rows
+    else if (item.variable !== '*' && !(q.nodes.some((n) => n.variable === item.variable) || q.rel?.variable === item.variable)) {
       throw new QueryError(`variable ${item.variable} is not defined`);
     }
   }
   const columns = q.items.map((i) => i.column);
   let records: Record<string, unknown>[];
+  const cell = (i: Item, r: Map<string, unknown>) =>
+    i.kind === 'value' ? resolve(i.value!, params) : i.kind === 'prop' ? property(r.get(i.variable), i.prop!) : r.get(i.variable);
   if (counts.length > 0) {
-    records = [Object.fromEntries(q.items.map((i) => [i.column, i.variable === '*' ? rows.length : rows.filter((r) => r.get(i.variable) != null).length]))];
+    records = [Object.fromEntries(q.items.map((i) => [i.column,
+      i.kind === 'value' ? resolve(i.value!, params) : i.variable === '*' ? rows.length : rows.filter((r) => r.get(i.variable) != null).length]))];
   } else {
-    records = rows.map((r) => Object.fromEntries(q.items.map((i) => [i.column, i.kind === 'prop' ? property(r.get(i.variable), i.prop!) : r.get(i.variable)])));
+    records = rows.map((r) => Object.fromEntries(q.items.map((i) => [i.column, cell(i, r)])));
   }
-  return { columns, records: q.limit === undefined ? records : records.slice(0, q.limit) };
+  if (q.limit !== undefined) records = records.slice(0, q.limit);
+  return { columns, rows: records.map((r) => columns.map((c) => r[c])), records };
 }

@@ -9,14 +9,18 @@
 // - Errors: {"error": "<what>"}: 400 bad input (naming the field), 404 unknown resource, plus the
 //   credential answers of http.ts (401, 403).
 // - Memory data is not partitioned by workspace: workspaces scope credentials only (the bridge,
-//   which shares the store, has no workspaces).
+//   which shares the store, has no workspaces). A conversation carries the workspaceId of the key
+//   that created it; one made over the bridge shows the caller's.
+// - Where the document shows nothing, the answers are those the official clients parse
+//   (clients/typescript/src/transport/rest.ts and the other clients of the established kit): see
+//   the README's "Hosted operations" table and test/hosted/client-compat.test.ts.
 import { z } from 'zod';
-import { ENTITY_TYPES, JsonObject, Role, TOOL_CALL_STATUSES, validate, type EntityType } from '../../protocols/bridge/index.js';
+import { JsonObject, Role, TOOL_CALL_STATUSES, validate } from '../../protocols/bridge/index.js';
 import { ApiKeyRegistry, SCOPES, isRefusal, isScope, type Principal, type Refusal, type Scope } from './credentials.js';
 import type { TokenResponse, TokenService } from './oauth.js';
 import { TOKEN_EXCHANGE_GRANT } from './oauth.js';
-import { QueryError, isWriteQuery, runQuery } from './query.js';
-import { HostedError, isEntityType, type HostedStore } from './store.js';
+import { QueryError, runQuery, writeClauseOf } from './query.js';
+import { HostedError, type ConversationView, type HostedStore } from './store.js';
 
 export interface Reply {
   status: number;
@@ -82,10 +86,20 @@ function limitOf(query: URLSearchParams): number | undefined {
   return Number(raw);
 }
 
-function entityTypeOf(value: string, field: string): EntityType {
-  const upper = value.toUpperCase();
-  if (!isEntityType(upper)) throw new HostedError(400, `${field}: ${JSON.stringify(value)} is not an entity type (${ENTITY_TYPES.join(', ')})`);
-  return upper;
+/** Entity types are free-form (the clients send "concept", "person", …); only an empty one is refused. */
+function entityTypeOf(value: string, field: string): string {
+  if (value.trim() === '') throw new HostedError(400, `${field}: must not be empty`);
+  return value;
+}
+
+/** A conversation made over the bridge has no workspace: it shows the caller's. */
+function withWorkspace(c: ConversationView, ctx: RouteContext): ConversationView {
+  return c.workspaceId === null ? { ...c, workspaceId: ctx.principal!.workspaceId } : c;
+}
+
+/** The query text: `cypher` (the clients' field) or `query`. */
+function queryText(body: Record<string, unknown>): string | undefined {
+  return typeof body.cypher === 'string' ? body.cypher : typeof body.query === 'string' ? body.query : undefined;
 }
 
 const optString = z.string().nullish();
@@ -106,7 +120,7 @@ const ToolCallInput = z.looseObject({
   durationMs: z.int().min(0).nullish(),
   error: optString,
 });
-const QueryInput = z.looseObject({ query: z.string(), parameters: JsonObject.nullish(), params: JsonObject.nullish() });
+const QueryInput = z.looseObject({ cypher: z.string().optional(), query: z.string().optional(), parameters: JsonObject.nullish(), params: JsonObject.nullish() });
 const CreateKeyInput = z.looseObject({ label: z.string().min(1), scopes: z.array(z.string()).min(1), workspaceId: z.string().min(1).nullish() });
 
 /** The workspace a key request names (query or body), which must be the caller's. */
@@ -138,22 +152,23 @@ export const ROUTES: readonly Route[] = [
   // ---------------------------------------------------------------- conversations
   {
     method: 'GET', path: '/conversations', operation: 'list_conversations', access: 'read',
-    handler: ({ store, query }) => ok({ conversations: store.listConversations({ userId: param(query, 'userId', 'user_id'), limit: limitOf(query) }) }),
+    handler: (ctx) => ok({ conversations: ctx.store.listConversations({ userId: param(ctx.query, 'userId', 'user_id'), limit: limitOf(ctx.query) }).map((c) => withWorkspace(c, ctx)) }),
   },
   {
     method: 'POST', path: '/conversations', operation: 'create_conversation', access: 'write',
-    handler: ({ store, body }) => created(store.createConversation(input(CreateConversation, body))),
+    handler: ({ store, body, principal }) => created(store.createConversation({ ...input(CreateConversation, body), workspaceId: principal!.workspaceId })),
   },
   {
     method: 'GET', path: '/conversations/:id', operation: 'get_conversation_metadata', access: 'read',
-    handler: ({ store, params }) => ok(store.conversation(params.id!)),
+    handler: (ctx) => ok(withWorkspace(ctx.store.conversation(ctx.params.id!), ctx)),
   },
   {
+    // Idempotent (SPEC-5.1.3): an unknown or already deleted conversation also answers 204.
     method: 'DELETE', path: '/conversations/:id', operation: 'delete_conversation', access: 'write',
     handler: ({ store, params }) => (store.deleteConversation(params.id!), noContent),
   },
   {
-    // The conversation with its messages; limit keeps the most recent ones.
+    // The conversation with its messages; limit keeps the most recent ones. Unknown: {id, messages: []}.
     method: 'GET', path: '/conversations/:id/messages', operation: 'get_conversation', access: 'read',
     handler: ({ store, params, query }) => ok(store.conversationWithMessages(params.id!, limitOf(query))),
   },
@@ -163,7 +178,7 @@ export const ROUTES: readonly Route[] = [
     handler: ({ store, params, body }) => created(store.addMessage(params.id!, input(MessageInput, body))),
   },
   {
-    // Body {messages: [{role, content, metadata?}, …]}; all are validated before any is added.
+    // Body {messages: [{role, content, metadata?}, …]}, at most 100 (SPEC-5.1.4); all are validated before any is added.
     method: 'POST', path: '/conversations/:id/messages/bulk', operation: 'bulk_add_messages', access: 'write',
     handler: ({ store, params, body }) => created({ conversationId: params.id!, messages: store.addMessages(params.id!, input(BulkInput, body).messages) }),
   },
@@ -176,17 +191,19 @@ export const ROUTES: readonly Route[] = [
     },
   },
   {
-    // The context: the recent messages (limit, default 20), the entities they mention, the steps.
+    // {reflections, observations, recentMessages} (SPEC-5.2.1; limit: recent messages, default 20),
+    // plus the entities those messages mention and the steps. Unknown id: the empty context.
     method: 'GET', path: '/conversations/:id/context', operation: 'get_context', access: 'read',
     handler: ({ store, params, query }) => ok(store.context(params.id!, limitOf(query))),
   },
   {
     method: 'GET', path: '/conversations/:id/observations', operation: 'get_observations', access: 'read',
-    handler: ({ store, params }) => ok(store.observations(params.id!)),
+    // Derived from the stored messages and steps; an unknown id has none.
+    handler: ({ store, params, query }) => ok({ conversationId: params.id!, observations: store.observations(params.id!, limitOf(query)) }),
   },
   {
     method: 'GET', path: '/conversations/:id/reflections', operation: 'get_reflections', access: 'read',
-    handler: ({ store, params }) => ok(store.reflections(params.id!)),
+    handler: ({ store, params }) => ok({ conversationId: params.id!, reflections: store.reflections(params.id!) }),
   },
 
   // ---------------------------------------------------------------- entities
@@ -198,7 +215,8 @@ export const ROUTES: readonly Route[] = [
     },
   },
   {
-    // The type is `type` or `entityType` (the established clients send the latter), any case.
+    // The type is `type` or `entityType` (the established clients send both), free-form; it is
+    // answered in lower case (PERSON is "person").
     method: 'POST', path: '/entities', operation: 'add_entity', access: 'write',
     handler: ({ store, body }) => {
       const e = input(EntityInput, body);
@@ -240,11 +258,13 @@ export const ROUTES: readonly Route[] = [
     },
   },
   {
+    // Idempotent, like conversations: an unknown id also answers 204.
     method: 'DELETE', path: '/entities/:id', operation: 'delete_entity', access: 'write',
     handler: ({ store, params }) => (store.deleteEntity(params.id!), noContent),
   },
   {
-    // Any JSON object is feedback (e.g. {rating, comment}); the latest is shown on the entity.
+    // Any JSON object is feedback (the clients send {userScore, confirmed}; userScore must be in
+    // [0, 1]); the latest is shown on the entity. Answer {id, updated: true, …} (SPEC-5.3.1).
     method: 'PUT', path: '/entities/:id/feedback', operation: 'set_entity_feedback', access: 'write',
     handler: ({ store, params, body }) => ok(store.setFeedback(params.id!, body)),
   },
@@ -253,7 +273,8 @@ export const ROUTES: readonly Route[] = [
     handler: ({ store, params }) => ok(store.history(params.id!)),
   },
   {
-    // The path's entity is merged into body.targetId (the established clients' reading).
+    // The path's entity is merged into body.targetId (the established clients' reading); answer
+    // {sourceId, targetId, status: "merged", entity}; a SAME_AS edge source -> target stays in the graph.
     method: 'POST', path: '/entities/:id/merge', operation: 'merge_entities', access: 'write',
     handler: ({ store, params, body }) => ok(store.mergeEntity(params.id!, input(MergeInput, body))),
   },
@@ -284,7 +305,8 @@ export const ROUTES: readonly Route[] = [
     },
   },
   {
-    // Every trace of the conversation; an id with no traces answers an empty list, not 404.
+    // {conversationId, steps, toolCalls} over every trace of the conversation (and `traces`); an id
+    // with no traces answers empty lists, not 404.
     method: 'GET', path: '/reasoning/trace/:conv', operation: 'get_trace_by_conversation', access: 'read',
     handler: ({ store, params }) => ok(store.traceOfConversation(params.conv!)),
   },
@@ -296,16 +318,21 @@ export const ROUTES: readonly Route[] = [
 
   // ---------------------------------------------------------------- query
   {
-    // A query with a clause that changes data needs write (and the read-only reference refuses it).
+    // Body {cypher, params?} (or {query, parameters?}); the read-only subset of query.ts. A query
+    // with a clause that changes data needs write, and the read-only console then refuses it (400).
     method: 'POST', path: '/query', operation: 'cypher_query',
-    access: (body) => (typeof body.query === 'string' && isWriteQuery(body.query) ? 'write' : 'read'),
+    access: (body) => { const text = queryText(body); return text !== undefined && writeClauseOf(text) !== undefined ? 'write' : 'read'; },
     handler: ({ store, body }) => {
       const q = input(QueryInput, body);
-      if (isWriteQuery(q.query)) throw new HostedError(400, 'query: the reference answers read-only queries only');
+      const field = q.cypher !== undefined ? 'cypher' : 'query';
+      const text = q.cypher ?? q.query;
+      if (text === undefined) throw new HostedError(400, 'cypher: is missing (required)');
+      const write = writeClauseOf(text);
+      if (write !== undefined) throw new HostedError(400, `${field}: ${write} is a write clause; the console answers read-only queries only`);
       try {
-        return ok(runQuery(q.query, q.parameters ?? q.params ?? {}, store.graph()));
+        return ok(runQuery(text, q.params ?? q.parameters ?? {}, store.liveGraph()));
       } catch (err) {
-        if (err instanceof QueryError) throw new HostedError(400, `query: ${err.message}`);
+        if (err instanceof QueryError) throw new HostedError(400, `${field}: ${err.message}`);
         throw err;
       }
     },

@@ -18,10 +18,26 @@
 // Every method checks its preconditions before it changes anything (HostedError leaves the state
 // as it was), and is synchronous, like MemoryStore's. clear_all_data and clear_session also forget
 // the hosted-only data that belongs to what they remove.
+//
+// Choices where the hosted document is silent, read from the official clients (README, "Hosted
+// operations"): entity types are free-form lower-case strings over REST (PERSON is "person"); an
+// entity whose type is none of the bridge's five appears over the bridge as OBJECT with the hosted
+// type as its subtype. Entities are extracted from message content added over REST (extract.ts;
+// never from the bridge's add_message, whose scenarios count entities). Observations and
+// reflections are derived from what is stored, synchronously: one observation per window of ten
+// messages and per reasoning step with a result; one reflection per completed trace, plus one over
+// the observations once there are two or more. A merge leaves a SAME_AS link (source -> target),
+// shown in the entity graph.
+//
+// The Platinum bridge methods (the established kit's Volume 5) are the snake_case view of the same
+// operations, at the end of the class.
+import { createHash } from 'node:crypto';
 import type { Entity, EntityType, Message, ReasoningStep, ReasoningTrace, Relationship, Role, ToolCall } from '../../protocols/bridge/index.js';
 import { ENTITY_TYPES } from '../../protocols/bridge/index.js';
-import { MemoryStore, type MemoryStoreOptions, type Params, type StoreSnapshot } from '../bridge/store.js';
+import { BadRequestError, MemoryStore, type MemoryStoreOptions, type Params, type StoreSnapshot } from '../bridge/store.js';
 import { fieldTokens, rank } from '../bridge/search.js';
+import { extractEntities } from './extract.js';
+import { QueryError, runQuery, writeClauseOf } from './query.js';
 
 /** A request the hosted view refuses: 400 (bad input) or 404 (unknown resource). */
 export class HostedError extends Error {
@@ -36,6 +52,8 @@ type Json = Record<string, unknown>;
 export interface ConversationView {
   id: string;
   userId: string | null;
+  /** The workspace of the key that created it (null: made over the bridge, no key). */
+  workspaceId: string | null;
   title: string | null;
   metadata: Json;
   createdAt: string;
@@ -56,7 +74,8 @@ export interface MessageView {
 export interface EntityView {
   id: string;
   name: string;
-  type: EntityType;
+  /** Free-form, lower-case (the bridge's PERSON is "person"). */
+  type: string;
   subtype: string | null;
   description: string | null;
   embedding: number[] | null;
@@ -74,6 +93,10 @@ export interface EdgeView {
   targetId: string;
   relationshipType: string;
   properties: Json;
+  /** The same edge as the official clients read it. */
+  source: string;
+  target: string;
+  type: string;
 }
 
 export interface ToolCallView {
@@ -96,6 +119,7 @@ export interface StepView {
   actionTaken: string | null;
   result: string | null;
   toolCalls: ToolCallView[];
+  createdAt: string;
 }
 
 export interface TraceView {
@@ -118,7 +142,8 @@ export interface HistoryEntry {
 
 export interface EntityPatch {
   name?: string | undefined;
-  type?: EntityType | undefined;
+  /** Free-form (any case). */
+  type?: string | undefined;
   subtype?: string | null | undefined;
   description?: string | null | undefined;
   canonicalName?: string | null | undefined;
@@ -133,6 +158,7 @@ export interface StepInput {
 
 interface ConversationAttrs {
   userId: string | null;
+  workspaceId: string | null;
   title: string | null;
   metadata: Json;
 }
@@ -143,6 +169,32 @@ export function isEntityType(value: string): value is EntityType {
   return (ENTITY_TYPES as readonly string[]).includes(value);
 }
 
+/** SPEC-5.1.4: bulk_add_messages takes at most this many messages per call. */
+export const BULK_MAX = 100;
+/** Messages per observation window. */
+const OBSERVATION_WINDOW = 10;
+/** The workspace a conversation created over the bridge (which has no keys) reports. */
+export const BRIDGE_WORKSPACE_ID = 'bridge';
+
+export interface ObservationView { id: string; conversationId: string; content: string; createdAt: string; windowStart: string | null; windowEnd: string | null }
+export interface ReflectionView { id: string; conversationId: string; content: string; createdAt: string }
+export interface MentionView { conversationId: string; messageId: string; content: string; timestamp: string }
+
+/** A stable UUID (v5-style) of a name, for derived records (observations, reflections). */
+function derivedId(...parts: string[]): string {
+  const h = createHash('sha1').update(parts.join('\u0000'), 'utf8').digest();
+  h[6] = (h[6]! & 0x0f) | 0x50;
+  h[8] = (h[8]! & 0x3f) | 0x80;
+  const hex = h.subarray(0, 16).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** The first sentence of a text, at most 120 characters. */
+function gist(text: string): string {
+  const first = text.trim().split(/(?<=[.!?])\s/u)[0] ?? '';
+  return first.length > 120 ? `${first.slice(0, 117)}...` : first;
+}
+
 export class HostedStore extends MemoryStore {
   // Hosted-only data, keyed by session id / entity id; forgotten with what it belongs to.
   protected conversationAttrs = new Map<string, ConversationAttrs>();
@@ -151,6 +203,12 @@ export class HostedStore extends MemoryStore {
   protected entityUpdatedAt = new Map<string, string>();
   /** The trace that holds the steps recorded over REST for a conversation. */
   protected conversationTrace = new Map<string, string>();
+  /** A REST entity type that is none of the bridge's five (lower-case), by entity id. */
+  protected entityHostedType = new Map<string, string>();
+  /** When each step was recorded (steps added over the bridge fall back to their trace's start). */
+  protected stepCreatedAt = new Map<string, string>();
+  /** SAME_AS provenance links left by merges (SPEC-5.3.3), oldest first. */
+  protected sameAs: { id: string; sourceId: string; sourceName: string; sourceType: string; targetId: string; at: string }[] = [];
 
   constructor(options: MemoryStoreOptions = {}) {
     super(options);
@@ -169,6 +227,9 @@ export class HostedStore extends MemoryStore {
     this.entityHistory.clear();
     this.entityUpdatedAt.clear();
     this.conversationTrace.clear();
+    this.entityHostedType.clear();
+    this.stepCreatedAt.clear();
+    this.sameAs = [];
   }
 
   override clear_session(params: Params<'clear_session'>): void {
@@ -179,7 +240,10 @@ export class HostedStore extends MemoryStore {
   /** A merge over either view is recorded in the target's history. */
   override merge_duplicate_entities(params: Params<'merge_duplicate_entities'>): Entity {
     const sourceName = this.entities.get(params.source_id)?.entity.name;
+    const sourceType = this.entities.has(params.source_id) ? this.restType(params.source_id) : 'object';
     const merged = super.merge_duplicate_entities(params);
+    this.sameAs.push({ id: this.newId(), sourceId: params.source_id, sourceName: sourceName ?? '', sourceType, targetId: merged.id, at: this.iso() });
+    this.entityHostedType.delete(params.source_id);
     this.entityFeedback.delete(params.source_id);
     this.entityHistory.delete(params.source_id);
     this.entityUpdatedAt.delete(params.source_id);
@@ -199,26 +263,30 @@ export class HostedStore extends MemoryStore {
         history: Object.fromEntries(this.entityHistory),
         updatedAt: Object.fromEntries(this.entityUpdatedAt),
         conversationTraces: Object.fromEntries(this.conversationTrace),
+        hostedTypes: Object.fromEntries(this.entityHostedType),
+        stepCreatedAt: Object.fromEntries(this.stepCreatedAt),
+        sameAs: this.sameAs,
       }),
     };
   }
 
   // ---------------------------------------------------------------- conversations
 
-  /** Ascending by creation time (ties: creation order), optionally only one user's. */
+  /** Newest first (SPEC-5.1.2; ties: the later created first), optionally only one user's. */
   listConversations(options: { userId?: string | undefined; limit?: number | undefined } = {}): ConversationView[] {
-    let all = [...this.sessions.values()].sort((a, b) => a.created_ms - b.created_ms).map((s) => this.conversationOf(s.session_id)!);
+    let all = [...this.sessions.values()].reverse().sort((a, b) => b.created_ms - a.created_ms).map((s) => this.conversationOf(s.session_id)!);
     if (options.userId !== undefined) all = all.filter((c) => c.userId === options.userId);
     return options.limit === undefined ? all : all.slice(0, options.limit);
   }
 
   /** An empty conversation (a session with no messages yet) with a fresh UUID as its id. */
-  createConversation(input: { userId: string; title?: string | null | undefined; metadata?: Json | null | undefined }): ConversationView {
+  createConversation(input: { userId: string; title?: string | null | undefined; metadata?: Json | null | undefined; workspaceId?: string | null | undefined }): ConversationView {
     const id = this.newId();
     const now = this.now().getTime();
     const metadata = copy(input.metadata ?? {});
-    this.sessions.set(id, { session_id: id, conversation_id: this.newId(), created_ms: now, updated_ms: now, last_ms: now, messages: [] });
-    this.conversationAttrs.set(id, { userId: input.userId, title: input.title ?? null, metadata });
+    // The bridge view's conversation id is the session id too, so both views name it alike.
+    this.sessions.set(id, { session_id: id, conversation_id: id, created_ms: now, updated_ms: now, last_ms: now, messages: [] });
+    this.conversationAttrs.set(id, { userId: input.userId, workspaceId: input.workspaceId ?? null, title: input.title ?? null, metadata });
     return this.conversationOf(id)!;
   }
 
@@ -229,6 +297,7 @@ export class HostedStore extends MemoryStore {
     return {
       id: s.session_id,
       userId: attrs?.userId ?? null,
+      workspaceId: attrs?.workspaceId ?? null,
       title: attrs?.title ?? null,
       metadata: copy(attrs?.metadata ?? {}),
       createdAt: new Date(s.created_ms).toISOString(),
@@ -243,76 +312,160 @@ export class HostedStore extends MemoryStore {
     return c;
   }
 
+  /** Idempotent (SPEC-5.1.3): an unknown or already deleted conversation is fine. */
   deleteConversation(id: string): void {
-    this.conversation(id);
     this.clear_session({ session_id: id });
   }
 
-  /** The conversation with its messages; limit keeps the most recent ones (as get_conversation). */
-  conversationWithMessages(id: string, limit?: number): ConversationView & { messages: MessageView[] } {
-    const c = this.conversation(id);
+  /**
+   * The conversation with its messages; limit keeps the most recent ones (as get_conversation).
+   * An unknown (or deleted) conversation has no messages: `{id, messages: []}`, as the clients read it.
+   */
+  conversationWithMessages(id: string, limit?: number): Partial<ConversationView> & { id: string; messages: MessageView[] } {
+    const c = this.conversationOf(id);
+    if (c === undefined) return { id, messages: [] };
     const conv = this.get_conversation({ session_id: id, limit: limit ?? null });
     return { ...c, messages: conv.messages.map((m) => messageView(m, id)) };
   }
 
-  /** Adds a message; a conversation that does not exist yet is created (as the bridge does). */
+  /**
+   * Adds a message; a conversation that does not exist yet is created (as the bridge does). The
+   * entities named in its content are extracted into the store (an existing one is not repeated).
+   */
   addMessage(id: string, input: { role: Role; content: string; metadata?: Json | null | undefined }): MessageView {
-    return messageView(this.add_message({ session_id: id, role: input.role, content: input.content, metadata: input.metadata ?? null }), id);
+    const view = messageView(this.add_message({ session_id: id, role: input.role, content: input.content, metadata: input.metadata ?? null }), id);
+    this.extractFrom(input.content);
+    return view;
   }
 
-  /** All or nothing: the inputs are validated before this is called, so no add can fail midway. */
+  /** All or nothing: at most BULK_MAX, validated before any is added, so no add can fail midway. */
   addMessages(id: string, inputs: { role: Role; content: string; metadata?: Json | null | undefined }[]): MessageView[] {
+    if (inputs.length > BULK_MAX) throw new HostedError(400, `messages: at most ${BULK_MAX} per call, got ${inputs.length}`);
     return inputs.map((m) => this.addMessage(id, m));
   }
 
+  /** An unknown conversation has no messages to find. */
   searchMessages(id: string, input: { query: string; limit?: number | undefined; threshold?: number | undefined }): (MessageView & { score: number })[] {
-    this.conversation(id);
-    const recs = this.sessions.get(id)!.messages;
+    const recs = this.sessions.get(id)?.messages ?? [];
     return rank(input.query, recs, (r) => r.doc, { limit: input.limit, threshold: input.threshold })
       .map((h) => ({ ...messageView(copy(h.item.message), id), score: h.score }));
   }
 
-  /** Recent messages, the entities they mention, and the conversation's reasoning steps. */
-  context(id: string, limit = 20): { conversationId: string; messages: MessageView[]; entities: EntityView[]; steps: StepView[] } {
+  /**
+   * The three-tier context (SPEC-5.2.1): reflections, observations and the recent messages (limit,
+   * default 20), plus the entities those messages mention and the conversation's steps. An unknown
+   * conversation has an empty context.
+   */
+  context(id: string, limit = 20): {
+    conversationId: string; reflections: ReflectionView[]; observations: ObservationView[]; recentMessages: MessageView[];
+    entities: EntityView[]; steps: StepView[];
+  } {
     const { messages } = this.conversationWithMessages(id, limit);
     const text = messages.map((m) => m.content).join('\n');
     const entities = [...this.entities.values()]
       .filter((r) => [r.entity.name, r.entity.canonical_name, ...r.aliases].some((n) => n != null && mentions(text, n)))
       .map((r) => this.entityView(r.entity.id));
-    return { conversationId: id, messages, entities, steps: this.listSteps(id).slice(-limit) };
+    return {
+      conversationId: id, reflections: this.reflections(id), observations: this.observations(id), recentMessages: messages,
+      entities, steps: this.listSteps(id).slice(-limit),
+    };
   }
 
-  /** The observations of the conversation's reasoning steps, in order. */
-  observations(id: string): { conversationId: string; observations: { stepId: string; traceId: string; stepNumber: number; observation: string }[] } {
-    this.conversation(id);
-    const observations = this.listSteps(id)
-      .filter((s) => s.result !== null)
-      .map((s) => ({ stepId: s.id, traceId: s.traceId, stepNumber: s.stepNumber, observation: s.result! }));
-    return { conversationId: id, observations };
+  /**
+   * Observations derived from the conversation, oldest first: one per window of ten messages (its
+   * roles, the entities it names, the gist of its first message) and one per reasoning step with a
+   * result. Ids are stable (derived from what they observe). An unknown conversation has none.
+   */
+  observations(id: string, limit?: number): ObservationView[] {
+    const session = this.sessions.get(id);
+    const out: (ObservationView & { at: string })[] = [];
+    const msgs = session?.messages.map((r) => r.message) ?? [];
+    for (let i = 0; i < msgs.length; i += OBSERVATION_WINDOW) {
+      const window = msgs.slice(i, i + OBSERVATION_WINDOW);
+      const first = window[0]!;
+      const last = window[window.length - 1]!;
+      const roles = [...new Set(window.map((m) => m.role))].join(', ');
+      const named = this.entitiesNamedIn(window.map((m) => m.content).join('\n'));
+      const content = `${window.length} message${window.length === 1 ? '' : 's'} (${roles})` +
+        (named.length > 0 ? ` naming ${named.join(', ')}` : '') + `; first: "${gist(first.content)}"`;
+      out.push({ id: derivedId('observation', id, first.id), conversationId: id, content, createdAt: last.timestamp, windowStart: first.timestamp, windowEnd: last.timestamp, at: last.timestamp });
+    }
+    for (const s of this.listSteps(id)) {
+      if (s.result === null) continue;
+      const content = `${s.actionTaken ?? 'step'}: ${s.result}`;
+      out.push({ id: derivedId('observation', id, s.id), conversationId: id, content, createdAt: s.createdAt, windowStart: null, windowEnd: null, at: s.createdAt });
+    }
+    const sorted = out.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0)).map(({ at: _at, ...o }) => o);
+    return limit === undefined ? sorted : sorted.slice(0, limit);
   }
 
-  /** One reflection per completed trace of the conversation: its task, outcome and success. */
-  reflections(id: string): { conversationId: string; reflections: { traceId: string; task: string; outcome: string | null; success: boolean | null; completedAt: string }[] } {
-    this.conversation(id);
-    const reflections = this.tracesOf(id)
+  /**
+   * Reflections derived from the conversation: one per completed trace (its task, outcome and
+   * success), and, once there are two or more observations, one that condenses them (how many, and
+   * the entities named most often).
+   */
+  reflections(id: string): ReflectionView[] {
+    const out: ReflectionView[] = this.tracesOf(id)
       .filter((t) => t.completed_at != null)
-      .map((t) => ({ traceId: t.id, task: t.task, outcome: t.outcome ?? null, success: t.success ?? null, completedAt: t.completed_at! }));
-    return { conversationId: id, reflections };
+      .map((t) => ({
+        id: derivedId('reflection', id, t.id), conversationId: id, createdAt: t.completed_at!,
+        content: `${t.task}: ${t.outcome ?? 'no outcome'}${t.success === true ? ' (succeeded)' : t.success === false ? ' (failed)' : ''}`,
+      }));
+    const observations = this.observations(id);
+    if (observations.length >= 2) {
+      const counts = new Map<string, number>();
+      const text = this.sessions.get(id)?.messages.map((r) => r.message.content) ?? [];
+      for (const t of text) for (const n of this.entitiesNamedIn(t)) counts.set(n, (counts.get(n) ?? 0) + 1);
+      const top = [...counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([n, c]) => `${n} (${c})`);
+      out.push({
+        id: derivedId('reflection', id, 'observations'), conversationId: id, createdAt: observations[observations.length - 1]!.createdAt,
+        content: `${observations.length} observations over ${text.length} messages` + (top.length > 0 ? `; most named: ${top.join(', ')}` : ''),
+      });
+    }
+    return out;
   }
 
   // ---------------------------------------------------------------- entities
 
-  listEntities(options: { type?: EntityType | undefined; limit?: number | undefined } = {}): EntityView[] {
+  /** `type` compares ignoring case with the REST type (person, concept, …). */
+  listEntities(options: { type?: string | undefined; limit?: number | undefined } = {}): EntityView[] {
     let all = [...this.entities.values()];
-    if (options.type !== undefined) all = all.filter((r) => r.entity.type === options.type);
+    if (options.type !== undefined) all = all.filter((r) => this.restType(r.entity.id) === options.type!.toLowerCase());
     const picked = options.limit === undefined ? all : all.slice(0, options.limit);
     return picked.map((r) => this.entityView(r.entity.id));
   }
 
-  addEntity(input: { name: string; type: EntityType; description?: string | null | undefined; subtype?: string | null | undefined }): EntityView {
-    const e = this.add_entity({ name: input.name, entity_type: input.type, description: input.description ?? null });
-    if (input.subtype != null) this.entities.get(e.id)!.entity.subtype = input.subtype;
+  /** Any non-empty type; one of the bridge's five (any case) is stored as that. */
+  addEntity(input: { name: string; type: string; description?: string | null | undefined; subtype?: string | null | undefined }): EntityView {
+    const { bridge, hosted } = splitType(input.type);
+    const e = this.add_entity({ name: input.name, entity_type: bridge, description: input.description ?? null });
+    const rec = this.entities.get(e.id)!.entity;
+    if (hosted !== undefined) this.entityHostedType.set(e.id, hosted);
+    // Over the bridge, a free-form type shows as OBJECT with the hosted type as its subtype.
+    rec.subtype = input.subtype ?? hosted ?? null;
     return this.entityView(e.id);
+  }
+
+  /** The REST type of a stored entity: its free-form type, else the bridge type in lower case. */
+  protected restType(id: string): string {
+    return this.entityHostedType.get(id) ?? this.entities.get(id)!.entity.type.toLowerCase();
+  }
+
+  /** Names of stored entities that `text` mentions (name, canonical name or a merged name). */
+  protected entitiesNamedIn(text: string): string[] {
+    return [...this.entities.values()]
+      .filter((r) => [r.entity.name, r.entity.canonical_name, ...r.aliases].some((n) => n != null && mentions(text, n)))
+      .map((r) => r.entity.name);
+  }
+
+  /** Adds the entities named in `text` that the store does not hold yet (by any name, ignoring case). */
+  protected extractFrom(text: string): void {
+    const known = new Set([...this.entities.values()].flatMap((r) => [r.entity.name, r.entity.canonical_name, ...r.aliases]).filter((n): n is string => n != null).map((n) => n.toLowerCase()));
+    for (const x of extractEntities(text)) {
+      if (known.has(x.name.toLowerCase())) continue;
+      known.add(x.name.toLowerCase());
+      this.addEntity({ name: x.name, type: x.type, description: 'extracted from message content' });
+    }
   }
 
   entityView(id: string): EntityView {
@@ -322,7 +475,7 @@ export class HostedStore extends MemoryStore {
     return {
       id: e.id,
       name: e.name,
-      type: e.type,
+      type: this.restType(id),
       subtype: e.subtype ?? null,
       description: e.description ?? null,
       embedding: copy(e.embedding ?? null),
@@ -346,7 +499,12 @@ export class HostedStore extends MemoryStore {
       apply();
     };
     set('name', before.name, () => { e.name = patch.name!; });
-    set('type', before.type, () => { e.type = patch.type!; });
+    set('type', before.type, () => {
+      const { bridge, hosted } = splitType(patch.type!);
+      e.type = bridge;
+      if (hosted === undefined) this.entityHostedType.delete(id);
+      else this.entityHostedType.set(id, hosted);
+    });
     set('subtype', before.subtype, () => { e.subtype = patch.subtype ?? null; });
     set('description', before.description, () => { e.description = patch.description ?? null; });
     set('canonicalName', before.canonicalName, () => { e.canonical_name = patch.canonicalName ?? null; });
@@ -358,48 +516,91 @@ export class HostedStore extends MemoryStore {
     return this.entityView(id);
   }
 
-  /** Removes the entity and every relationship that touches it. */
+  /** Removes the entity and every relationship that touches it; idempotent (an unknown id is fine). */
   deleteEntity(id: string): void {
-    this.entityView(id);
+    if (!this.entities.has(id)) return;
     this.entities.delete(id);
+    this.entityHostedType.delete(id);
     this.relationships = this.relationships.filter((r) => r.source_id !== id && r.target_id !== id);
     this.entityFeedback.delete(id);
     this.entityHistory.delete(id);
     this.entityUpdatedAt.delete(id);
   }
 
-  /** The latest feedback replaces the previous one; every feedback is kept in the history. */
-  setFeedback(id: string, feedback: Json): { entityId: string; feedback: Json; updatedAt: string } {
+  /**
+   * The latest feedback replaces the previous one; every feedback is kept in the history. The
+   * answer is `{id, updated: true}` (SPEC-5.3.1) with the stored feedback beside it. A userScore,
+   * when given, must be a number in [0, 1].
+   */
+  setFeedback(id: string, feedback: Json): { id: string; updated: true; entityId: string; feedback: Json; updatedAt: string } {
     this.entityView(id);
+    const score = feedback.userScore ?? feedback.user_score;
+    if (score !== undefined && (typeof score !== 'number' || !(score >= 0 && score <= 1))) throw new HostedError(400, `userScore: ${JSON.stringify(score)} is not a number in [0, 1]`);
     const at = this.iso();
     this.entityFeedback.set(id, { feedback: copy(feedback), updatedAt: at });
     this.pushHistory(id, { action: 'feedback', at, details: { feedback: copy(feedback) } });
-    return { entityId: id, feedback: copy(feedback), updatedAt: at };
+    return { id, updated: true, entityId: id, feedback: copy(feedback), updatedAt: at };
   }
 
-  /** Oldest first, starting with the creation. */
-  history(id: string): { entityId: string; history: HistoryEntry[] } {
+  /**
+   * Every mention of the entity across conversations (SPEC-5.3.2): each message, in any
+   * conversation, whose content names it (name, canonical name or a merged name), oldest first;
+   * beside it the entity's own change history, starting with its creation.
+   */
+  history(id: string): { entityId: string; mentions: MentionView[]; history: HistoryEntry[] } {
     const e = this.entityView(id);
     const created: HistoryEntry = { action: 'created', at: e.createdAt, details: { name: e.name, type: e.type } };
-    return { entityId: id, history: [created, ...copy(this.entityHistory.get(id) ?? [])] };
+    return { entityId: id, mentions: this.mentionsOf(id), history: [created, ...copy(this.entityHistory.get(id) ?? [])] };
   }
 
-  /** Merges `sourceId` into `targetId` (the bridge's merge_duplicate_entities); the target is returned. */
-  mergeEntity(sourceId: string, input: { targetId: string; canonicalName?: string | null | undefined }): EntityView {
+  protected mentionsOf(id: string): MentionView[] {
+    const rec = this.entities.get(id)!;
+    const names = [rec.entity.name, rec.entity.canonical_name, ...rec.aliases].filter((n): n is string => n != null && n.trim() !== '');
+    const out: MentionView[] = [];
+    for (const s of this.sessions.values()) {
+      for (const { message } of s.messages) {
+        if (names.some((n) => mentions(message.content, n))) out.push({ conversationId: s.session_id, messageId: message.id, content: message.content, timestamp: message.timestamp });
+      }
+    }
+    return out.sort((a, b) => (a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : 0));
+  }
+
+  /**
+   * Merges `sourceId` into `targetId` (the bridge's merge_duplicate_entities), leaving a SAME_AS
+   * link from source to target: `{sourceId, targetId, status: "merged", entity: <the target>}`.
+   */
+  mergeEntity(sourceId: string, input: { targetId: string; canonicalName?: string | null | undefined }): { sourceId: string; targetId: string; status: 'merged'; entity: EntityView } {
     this.entityView(sourceId);
     this.entityView(input.targetId);
     if (sourceId === input.targetId) throw new HostedError(400, 'targetId: must differ from the entity being merged');
     const merged = this.merge_duplicate_entities({ source_id: sourceId, target_id: input.targetId, canonical_name: input.canonicalName ?? null });
-    return this.entityView(merged.id);
+    return { sourceId, targetId: merged.id, status: 'merged', entity: this.entityView(merged.id) };
   }
 
-  graph(): { nodes: EntityView[]; edges: EdgeView[] } {
+  /**
+   * Nodes are the entities, plus each merged-away entity as a node marked `mergedInto`; edges are
+   * the relationships plus the SAME_AS links of merges (source -> target).
+   */
+  graph(): { nodes: (EntityView | { id: string; name: string; type: string; mergedInto: string })[]; edges: EdgeView[] } {
+    const live = new Set(this.entities.keys());
+    const links = this.sameAs.filter((l) => !live.has(l.sourceId));
+    return {
+      nodes: [...this.listEntities(), ...links.map((l) => ({ id: l.sourceId, name: l.sourceName, type: l.sourceType, mergedInto: l.targetId }))],
+      edges: [
+        ...this.relationships.map(edgeView),
+        ...links.map((l) => edgeView({ id: l.id, source_id: l.sourceId, target_id: l.targetId, relationship_type: 'SAME_AS', properties: { mergedAt: l.at } })),
+      ],
+    };
+  }
+
+  /** The live entities and relationships only (what the query console reads). */
+  liveGraph(): { nodes: EntityView[]; edges: EdgeView[] } {
     return { nodes: this.listEntities(), edges: this.relationships.map(edgeView) };
   }
 
   /** Over name, description, canonical name and merged names, as the bridge's search_entities. */
-  searchEntities(input: { query: string; limit?: number | undefined; type?: EntityType | undefined }): (EntityView & { score: number })[] {
-    const candidates = [...this.entities.values()].filter((r) => input.type === undefined || r.entity.type === input.type);
+  searchEntities(input: { query: string; limit?: number | undefined; type?: string | undefined }): (EntityView & { score: number })[] {
+    const candidates = [...this.entities.values()].filter((r) => input.type === undefined || this.restType(r.entity.id) === input.type.toLowerCase());
     return rank(input.query, candidates, (r) => fieldTokens([r.entity.name, r.entity.description, r.entity.canonical_name, ...r.aliases]), { limit: input.limit })
       .map((h) => ({ ...this.entityView(h.item.entity.id), score: h.score }));
   }
@@ -413,26 +614,35 @@ export class HostedStore extends MemoryStore {
       this.conversationTrace.set(input.conversationId, traceId);
     }
     const step = this.add_step({ trace_id: traceId, thought: input.reasoning ?? null, action: input.actionTaken ?? null, observation: input.result ?? null });
+    this.stepCreatedAt.set(step.id, this.iso());
     return this.stepView(step.id);
   }
 
   /** Steps of one conversation's traces (or of all traces), in trace then step order. */
   listSteps(conversationId?: string): StepView[] {
     const traces = conversationId === undefined ? [...this.traces.values()].map((r) => r.trace) : this.tracesOf(conversationId);
-    return traces.flatMap((t) => t.steps.map((s) => stepView(s, t)));
+    return traces.flatMap((t) => t.steps.map((s) => this.viewOfStep(s, t)));
   }
 
   stepView(id: string): StepView {
     const rec = this.steps.get(id);
     if (rec === undefined) throw new HostedError(404, `no reasoning step with id ${JSON.stringify(id)}`);
-    return stepView(rec.step, rec.trace.trace);
+    return this.viewOfStep(rec.step, rec.trace.trace);
   }
 
-  /** The step, the trace it belongs to, the steps before it, and a one-paragraph explanation. */
-  explainStep(id: string): { step: StepView; trace: Omit<TraceView, 'steps'>; previousSteps: StepView[]; explanation: string } {
+  protected viewOfStep(s: ReasoningStep, t: ReasoningTrace): StepView {
+    return stepView(s, t, this.stepCreatedAt.get(s.id) ?? t.started_at);
+  }
+
+  /**
+   * The step's own fields at the top level with its `toolCalls` and `influencedEntities` (the
+   * entities its reasoning, action or result names) (SPEC-5.4.2); beside them the trace, the steps
+   * before it and a one-paragraph explanation.
+   */
+  explainStep(id: string): StepView & { influencedEntities: EntityView[]; step: StepView; trace: Omit<TraceView, 'steps'>; previousSteps: StepView[]; explanation: string } {
     const step = this.stepView(id);
     const trace = this.steps.get(id)!.trace.trace;
-    const previousSteps = trace.steps.filter((s) => s.step_number < step.stepNumber).map((s) => stepView(s, trace));
+    const previousSteps = trace.steps.filter((s) => s.step_number < step.stepNumber).map((s) => this.viewOfStep(s, trace));
     const parts = [
       `Step ${step.stepNumber} of the trace for ${JSON.stringify(trace.task)} (conversation ${trace.session_id}).`,
       step.reasoning !== null ? `Reasoning: ${step.reasoning}.` : undefined,
@@ -441,7 +651,11 @@ export class HostedStore extends MemoryStore {
       step.toolCalls.length > 0 ? `Tools called: ${step.toolCalls.map((c) => `${c.toolName} (${c.status})`).join(', ')}.` : undefined,
     ];
     const { steps: _steps, ...summary } = traceView(trace);
-    return { step, trace: summary, previousSteps, explanation: parts.filter((p) => p !== undefined).join(' ') };
+    const text = [step.reasoning, step.actionTaken, step.result].filter((t): t is string => t !== null).join('\n');
+    const influenced = [...this.entities.values()]
+      .filter((r) => [r.entity.name, r.entity.canonical_name, ...r.aliases].some((n) => n != null && n.trim() !== '' && mentions(text, n)))
+      .map((r) => this.entityView(r.entity.id));
+    return { ...step, influencedEntities: influenced, step, trace: summary, previousSteps, explanation: parts.filter((p) => p !== undefined).join(' ') };
   }
 
   recordToolCall(input: {
@@ -461,9 +675,13 @@ export class HostedStore extends MemoryStore {
     return toolCallView(call, input.stepId);
   }
 
-  /** Every trace of the conversation (bridge-started ones included), oldest first. */
-  traceOfConversation(conversationId: string): { conversationId: string; traces: TraceView[] } {
-    return { conversationId, traces: this.tracesOf(conversationId).map(traceView) };
+  /**
+   * All steps and tool calls of the conversation (SPEC-5.4.3), over every trace of it (bridge-started
+   * ones included), oldest first; the traces themselves beside them. An unknown id has none.
+   */
+  traceOfConversation(conversationId: string): { conversationId: string; steps: StepView[]; toolCalls: ToolCallView[]; traces: TraceView[] } {
+    const steps = this.listSteps(conversationId);
+    return { conversationId, steps, toolCalls: steps.flatMap((s) => s.toolCalls), traces: this.tracesOf(conversationId).map(traceView) };
   }
 
   /** The steps whose reasoning, action or result mention the entity by one of its names. */
@@ -472,6 +690,162 @@ export class HostedStore extends MemoryStore {
     const names = [e.name, e.canonicalName, ...e.aliases].filter((n): n is string => n !== null && n.trim() !== '');
     const steps = this.listSteps().filter((s) => [s.reasoning, s.actionTaken, s.result].some((text) => text !== null && names.some((n) => mentions(text, n))));
     return { entityId, steps };
+  }
+
+  // ---------------------------------------------------------------- Platinum over the bridge
+  // The established kit's Volume 5 methods: the operations above in snake_case, with the bridge's
+  // conventions (unknown ids named by a parameter are a 400, BadRequestError; entity types are the
+  // bridge's five). Parameters arrive validated by METHODS[m].params.
+
+  create_conversation(p: Params<'create_conversation'>): Json {
+    return this.bridgeConversation(this.createConversation({ userId: p.user_id, metadata: p.metadata ?? null, workspaceId: BRIDGE_WORKSPACE_ID }));
+  }
+
+  list_conversations(p: Params<'list_conversations'>): Json[] {
+    return this.listConversations({ limit: p.limit ?? undefined }).map((c) => this.bridgeConversation(c));
+  }
+
+  get_conversation_metadata(p: Params<'get_conversation_metadata'>): Json {
+    const c = this.conversationOf(p.conversation_id);
+    if (c === undefined) throw new BadRequestError('conversation_id', `no conversation with id ${JSON.stringify(p.conversation_id)}`);
+    return this.bridgeConversation(c);
+  }
+
+  delete_conversation(p: Params<'delete_conversation'>): void {
+    this.deleteConversation(p.conversation_id);
+  }
+
+  get_context(p: Params<'get_context'>): Json {
+    const c = this.context(p.conversation_id);
+    return {
+      reflections: c.reflections.map(snakeReflection),
+      observations: c.observations.map(snakeObservation),
+      recent_messages: c.recentMessages.map((m) => this.bridgeMessage(m.id)),
+    };
+  }
+
+  bulk_add_messages(p: Params<'bulk_add_messages'>): Message[] {
+    const added = this.addMessages(p.conversation_id, p.messages.map((m) => ({ role: m.role, content: m.content, metadata: m.metadata ?? null })));
+    return added.map((m) => this.bridgeMessage(m.id));
+  }
+
+  get_observations(p: Params<'get_observations'>): Json[] {
+    return this.observations(p.conversation_id, p.limit ?? undefined).map(snakeObservation);
+  }
+
+  get_reflections(p: Params<'get_reflections'>): Json[] {
+    return this.reflections(p.conversation_id).map(snakeReflection);
+  }
+
+  list_entities(p: Params<'list_entities'>): Entity[] {
+    return this.listEntities({ type: p.type ?? undefined, limit: p.limit ?? undefined }).map((e) => this.bridgeEntity(e.id));
+  }
+
+  get_entity(p: Params<'get_entity'>): Entity {
+    return this.bridgeEntity(this.entityOrBad('entity_id', p.entity_id));
+  }
+
+  update_entity(p: Params<'update_entity'>): Entity {
+    const id = this.entityOrBad('entity_id', p.entity_id);
+    this.updateEntity(id, { name: p.name ?? undefined, description: p.description ?? undefined });
+    return this.bridgeEntity(id);
+  }
+
+  delete_entity(p: Params<'delete_entity'>): void {
+    this.deleteEntity(p.entity_id);
+  }
+
+  set_entity_feedback(p: Params<'set_entity_feedback'>): { id: string; updated: boolean } {
+    const r = this.setFeedback(this.entityOrBad('entity_id', p.entity_id), { userScore: p.user_score, confirmed: p.confirmed ?? false });
+    return { id: r.id, updated: r.updated };
+  }
+
+  get_entity_history(p: Params<'get_entity_history'>): Json {
+    const id = this.entityOrBad('entity_id', p.entity_id);
+    return {
+      entity_id: id,
+      mentions: this.mentionsOf(id).map((m) => ({ conversation_id: m.conversationId, message_id: m.messageId, content: m.content, timestamp: m.timestamp })),
+    };
+  }
+
+  merge_entities(p: Params<'merge_entities'>): Json {
+    this.entityOrBad('source_id', p.source_id);
+    this.entityOrBad('target_id', p.target_id);
+    if (p.source_id === p.target_id) throw new BadRequestError('target_id', 'must differ from source_id (an entity cannot be merged into itself)');
+    const r = this.mergeEntity(p.source_id, { targetId: p.target_id });
+    return { source_id: r.sourceId, target_id: r.targetId, status: r.status };
+  }
+
+  get_entity_graph(_p: Params<'get_entity_graph'>): Json {
+    const g = this.graph();
+    return {
+      nodes: g.nodes.map((n) => ({ id: n.id, name: n.name, type: this.entities.get(n.id)?.entity.type ?? n.type.toUpperCase(), ...('mergedInto' in n ? { merged_into: n.mergedInto } : {}) })),
+      edges: g.edges.map((e) => ({ id: e.id, source: e.source, target: e.target, type: e.type })),
+    };
+  }
+
+  record_step(p: Params<'record_step'>): Json {
+    return snakeStep(this.recordStep({ conversationId: p.conversation_id, reasoning: p.reasoning, actionTaken: p.action_taken, result: p.result ?? null }));
+  }
+
+  list_steps(p: Params<'list_steps'>): Json[] {
+    return this.listSteps(p.conversation_id).map(snakeStep);
+  }
+
+  explain_step(p: Params<'explain_step'>): Json {
+    if (!this.steps.has(p.step_id)) throw new BadRequestError('step_id', `no step with id ${JSON.stringify(p.step_id)}`);
+    const x = this.explainStep(p.step_id);
+    return {
+      ...snakeStep(x),
+      tool_calls: this.steps.get(p.step_id)!.step.tool_calls.map((c) => copy(c)),
+      influenced_entities: x.influencedEntities.map((e) => this.bridgeEntity(e.id)),
+    };
+  }
+
+  get_trace_by_conversation(p: Params<'get_trace_by_conversation'>): Json {
+    const steps = this.tracesOf(p.conversation_id).flatMap((t) => t.steps);
+    return {
+      conversation_id: p.conversation_id,
+      steps: this.listSteps(p.conversation_id).map(snakeStep),
+      tool_calls: steps.flatMap((s) => s.tool_calls.map((c) => ({ ...copy(c), step_id: s.id }))),
+    };
+  }
+
+  get_entity_provenance(p: Params<'get_entity_provenance'>): Json {
+    const id = this.entityOrBad('entity_id', p.entity_id);
+    return { entity_id: id, steps: this.provenance(id).steps.map(snakeStep) };
+  }
+
+  cypher_query(p: Params<'cypher_query'>): Json {
+    const write = writeClauseOf(p.cypher);
+    if (write !== undefined) throw new BadRequestError('cypher', `${write} is a write clause; the console answers read-only queries only (SPEC-5.5.1)`);
+    try {
+      const r = runQuery(p.cypher, p.params ?? {}, this.liveGraph());
+      return { columns: r.columns, rows: r.rows };
+    } catch (err) {
+      if (err instanceof QueryError) throw new BadRequestError('cypher', err.message);
+      throw err;
+    }
+  }
+
+  protected bridgeConversation(c: ConversationView): Json {
+    return {
+      id: c.id, session_id: c.id, messages: [], title: c.title, created_at: c.createdAt, updated_at: c.updatedAt,
+      user_id: c.userId, workspace_id: c.workspaceId ?? BRIDGE_WORKSPACE_ID, metadata: c.metadata, message_count: c.messageCount,
+    };
+  }
+
+  protected bridgeMessage(id: string): Message {
+    return copy(this.messages.get(id)!.message);
+  }
+
+  protected bridgeEntity(id: string): Entity {
+    return copy(this.entities.get(id)!.entity);
+  }
+
+  private entityOrBad(param: string, id: string): string {
+    if (!this.entities.has(id)) throw new BadRequestError(param, `no entity with id ${JSON.stringify(id)}`);
+    return id;
   }
 
   // ---------------------------------------------------------------- helpers
@@ -494,6 +868,19 @@ function mentions(text: string, name: string): boolean {
   return new RegExp(`(^|[^\\p{L}\\p{N}])${escaped}($|[^\\p{L}\\p{N}])`, 'iu').test(text);
 }
 
+function snakeObservation(o: ObservationView): Json {
+  return { id: o.id, conversation_id: o.conversationId, content: o.content, window_start: o.windowStart, window_end: o.windowEnd, created_at: o.createdAt };
+}
+
+function snakeReflection(r: ReflectionView): Json {
+  return { id: r.id, conversation_id: r.conversationId, content: r.content, created_at: r.createdAt };
+}
+
+/** An AgentStep of the bridge view (reasoning and action_taken are strings: absent is ""). */
+function snakeStep(s: StepView): Json {
+  return { id: s.id, conversation_id: s.conversationId, reasoning: s.reasoning ?? '', action_taken: s.actionTaken ?? '', result: s.result, created_at: s.createdAt };
+}
+
 export function messageView(m: Message, conversationId: string): MessageView {
   return {
     id: m.id,
@@ -507,7 +894,16 @@ export function messageView(m: Message, conversationId: string): MessageView {
 }
 
 export function edgeView(r: Relationship): EdgeView {
-  return { id: r.id, sourceId: r.source_id, targetId: r.target_id, relationshipType: r.relationship_type, properties: copy(r.properties ?? {}) };
+  return {
+    id: r.id, sourceId: r.source_id, targetId: r.target_id, relationshipType: r.relationship_type, properties: copy(r.properties ?? {}),
+    source: r.source_id, target: r.target_id, type: r.relationship_type,
+  };
+}
+
+/** A REST type as stored: one of the bridge's five (any case) as itself, else OBJECT plus the lower-case hosted type. */
+export function splitType(type: string): { bridge: EntityType; hosted?: string } {
+  const upper = type.trim().toUpperCase();
+  return isEntityType(upper) ? { bridge: upper } : { bridge: 'OBJECT', hosted: type.trim().toLowerCase() };
 }
 
 export function toolCallView(c: ToolCall, stepId: string): ToolCallView {
@@ -523,7 +919,7 @@ export function toolCallView(c: ToolCall, stepId: string): ToolCallView {
   };
 }
 
-export function stepView(s: ReasoningStep, t: ReasoningTrace): StepView {
+export function stepView(s: ReasoningStep, t: ReasoningTrace, createdAt: string = t.started_at): StepView {
   return {
     id: s.id,
     traceId: t.id,
@@ -533,6 +929,7 @@ export function stepView(s: ReasoningStep, t: ReasoningTrace): StepView {
     actionTaken: s.action ?? null,
     result: s.observation ?? null,
     toolCalls: s.tool_calls.map((c) => toolCallView(c, s.id)),
+    createdAt,
   };
 }
 
