@@ -37,11 +37,10 @@ describe('every endpoint of the document', () => {
       ['POST', '/conversations', {}, 400, /userId/],
       ['POST', '/conversations/c1/messages', { role: 'robot', content: 'x' }, 400, /role/],
       ['POST', '/conversations/c1/messages/bulk', { messages: [{ role: 'user', content: 'ok' }, { role: 'user' }] }, 400, /messages\[1\]\.content/],
-      ['POST', '/entities', { name: 'X', type: 'PLANET' }, 400, /type/],
+      ['POST', '/entities', { name: 'X', type: '' }, 400, /type/],
       ['POST', '/reasoning/steps', { reasoning: 'r' }, 400, /conversationId/],
       ['GET', '/conversations?limit=-1', undefined, 400, /limit/],
       ['GET', '/conversations/nope', undefined, 404, /conversation/],
-      ['GET', '/conversations/nope/messages', undefined, 404, /conversation/],
       ['GET', `/entities/${crypto.randomUUID()}`, undefined, 404, /entity/],
       ['GET', `/reasoning/explain/${crypto.randomUUID()}`, undefined, 404, /step/],
       ['POST', '/reasoning/tool-calls', { stepId: crypto.randomUUID(), toolName: 't' }, 404, /step/],
@@ -56,6 +55,8 @@ describe('every endpoint of the document', () => {
       expect(a.body.error).toMatch(error);
     }
     expect(s.state()).toBe(before);
+    // The messages of an unknown conversation are none, as the official clients read it (not a 404).
+    expect((await s.call('GET', '/conversations/nope/messages')).body).toEqual({ id: 'nope', messages: [] });
   });
 
   it('refuses a body over the cap (413) and one that is not a JSON object (400)', async () => {
@@ -95,12 +96,19 @@ describe('what is written is read back', () => {
     s = await startService();
     const alice = (await s.call('POST', '/entities', { body: { name: 'Alice', entityType: 'PERSON', description: 'a person' } })).body;
     const acme = (await s.call('POST', '/entities', { body: { name: 'Acme', type: 'organization' } })).body;
-    expect(alice).toMatchObject({ id: expect.any(String), name: 'Alice', type: 'PERSON', description: 'a person', createdAt: expect.any(String) });
-    expect(acme.type).toBe('ORGANIZATION');
+    // Types are free-form and answered in lower case (the official clients filter on "person").
+    expect(alice).toMatchObject({ id: expect.any(String), name: 'Alice', type: 'person', description: 'a person', createdAt: expect.any(String) });
+    expect(acme.type).toBe('organization');
+    const concept = (await s.call('POST', '/entities', { body: { name: 'Gravity', entityType: 'concept', type: 'concept' } })).body;
+    expect(concept.type).toBe('concept');
+    expect(s.store.get_entity_by_name({ name: 'Gravity' })).toMatchObject({ type: 'OBJECT', subtype: 'concept' });
+    expect((await s.call('GET', '/entities?type=CONCEPT')).body.entities.map((e: any) => e.name)).toEqual(['Gravity']);
+    expect((await s.call('DELETE', `/entities/${concept.id}`)).status).toBe(204);
     expect((await s.call('GET', `/entities/${alice.id}`)).body).toEqual(alice);
     const updated = (await s.call('PUT', `/entities/${alice.id}`, { body: { description: 'an engineer', canonicalName: 'Alice A.' } })).body;
     expect(updated).toMatchObject({ name: 'Alice', description: 'an engineer', canonicalName: 'Alice A.', updatedAt: expect.any(String) });
-    expect((await s.call('PUT', `/entities/${alice.id}/feedback`, { body: { rating: -1, comment: 'wrong company' } })).body).toMatchObject({ entityId: alice.id, feedback: { rating: -1, comment: 'wrong company' } });
+    expect((await s.call('PUT', `/entities/${alice.id}/feedback`, { body: { rating: -1, comment: 'wrong company' } })).body).toMatchObject({ id: alice.id, updated: true, feedback: { rating: -1, comment: 'wrong company' } });
+    expect((await s.call('PUT', `/entities/${alice.id}/feedback`, { body: { userScore: 1.5 } })).status).toBe(400);
     expect((await s.call('GET', `/entities/${alice.id}`)).body.feedback).toEqual({ rating: -1, comment: 'wrong company' });
     const history = (await s.call('GET', `/entities/${alice.id}/history`)).body.history;
     expect(history.map((h: any) => h.action)).toEqual(['created', 'updated', 'feedback']);
@@ -112,13 +120,15 @@ describe('what is written is read back', () => {
     expect(graph.nodes.map((n: any) => n.id).sort()).toEqual([alice.id, acme.id].sort());
     expect(graph.edges).toEqual([expect.objectContaining({ sourceId: alice.id, targetId: acme.id, relationshipType: 'WORKS_AT' })]);
     const q = (await s.call('POST', '/query', { body: { query: 'MATCH (p:Person)-[r:WORKS_AT]->(o) WHERE o.name = $org RETURN p.name AS person, o.name', parameters: { org: 'Acme' } } })).body;
-    expect(q).toEqual({ columns: ['person', 'o.name'], records: [{ person: 'Alice', 'o.name': 'Acme' }] });
+    expect(q).toEqual({ columns: ['person', 'o.name'], rows: [['Alice', 'Acme']], records: [{ person: 'Alice', 'o.name': 'Acme' }] });
     const dup = (await s.call('POST', '/entities', { body: { name: 'Alicia', type: 'PERSON' } })).body;
     const merged = (await s.call('POST', `/entities/${dup.id}/merge`, { body: { targetId: alice.id } })).body;
-    expect(merged).toMatchObject({ id: alice.id, aliases: ['Alicia'] });
+    expect(merged).toMatchObject({ sourceId: dup.id, targetId: alice.id, status: 'merged', entity: { id: alice.id, aliases: ['Alicia'] } });
     expect((await s.call('GET', `/entities/${dup.id}`)).status).toBe(404);
     expect((await s.call('DELETE', `/entities/${acme.id}`)).status).toBe(204);
-    expect((await s.call('GET', '/entities/graph')).body.edges).toEqual([]);
+    expect((await s.call('DELETE', `/entities/${acme.id}`)).status).toBe(204); // idempotent
+    // The merge's SAME_AS link stays: source -> target.
+    expect((await s.call('GET', '/entities/graph')).body.edges).toEqual([expect.objectContaining({ source: dup.id, target: alice.id, type: 'SAME_AS' })]);
   });
 
   it('reasoning: steps, tool calls, explanation, trace, observations, reflections, provenance, context', async () => {
@@ -136,16 +146,24 @@ describe('what is written is read back', () => {
     expect((await s.call('GET', '/reasoning/steps?conversationId=other')).body.steps).toEqual([]);
     const explained = (await s.call('GET', `/reasoning/explain/${step.id}`)).body;
     expect(explained.step.id).toBe(step.id);
+    expect(explained).toMatchObject({ id: step.id, toolCalls: [call], influencedEntities: [expect.objectContaining({ id: alice.id })] });
     expect(explained.explanation).toContain('search the graph');
     const trace = (await s.call('GET', `/reasoning/trace/${conv.id}`)).body;
     expect(trace.traces).toHaveLength(1);
     expect(trace.traces[0].steps[0].id).toBe(step.id);
-    expect((await s.call('GET', `/conversations/${conv.id}/observations`)).body.observations.map((o: any) => o.observation)).toEqual(['Alice works at Acme']);
+    expect(trace).toMatchObject({ conversationId: conv.id, steps: [expect.objectContaining({ id: step.id })], toolCalls: [call] });
+    // Observations: the message window (naming Alice) and the step's result.
+    expect((await s.call('GET', `/conversations/${conv.id}/observations`)).body.observations.map((o: any) => o.content)).toEqual([
+      '1 message (user) naming Alice; first: "Where does Alice work?"', 'search the graph: Alice works at Acme',
+    ]);
     s.store.complete_trace({ trace_id: step.traceId, outcome: 'answered', success: true });
-    expect((await s.call('GET', `/conversations/${conv.id}/reflections`)).body.reflections).toEqual([expect.objectContaining({ outcome: 'answered', success: true })]);
+    const reflections = (await s.call('GET', `/conversations/${conv.id}/reflections`)).body.reflections;
+    expect(reflections.map((r: any) => r.content)).toEqual([`conversation ${conv.id}: answered (succeeded)`, '2 observations over 1 messages; most named: Alice (1)']);
     expect((await s.call('GET', `/reasoning/provenance/${alice.id}`)).body).toEqual({ entityId: alice.id, steps: [expect.objectContaining({ id: step.id })] });
     const context = (await s.call('GET', `/conversations/${conv.id}/context`)).body;
-    expect(context.messages.map((m: any) => m.content)).toEqual(['Where does Alice work?']);
+    expect(context.recentMessages.map((m: any) => m.content)).toEqual(['Where does Alice work?']);
+    expect(context.observations).toHaveLength(2);
+    expect(context.reflections).toHaveLength(2);
     expect(context.entities.map((e: any) => e.name)).toEqual(['Alice']);
     expect(context.steps.map((x: any) => x.id)).toEqual([step.id]);
   });

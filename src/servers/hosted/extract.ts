@@ -12,8 +12,18 @@ export interface Extracted {
   type: ExtractedType;
 }
 
-/** Trailing punctuation and a possessive that compromise keeps in a match's text. */
-const clean = (text: string) => text.trim().replace(/['’]s$/u, '').replace(/[.,;:!?"')\]]+$/u, '').replace(/^["'([]+/u, '').trim();
+/**
+ * Trailing punctuation and a possessive that compromise keeps in a match's text, and lower-case
+ * words at either end ("Where does Alice work?" makes it match "Alice work"): a name starts and
+ * ends with a capitalised word, and keeps lower-case words only inside (University of Paris).
+ */
+function clean(text: string): string {
+  const words = text.trim().replace(/['’]s$/u, '').replace(/[.,;:!?"')\]]+$/u, '').replace(/^["'([]+/u, '').split(/\s+/u);
+  const capital = (w: string) => /^[\p{Lu}\p{N}]/u.test(w);
+  while (words.length > 0 && !capital(words[0]!)) words.shift();
+  while (words.length > 0 && !capital(words[words.length - 1]!)) words.pop();
+  return words.join(' ');
+}
 
 /** The entities named in `text`, each once (first spelling wins, compared ignoring case). */
 export function extractEntities(text: string): Extracted[] {

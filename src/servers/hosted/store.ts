@@ -207,6 +207,8 @@ export class HostedStore extends MemoryStore {
   protected entityHostedType = new Map<string, string>();
   /** When each step was recorded (steps added over the bridge fall back to their trace's start). */
   protected stepCreatedAt = new Map<string, string>();
+  /** Entities extracted from messages and not yet added explicitly (an add of the same name claims one). */
+  protected extracted = new Set<string>();
   /** SAME_AS provenance links left by merges (SPEC-5.3.3), oldest first. */
   protected sameAs: { id: string; sourceId: string; sourceName: string; sourceType: string; targetId: string; at: string }[] = [];
 
@@ -229,6 +231,7 @@ export class HostedStore extends MemoryStore {
     this.conversationTrace.clear();
     this.entityHostedType.clear();
     this.stepCreatedAt.clear();
+    this.extracted.clear();
     this.sameAs = [];
   }
 
@@ -242,6 +245,7 @@ export class HostedStore extends MemoryStore {
     const sourceName = this.entities.get(params.source_id)?.entity.name;
     const sourceType = this.entities.has(params.source_id) ? this.restType(params.source_id) : 'object';
     const merged = super.merge_duplicate_entities(params);
+    this.extracted.delete(params.source_id);
     this.sameAs.push({ id: this.newId(), sourceId: params.source_id, sourceName: sourceName ?? '', sourceType, targetId: merged.id, at: this.iso() });
     this.entityHostedType.delete(params.source_id);
     this.entityFeedback.delete(params.source_id);
@@ -266,6 +270,7 @@ export class HostedStore extends MemoryStore {
         hostedTypes: Object.fromEntries(this.entityHostedType),
         stepCreatedAt: Object.fromEntries(this.stepCreatedAt),
         sameAs: this.sameAs,
+        extracted: [...this.extracted],
       }),
     };
   }
@@ -435,12 +440,30 @@ export class HostedStore extends MemoryStore {
     return picked.map((r) => this.entityView(r.entity.id));
   }
 
-  /** Any non-empty type; one of the bridge's five (any case) is stored as that. */
-  addEntity(input: { name: string; type: string; description?: string | null | undefined; subtype?: string | null | undefined }): EntityView {
+  /**
+   * Any non-empty type; one of the bridge's five (any case) is stored as that. An entity that was
+   * only extracted from messages under the same name (ignoring case) is claimed: it takes the given
+   * type and description and keeps its id, so adding what a message already named does not make a
+   * second entity of that name.
+   */
+  addEntity(input: { name: string; type: string; description?: string | null | undefined; subtype?: string | null | undefined }, origin: 'caller' | 'extracted' = 'caller'): EntityView {
     const { bridge, hosted } = splitType(input.type);
+    const claimed = origin === 'caller' ? [...this.extracted].find((id) => this.entities.get(id)?.entity.name.toLowerCase() === input.name.toLowerCase()) : undefined;
+    if (claimed !== undefined) {
+      this.extracted.delete(claimed);
+      const e = this.entities.get(claimed)!.entity;
+      e.name = input.name;
+      e.type = bridge;
+      e.description = input.description ?? null;
+      e.subtype = input.subtype ?? hosted ?? null;
+      if (hosted === undefined) this.entityHostedType.delete(claimed);
+      else this.entityHostedType.set(claimed, hosted);
+      return this.entityView(claimed);
+    }
     const e = this.add_entity({ name: input.name, entity_type: bridge, description: input.description ?? null });
     const rec = this.entities.get(e.id)!.entity;
     if (hosted !== undefined) this.entityHostedType.set(e.id, hosted);
+    if (origin === 'extracted') this.extracted.add(e.id);
     // Over the bridge, a free-form type shows as OBJECT with the hosted type as its subtype.
     rec.subtype = input.subtype ?? hosted ?? null;
     return this.entityView(e.id);
@@ -464,7 +487,7 @@ export class HostedStore extends MemoryStore {
     for (const x of extractEntities(text)) {
       if (known.has(x.name.toLowerCase())) continue;
       known.add(x.name.toLowerCase());
-      this.addEntity({ name: x.name, type: x.type, description: 'extracted from message content' });
+      this.addEntity({ name: x.name, type: x.type, description: 'extracted from message content' }, 'extracted');
     }
   }
 
@@ -521,6 +544,7 @@ export class HostedStore extends MemoryStore {
     if (!this.entities.has(id)) return;
     this.entities.delete(id);
     this.entityHostedType.delete(id);
+    this.extracted.delete(id);
     this.relationships = this.relationships.filter((r) => r.source_id !== id && r.target_id !== id);
     this.entityFeedback.delete(id);
     this.entityHistory.delete(id);
