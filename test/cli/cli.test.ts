@@ -105,13 +105,13 @@ describe('unreachable targets: one line, exit 3, no stack trace', () => {
 });
 
 describe('tck serve', () => {
-  it('--port 0 serves every one of the 26 methods with its documented shape, and stops on SIGTERM', async () => {
+  it('--port 0 serves every one of the 48 methods (26 of the protocol, 22 Platinum) with its documented shape, and stops on SIGTERM', async () => {
     const s = serve(['--port', '0']);
     const url = await s.url;
     const client = new BridgeClient({ url });
     try {
       const rows = await probe(client);
-      expect(rows).toHaveLength(26);
+      expect(rows).toHaveLength(48);
       expect(rows.filter((r) => r.status !== 'answers')).toEqual([]);
       // A plain POST, as curl would send it.
       const res = await fetch(`${url}/add_message`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"session_id":"c","role":"user","content":"hi"}' });
