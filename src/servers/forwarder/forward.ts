@@ -15,13 +15,13 @@
 //   unknown session's empty conversation, becomes that answer); anything else (401, 403, 5xx, a
 //   body that is not JSON or not of the expected shape, no answer at all) is an upstream failure:
 //   502 with the upstream status and body in the error.
-import { createHash } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
-import { METHODS, isMethodName, type MethodName } from '../../protocols/bridge/index.js';
+import { ENTITY_TYPES, METHODS, isMethodName, type MethodName } from '../../protocols/bridge/index.js';
 import { MAX_NESTING_DEPTH, errorResponse, nestsDeeperThan, paramIssues, type BridgeResponse, type Dispatcher } from '../bridge/dispatch.js';
 import { PROTOCOL_VERSION } from '../../protocols/bridge/version.js';
 import { DEFAULT_LIMITS } from '../../util/limits.js';
 import { normalizeEndpoint } from '../../protocols/hosted/endpoint.js';
+import { nameBasedUuid } from '../../util/name-uuid.js';
 
 export interface ForwarderOptions {
   /** The hosted REST base URL, e.g. https://memory.example.com/v1 (an origin alone gets /v1). */
@@ -117,11 +117,7 @@ const CONVERSATION_NAMESPACE = Buffer.from('3f1c6a52e8b94a0d9d1e2b7c5a4f8e60', '
 /** The bridge Conversation id of a session: the session id when it is a UUID, else a v5 UUID of it. */
 export function conversationIdOf(sessionId: string): string {
   if (UUID.test(sessionId)) return sessionId.toLowerCase();
-  const h = createHash('sha1').update(CONVERSATION_NAMESPACE).update(sessionId, 'utf8').digest();
-  h[6] = (h[6]! & 0x0f) | 0x50;
-  h[8] = (h[8]! & 0x3f) | 0x80;
-  const hex = h.subarray(0, 16).toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return nameBasedUuid(CONVERSATION_NAMESPACE, sessionId);
 }
 
 // ---------------------------------------------------------------- REST -> bridge
@@ -144,7 +140,7 @@ function toMessage(m: Json) {
   return { id: m.id, role: m.role, content: m.content, timestamp: m.timestamp ?? m.createdAt, embedding: orNull(m.embedding), metadata: m.metadata ?? {} };
 }
 
-const BRIDGE_TYPES = new Set(['PERSON', 'ORGANIZATION', 'LOCATION', 'EVENT', 'OBJECT']);
+const BRIDGE_TYPES: ReadonlySet<string> = new Set(ENTITY_TYPES);
 
 /** Hosted types are free-form and lower-case: one of the bridge's five is upper-cased, any other is OBJECT with it as subtype. */
 function toEntity(e: Json) {

@@ -31,12 +31,12 @@
 //
 // The Platinum bridge methods (the established kit's Volume 5) are the snake_case view of the same
 // operations, at the end of the class.
-import { createHash } from 'node:crypto';
 import type { Entity, EntityType, Message, ReasoningStep, ReasoningTrace, Relationship, Role, ToolCall } from '../../protocols/bridge/index.js';
 import { ENTITY_TYPES } from '../../protocols/bridge/index.js';
 import { BadRequestError, MemoryStore, type MemoryStoreOptions, type Params, type StoreSnapshot } from '../bridge/store.js';
 import { fieldTokens, rank } from '../bridge/search.js';
 import { extractEntities } from './extract.js';
+import { nameBasedUuid } from '../../util/name-uuid.js';
 import { QueryError, runQuery, writeClauseOf } from './query.js';
 
 /** A request the hosted view refuses: 400 (bad input) or 404 (unknown resource). */
@@ -180,13 +180,12 @@ export interface ObservationView { id: string; conversationId: string; content: 
 export interface ReflectionView { id: string; conversationId: string; content: string; createdAt: string }
 export interface MentionView { conversationId: string; messageId: string; content: string; timestamp: string }
 
-/** A stable UUID (v5-style) of a name, for derived records (observations, reflections). */
+/** Namespace of derived record ids (a fixed UUID of this kit). */
+const DERIVED_NAMESPACE = Buffer.from('8b0e7c3a5d2f4e91a6c4b3d2e1f0a9b8', 'hex');
+
+/** A stable UUID of what a derived record (observation, reflection) is made from. */
 function derivedId(...parts: string[]): string {
-  const h = createHash('sha1').update(parts.join('\u0000'), 'utf8').digest();
-  h[6] = (h[6]! & 0x0f) | 0x50;
-  h[8] = (h[8]! & 0x3f) | 0x80;
-  const hex = h.subarray(0, 16).toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return nameBasedUuid(DERIVED_NAMESPACE, parts.join('\u0000'));
 }
 
 /** The first sentence of a text, at most 120 characters. */
