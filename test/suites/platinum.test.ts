@@ -13,6 +13,9 @@ import { selectScenarios } from '../../src/engine/select.js';
 import { ALL_SCENARIOS } from '../../suites/index.js';
 import { compose, mapAnswers, mapRequest, mapResponse, runOnVariant, type Dispatch, type Wrap } from '../harness/variants.js';
 import { provePowerWith, type FaultRow, type ValidRow } from '../harness/power.js';
+import { METHODS, isMethodName } from '../../src/protocols/bridge/index.js';
+
+const platinumMethod = (m: string) => isMethodName(m) && METHODS[m].tier === 'platinum';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- answers are edited as plain JSON */
 
@@ -129,6 +132,12 @@ describe('a server without the Platinum methods', () => {
     const g = grade(results);
     expect(g.achieved).toBe('gold');
     expect(g.tiers.find((t) => t.tier === 'platinum')).toMatchObject({ total: IDS.length, passed: 0, passes: false });
+  });
+
+  it('a server that answers the Platinum methods 404 (no such route) fails them as not implemented too', async () => {
+    const missing: Wrap = (next) => (m, b) => (platinumMethod(m) ? { status: 404, body: { error: `unknown method: ${m}` } } : next(m, b));
+    const results = await runOnVariant({ store: new HostedStore(), wrap: missing }, ['SCN-P-001', 'SCN-P-011']);
+    expect(results.map((r) => [r.id, r.outcome, /not implemented/.test(r.message ?? '')])).toEqual([['SCN-P-001', 'failed', true], ['SCN-P-011', 'failed', true]]);
   });
 
   it('a default run (tier gold) selects no Platinum scenario: Gold is the highest tier it can report', () => {
