@@ -6,9 +6,9 @@
 import { TckError } from '../engine/errors.js';
 import { listenError, resolvePort, stopOnSignal } from './serve-command.js';
 
-export const DEFAULT_HOSTED_PORT = 3002;
+const DEFAULT_HOSTED_PORT = 3002;
 
-export interface HostedServeFlags {
+interface HostedServeFlags {
   port?: number;
   host: string;
   hosted?: boolean;
@@ -35,7 +35,7 @@ export function rejectHostedOnlyFlags(flags: HostedServeFlags): void {
   if (used.length > 0) throw new TckError(`${used.join(', ')} ${used.length === 1 ? 'needs' : 'need'} --hosted`);
 }
 
-export interface StartedHostedService {
+interface StartedHostedService {
   lines: string[];
   close(): Promise<void>;
 }
@@ -110,7 +110,7 @@ export async function hostedServeCommand(flags: HostedServeFlags): Promise<void>
   stopOnSignal(service.close);
 }
 
-export interface TokenFlags {
+interface TokenFlags {
   sub: string;
   workspace?: string;
   scope: string;

@@ -7,9 +7,9 @@ import { RunStopped } from '../engine/runner.js';
 
 /** The conventional exit codes: 128 + the signal number. */
 export const SIGNAL_EXIT = { SIGINT: EXIT.sigint, SIGTERM: EXIT.sigterm } as const;
-export type StopSignal = keyof typeof SIGNAL_EXIT;
+type StopSignal = keyof typeof SIGNAL_EXIT;
 
-export interface Interrupts {
+interface Interrupts {
   /** Aborted (with a RunStopped) by the first SIGINT or SIGTERM. */
   readonly signal: AbortSignal;
   /** The first signal received, if any. */

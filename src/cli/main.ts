@@ -4,13 +4,20 @@ import { DEFAULT_REPORTERS, UnknownReporterError, parseReporters, type ReporterN
 import { KIT_VERSION } from '../util/kit.js';
 import { EXIT, TckError, exitCodeOfError } from '../engine/errors.js';
 import { DEFAULT_LIMITS } from '../util/limits.js';
+import { TIERS } from '../engine/scenario.js';
 
-const TIERS = ['bronze', 'silver', 'gold', 'platinum'];
 
 function positiveInt(name: string) {
   return (value: string): number => {
     const n = Number(value);
     if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError(`${name} must be a positive integer, got ${JSON.stringify(value)}`);
+    return n;
+  };
+}
+function integer(name: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isSafeInteger(n)) throw new InvalidArgumentError(`${name} must be an integer, got ${JSON.stringify(value)}`);
     return n;
   };
 }
@@ -192,6 +199,26 @@ Exit codes: 0 requested tier reached and, with --hosted, every hosted group pass
     });
 
   program
+    .command('explore')
+    .description('model-based testing: random sequences of calls against the server and the reference model side by side; a disagreement is shrunk to a minimal sequence')
+    .option('-u, --url <url>', 'conformance server base URL (omit to explore the embedded reference server)')
+    .option('-H, --header <header>', "extra request header 'Name: value' (repeatable; also TCK_HEADERS)", collect)
+    .option('--request-timeout <ms>', 'per-request timeout in milliseconds', positiveInt('--request-timeout'), DEFAULT_LIMITS.requestTimeoutMs)
+    .option('--runs <n>', 'sequences to try', positiveInt('--runs'), 100)
+    .option('--seed <n>', 'seed of the random sequences (default: a new one, printed)', integer('--seed'))
+    .option('--path <path>', "with --seed: replay this failing case (fast-check's path, printed with a failure)")
+    .option('--replay-path <path>', "with --path: the commands' replay path, printed with a failure")
+    .option('--max-steps <n>', 'longest sequence', positiveInt('--max-steps'), 40)
+    .option('--methods <list>', 'methods or tiers to draw from, comma-separated (default: all but setup and teardown)')
+    .option('--time-budget <ms>', 'bound on the exploration in milliseconds (shrinking included)', positiveInt('--time-budget'), 60_000)
+    .option('-o, --out <dir>', 'directory for report files', 'reports')
+    .option('-r, --reporter <list>', `reporters, comma-separated or repeated: console, json, junit, html, md, badge (default: ${DEFAULT_REPORTERS.join(',')})`, reporters, DEFAULT_REPORTERS)
+    .action(async (opts) => {
+      const { exploreCommand } = await import('./explore-command.js');
+      process.exitCode = await exploreCommand(opts);
+    });
+
+  program
     .command('probe')
     .description('pre-flight: call each of the 26 methods once and show which answer and which tiers are reachable')
     .option('-u, --url <url>', 'conformance server base URL (omit to probe the embedded reference server)')
@@ -200,6 +227,64 @@ Exit codes: 0 requested tier reached and, with --hosted, every hosted group pass
     .action(async (opts) => {
       const { probeCommand } = await import('./probe-command.js');
       process.exitCode = await probeCommand(opts);
+    });
+
+  program
+    .command('certify')
+    .description('run the full bridge suite (every tier, no selection) and write a certification bundle a reviewer can verify offline')
+    .option('--name <name>', "the implementation's name (required)")
+    .option('--impl-version <version>', "the implementation's version (required; after `certify`, --version means this too)")
+    .option('--language <language>', "the implementation's language: Python, TypeScript, Go, … (required)")
+    .option('--repository <url>', "the implementation's repository URL (required)")
+    .option('-u, --url <url>', 'conformance server base URL (omit to certify the embedded reference server)')
+    .option('--report-url <url>', "the registry entry's report_url (where the report will be published)")
+    .option('-H, --header <header>', "extra request header 'Name: value' (repeatable; also TCK_HEADERS); values are never recorded", collect)
+    .option('--request-timeout <ms>', 'per-request timeout in milliseconds', positiveInt('--request-timeout'), DEFAULT_LIMITS.requestTimeoutMs)
+    .option('--scenario-timeout <ms>', 'per-scenario timeout in milliseconds', positiveInt('--scenario-timeout'), DEFAULT_LIMITS.scenarioTimeoutMs)
+    .option('--max-time <ms>', 'bound on the whole run in milliseconds', positiveInt('--max-time'), DEFAULT_LIMITS.maxTimeMs)
+    .option('-o, --out <file>', 'the bundle file', 'reports/certification.json')
+    // Selection flags, declared only to be refused with a clear message (exit 2).
+    .addOption(new Option('-t, --tier <tier>').hideHelp())
+    .addOption(new Option('-g, --grep <pattern>').hideHelp())
+    .addOption(new Option('-s, --scenario <id>').hideHelp())
+    .addOption(new Option('--skip <id>').hideHelp())
+    .addOption(new Option('--only-failed <file>').hideHelp())
+    .addOption(new Option('--bail').hideHelp())
+    .addOption(new Option('--hosted [url]').hideHelp())
+    .action(async (opts) => {
+      const { certifyCommand } = await import('./certify-command.js');
+      process.exitCode = await certifyCommand(opts);
+    });
+
+  program
+    .command('verify')
+    .description('re-grade a certification bundle offline by replaying its exchanges (exit 0 verified, 1 not verified, 2 unreadable)')
+    .argument('<bundle.json>', 'a bundle written by `tck certify`')
+    .action(async (file: string) => {
+      const { verifyCommand } = await import('./certify-command.js');
+      process.exitCode = await verifyCommand(file);
+    });
+
+  program
+    .command('compare')
+    .description('compare implementations: a matrix of scenarios by tier and group, differing ones first (reports or certification bundles)')
+    .argument('<files...>', 'reports (report.json) or certification bundles, one per implementation')
+    .option('--md <file>', 'write the Markdown matrix here')
+    .option('--html <file>', 'write the HTML page here')
+    .option('--all', 'print every scenario on the console, not only the differing ones')
+    .action(async (files: string[], opts) => {
+      const { compareCommand } = await import('./compare-command.js');
+      process.exitCode = await compareCommand(files, opts);
+    });
+
+  program
+    .command('openapi')
+    .description('print the OpenAPI 3.1 document of the bridge protocol (or, with --hosted, of the hosted REST interface)')
+    .option('--hosted', 'the hosted REST interface instead of the bridge protocol')
+    .option('-o, --out <file>', 'write it to this file instead of stdout')
+    .action(async (opts) => {
+      const { openapiCommand } = await import('./openapi-command.js');
+      await openapiCommand(opts);
     });
 
   program.addHelpText(
@@ -213,7 +298,11 @@ Examples:
   $ npx tck list --tier bronze
   $ npx tck report reports/report.json --junit junit.xml --md summary.md
   $ npx tck diff before/report.json after/report.json
-  $ npx tck repro SCN-B-071 --url http://127.0.0.1:3001 > repro.sh`,
+  $ npx tck repro SCN-B-071 --url http://127.0.0.1:3001 > repro.sh
+  $ npx tck certify --url http://127.0.0.1:3001 --name my-memory --version 1.2.0 --language Go --repository https://github.com/me/my-memory
+  $ npx tck verify reports/certification.json
+  $ npx tck compare mine.json theirs.json --html compare.html
+  $ npx tck openapi --out bridge.openapi.json`,
   );
   return program;
 }
@@ -235,6 +324,8 @@ export async function main(argv: string[]): Promise<void> {
   process.on('unhandledRejection', fatal);
   const program = buildProgram();
   try {
+    // After `certify`, --version is the implementation's version (commander would read it as the kit's).
+    if (argv[2] === 'certify') argv = argv.map((a, i) => (i > 2 ? a.replace(/^--version(?==|$)/, '--impl-version') : a));
     await program.parseAsync(argv);
   } catch (err) {
     process.exitCode = report(err);

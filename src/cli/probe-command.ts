@@ -5,10 +5,11 @@ import { METHODS, type MethodName } from '../protocols/bridge/methods.js';
 import { EXIT } from '../engine/errors.js';
 import { headersFrom } from './options.js';
 import { colorFor } from '../report/render/color.js';
+import { TIERS } from '../engine/scenario.js';
 
-export type ProbeStatus = 'answers' | 'rejects' | 'missing' | 'broken';
+type ProbeStatus = 'answers' | 'rejects' | 'missing' | 'broken';
 
-export interface ProbeRow {
+interface ProbeRow {
   method: MethodName;
   tier: string;
   status: ProbeStatus;
@@ -103,8 +104,8 @@ function judge(outcome: Outcome): { status: ProbeStatus; detail: string } {
 }
 
 /** Tiers whose methods (and every lower tier's) all answer. */
-export function reachableTiers(rows: readonly ProbeRow[]): string[] {
-  const order = ['lifecycle', 'bronze', 'silver', 'gold', 'platinum'];
+function reachableTiers(rows: readonly ProbeRow[]): string[] {
+  const order = ['lifecycle', ...TIERS];
   const reachable: string[] = [];
   for (const tier of order) {
     if (rows.filter((r) => r.tier === tier).some((r) => r.status !== 'answers')) break;

@@ -119,7 +119,7 @@ export async function publishRun(report: Report, flags: ReportingFlags, newBasel
 
 // ------------------------------------------------------------------ tck report
 
-export type ReportCommandFlags = Partial<Record<FileFormat, string>>;
+type ReportCommandFlags = Partial<Record<FileFormat, string>>;
 
 /** `tck report FILE [--junit F] [--html F] [--md F] [--badge F] [--json F]`; no flag: the console summary. */
 export async function reportCommand(file: string, flags: ReportCommandFlags): Promise<number> {
@@ -148,7 +148,7 @@ export async function diffCommand(oldFile: string, newFile: string, flags: { jso
 
 // ------------------------------------------------------------------ tck repro
 
-export interface ReproFlags {
+interface ReproFlags {
   url?: string;
   header?: string[];
   requestTimeout: number;
@@ -164,7 +164,7 @@ export async function reproCommand(rawId: string, flags: ReproFlags): Promise<nu
     if (!s) throw new TckError(`${id} is not in ${flags.report}`);
     if (!isFailure(s)) throw new TckError(`${id} ${s.outcome} in ${flags.report}: nothing to reproduce (run \`tck repro ${id} --url URL\` to get its requests)`);
     if (s.repro === undefined && !('tier' in s)) throw new TckError(`${id} in ${flags.report} has no reproduction script`);
-    process.stdout.write(s.repro ?? reproScript(s, report.target.url));
+    process.stdout.write(s.repro ?? reproScript(s, { url: report.target.url }));
     return EXIT.ok;
   }
   if (id.startsWith('SCN-H-')) {
@@ -174,8 +174,7 @@ export async function reproCommand(rawId: string, flags: ReproFlags): Promise<nu
   const [{ runTck }, { headersFrom }] = await Promise.all([import('../run/run.js'), import('./options.js')]);
   const exchanges: Exchange[] = [];
   let recording = false;
-  let report: Report;
-  report = await runTck({
+  const report: Report = await runTck({
     ...(flags.url !== undefined ? { url: flags.url } : {}),
     scenarios: [id],
     headers: headersFrom(flags.header),
@@ -191,6 +190,6 @@ export async function reproCommand(rawId: string, flags: ReproFlags): Promise<nu
       ? `tck: ${id} ${result.outcome} against ${url}: ${(result.message ?? '').split('\n')[0]}\n`
       : `tck: ${id} ${result.outcome} against ${url}; the script replays its requests\n`,
   );
-  process.stdout.write(reproScript({ ...result, exchanges }, url));
+  process.stdout.write(reproScript({ ...result, exchanges }, { url }));
   return EXIT.ok;
 }

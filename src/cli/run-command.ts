@@ -9,7 +9,7 @@ import { SIGNAL_EXIT, watchInterrupts } from './interrupt.js';
 import { headersFrom } from './options.js';
 import { exitCodeOf, finalReport, planOf, prepareRun, publishRun, writeRunFiles, type ReportingFlags, type RunPreparation } from './report-commands.js';
 
-export interface RunFlags extends ReportingFlags {
+interface RunFlags extends ReportingFlags {
   url?: string;
   tier: ScenarioTier;
   grep?: string;
@@ -47,7 +47,7 @@ const HOSTED_FLAGS: [keyof RunFlags, string][] = [
  * The hosted profile's options from the flags and the environment (flags win; an empty variable
  * counts as unset). With the embedded service only the flags apply: it issues its own credentials.
  */
-export async function hostedOptionsOf(flags: RunFlags, env: NodeJS.ProcessEnv = process.env): Promise<HostedOptions | undefined> {
+async function hostedOptionsOf(flags: RunFlags, env: NodeJS.ProcessEnv = process.env): Promise<HostedOptions | undefined> {
   if (flags.hosted === undefined || flags.hosted === false) {
     const used = HOSTED_FLAGS.filter(([k]) => flags[k] !== undefined).map(([, f]) => f);
     if (used.length > 0) throw new TckError(`${used.join(', ')} ${used.length === 1 ? 'needs' : 'need'} --hosted`);

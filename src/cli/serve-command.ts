@@ -1,7 +1,7 @@
 // `tck serve`: the embedded reference server as a process of its own.
 import { TckError } from '../engine/errors.js';
 
-export interface ServeFlags {
+interface ServeFlags {
   port?: number;
   host: string;
 }

@@ -19,8 +19,18 @@ const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a
 
 /** The assertion helpers. No `asserts` signatures: scenarios destructure `{ check }`, and TypeScript
  * only honours assertion signatures on explicitly annotated names. */
+/** What a failure carries besides its message; `clause` prefixes the message ("HOSTED-AUTH-3: …")
+ * for scenarios that check several clauses and must say which one broke. */
+export interface Detail {
+  expected?: unknown;
+  actual?: unknown;
+  clause?: string;
+}
+
 export interface Check {
-  ok(condition: unknown, message: string, detail?: { expected?: unknown; actual?: unknown }): void;
+  ok(condition: unknown, message: string, detail?: Detail): void;
+  /** Fails unconditionally (for a failure found by code the other checks do not cover). */
+  fail(message: string, detail?: Detail): never;
   equal(actual: unknown, expected: unknown, what: string): void;
   notEqual(actual: unknown, unexpected: unknown, what: string): void;
   length(list: readonly unknown[], n: number, what: string): void;
@@ -38,9 +48,13 @@ export interface Check {
 }
 
 export const check: Check = {
-  /** `what` holds; otherwise fail with `message`. */
+  /** `condition` holds; otherwise fail with `message`. */
   ok(condition, message, detail) {
-    if (!condition) throw new AssertionFailure(message, detail?.expected, detail?.actual);
+    if (!condition) check.fail(message, detail);
+  },
+
+  fail(message, detail) {
+    throw new AssertionFailure(detail?.clause === undefined ? message : `${detail.clause}: ${message}`, detail?.expected, detail?.actual);
   },
 
   /** Deep, exact equality (JSON values: key order ignored, array order kept). */

@@ -18,7 +18,6 @@ export const EXIT = {
   sigint: 130,
   sigterm: 143,
 } as const;
-export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 /** The codes of TckError and the exit code each one means. */
 export const EXIT_CODES = {

@@ -37,7 +37,7 @@ export const ExchangeSchema = z.object({
 export type Exchange = z.infer<typeof ExchangeSchema>;
 
 /** How much of a response body an Exchange keeps. */
-export const DISPLAY_CAP_BYTES = 64 * 1024;
+const DISPLAY_CAP_BYTES = 64 * 1024;
 
 /** How much of a body formatExchange prints. */
 const FORMAT_CAP_CHARS = 2048;

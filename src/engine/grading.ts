@@ -6,7 +6,7 @@ import { TIERS, type ScenarioTier } from './scenario.js';
 
 export type GradingRuleName = 'strict' | 'established';
 
-export interface GradingRule {
+interface GradingRule {
   name: GradingRuleName;
   description: string;
   /** Share of a tier's scenarios that must pass, per tier. */
@@ -29,14 +29,14 @@ export const GRADING_RULES: Record<GradingRuleName, GradingRule> = {
 };
 
 /** Levels to grade: their order, the share each needs, and whether each needs the ones below. */
-export interface Ladder<L extends string> {
+interface Ladder<L extends string> {
   levels: readonly L[];
   required: Record<L, number>;
   /** Tiers are cumulative (a tier needs every lower one); groups are not. */
   cumulative: boolean;
 }
 
-export interface LadderGrade<L extends string> {
+interface LadderGrade<L extends string> {
   levels: (LevelCounts & { level: L })[];
   /** Cumulative ladders: the highest level reached with every lower one; null when none. */
   achieved: L | null;

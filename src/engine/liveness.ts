@@ -18,13 +18,13 @@ import { formatSeconds } from './faults.js';
 import { DEFAULT_LIMITS } from '../util/limits.js';
 
 /** Consecutive connectivity failures after which the target is probed. */
-export const FAILURES_BEFORE_PROBE = 3;
+const FAILURES_BEFORE_PROBE = 3;
 /** Pause between two probes of a target that did not answer. */
-export const PROBE_INTERVAL_MS = 250;
+const PROBE_INTERVAL_MS = 250;
 /** How long a target that stopped answering gets to come back (`--reconnect-window`). */
-export const DEFAULT_RECONNECT_WINDOW_MS = DEFAULT_LIMITS.reconnectWindowMs;
+const DEFAULT_RECONNECT_WINDOW_MS = DEFAULT_LIMITS.reconnectWindowMs;
 /** The method the probe calls. */
-export const PROBE_METHOD = 'clear_all_data';
+const PROBE_METHOD = 'clear_all_data';
 
 /** What the tracker needs of a call's result (a bridge CallResult, or a hosted REST one). */
 export interface Observed {
@@ -36,7 +36,7 @@ export interface Observed {
 type Call = (method: string, params: Record<string, unknown>, opts: { signal?: AbortSignal; timeoutMs?: number }) => Promise<Observed>;
 
 /** Dead: `reason` is the last probe's failure; `summary` says how the verdict was reached. */
-export type Verdict = { alive: true } | { alive: false; reason: string; summary: string };
+type Verdict = { alive: true } | { alive: false; reason: string; summary: string };
 
 export class Liveness {
   #consecutive = 0;

@@ -2,9 +2,11 @@
 // these, and every result type of the engine is inferred from them, never written twice.
 import { z } from 'zod';
 import { ExchangeSchema } from './evidence.js';
-import { TierSchema } from './scenario.js';
+import { TIERS } from './scenario.js';
 
-export const OUTCOMES = ['passed', 'failed', 'error', 'skipped', 'not-run'] as const;
+export const TierSchema = z.enum(TIERS);
+
+const OUTCOMES = ['passed', 'failed', 'error', 'skipped', 'not-run'] as const;
 export const OutcomeSchema = z.enum(OUTCOMES);
 export type Outcome = z.infer<typeof OutcomeSchema>;
 
@@ -27,7 +29,7 @@ export const EndingSchema = z.object({
 export type Ending = z.infer<typeof EndingSchema>;
 
 /** What names a scenario in its result. */
-export const LabelSchema = z.object({
+const LabelSchema = z.object({
   id: z.string(),
   group: z.string(),
   clauses: z.array(z.string()),

@@ -10,6 +10,7 @@
 // (SIGINT, SIGTERM) or the time limit ends the run with a partial result.
 import { TckError } from './errors.js';
 import { printable, type Exchange } from './evidence.js';
+import { capText, capValue } from './bounds.js';
 import { AssertionFailure, ScenarioFault, ScenarioTimeout, SkipScenario, formatSeconds } from './faults.js';
 import { DEFAULT_LIMITS } from '../util/limits.js';
 import { Liveness, type Observed } from './liveness.js';
@@ -36,10 +37,12 @@ export interface RunOptions<S, R> {
   reconnectWindowMs?: number;
   onResult?: (result: R) => void;
   onStart?: (scenario: S) => void;
+  /** Keep the exchanges of passed and skipped scenarios too (a certification bundle replays every scenario). */
+  keepExchanges?: boolean;
 }
 
 /** The limits among a caller's options that are set, as RunOptions (callbacks left to the caller). */
-export type RunLimits = Pick<RunOptions<unknown, unknown>, 'scenarioTimeoutMs' | 'maxTimeMs' | 'reconnectWindowMs' | 'signal' | 'bail'>;
+type RunLimits = Pick<RunOptions<unknown, unknown>, 'scenarioTimeoutMs' | 'maxTimeMs' | 'reconnectWindowMs' | 'signal' | 'bail'>;
 
 export function runLimits(o: RunLimits): RunLimits {
   return {
@@ -157,7 +160,7 @@ export async function runWith<S extends { id: string }, C extends RunContext, L>
         continue;
       }
       options.onStart?.(scenario);
-      const result = printableResult(await runOne(driver, scenario, timeoutMs, run.signal, liveness));
+      const result = printableResult(await runOne(driver, scenario, timeoutMs, run.signal, liveness, options.keepExchanges ?? false));
       results.push(result);
       options.onResult?.(result);
       halt();
@@ -194,7 +197,14 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
  * no reporter can pass a server's terminal escape sequences on (JSON.stringify leaves C1 as is).
  */
 function printableResult<R extends Ending>(r: R): R {
-  return { ...r, ...(r.message !== undefined ? { message: printable(r.message) } : {}), notes: r.notes.map(printable) };
+  return {
+    ...r,
+    ...(r.message !== undefined ? { message: printable(capText(r.message)) } : {}),
+    // Bounded too (bounds.ts): a result of a huge answer must not make the report unwritable.
+    ...('expected' in r ? { expected: capValue(r.expected) } : {}),
+    ...('actual' in r ? { actual: capValue(r.actual) } : {}),
+    notes: r.notes.map((n) => printable(capText(n))),
+  };
 }
 
 /** One signal for the whole run: the caller's, or the time limit, whichever comes first. */
@@ -227,6 +237,7 @@ async function runOne<S, C extends RunContext, L>(
   timeoutMs: number,
   runSignal: AbortSignal,
   liveness: Liveness,
+  keepExchanges: boolean,
 ): Promise<L & Ending> {
   const started = performance.now();
   // Every call of the scenario can be cancelled when it ends early, and is shown to the liveness
@@ -253,7 +264,7 @@ async function runOne<S, C extends RunContext, L>(
     // After a timeout the body is abandoned; whatever it ends with later is of no interest.
     body.catch(() => {});
     await Promise.race([body, ended]);
-    return { ...base, outcome: 'passed', durationMs: performance.now() - started, exchanges: [], notes: ctx.notes };
+    return { ...base, outcome: 'passed', durationMs: performance.now() - started, exchanges: keepExchanges ? ctx.exchanges.slice() : [], notes: ctx.notes };
   } catch (err) {
     ctx.stop();
     cancel.abort(SCENARIO_OVER);
@@ -262,7 +273,7 @@ async function runOne<S, C extends RunContext, L>(
       return { ...base, outcome: 'not-run', message: `not finished: ${err.message}`, durationMs, exchanges: ctx.exchanges.slice(), notes: ctx.notes };
     }
     if (err instanceof SkipScenario) {
-      return { ...base, outcome: 'skipped', message: err.message, durationMs, exchanges: [], notes: ctx.notes };
+      return { ...base, outcome: 'skipped', message: err.message, durationMs, exchanges: keepExchanges ? ctx.exchanges.slice() : [], notes: ctx.notes };
     }
     if (err instanceof ScenarioFault) {
       return {
@@ -288,7 +299,7 @@ async function runOne<S, C extends RunContext, L>(
 }
 
 /** A result "not run" for any profile's label. */
-export function notRunOf<L>(label: L, message: string): L & Ending {
+function notRunOf<L>(label: L, message: string): L & Ending {
   return {
     ...label,
     outcome: 'not-run',

@@ -1,7 +1,6 @@
 // A scenario: one stable id, the clauses it checks, and a body that reads like them. The engine
 // knows no protocol: `C` is the context a profile hands the body (the bridge's ScenarioContext,
 // the hosted profile's HostedContext).
-import { z } from 'zod';
 
 /**
  * The bridge tiers, lowest first; grading reaches them in this order. Platinum (the established
@@ -9,10 +8,9 @@ import { z } from 'zod';
  * (`--tier platinum`), and a server without it still reaches Gold.
  */
 export const TIERS = ['bronze', 'silver', 'gold', 'platinum'] as const;
+export type ScenarioTier = (typeof TIERS)[number];
 /** The highest tier a run selects unless told otherwise (Platinum is opt-in). */
-export const DEFAULT_TIER = 'gold' satisfies (typeof TIERS)[number];
-export const TierSchema = z.enum(TIERS);
-export type ScenarioTier = z.infer<typeof TierSchema>;
+export const DEFAULT_TIER = 'gold' satisfies ScenarioTier;
 
 export interface ScenarioBase<C> {
   /** SCN-B-001… (registry counterparts keep the established ids; ours start at 101). */

@@ -12,7 +12,7 @@ export interface Selection {
 }
 
 /** What selection looks at; a scenario without a tier (the hosted profile's) ignores --tier. */
-export type Selectable = Pick<ScenarioBase<never>, 'id' | 'title' | 'clauses' | 'group'> & { tier?: ScenarioTier };
+type Selectable = Pick<ScenarioBase<never>, 'id' | 'title' | 'clauses' | 'group'> & { tier?: ScenarioTier };
 
 export function selectScenarios<S extends Selectable>(all: readonly S[], sel: Selection): S[] {
   const known = new Set(all.map((s) => s.id));

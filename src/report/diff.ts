@@ -2,7 +2,7 @@
 import { TIER_RANK } from '../engine/grading.js';
 import { isFailing, type Report, type ScenarioOutcome as Outcome } from './model.js';
 
-export interface Change {
+interface Change {
   id: string;
   title: string;
   from: Outcome;
@@ -11,13 +11,13 @@ export interface Change {
   message?: string;
 }
 
-export interface Presence {
+interface Presence {
   id: string;
   title: string;
   outcome: Outcome;
 }
 
-export interface ReportDiff {
+interface ReportDiff {
   tier: { from: string | null; to: string | null; direction: 'up' | 'down' | 'same' };
   /** Passed before, failed or errored now. */
   regressed: Change[];

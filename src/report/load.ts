@@ -20,20 +20,24 @@ export function normalizeReport(report: Report): Report {
   return ReportSchema.parse(JSON.parse(JSON.stringify(report)));
 }
 
-/** Reads and validates a report.json. */
-export async function loadReport(path: string): Promise<Report> {
+/** Reads a JSON file (`noun` names it in errors: "cannot read report …"); ReportFileError when it cannot. */
+export async function readJsonFile(path: string, noun: string): Promise<unknown> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (err) {
-    throw new ReportFileError(`cannot read report ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    throw new ReportFileError(`cannot read ${noun} ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
   }
-  let data: unknown;
   try {
-    data = JSON.parse(text);
+    return JSON.parse(text);
   } catch (err) {
     throw new ReportFileError(`${path} is not JSON: ${(err as Error).message}`);
   }
+}
+
+/** Reads and validates a report.json. */
+export async function loadReport(path: string): Promise<Report> {
+  const data = await readJsonFile(path, 'report');
   const parsed = ReportSchema.safeParse(data);
   if (!parsed.success) throw new ReportFileError(`${path} is not an agent-memory-tck report: ${firstIssue(parsed.error)}`);
   return parsed.data;

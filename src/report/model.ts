@@ -1,7 +1,6 @@
 // The report: one versioned object, described by a zod schema, that every output format renders.
 import { z } from 'zod';
-import { LevelCountsSchema, OutcomeSchema, ScenarioResultSchema as EngineScenarioResult, TierSummarySchema as EngineTierSummary } from '../engine/result.js';
-import { TierSchema } from '../engine/scenario.js';
+import { LevelCountsSchema, TierSchema, OutcomeSchema, ScenarioResultSchema as EngineScenarioResult, TierSummarySchema as EngineTierSummary } from '../engine/result.js';
 import { HOSTED_GROUPS } from '../protocols/hosted/document.js';
 
 export const REPORT_FORMAT_VERSION = '1.0';
@@ -15,7 +14,10 @@ export const ScenarioResultSchema = EngineScenarioResult.extend({
   repro: z.string().optional(),
 });
 
-export const TierSummarySchema = EngineTierSummary;
+const TierSummarySchema = EngineTierSummary;
+
+/** One recorded exchange, as a report (and a certification bundle) holds it. */
+export { ExchangeSchema } from '../engine/evidence.js';
 
 /** A baseline gate's verdict (`--baseline FILE`): which failures were known, which are new, which got fixed. */
 export const GateSchema = z.object({
@@ -62,6 +64,47 @@ export const HostedSectionSchema = z.object({
   scenarios: z.array(HostedScenarioResultSchema),
 });
 
+/** One step of explore's minimal failing sequence: what was sent and what each side answered. */
+const ExploreStep = z.object({
+  call: z.string(),
+  method: z.string(),
+  request: z.record(z.string(), z.unknown()),
+  server: z.object({ status: z.number().int(), body: z.unknown().optional() }).optional(),
+  model: z.object({ status: z.number().int(), body: z.unknown().optional() }).optional(),
+});
+
+/** `tck explore`'s results: model-based testing against the reference model, not graded into tiers. */
+export const ExploreSectionSchema = z.object({
+  seed: z.number().int(),
+  runs: z.number().int(),
+  runsDone: z.number().int(),
+  operations: z.number().int(),
+  opsPerSecond: z.number(),
+  maxSteps: z.number().int(),
+  methods: z.array(z.string()),
+  timeBudgetMs: z.number(),
+  durationMs: z.number(),
+  stoppedBy: z.enum(['completed', 'failure', 'time-budget', 'interrupted']),
+  /** The silent points the comparison relaxes (ids of the silent-point table). */
+  tolerances: z.array(z.string()),
+  failure: z.object({
+    message: z.string(),
+    /** The silent point whose tolerance the server fell outside of, when one applies. */
+    tolerance: z.string().optional(),
+    steps: z.array(ExploreStep),
+    /** Runs, operations and milliseconds until the first failing sequence was met. */
+    foundAfter: z.object({ runs: z.number().int(), operations: z.number().int(), ms: z.number() }),
+    originalLength: z.number().int(),
+    shrinks: z.number().int(),
+    /** fast-check's replay: the seed, the path and the commands' replay path. */
+    path: z.string(),
+    replayPath: z.string().optional(),
+    replay: z.string(),
+    curl: z.string(),
+    scenario: z.string(),
+  }).optional(),
+});
+
 export const ReportSchema = z.object({
   format: z.literal('agent-memory-tck/report'),
   formatVersion: z.literal(REPORT_FORMAT_VERSION),
@@ -103,6 +146,8 @@ export const ReportSchema = z.object({
   profiles: z.array(z.enum(['bridge', 'hosted'])).optional(),
   /** The hosted profile's results (`tck run --hosted`), graded on their own. */
   hosted: HostedSectionSchema.optional(),
+  /** `tck explore`'s results (a section of its own, not graded into tiers). */
+  explore: ExploreSectionSchema.optional(),
 });
 
 export type Gate = z.infer<typeof GateSchema>;
@@ -110,6 +155,7 @@ export type ScenarioOutcome = z.infer<typeof Outcome>;
 export { isFailing } from '../engine/result.js';
 export type ReportScenario = z.infer<typeof ScenarioResultSchema>;
 export type HostedSection = z.infer<typeof HostedSectionSchema>;
+export type ExploreSection = z.infer<typeof ExploreSectionSchema>;
 export type HostedReportScenario = z.infer<typeof HostedScenarioResultSchema>;
 export type HostedGroupSummary = z.infer<typeof HostedGroupSummarySchema>;
 /** A scenario of either kind, as the reporters list failures. */

@@ -1,74 +1,36 @@
-// Reproductions: a scenario's requests as a runnable bash script of curl calls, so a vendor can
-// replay a failure against their server without the kit.
+// Reproductions: a failed scenario's requests as a runnable bash script of curl calls, so a vendor
+// can replay it against their server without the kit. One writer for every profile: a bridge
+// scenario's POSTs and a hosted scenario's REST calls alike are Exchanges.
 //
-// Values the server handed out (ids, mostly) change from one run to the next, so they cannot be
-// replayed literally: a string that first appeared in an answer (and was never sent before) and is
-// sent again in a later request is captured from that answer when the script runs (with jq when
-// it is installed, else with node) and spliced into the later request as JSON.
+// Values the target handed out (ids, keys, tokens) change from one run to the next, so they are
+// not replayed literally: a string that first appeared in an answer (and was never sent before) is
+// picked from that answer when the script runs (jq, else node) — as JSON where it is spliced into
+// a request body, as text in a URL or a header. No header value or credential is ever written:
+// the run's extra headers come from the environment, credentials from the expressions the profile
+// gives (`authorization`).
 import type { Exchange } from '../engine/evidence.js';
-import { isFailing, type ScenarioOutcome } from './model.js';
+import { isFailing, type Outcome } from '../engine/result.js';
 
-export interface ReproSource {
+interface ReproSource {
   id: string;
   title: string;
   clauses: string[];
-  outcome: ScenarioOutcome;
+  outcome: Outcome;
   message?: string;
   exchanges: readonly Exchange[];
 }
 
-interface Capture {
-  variable: string;
-  /** The jq-style path of the value in the answer, e.g. `.messages[0].id`. */
-  path: string;
-  /** Index of the exchange whose answer holds it. */
-  from: number;
-}
-
-const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-/** Every string leaf of a JSON value with its jq-style path, in document order. */
-function stringLeaves(value: unknown, path = '', out: [string, string][] = []): [string, string][] {
-  if (typeof value === 'string') out.push([path || '.', value]);
-  else if (Array.isArray(value)) value.forEach((v, i) => stringLeaves(v, `${path || '.'}[${i}]`, out));
-  else if (value !== null && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) stringLeaves(v, IDENT.test(k) ? `${path}.${k}` : `${path || '.'}[${JSON.stringify(k)}]`, out);
-  }
-  return out;
-}
-
-function parseAnswer(ex: Exchange): unknown {
-  if (ex.status === undefined || ex.responseText === undefined || ex.responseText === '') return undefined;
-  try {
-    return JSON.parse(ex.responseText);
-  } catch {
-    return undefined; // not JSON, or cut for display: nothing to capture from it
-  }
-}
-
-/** Which answer values later requests reuse, and where to capture each from. */
-function planCaptures(exchanges: readonly Exchange[]): Map<string, Capture> {
-  const sent = new Set<string>();
-  const offered = new Map<string, { path: string; from: number }>();
-  const captures = new Map<string, Capture>();
-  const counts = new Map<string, number>();
-  exchanges.forEach((ex, i) => {
-    for (const [, value] of stringLeaves(ex.requestBody)) {
-      const source = offered.get(value);
-      if (source && !sent.has(value) && !captures.has(value)) {
-        const key = /(?:\.|\[")([A-Za-z0-9_]+)"?\]?$/.exec(source.path)?.[1] ?? 'value';
-        const base = key.toUpperCase().replace(/[^A-Z0-9]/g, '_');
-        const n = (counts.get(base) ?? 0) + 1;
-        counts.set(base, n);
-        captures.set(value, { variable: `${base}_${n}`, path: source.path, from: source.from });
-      }
-      sent.add(value);
-    }
-    for (const [path, value] of stringLeaves(parseAnswer(ex))) {
-      if (!sent.has(value) && !offered.has(value)) offered.set(value, { path, from: i });
-    }
-  });
-  return captures;
+export interface ReproTarget {
+  /** The base URL the script defaults to (the bridge server's, or the hosted …/v1). */
+  url: string;
+  /** The environment variable that overrides it (the first argument overrides both). */
+  envVar?: string;
+  /** What ran, for the script's header ("agent-memory-tck's hosted profile"). */
+  what?: string;
+  /** Lines for the header: what the reader must set before running it. */
+  notes?: readonly string[];
+  /** Per exchange, a shell word for its Authorization value; undefined sends none. */
+  authorization?: (ex: Exchange) => string | undefined;
 }
 
 /** A shell word: single-quoted, with embedded single quotes closed and escaped. */
@@ -76,61 +38,135 @@ export function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
-/** The request body as a shell word, captured values spliced in as "$VAR" (each holds JSON). */
-function bodyWord(body: Record<string, unknown>, captures: Map<string, Capture>): string {
+/** Text inside a double-quoted shell word. */
+const inDoubleQuotes = (text: string) => text.replace(/["$`\\]/g, '\\$&');
+
+/** A JSON path in jq syntax: .a.b[0]["odd key"]. */
+function jqPath(path: (string | number)[]): string {
+  const text = path.map((p) => (typeof p === 'number' ? `[${p}]` : /^[A-Za-z_][A-Za-z0-9_]*$/.test(p) ? `.${p}` : `[${JSON.stringify(p)}]`)).join('');
+  // jq reads `[0]` alone as an array constructor: a path starts with a dot.
+  return text.startsWith('.') ? text : `.${text}`;
+}
+
+/** Every string leaf of a JSON value with its path, in document order. */
+function strings(v: unknown, path: (string | number)[] = [], out: [string, string][] = []): [string, string][] {
+  if (typeof v === 'string') out.push([v, jqPath(path)]);
+  else if (Array.isArray(v)) v.forEach((x, i) => strings(x, [...path, i], out));
+  else if (v !== null && typeof v === 'object') for (const [k, x] of Object.entries(v)) strings(x, [...path, k], out);
+  return out;
+}
+
+function answerOf(ex: Exchange): unknown {
+  if (ex.status === undefined || !ex.responseText) return undefined;
+  try {
+    return JSON.parse(ex.responseText);
+  } catch {
+    return undefined; // not JSON, or cut for display: nothing to pick from it
+  }
+}
+
+function segmentsOf(url: string): string[] {
+  try {
+    return new URL(url).pathname.split('/').map((seg) => {
+      try {
+        return decodeURIComponent(seg);
+      } catch {
+        return seg;
+      }
+    });
+  } catch {
+    return [];
+  }
+}
+
+type Source = [call: number, path: string];
+
+/** Per call, the values earlier answers handed out (value -> where); what the kit sent first is not one of them. */
+function offeredBefore(exchanges: readonly Exchange[]): Map<string, Source>[] {
+  const offered = new Map<string, Source>();
+  const sent = new Set<string>();
+  return exchanges.map((ex, n) => {
+    const before = new Map(offered);
+    for (const v of [...segmentsOf(ex.url), ...strings(ex.requestBody).map(([value]) => value)]) if (!offered.has(v)) sent.add(v);
+    for (const [v, path] of strings(answerOf(ex))) if (v.length >= 4 && v !== '***' && !sent.has(v) && !offered.has(v)) offered.set(v, [n, path]);
+    return before;
+  });
+}
+
+/** The URL as a double-quoted shell word: $BASE or $ORIGIN for the run's target, picked values spliced into the path. */
+function urlWord(url: string, base: string, origin: string, offered: Map<string, Source>): string {
+  const [prefix, rest] = url.startsWith(base) ? ['$BASE', url.slice(base.length)] : url.startsWith(origin) ? ['$ORIGIN', url.slice(origin.length)] : ['', url];
+  if (prefix === '') return `"${inDoubleQuotes(rest)}"`;
+  const [path = '', query] = rest.split(/\?(.*)/s);
+  const spliced = path.split('/').map((seg) => {
+    let decoded = seg;
+    try {
+      decoded = decodeURIComponent(seg);
+    } catch {
+      /* kept as it is */
+    }
+    const source = offered.get(decoded);
+    return source ? `$(pick ${source[0]} ${shellQuote(source[1])})` : inDoubleQuotes(seg);
+  });
+  return `"${prefix}${spliced.join('/')}${query !== undefined ? `?${inDoubleQuotes(query)}` : ''}"`;
+}
+
+/** The JSON body as shell words, picked values spliced in as JSON. */
+function bodyWord(body: Record<string, unknown>, offered: Map<string, Source>): string {
   const marks: string[] = [];
   const json = JSON.stringify(body, (_k, v: unknown) => {
-    if (typeof v === 'string' && captures.has(v)) {
-      marks.push(captures.get(v)!.variable);
-      return `\u0000${marks.length - 1}\u0000`;
-    }
-    return v;
+    const source = typeof v === 'string' ? offered.get(v) : undefined;
+    if (source === undefined) return v;
+    marks.push(`"$(json ${source[0]} ${shellQuote(source[1])})"`);
+    return `\u0000${marks.length - 1}\u0000`;
   });
-  // The marker is a whole JSON string; JSON.stringify writes NUL as \u0000.
-  const parts = json.split(/"\\u0000(\d+)\\u0000"/);
-  let word = '';
-  parts.forEach((part, i) => {
-    if (i % 2 === 0) word += part === '' ? '' : shellQuote(part);
-    else word += `"$${marks[Number(part)]}"`;
-  });
+  // A marker is a whole JSON string (quotes included); JSON.stringify writes NUL as \u0000.
+  const word = json
+    .split(/"\\u0000(\d+)\\u0000"/)
+    .map((part, i) => (i % 2 === 0 ? (part === '' ? '' : shellQuote(part)) : marks[Number(part)]))
+    .join('');
   return word === '' ? "''" : word;
 }
 
-function comment(text: string): string[] {
-  return text.split('\n').map((l) => `# ${l}`.trimEnd());
-}
+const comment = (text: string) => text.split('\n').map((l) => `# ${l}`.trimEnd());
 
-// Reads a value at a jq-style path (.a[0]["b c"]) from a JSON file, as JSON: the fallback of
-// `pick` when jq is not installed.
+// `pick`/`json` without jq: the value at a jq-style path; `text` prints a string as it is.
 const NODE_PICK =
-  'const [p,f]=process.argv.slice(1);let v=JSON.parse(require("fs").readFileSync(f,"utf8"));' +
+  'const [mode,p,f]=process.argv.slice(1);let v=JSON.parse(require("fs").readFileSync(f,"utf8"));' +
   'for(const m of p.matchAll(/\\.([A-Za-z_][A-Za-z0-9_]*)|\\[(\\d+)\\]|\\[("(?:[^"\\\\]|\\\\.)*")\\]/g))' +
   '{v=v==null?undefined:v[m[1]??(m[2]!==undefined?Number(m[2]):JSON.parse(m[3]))];}' +
-  'if(v===undefined||v===null){console.error("pick: nothing at "+p+" in the last answer");process.exit(1);}' +
-  'console.log(JSON.stringify(v));';
+  'if(v===undefined||v===null){console.error("pick: nothing at "+p);process.exit(1);}' +
+  'console.log(mode==="text"&&typeof v==="string"?v:JSON.stringify(v));';
 
-/**
- * The reproduction script of a scenario: bash, curl, and jq or node for captured values.
- * `url` is the default target; the first argument or TCK_URL overrides it.
- */
-export function reproScript(s: ReproSource, url: string): string {
-  const captures = planCaptures(s.exchanges);
-  const byExchange = new Map<number, Capture[]>();
-  for (const c of captures.values()) byExchange.set(c.from, [...(byExchange.get(c.from) ?? []), c]);
-  const headerNames = [...new Set(s.exchanges.flatMap((ex) => Object.keys(ex.requestHeaders)))];
+const hasBody = (ex: Exchange) => ['POST', 'PUT', 'PATCH'].includes(ex.httpMethod ?? 'POST');
 
+/** The reproduction script of a scenario: bash, curl, and jq or node for picked values. */
+export function reproScript(s: ReproSource, target: ReproTarget): string {
+  const envVar = target.envVar ?? 'TCK_URL';
+  const base = target.url.replace(/\/+$/, '');
+  let origin = base;
+  try {
+    origin = new URL(base).origin;
+  } catch {
+    /* not a URL: every request URL is literal */
+  }
+  const offered = offeredBefore(s.exchanges);
+  const headerNames = [...new Set(s.exchanges.flatMap((ex) => Object.keys(ex.requestHeaders)))].filter((n) => target.authorization === undefined || n !== 'authorization');
   const lines = [
     '#!/usr/bin/env bash',
-    `# Reproduces ${s.id} "${s.title}" (${s.clauses.join(', ')}) of agent-memory-tck without the kit:`,
-    '# the same requests in the same order, with curl. Values the server handed out (ids) are',
-    '# captured from its answers with jq (or node when jq is missing) and passed on to later calls.',
+    `# Reproduces ${s.id} "${s.title}" (${s.clauses.join(', ')}) of ${target.what ?? 'agent-memory-tck'}`,
+    '# without the kit: the same requests in the same order, with curl. Values the target handed out',
+    '# (ids, keys, tokens) are picked from its answers with jq (or node when jq is missing).',
+    ...(target.notes ?? []).flatMap(comment),
     '#',
-    `#   usage: bash ${s.id}.sh [URL]      (default: $TCK_URL, else the URL of the run)`,
+    `#   usage: bash ${s.id}.sh [URL]      (default: $${envVar}, else the URL of the run)`,
     '#',
     ...comment(`The kit's verdict: ${s.outcome}${s.message ? `: ${s.message}` : ''}`),
     'set -euo pipefail',
-    `URL="\${1:-\${TCK_URL:-${url.replace(/["$`\\]/g, '\\$&')}}}"`,
-    'URL="${URL%/}"',
+    `BASE="\${1:-\${${envVar}:-${inDoubleQuotes(base)}}}"`,
+    'BASE="${BASE%/}"',
+    'HOSTPART="${BASE#*://}"',
+    'ORIGIN="${BASE%%://*}://${HOSTPART%%/*}"',
     'CURL_HEADERS=()',
   ];
   if (headerNames.length) {
@@ -141,35 +177,42 @@ export function reproScript(s: ReproSource, url: string): string {
     }
   }
   lines.push(
-    'ANSWER="$(mktemp)"',
-    'trap \'rm -f "$ANSWER"\' EXIT',
+    'ANSWERS="$(mktemp -d)"',
+    'trap \'rm -rf "$ANSWERS"\' EXIT',
+    'N=0',
     '',
-    '# call METHOD JSON: posts JSON to $URL/METHOD, prints the request, the status and the answer.',
+    '# call METHOD URL AUTHORIZATION [JSON]: prints the request, the status and the answer (kept as $ANSWERS/N).',
     'call() {',
-    '  local status',
-    '  printf \'\\n>>> POST /%s %s\\n\' "$1" "$2"',
-    '  if ! status="$(curl -sS --max-time "${TCK_TIMEOUT:-30}" -o "$ANSWER" -w \'%{http_code}\' -X POST "$URL/$1" \\',
-    '      -H \'content-type: application/json\' ${CURL_HEADERS[@]+"${CURL_HEADERS[@]}"} --data-binary "$2")"; then',
-    '    printf \'<<< no answer\\n\'; : > "$ANSWER"; return 0',
-    '  fi',
-    '  printf \'<<< %s\\n\' "$status"; cat "$ANSWER"; printf \'\\n\'',
+    '  local status args=(-sS --max-time "${TCK_TIMEOUT:-30}" -o "$ANSWERS/$N" -w \'%{http_code}\' -X "$1" "$2" ${CURL_HEADERS[@]+"${CURL_HEADERS[@]}"})',
+    '  [ -n "$3" ] && args+=(-H "authorization: $3")',
+    '  [ $# -ge 4 ] && args+=(-H \'content-type: application/json\' --data-binary "$4")',
+    '  printf \'\\n>>> [%s] %s %s %s\\n\' "$N" "$1" "${2#"$ORIGIN"}" "${4:-}"',
+    '  if ! status="$(curl "${args[@]}")"; then printf \'<<< no answer\\n\'; : > "$ANSWERS/$N"',
+    '  else printf \'<<< %s\\n\' "$status"; cat "$ANSWERS/$N"; printf \'\\n\'; fi',
+    '  N=$((N + 1))',
     '}',
-    '# pick PATH: the value at PATH (e.g. .messages[0].id) of the last answer, as JSON.',
+    '# pick N PATH: the value at PATH (e.g. .messages[0].id) of answer N, a string as text; json N PATH: as JSON.',
     'pick() {',
-    '  if command -v jq >/dev/null 2>&1; then jq -ce "$1" "$ANSWER"',
-    `  else node -e ${shellQuote(NODE_PICK)} "$1" "$ANSWER"; fi`,
+    '  if command -v jq >/dev/null 2>&1; then jq -er "$2 | if type == \\"string\\" then . else tojson end" "$ANSWERS/$1"',
+    `  else node -e ${shellQuote(NODE_PICK)} text "$2" "$ANSWERS/$1"; fi`,
+    '}',
+    'json() {',
+    '  if command -v jq >/dev/null 2>&1; then jq -ce "$2" "$ANSWERS/$1"',
+    `  else node -e ${shellQuote(NODE_PICK)} json "$2" "$ANSWERS/$1"; fi`,
     '}',
     '',
   );
-  s.exchanges.forEach((ex, i) => {
+  s.exchanges.forEach((ex, n) => {
     if (ex.status === undefined) lines.push(...comment(`the kit got no answer here: ${ex.transportError ?? 'transport failure'}`));
-    lines.push(`call ${shellQuote(encodeURIComponent(ex.method))} ${bodyWord(ex.requestBody, captures)}`);
-    for (const c of byExchange.get(i) ?? []) lines.push(`${c.variable}="$(pick ${shellQuote(c.path)})"`);
+    const auth = target.authorization?.(ex);
+    const words = ['call', ex.httpMethod ?? 'POST', urlWord(ex.url, base, origin, offered[n]!), auth === undefined ? "''" : auth];
+    if (hasBody(ex)) words.push(bodyWord(ex.requestBody, offered[n]!));
+    lines.push(words.join(' '));
   });
   return `${lines.join('\n')}\n`;
 }
 
 /** Each failed or errored result with its reproduction script attached. */
-export function withRepros<T extends ReproSource>(results: readonly T[], url: string): Array<T & { repro?: string }> {
-  return results.map((r) => (isFailing(r.outcome) ? { ...r, repro: reproScript(r, url) } : r));
+export function withRepros<T extends ReproSource>(results: readonly T[], target: ReproTarget): Array<T & { repro?: string }> {
+  return results.map((r) => (isFailing(r.outcome) ? { ...r, repro: reproScript(r, target) } : r));
 }

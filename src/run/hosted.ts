@@ -22,7 +22,10 @@ async function startEmbeddedHosted(apiKey: string | undefined, workspaceId: stri
     ...(apiKey !== undefined ? { apiKey } : {}),
     ...(workspaceId !== undefined ? { workspaceId } : {}),
   });
+  // A key of a second workspace, for the reveal rule: the service does not let a caller found one.
+  const other = await server.keys.issue({ label: 'tck-other-workspace', scopes: ['read', 'write'], workspaceId: `${server.workspaceId}-other` });
   return {
+    otherApiKey: other.key,
     target: { baseUrl: server.baseUrl, origin: server.url, apiKey: server.apiKey, workspaceId: server.workspaceId },
     mint: () => idp.mint({ workspaceId: server.workspaceId }),
     close: () => server.close(),

@@ -41,6 +41,8 @@ export interface TckOptions extends Selection {
   onStart?: (scenario: Scenario) => void;
   onResult?: (result: ScenarioResult) => void;
   onExchange?: (exchange: Exchange) => void;
+  /** Keep every scenario's exchanges, passed ones included (`tck certify`). */
+  keepExchanges?: boolean;
   /** Scenarios to draw from (default: every suite of the kit). */
   suite?: readonly Scenario[];
   /**
@@ -130,7 +132,7 @@ export async function runTck(options: TckOptions = {}): Promise<Report> {
     success: (bridge === undefined || bridgeSuccess) && (hosted === undefined || hosted.section.passed) && (bridge !== undefined || hosted !== undefined),
     warnings: [...(bridge?.summary.setup.warnings ?? []), ...(bridge?.summary.warnings ?? [])],
     interrupted: (bridge?.summary.stopped?.interrupted ?? false) || (hosted?.interrupted ?? false),
-    scenarios: bridge === undefined ? [] : withRepros(results, bridge.target.url),
+    scenarios: bridge === undefined ? [] : withRepros(results, { url: bridge.target.url }),
     ...(hosted !== undefined || bridge === undefined ? { profiles: [...(bridge ? ['bridge' as const] : []), ...(hosted ? ['hosted' as const] : [])] } : {}),
     ...(hosted !== undefined ? { hosted: hosted.section } : {}),
   };
@@ -175,6 +177,7 @@ async function runBridge(options: TckOptions): Promise<BridgeRun> {
       ...runLimits(options),
       ...(options.onStart ? { onStart: options.onStart } : {}),
       ...(options.onResult ? { onResult: options.onResult } : {}),
+      ...(options.keepExchanges ? { keepExchanges: true } : {}),
     }).catch((err: unknown) => {
       // Nothing answered the first request: the error still carries a report that says so.
       if (!(err instanceof TargetUnreachable)) throw err;

@@ -5,7 +5,9 @@ import type { BridgeApi } from '../../src/profiles/bridge/context.js';
 import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
 import type { Role } from '../../src/protocols/bridge/model.js';
 import { LONG_CONTENT, NESTED_METADATA, SPECIAL_CONTENT, UNICODE_CONTENT } from '../../fixtures/data.js';
-import { addAll, checkRecent, checkSameMessage, checkSequence, labelsOf, sameJson, sameText, type Draft } from './data-model.js';
+import { addAll, checkSameMessage, checkSequence, labelsOf, type Draft } from '../support/messages.js';
+import { sameJson, sameText } from '../support/differences.js';
+import { checkRecent } from '../support/time.js';
 
 const group = 'add_message';
 

@@ -4,7 +4,8 @@ import { check } from '../../src/engine/assert.js';
 import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
 import type { BridgeApi } from '../../src/profiles/bridge/context.js';
 import type { Message } from '../../src/protocols/bridge/model.js';
-import { addMessages, expectConversation, expectCounts } from './helpers-bronze-b.js';
+import { addMessages, expectConversation } from '../support/messages.js';
+import { expectCounts } from '../support/sessions.js';
 
 const group = 'clear_session';
 

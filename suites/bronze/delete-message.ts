@@ -3,7 +3,8 @@
 import { check } from '../../src/engine/assert.js';
 import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
 import type { Message } from '../../src/protocols/bridge/model.js';
-import { addMessages, deleteAndCheck, deleteMessage, expectConversation, expectCounts, UNKNOWN_ID } from './helpers-bronze-b.js';
+import { addMessages, deleteAndCheck, deleteMessage, expectConversation, UNKNOWN_ID } from '../support/messages.js';
+import { expectCounts } from '../support/sessions.js';
 
 const group = 'delete_message';
 

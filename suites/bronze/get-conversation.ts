@@ -6,7 +6,7 @@ import type { BridgeApi } from '../../src/profiles/bridge/context.js';
 import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
 import type { Message } from '../../src/protocols/bridge/model.js';
 import { LONG_CONTENT, NESTED_METADATA, SPECIAL_CONTENT, UNICODE_CONTENT } from '../../fixtures/data.js';
-import { addAll, checkSameMessage, checkSequence, labels, labelsOf, nMessages, type Draft } from './data-model.js';
+import { addAll, checkSameMessage, checkSequence, labels, labelsOf, nMessages, type Draft } from '../support/messages.js';
 
 const group = 'get_conversation';
 

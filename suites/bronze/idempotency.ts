@@ -1,7 +1,9 @@
 // Writes are not deduplicated, clears are repeatable (SPEC-2.8.x).
 import { check } from '../../src/engine/assert.js';
 import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
-import { addMessages, expectConversation, expectCounts, ids } from './helpers-bronze-b.js';
+import { addMessages, expectConversation } from '../support/messages.js';
+import { expectCounts } from '../support/sessions.js';
+import { ids } from '../support/by-id.js';
 
 const group = 'idempotency';
 

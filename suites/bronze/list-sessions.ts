@@ -4,7 +4,8 @@ import { check } from '../../src/engine/assert.js';
 import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
 import type { BridgeApi } from '../../src/profiles/bridge/context.js';
 import type { Message } from '../../src/protocols/bridge/model.js';
-import { addMessages, deleteMessage, entryOf, expectCounts, listSessions } from './helpers-bronze-b.js';
+import { addMessages, deleteMessage } from '../support/messages.js';
+import { entryOf, expectCounts, listSessions } from '../support/sessions.js';
 
 const group = 'list_sessions';
 const sorted = (values: readonly string[]) => [...values].sort();

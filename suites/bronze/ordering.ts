@@ -1,10 +1,10 @@
 // Message order (SPEC-2.7.x): a conversation lists its messages in insertion order, whatever
 // their number, roles and deletions, with timestamps that never go back.
 import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
-import { show } from '../../src/engine/assert.js';
-import { AssertionFailure } from '../../src/engine/faults.js';
+import { check, show } from '../../src/engine/assert.js';
 import type { Role } from '../../src/protocols/bridge/model.js';
-import { addMessages, addTurns, compareInstants, deleteAndCheck, expectConversation } from './helpers-bronze-b.js';
+import { addMessages, addTurns, deleteAndCheck, expectConversation } from '../support/messages.js';
+import { compareInstants } from '../support/time.js';
 
 const group = 'ordering';
 
@@ -38,10 +38,9 @@ export const scenarios: Scenario[] = [
         const prev = conv.messages[i - 1];
         // silent: Z or +00:00 (or any offset), and the precision; equal instants are allowed
         if (prev !== undefined && compareInstants(prev.timestamp, m.timestamp) > 0) {
-          throw new AssertionFailure(
+          check.fail(
             `get_conversation(session_id="order-time"): timestamp of message ${i} (${show(m.timestamp)}) is earlier than that of message ${i - 1} (${show(prev.timestamp)}); timestamps must be non-decreasing`,
-            `>= ${prev.timestamp}`,
-            m.timestamp,
+            { expected: `>= ${prev.timestamp}`, actual: m.timestamp },
           );
         }
       });

@@ -8,13 +8,14 @@
 import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
 import { check, show } from '../../src/engine/assert.js';
 import { describeOutcome, type BridgeApi, type ScenarioContext } from '../../src/profiles/bridge/context.js';
-import { AssertionFailure, ProtocolFault, SchemaViolation, TransportFault } from '../../src/engine/faults.js';
+import { ProtocolFault, SchemaViolation, TransportFault } from '../../src/engine/faults.js';
 import type { Outcome } from '../../src/profiles/bridge/index.js';
 import { Conversation, Entity, Message, ReasoningTrace, SessionInfo } from '../../src/protocols/bridge/model.js';
 import { validate } from '../../src/protocols/bridge/validate.js';
 import type { z } from 'zod';
 import { SPECIAL_CONTENT, UNICODE_CONTENT } from '../../fixtures/data.js';
-import { UNKNOWN_ID, expectConversation, firstDifference } from './helpers-bronze-b.js';
+import { UNKNOWN_ID, expectConversation } from '../support/messages.js';
+import { firstDifference } from '../support/differences.js';
 
 const RULES = {
   'BRIDGE-REQUEST-1': 'the body is JSON, sent as application/json (UTF-8)',
@@ -57,7 +58,7 @@ function callText(method: string, params: Params): string {
 /**
  * Judges an outcome against the kind the rule demands. A wrong shape is a ProtocolFault (error);
  * a well-formed answer of the wrong kind (an error for a valid call, success for a call that
- * cannot succeed, an object where nothing exists) is an AssertionFailure (failed).
+ * cannot succeed, an object where nothing exists) is a failed check.
  */
 function judge<W extends Want>(outcome: Outcome, method: string, call: string, want: W, rule: Rule): Answer<W> {
   if (outcome.kind === want) return outcome as Answer<W>;
@@ -69,7 +70,7 @@ function judge<W extends Want>(outcome: Outcome, method: string, call: string, w
       // that know the method exists (silverLookup) judge it as a shape fault instead.
       throw new ProtocolFault(call, `${outcome.reason} ${cite(rule)}`, outcome.notImplemented);
     default:
-      throw new AssertionFailure(`${call}: expected ${EXPECTED[want]}, got ${describeOutcome(outcome)} ${cite(rule)}`, EXPECTED[want], outcome);
+      return check.fail(`${call}: expected ${EXPECTED[want]}, got ${describeOutcome(outcome)} ${cite(rule)}`, { expected: EXPECTED[want], actual: outcome });
   }
 }
 
@@ -126,7 +127,7 @@ async function expectRejected(ctx: ScenarioContext, [method, params, why]: Rejec
   const after = await read();
   const change = firstDifference(before, after);
   if (change !== undefined) {
-    throw new AssertionFailure(`${call} answered ${err.status} but changed the stored data (${change}); a failed call must leave it as it was`, before, after);
+    check.fail(`${call} answered ${err.status} but changed the stored data (${change}); a failed call must leave it as it was`, { expected: before, actual: after });
   }
 }
 

@@ -7,7 +7,8 @@ import { check, show } from '../../src/engine/assert.js';
 import type { BridgeApi } from '../../src/profiles/bridge/context.js';
 import type { Message } from '../../src/protocols/bridge/model.js';
 import { TOPICS, UNRELATED_QUERY } from '../../fixtures/data.js';
-import { addMessages, checkStored, ids, type Written } from './helpers-bronze-b.js';
+import { addMessages, checkStored, type Written } from '../support/messages.js';
+import { ids } from '../support/by-id.js';
 
 type SearchParams = { query: string; session_id?: string; limit?: number; threshold?: number };
 

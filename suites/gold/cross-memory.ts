@@ -3,7 +3,9 @@
 // next to the entities they name, and traces in the same session as a conversation.
 import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
 import type { Entity } from '../../src/protocols/bridge/index.js';
-import { addEntities, addTrace, sameIds } from './helpers-gold.js';
+import { sameIds } from '../support/by-id.js';
+import { addEntities } from '../support/entities.js';
+import { addTrace } from '../support/traces.js';
 
 const A = 'gold-cross-a';
 const B = 'gold-cross-b';

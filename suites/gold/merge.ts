@@ -4,7 +4,8 @@ import type { BridgeApi } from '../../src/profiles/bridge/context.js';
 import type { Check } from '../../src/engine/assert.js';
 import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
 import type { Entity } from '../../src/protocols/bridge/index.js';
-import { absentId, addEntities, label, sameIds } from './helpers-gold.js';
+import { absentId, label, sameIds } from '../support/by-id.js';
+import { addEntities } from '../support/entities.js';
 
 /**
  * After merge_duplicate_entities(source -> target): the answer is the target, and the source's

@@ -1,7 +1,9 @@
 // Gold: several agents sharing one memory (SPEC-5.5.x). Entities are shared by all sessions;
 // traces and conversations belong to their session and filter by it exactly.
 import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
-import { addEntities, addTrace, indexOfId, sameIds } from './helpers-gold.js';
+import { indexOfId, sameIds } from '../support/by-id.js';
+import { addEntities } from '../support/entities.js';
+import { addTrace } from '../support/traces.js';
 
 // Session ids where one is a prefix of the other: a filter that matches by prefix leaks.
 const AGENT_1 = 'gold-agent-1';

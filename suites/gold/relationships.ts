@@ -2,7 +2,8 @@
 // and get_related_entities finds the other end, filtered by type.
 import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
 import { NESTED_METADATA } from '../../fixtures/data.js';
-import { addEntities, sameIds } from './helpers-gold.js';
+import { sameIds } from '../support/by-id.js';
+import { addEntities } from '../support/entities.js';
 
 export const scenarios: Scenario[] = [
   defineScenario({

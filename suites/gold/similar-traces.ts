@@ -2,7 +2,8 @@
 // a trace whose task matches is found ahead of traces sharing no word with the query, that limit
 // and success_only are honoured, and that nothing comes back when there are no traces.
 import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
-import { absentId, addTrace, indexOfId, sameIds } from './helpers-gold.js';
+import { absentId, indexOfId, sameIds } from '../support/by-id.js';
+import { addTrace } from '../support/traces.js';
 
 const SESSION = 'gold-similar';
 

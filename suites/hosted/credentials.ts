@@ -4,10 +4,11 @@ import type { Answer, Credential, HostedContext } from '../../src/profiles/hoste
 import { NO_CREDENTIAL } from '../../src/profiles/hosted/context.js';
 import { DISCOVERY } from '../../src/protocols/hosted/document.js';
 import { defineHostedScenario, type HostedScenario } from '../../src/profiles/hosted/scenario.js';
-import {
-  allEndpointRequests, exchangeTokens, fail, holds, is2xx, isObject, isRefusal, listKeys, madeUpCredentials, newKey,
-  object, ok, refresh, said, send, someAccessToken, tokensOf, uid, type EndpointRequest,
-} from './helpers-hosted.js';
+import { check } from '../../src/engine/assert.js';
+import { check2xx, checkObject, holds, is2xx, isObject, isRefusal, said } from '../support/http-answers.js';
+import { uid } from '../support/hosted-data.js';
+import { exchangeTokens, listKeys, madeUpCredentials, newKey, refresh, someAccessToken, tokensOf } from '../support/hosted-credentials.js';
+import { allEndpointRequests, send, type EndpointRequest } from '../support/hosted-endpoints.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -22,7 +23,7 @@ async function refusedEverywhere(ctx: HostedContext, credentials: Credential[], 
     for (const r of planned) {
       const a = await ctx.call(r.method, r.path, { as, operation: r.operation, ...(r.body !== undefined ? { body: r.body } : {}) });
       // silent: 401 or 403; the body of the refusal.
-      if (!isRefusal(a)) fail(rule, `${r.operation} (${a.request}) with ${as.label}: expected a refusal (401 or 403), got ${said(a)}`, '401 or 403', a.status);
+      if (!isRefusal(a)) check.fail(`${r.operation} (${a.request}) with ${as.label}: expected a refusal (401 or 403), got ${said(a)}`, { clause: rule, expected: '401 or 403', actual: a.status });
     }
   }
   await nothingChanged(ctx, planned, rule);
@@ -33,16 +34,16 @@ async function nothingChanged(ctx: HostedContext, planned: EndpointRequest[], ru
   for (const { operation, unchanged } of planned) {
     if (unchanged?.stillThere !== undefined) {
       const a = await ctx.call('GET', unchanged.stillThere);
-      if (a.status === 404 || a.status === 410) fail(rule, `${operation} was refused, yet ${a.request} is gone: ${said(a)}`, 'unchanged', a.status);
+      if (a.status === 404 || a.status === 410) check.fail(`${operation} was refused, yet ${a.request} is gone: ${said(a)}`, { clause: rule, expected: 'unchanged', actual: a.status });
     }
     if (unchanged?.notShown !== undefined) {
       const [path, marker] = unchanged.notShown;
       const a = await ctx.call('GET', path);
-      if (is2xx(a) && a.text.includes(marker)) fail(rule, `${operation} was refused, yet ${a.request} shows what it asked to write (${marker})`, 'nothing written', marker);
+      if (is2xx(a) && a.text.includes(marker)) check.fail(`${operation} was refused, yet ${a.request} shows what it asked to write (${marker})`, { clause: rule, expected: 'nothing written', actual: marker });
     }
     if (unchanged?.keyWorks !== undefined) {
       const a = await works(ctx, unchanged.keyWorks);
-      if (isRefusal(a)) fail(rule, `${operation} was refused, yet the key it asked to revoke no longer works: ${a.request} answered ${said(a)}`, 'the key still works', a.status);
+      if (isRefusal(a)) check.fail(`${operation} was refused, yet the key it asked to revoke no longer works: ${a.request} answered ${said(a)}`, { clause: rule, expected: 'the key still works', actual: a.status });
     }
   }
 }
@@ -70,8 +71,8 @@ async function listKeysRaw(ctx: HostedContext, as: Credential): Promise<string> 
 
 /** The keys published at /.well-known/jwks.json. */
 async function publishedKeys(ctx: HostedContext, rule: string): Promise<JSONWebKeySet> {
-  const body = object(await ctx.fetch(DISCOVERY.jwks), rule);
-  if (!Array.isArray(body.keys)) fail(rule, `${DISCOVERY.jwks}: expected a JWK set {keys: [...]}, got the fields ${JSON.stringify(Object.keys(body))}`, { keys: [] }, body);
+  const body = checkObject(await ctx.fetch(DISCOVERY.jwks), rule);
+  if (!Array.isArray(body.keys)) check.fail(`${DISCOVERY.jwks}: expected a JWK set {keys: [...]}, got the fields ${JSON.stringify(Object.keys(body))}`, { clause: rule, expected: { keys: [] }, actual: body });
   return body as unknown as JSONWebKeySet;
 }
 
@@ -112,15 +113,15 @@ export const scenarios: HostedScenario[] = [
     async run(ctx) {
       const k = await newKey(ctx, 'HOSTED-SHAPE-create_api_key');
       const form = /^([A-Za-z0-9]+)_(.+)$/.exec(k.key);
-      if (form === null) fail('HOSTED-AUTH-2', 'create_api_key: the key is not "<prefix>_<random>" (a fixed service prefix followed by an underscore)', 'prefix_random', '***');
+      if (form === null) check.fail('create_api_key: the key is not "<prefix>_<random>" (a fixed service prefix followed by an underscore)', { clause: 'HOSTED-AUTH-2', expected: 'prefix_random', actual: '***' });
       const runPrefix = /^([A-Za-z0-9]+)_/.exec(ctx.target.apiKey ?? '')?.[1];
-      if (runPrefix !== undefined && form[1] !== runPrefix) fail('HOSTED-AUTH-2', `create_api_key: the key's prefix is "${form[1]}", the run's key has "${runPrefix}" (a fixed service prefix)`, runPrefix, form[1]);
-      ok(await works(ctx, k.credential), 'HOSTED-AUTH-2');
+      if (runPrefix !== undefined && form[1] !== runPrefix) check.fail(`create_api_key: the key's prefix is "${form[1]}", the run's key has "${runPrefix}" (a fixed service prefix)`, { clause: 'HOSTED-AUTH-2', expected: runPrefix, actual: form[1] });
+      check2xx(await works(ctx, k.credential), 'HOSTED-AUTH-2');
       const { answer, items } = await listKeys(ctx, 'HOSTED-SHAPE-list_api_keys');
-      if (!items.some((i) => isObject(i) && i.id === k.id)) fail('HOSTED-SHAPE-list_api_keys', `list_api_keys (${answer.request}): the key just created (${k.id}) is not listed among ${items.length}`, k.id, items);
+      if (!items.some((i) => isObject(i) && i.id === k.id)) check.fail(`list_api_keys (${answer.request}): the key just created (${k.id}) is not listed among ${items.length}`, { clause: 'HOSTED-SHAPE-list_api_keys', expected: k.id, actual: items });
       for (const [plain, which] of [[k.key, 'the key just created'], [ctx.target.apiKey, "the run's key"]] as const) {
         if (plain !== undefined && answer.text.includes(plain)) {
-          fail('HOSTED-AUTH-2', `list_api_keys (${answer.request}) shows the plaintext of ${which}: the plaintext is returned once, at creation`, 'no plaintext', '***');
+          check.fail(`list_api_keys (${answer.request}) shows the plaintext of ${which}: the plaintext is returned once, at creation`, { clause: 'HOSTED-AUTH-2', expected: 'no plaintext', actual: '***' });
         }
       }
     },
@@ -136,15 +137,15 @@ export const scenarios: HostedScenario[] = [
       'and the creation made nothing.',
     async run(ctx) {
       const k = await newKey(ctx, 'HOSTED-SHAPE-create_api_key');
-      ok(await works(ctx, k.credential), 'HOSTED-AUTH-3');
-      ok(await ctx.call('DELETE', `/auth/api-keys/${encodeURIComponent(k.id)}`), 'HOSTED-AUTH-3');
+      check2xx(await works(ctx, k.credential), 'HOSTED-AUTH-3');
+      check2xx(await ctx.call('DELETE', `/auth/api-keys/${encodeURIComponent(k.id)}`), 'HOSTED-AUTH-3');
       const next = await works(ctx, k.credential);
-      if (!isRefusal(next)) fail('HOSTED-AUTH-3', `revocation is immediate: the very next request with the revoked key (${next.request}) answered ${said(next)}`, '401 or 403', next.status);
+      if (!isRefusal(next)) check.fail(`revocation is immediate: the very next request with the revoked key (${next.request}) answered ${said(next)}`, { clause: 'HOSTED-AUTH-3', expected: '401 or 403', actual: next.status });
       const userId = uid('user');
       const create = await ctx.call('POST', '/conversations', { as: k.credential, body: { userId } });
-      if (!isRefusal(create)) fail('HOSTED-AUTH-3', `revocation is immediate: a creation with the revoked key (${create.request}) answered ${said(create)}`, '401 or 403', create.status);
-      const list = ok(await ctx.call('GET', '/conversations'), 'HOSTED-AUTH-3');
-      if (list.text.includes(userId)) fail('HOSTED-AUTH-3', 'the refused creation with the revoked key created a conversation', 'nothing created', userId);
+      if (!isRefusal(create)) check.fail(`revocation is immediate: a creation with the revoked key (${create.request}) answered ${said(create)}`, { clause: 'HOSTED-AUTH-3', expected: '401 or 403', actual: create.status });
+      const list = check2xx(await ctx.call('GET', '/conversations'), 'HOSTED-AUTH-3');
+      if (list.text.includes(userId)) check.fail('the refused creation with the revoked key created a conversation', { clause: 'HOSTED-AUTH-3', expected: 'nothing created', actual: userId });
     },
   }),
 
@@ -157,9 +158,9 @@ export const scenarios: HostedScenario[] = [
     async run(ctx) {
       const k = await newKey(ctx, 'HOSTED-SHAPE-create_api_key');
       const a = await ctx.call('GET', `/auth/api-keys/${encodeURIComponent(k.id)}/reveal`);
-      ok(a, 'HOSTED-AUTH-4');
+      check2xx(a, 'HOSTED-AUTH-4');
       // silent: the field that carries the plaintext; the answer must hold it somewhere.
-      if (!a.isJson || !holds(a.json, k.key)) fail('HOSTED-AUTH-4', `reveal_api_key (${a.request}): the answer does not hold the key's plaintext (reveal works for keys of the caller's workspace)`, 'the plaintext', a.json);
+      if (!a.isJson || !holds(a.json, k.key)) check.fail(`reveal_api_key (${a.request}): the answer does not hold the key's plaintext (reveal works for keys of the caller's workspace)`, { clause: 'HOSTED-AUTH-4', expected: 'the plaintext', actual: a.json });
     },
   }),
 
@@ -177,7 +178,7 @@ export const scenarios: HostedScenario[] = [
       const across = await ctx.call('GET', `/auth/api-keys/${encodeURIComponent(mine.id)}/reveal`, { as: other.credential });
       // silent: 403 or 404 (or 401) for a key of another workspace.
       if (is2xx(across) || across.text.includes(mine.key)) {
-        fail('HOSTED-AUTH-4', `reveal works only for keys of the caller's workspace: ${other.via} revealed a key of another workspace (${across.request} answered ${across.status})`, '403 or 404', across.status);
+        check.fail(`reveal works only for keys of the caller's workspace: ${other.via} revealed a key of another workspace (${across.request} answered ${across.status})`, { clause: 'HOSTED-AUTH-4', expected: '403 or 404', actual: across.status });
       }
       if (![401, 403, 404].includes(across.status)) ctx.note(`reveal across workspaces answered ${across.status}`);
     },
@@ -206,7 +207,7 @@ export const scenarios: HostedScenario[] = [
       for (const [operation, [withKey, withToken]] of statuses) {
         const good = (s?: number) => s !== undefined && s >= 200 && s < 300;
         if (!good(withKey) || !good(withToken)) {
-          fail('HOSTED-AUTH-1', `a valid credential of either kind is used identically: ${operation} answered ${withKey} with an API key and ${withToken} with an access token`, '2xx with both', { apiKey: withKey, accessToken: withToken });
+          check.fail(`a valid credential of either kind is used identically: ${operation} answered ${withKey} with an API key and ${withToken} with an access token`, { clause: 'HOSTED-AUTH-1', expected: '2xx with both', actual: { apiKey: withKey, accessToken: withToken } });
         }
       }
     },
@@ -223,21 +224,21 @@ export const scenarios: HostedScenario[] = [
     async run(ctx) {
       const t = await exchangeTokens(ctx, 'HOSTED-SHAPE-token_exchange');
       // silent: the unit of expires_in (a number of seconds by OAuth).
-      if (typeof t.expiresIn !== 'number' || !(t.expiresIn > 0)) fail('HOSTED-AUTH-5', `token exchange: expected a positive number expires_in, got ${JSON.stringify(t.expiresIn) ?? 'nothing'}`, 'a number', t.expiresIn);
+      if (typeof t.expiresIn !== 'number' || !(t.expiresIn > 0)) check.fail(`token exchange: expected a positive number expires_in, got ${JSON.stringify(t.expiresIn) ?? 'nothing'}`, { clause: 'HOSTED-AUTH-5', expected: 'a number', actual: t.expiresIn });
       let alg: unknown;
       try {
         alg = decodeProtectedHeader(t.accessToken).alg;
       } catch {
-        fail('HOSTED-AUTH-5', 'token exchange: the access_token is not a JWT (a short-lived signed token)', 'a JWT', '***');
+        check.fail('token exchange: the access_token is not a JWT (a short-lived signed token)', { clause: 'HOSTED-AUTH-5', expected: 'a JWT', actual: '***' });
       }
-      if (alg === 'none' || typeof alg !== 'string') fail('HOSTED-AUTH-5', `token exchange: the access_token is not signed (alg ${JSON.stringify(alg)})`, 'a signed JWT', alg);
+      if (alg === 'none' || typeof alg !== 'string') check.fail(`token exchange: the access_token is not signed (alg ${JSON.stringify(alg)})`, { clause: 'HOSTED-AUTH-5', expected: 'a signed JWT', actual: alg });
       const jwks = await publishedKeys(ctx, 'HOSTED-DISCOVERY-3');
       try {
         await jwtVerify(t.accessToken, createLocalJWKSet(jwks), { clockTolerance: 60 });
       } catch (err) {
-        fail('HOSTED-AUTH-5', `the access token does not verify against the signing keys published at ${DISCOVERY.jwks}: ${(err as Error).message}`, 'verified by the published keys', (err as Error).message);
+        check.fail(`the access token does not verify against the signing keys published at ${DISCOVERY.jwks}: ${(err as Error).message}`, { clause: 'HOSTED-AUTH-5', expected: 'verified by the published keys', actual: (err as Error).message });
       }
-      ok(await works(ctx, t.credential), 'HOSTED-AUTH-5');
+      check2xx(await works(ctx, t.credential), 'HOSTED-AUTH-5');
     },
   }),
 
@@ -252,13 +253,13 @@ export const scenarios: HostedScenario[] = [
     async run(ctx) {
       const first = await exchangeTokens(ctx, 'HOSTED-SHAPE-token_exchange');
       const second = tokensOf(ctx, await refresh(ctx, first.refreshToken, first.credential), 'HOSTED-SHAPE-refresh_access_token');
-      if (second.accessToken === first.accessToken) fail('HOSTED-AUTH-6', 'refresh_access_token answered the same access token: expected a new one', 'a new access token', 'the same');
-      if (second.refreshToken === first.refreshToken) fail('HOSTED-AUTH-6', 'refresh_access_token answered the same refresh token: a rotation gives a new one', 'a new refresh token', 'the same');
-      ok(await works(ctx, second.credential), 'HOSTED-AUTH-6');
+      if (second.accessToken === first.accessToken) check.fail('refresh_access_token answered the same access token: expected a new one', { clause: 'HOSTED-AUTH-6', expected: 'a new access token', actual: 'the same' });
+      if (second.refreshToken === first.refreshToken) check.fail('refresh_access_token answered the same refresh token: a rotation gives a new one', { clause: 'HOSTED-AUTH-6', expected: 'a new refresh token', actual: 'the same' });
+      check2xx(await works(ctx, second.credential), 'HOSTED-AUTH-6');
       tokensOf(ctx, await refresh(ctx, second.refreshToken, second.credential), 'HOSTED-SHAPE-refresh_access_token');
       const again = await refresh(ctx, first.refreshToken);
       // silent: the status of a spent refresh token (400 invalid_grant by OAuth, or 401/403).
-      if (!(again.status >= 400 && again.status < 500)) fail('HOSTED-AUTH-6', `rotation: the spent refresh token was accepted again (${again.request} answered ${said(again)})`, '4xx', again.status);
+      if (!(again.status >= 400 && again.status < 500)) check.fail(`rotation: the spent refresh token was accepted again (${again.request} answered ${said(again)})`, { clause: 'HOSTED-AUTH-6', expected: '4xx', actual: again.status });
     },
   }),
 
@@ -273,7 +274,7 @@ export const scenarios: HostedScenario[] = [
       const b = await exchangeTokens(ctx, 'HOSTED-SHAPE-token_exchange');
       for (const [as, path] of [[a.credential, '/conversations'], [b.credential, '/entities'], [a.credential, '/entities'], [b.credential, '/conversations']] as const) {
         const r = await works(ctx, as, path);
-        if (!is2xx(r)) fail('HOSTED-AUTH-7', `an access token supplied per request (${as.label}) was refused: ${r.request} answered ${said(r)}`, '2xx', r.status);
+        if (!is2xx(r)) check.fail(`an access token supplied per request (${as.label}) was refused: ${r.request} answered ${said(r)}`, { clause: 'HOSTED-AUTH-7', expected: '2xx', actual: r.status });
       }
     },
   }),
@@ -297,7 +298,7 @@ export const scenarios: HostedScenario[] = [
         if (!Number.isFinite(span)) continue;
         judged = true;
         if (Math.abs(span - 90 * DAY_MS) > 60_000) {
-          fail('HOSTED-LIMIT-key-lifetime', `${where}: a key expires 90 days after issue, but createdAt ${v.createdAt} and expiresAt ${v.expiresAt} are ${(span / DAY_MS).toFixed(2)} days apart`, '90 days', `${(span / DAY_MS).toFixed(2)} days`);
+          check.fail(`${where}: a key expires 90 days after issue, but createdAt ${v.createdAt} and expiresAt ${v.expiresAt} are ${(span / DAY_MS).toFixed(2)} days apart`, { clause: 'HOSTED-LIMIT-key-lifetime', expected: '90 days', actual: `${(span / DAY_MS).toFixed(2)} days` });
         }
       }
       if (!judged) ctx.note('neither the creation answer nor the list shows createdAt and expiresAt: the 90-day lifetime is not observable here');

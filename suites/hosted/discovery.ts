@@ -4,9 +4,9 @@ import { calculateJwkThumbprint, decodeJwt, decodeProtectedHeader, importJWK, ty
 import type { HostedContext } from '../../src/profiles/hosted/context.js';
 import { DISCOVERY } from '../../src/protocols/hosted/document.js';
 import { defineHostedScenario, type HostedScenario } from '../../src/profiles/hosted/scenario.js';
-import { fail, isObject, object, said, someAccessToken } from './helpers-hosted.js';
-
-type Json = Record<string, unknown>;
+import { check } from '../../src/engine/assert.js';
+import { checkObject, isObject, said, type Json } from '../support/http-answers.js';
+import { someAccessToken } from '../support/hosted-credentials.js';
 
 /**
  * A discovery document: GET at the origin without a credential (discovery metadata is public by
@@ -18,8 +18,8 @@ async function discoveryDocument(ctx: HostedContext, path: string, rule: string)
     ctx.note(`${path} wants a credential (${a.status} without one)`);
     a = await ctx.fetch(path, { as: ctx.target.credential });
   }
-  if (a.status === 404 || a.status === 405) fail(rule, `GET ${path} at the service origin answered ${said(a)}: the discovery document is missing`, '200 with the document', a.status);
-  return object(a, rule);
+  if (a.status === 404 || a.status === 405) check.fail(`GET ${path} at the service origin answered ${said(a)}: the discovery document is missing`, { clause: rule, expected: '200 with the document', actual: a.status });
+  return checkObject(a, rule);
 }
 
 const LOOPBACK = /^(localhost|127(?:\.\d+){3}|\[::1\])$/i;
@@ -33,14 +33,14 @@ function httpsUrl(ctx: HostedContext, value: unknown, rule: string, what: string
   try {
     u = new URL(String(value));
   } catch {
-    return fail(rule, `${what}: expected a URL, got ${JSON.stringify(value) ?? 'nothing'}`, 'a URL', value);
+    return check.fail(`${what}: expected a URL, got ${JSON.stringify(value) ?? 'nothing'}`, { clause: rule, expected: 'a URL', actual: value });
   }
-  if (typeof value !== 'string') fail(rule, `${what}: expected a URL string, got ${JSON.stringify(value)}`, 'a URL string', value);
+  if (typeof value !== 'string') check.fail(`${what}: expected a URL string, got ${JSON.stringify(value)}`, { clause: rule, expected: 'a URL string', actual: value });
   if (u.protocol !== 'https:') {
     if (u.protocol === 'http:' && LOOPBACK.test(u.hostname)) ctx.note(`${what} uses http on a loopback address (accepted for a local service; the RFCs ask for https)`);
-    else fail(rule, `${what}: expected an https URL, got ${value}`, 'https', value);
+    else check.fail(`${what}: expected an https URL, got ${value}`, { clause: rule, expected: 'https', actual: value });
   }
-  if (bare && (u.search !== '' || u.hash !== '')) fail(rule, `${what}: must have no query or fragment, got ${value}`, 'no query or fragment', value);
+  if (bare && (u.search !== '' || u.hash !== '')) check.fail(`${what}: must have no query or fragment, got ${value}`, { clause: rule, expected: 'no query or fragment', actual: value });
   return u;
 }
 
@@ -51,7 +51,7 @@ const sameUrl = (a: string, b: string) => a.replace(/\/+$/, '') === b.replace(/\
 function optionalStrings(doc: Json, member: string, rule: string, where: string): string[] | undefined {
   const v = doc[member];
   if (v === undefined) return undefined;
-  if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) fail(rule, `${where}: ${member} must be an array of strings, got ${JSON.stringify(v)}`, 'an array of strings', v);
+  if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) check.fail(`${where}: ${member} must be an array of strings, got ${JSON.stringify(v)}`, { clause: rule, expected: 'an array of strings', actual: v });
   return v;
 }
 
@@ -60,21 +60,21 @@ const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'];
 async function protectedResource(ctx: HostedContext): Promise<Json> {
   const where = DISCOVERY.protectedResource;
   const doc = await discoveryDocument(ctx, where, 'HOSTED-DISCOVERY-1');
-  if (doc.resource === undefined) fail('RFC9728-resource', `${where}: the REQUIRED member resource is missing (RFC 9728 §2)`, 'resource', Object.keys(doc));
+  if (doc.resource === undefined) check.fail(`${where}: the REQUIRED member resource is missing (RFC 9728 §2)`, { clause: 'RFC9728-resource', expected: 'resource', actual: Object.keys(doc) });
   httpsUrl(ctx, doc.resource, 'RFC9728-resource', `${where}: resource`);
   // RFC 9728 §3.3: the resource is the identifier the well-known URI was made from: here the origin.
   if (!sameUrl(String(doc.resource), ctx.target.origin)) {
-    fail('RFC9728-resource', `${where}: resource must be the identifier the metadata URL was made from, the origin ${ctx.target.origin} (RFC 9728 §3.3), got ${String(doc.resource)}`, ctx.target.origin, doc.resource);
+    check.fail(`${where}: resource must be the identifier the metadata URL was made from, the origin ${ctx.target.origin} (RFC 9728 §3.3), got ${String(doc.resource)}`, { clause: 'RFC9728-resource', expected: ctx.target.origin, actual: doc.resource });
   }
   for (const url of optionalStrings(doc, 'authorization_servers', 'RFC9728-authorization_servers', where) ?? []) httpsUrl(ctx, url, 'RFC9728-authorization_servers', `${where}: authorization_servers`);
   if (doc.jwks_uri !== undefined) httpsUrl(ctx, doc.jwks_uri, 'RFC9728-jwks_uri', `${where}: jwks_uri`);
   optionalStrings(doc, 'scopes_supported', 'RFC9728-scopes_supported', where);
   const methods = optionalStrings(doc, 'bearer_methods_supported', 'RFC9728-bearer_methods_supported', where);
   if (methods !== undefined && !methods.includes('header')) {
-    fail('RFC9728-bearer_methods_supported', `${where}: bearer_methods_supported must include "header" (credentials are sent as Authorization: Bearer), got ${JSON.stringify(methods)}`, 'header', methods);
+    check.fail(`${where}: bearer_methods_supported must include "header" (credentials are sent as Authorization: Bearer), got ${JSON.stringify(methods)}`, { clause: 'RFC9728-bearer_methods_supported', expected: 'header', actual: methods });
   }
   const algs = optionalStrings(doc, 'resource_signing_alg_values_supported', 'RFC9728-resource_signing_alg_values_supported', where);
-  if (algs?.includes('none')) fail('RFC9728-resource_signing_alg_values_supported', `${where}: "none" must not be listed (RFC 9728 §2)`, 'no "none"', algs);
+  if (algs?.includes('none')) check.fail(`${where}: "none" must not be listed (RFC 9728 §2)`, { clause: 'RFC9728-resource_signing_alg_values_supported', expected: 'no "none"', actual: algs });
   return doc;
 }
 
@@ -83,15 +83,15 @@ async function authorizationServer(ctx: HostedContext): Promise<Json> {
   const doc = await discoveryDocument(ctx, where, 'HOSTED-DISCOVERY-2');
   for (const member of ['issuer', 'response_types_supported', 'token_endpoint']) {
     // RFC 8414 §2: issuer and response_types_supported REQUIRED; token_endpoint REQUIRED unless only the implicit grant is supported (the document has a token exchange).
-    if (doc[member] === undefined) fail(`RFC8414-${member}`, `${where}: the REQUIRED member ${member} is missing (RFC 8414 §2)`, member, Object.keys(doc));
+    if (doc[member] === undefined) check.fail(`${where}: the REQUIRED member ${member} is missing (RFC 8414 §2)`, { clause: `RFC8414-${member}`, expected: member, actual: Object.keys(doc) });
   }
   httpsUrl(ctx, doc.issuer, 'RFC8414-issuer', `${where}: issuer`, true);
   // RFC 8414 §3.3: the issuer is the identifier the well-known URI was made from: here the origin.
   if (!sameUrl(String(doc.issuer), ctx.target.origin)) {
-    fail('RFC8414-issuer', `${where}: issuer must be the identifier the metadata URL was made from, the origin ${ctx.target.origin} (RFC 8414 §3.3), got ${String(doc.issuer)}`, ctx.target.origin, doc.issuer);
+    check.fail(`${where}: issuer must be the identifier the metadata URL was made from, the origin ${ctx.target.origin} (RFC 8414 §3.3), got ${String(doc.issuer)}`, { clause: 'RFC8414-issuer', expected: ctx.target.origin, actual: doc.issuer });
   }
   if (!Array.isArray(doc.response_types_supported) || !doc.response_types_supported.every((x) => typeof x === 'string')) {
-    fail('RFC8414-response_types_supported', `${where}: response_types_supported must be an array of strings, got ${JSON.stringify(doc.response_types_supported)}`, 'an array of strings', doc.response_types_supported);
+    check.fail(`${where}: response_types_supported must be an array of strings, got ${JSON.stringify(doc.response_types_supported)}`, { clause: 'RFC8414-response_types_supported', expected: 'an array of strings', actual: doc.response_types_supported });
   }
   httpsUrl(ctx, doc.token_endpoint, 'RFC8414-token_endpoint', `${where}: token_endpoint`);
   if (doc.jwks_uri !== undefined) httpsUrl(ctx, doc.jwks_uri, 'RFC8414-jwks_uri', `${where}: jwks_uri`);
@@ -105,22 +105,22 @@ async function authorizationServer(ctx: HostedContext): Promise<Json> {
 async function jwks(ctx: HostedContext, url: string = DISCOVERY.jwks): Promise<JWK[]> {
   const doc = await discoveryDocument(ctx, url, 'HOSTED-DISCOVERY-3');
   const keys = doc.keys;
-  if (!Array.isArray(keys)) fail('RFC7517-keys', `${url}: a JWK set has the REQUIRED member keys, an array (RFC 7517 §5), got ${JSON.stringify(keys) ?? 'nothing'}`, { keys: [] }, doc);
-  if (keys.length === 0) fail('HOSTED-DISCOVERY-3', `${url}: no key: the signing keys of the access tokens are published here`, 'at least one key', keys);
+  if (!Array.isArray(keys)) check.fail(`${url}: a JWK set has the REQUIRED member keys, an array (RFC 7517 §5), got ${JSON.stringify(keys) ?? 'nothing'}`, { clause: 'RFC7517-keys', expected: { keys: [] }, actual: doc });
+  if (keys.length === 0) check.fail(`${url}: no key: the signing keys of the access tokens are published here`, { clause: 'HOSTED-DISCOVERY-3', expected: 'at least one key', actual: keys });
   const kids = new Set<unknown>();
   for (const [i, k] of keys.entries()) {
-    if (!isObject(k) || typeof k.kty !== 'string') fail('RFC7517-keys', `${url}: keys[${i}] is not a JWK (an object with kty)`, 'a JWK', k);
+    if (!isObject(k) || typeof k.kty !== 'string') check.fail(`${url}: keys[${i}] is not a JWK (an object with kty)`, { clause: 'RFC7517-keys', expected: 'a JWK', actual: k });
     const leaked = PRIVATE_MEMBERS.filter((m) => k[m] !== undefined);
-    if (leaked.length > 0) fail('HOSTED-DISCOVERY-3', `${url}: keys[${i}] publishes private key material (${leaked.join(', ')}): only public signing keys belong here`, 'public keys only', leaked);
-    if (k.use !== undefined && k.use !== 'sig') fail('HOSTED-DISCOVERY-3', `${url}: keys[${i}] has use ${JSON.stringify(k.use)}: the keys published here sign the access tokens`, 'sig', k.use);
+    if (leaked.length > 0) check.fail(`${url}: keys[${i}] publishes private key material (${leaked.join(', ')}): only public signing keys belong here`, { clause: 'HOSTED-DISCOVERY-3', expected: 'public keys only', actual: leaked });
+    if (k.use !== undefined && k.use !== 'sig') check.fail(`${url}: keys[${i}] has use ${JSON.stringify(k.use)}: the keys published here sign the access tokens`, { clause: 'HOSTED-DISCOVERY-3', expected: 'sig', actual: k.use });
     if (k.kid !== undefined) {
-      if (kids.has(k.kid)) fail('RFC7517-keys', `${url}: two keys share the kid ${JSON.stringify(k.kid)}`, 'distinct kids', k.kid);
+      if (kids.has(k.kid)) check.fail(`${url}: two keys share the kid ${JSON.stringify(k.kid)}`, { clause: 'RFC7517-keys', expected: 'distinct kids', actual: k.kid });
       kids.add(k.kid);
     }
     try {
       await importJWK(k as JWK, typeof k.alg === 'string' ? k.alg : defaultAlg(k as JWK));
     } catch (err) {
-      fail('RFC7517-keys', `${url}: keys[${i}] cannot be used as a verification key: ${(err as Error).message}`, 'a usable public key', k);
+      check.fail(`${url}: keys[${i}] cannot be used as a verification key: ${(err as Error).message}`, { clause: 'RFC7517-keys', expected: 'a usable public key', actual: k });
     }
   }
   return keys as JWK[];
@@ -182,14 +182,14 @@ export const scenarios: HostedScenario[] = [
       const as = await authorizationServer(ctx);
       const servers = Array.isArray(pr.authorization_servers) ? (pr.authorization_servers as string[]) : [];
       if (!servers.some((s) => sameUrl(s, String(as.issuer)))) {
-        fail('RFC9728-authorization_servers', `${DISCOVERY.protectedResource}: authorization_servers ${JSON.stringify(pr.authorization_servers) ?? '(missing)'} does not name the issuer ${String(as.issuer)} of ${DISCOVERY.authorizationServer}`, as.issuer, pr.authorization_servers);
+        check.fail(`${DISCOVERY.protectedResource}: authorization_servers ${JSON.stringify(pr.authorization_servers) ?? '(missing)'} does not name the issuer ${String(as.issuer)} of ${DISCOVERY.authorizationServer}`, { clause: 'RFC9728-authorization_servers', expected: as.issuer, actual: pr.authorization_servers });
       }
-      if (as.jwks_uri === undefined) fail('RFC8414-jwks_uri', `${DISCOVERY.authorizationServer}: no jwks_uri: the authorization server's metadata must point to the keys that sign its access tokens (${DISCOVERY.jwks})`, 'jwks_uri', undefined);
+      if (as.jwks_uri === undefined) check.fail(`${DISCOVERY.authorizationServer}: no jwks_uri: the authorization server's metadata must point to the keys that sign its access tokens (${DISCOVERY.jwks})`, { clause: 'RFC8414-jwks_uri', expected: 'jwks_uri', actual: undefined });
       const published = await jwks(ctx);
       if (sameUrl(String(as.jwks_uri), `${ctx.target.origin}${DISCOVERY.jwks}`)) return;
       const pointed = await jwks(ctx, String(as.jwks_uri));
       const [a, b] = [await thumbprints(published), await thumbprints(pointed)];
-      if (JSON.stringify(a) !== JSON.stringify(b)) fail('RFC8414-jwks_uri', `${DISCOVERY.authorizationServer}: jwks_uri ${String(as.jwks_uri)} serves other keys than ${DISCOVERY.jwks}`, a, b);
+      if (JSON.stringify(a) !== JSON.stringify(b)) check.fail(`${DISCOVERY.authorizationServer}: jwks_uri ${String(as.jwks_uri)} serves other keys than ${DISCOVERY.jwks}`, { clause: 'RFC8414-jwks_uri', expected: a, actual: b });
     },
   }),
 
@@ -209,15 +209,15 @@ export const scenarios: HostedScenario[] = [
         header = decodeProtectedHeader(token);
         claims = decodeJwt(token);
       } catch {
-        return fail('HOSTED-DISCOVERY-3', 'the access token is not a JWT: its issuer and key cannot be matched with the discovery documents', 'a JWT', '***');
+        return check.fail('the access token is not a JWT: its issuer and key cannot be matched with the discovery documents', { clause: 'HOSTED-DISCOVERY-3', expected: 'a JWT', actual: '***' });
       }
       const as = await authorizationServer(ctx);
-      if (claims.iss !== as.issuer) fail('RFC8414-issuer', `the access token's iss ${JSON.stringify(claims.iss) ?? '(missing)'} is not the issuer ${JSON.stringify(as.issuer)} of ${DISCOVERY.authorizationServer}`, as.issuer, claims.iss);
+      if (claims.iss !== as.issuer) check.fail(`the access token's iss ${JSON.stringify(claims.iss) ?? '(missing)'} is not the issuer ${JSON.stringify(as.issuer)} of ${DISCOVERY.authorizationServer}`, { clause: 'RFC8414-issuer', expected: as.issuer, actual: claims.iss });
       const keys = await jwks(ctx);
       if (header.kid === undefined) {
-        if (keys.length > 1) fail('HOSTED-DISCOVERY-3', `the access token has no kid, and ${DISCOVERY.jwks} holds ${keys.length} keys: which one signs it cannot be told`, 'a kid', undefined);
+        if (keys.length > 1) check.fail(`the access token has no kid, and ${DISCOVERY.jwks} holds ${keys.length} keys: which one signs it cannot be told`, { clause: 'HOSTED-DISCOVERY-3', expected: 'a kid', actual: undefined });
       } else if (!keys.some((k) => k.kid === header.kid)) {
-        fail('HOSTED-DISCOVERY-3', `the access token's kid ${JSON.stringify(header.kid)} names no key of ${DISCOVERY.jwks} (kids: ${JSON.stringify(keys.map((k) => k.kid))})`, keys.map((k) => k.kid), header.kid);
+        check.fail(`the access token's kid ${JSON.stringify(header.kid)} names no key of ${DISCOVERY.jwks} (kids: ${JSON.stringify(keys.map((k) => k.kid))})`, { clause: 'HOSTED-DISCOVERY-3', expected: keys.map((k) => k.kid), actual: header.kid });
       }
       const resource = (await ctx.fetch(DISCOVERY.protectedResource)).json;
       const aud = Array.isArray(claims.aud) ? claims.aud : [claims.aud];

@@ -7,7 +7,3 @@ import { scenarios as discovery } from './discovery.js';
 export const HOSTED_SCENARIOS: readonly HostedScenario[] = [...resources, ...credentials, ...discovery].sort(
   (a, b) => HOSTED_GROUPS.indexOf(a.group) - HOSTED_GROUPS.indexOf(b.group) || a.id.localeCompare(b.id),
 );
-
-export function findHostedScenario(id: string): HostedScenario | undefined {
-  return HOSTED_SCENARIOS.find((s) => s.id === id.toUpperCase());
-}

@@ -3,10 +3,11 @@
 import type { Answer, HostedContext } from '../../src/profiles/hosted/context.js';
 import { DOCUMENT_ENDPOINTS, TOKEN_OPERATIONS, nonCamelFields } from '../../src/protocols/hosted/document.js';
 import { defineHostedScenario, type HostedScenario } from '../../src/profiles/hosted/scenario.js';
-import {
-  allEndpointRequests, endpointRequests, exchangeTokens, fail, holds, isObject, listItems, newConversation,
-  newEntity, object, ok, refresh, said, send, stepBody, stringField, uid, type Family,
-} from './helpers-hosted.js';
+import { check } from '../../src/engine/assert.js';
+import { check2xx, checkObject, checkString, holds, isObject, listItems, said } from '../support/http-answers.js';
+import { newConversation, newEntity, stepBody, uid } from '../support/hosted-data.js';
+import { exchangeTokens, refresh } from '../support/hosted-credentials.js';
+import { allEndpointRequests, endpointRequests, send, type Family } from '../support/hosted-endpoints.js';
 
 const endpointClause = (operation: string) => `HOSTED-ENDPOINT-${operation}`;
 const clausesOf = (family: Family) => DOCUMENT_ENDPOINTS.filter((e) => e.section === family).map((e) => endpointClause(e.operation));
@@ -17,11 +18,11 @@ const clausesOf = (family: Family) => DOCUMENT_ENDPOINTS.filter((e) => e.section
  */
 function judgeAnswer(a: Answer): void {
   const rule = endpointClause(a.operation);
-  if (a.status === 404 || a.status === 405) fail(rule, `${a.request} answered ${said(a)}: the endpoint of the document is missing`, 'the endpoint', a.status);
-  ok(a, rule);
+  if (a.status === 404 || a.status === 405) check.fail(`${a.request} answered ${said(a)}: the endpoint of the document is missing`, { clause: rule, expected: 'the endpoint', actual: a.status });
+  check2xx(a, rule);
   const bodyless = a.text.trim() === '';
   if (bodyless && (a.status === 204 || a.request.startsWith('DELETE'))) return;
-  if (!a.isJson) fail(rule, `${a.request} answered ${said(a)}: expected a JSON body`, 'JSON', a.text);
+  if (!a.isJson) check.fail(`${a.request} answered ${said(a)}: expected a JSON body`, { clause: rule, expected: 'JSON', actual: a.text });
 }
 
 /** SCN-H-001…004: each endpoint of one table, over data made for it. */
@@ -53,7 +54,7 @@ async function tokenEndpointsAnswer(ctx: HostedContext): Promise<void> {
   ctx.note('no identity-provider token: the exchange and the refresh were sent made-up tokens');
   const exists = (a: Answer) => {
     if (a.status === 404 || a.status === 405 || a.status >= 500) {
-      fail(endpointClause(a.operation), `${a.request} with a made-up token answered ${said(a)}: expected the endpoint to answer (a refusal is fine)`, 'not 404/405/5xx', a.status);
+      check.fail(`${a.request} with a made-up token answered ${said(a)}: expected the endpoint to answer (a refusal is fine)`, { clause: endpointClause(a.operation), expected: 'not 404/405/5xx', actual: a.status });
     }
   };
   exists(await ctx.call('POST', '/auth/exchange', { body: { subjectToken: `tck-made-up-${uid('idp')}` } }));
@@ -91,7 +92,7 @@ export const scenarios: HostedScenario[] = [
         const bad = nonCamelFields(json, TOKEN_OPERATIONS.has(ex.method));
         if (bad.length > 0) {
           const where = `${ex.method} (${(ex as { httpMethod?: string }).httpMethod ?? ''} ${new URL(ex.url).pathname})`;
-          fail('HOSTED-CAMELCASE', `${where}: ${bad.slice(0, 5).join(', ')} ${bad.length === 1 ? 'is' : 'are'} not camelCase${bad.length > 5 ? ` (and ${bad.length - 5} more)` : ''}`, 'camelCase field names', bad);
+          check.fail(`${where}: ${bad.slice(0, 5).join(', ')} ${bad.length === 1 ? 'is' : 'are'} not camelCase${bad.length > 5 ? ` (and ${bad.length - 5} more)` : ''}`, { clause: 'HOSTED-CAMELCASE', expected: 'camelCase field names', actual: bad });
         }
       }
     },
@@ -105,13 +106,13 @@ export const scenarios: HostedScenario[] = [
     asserts: 'Creates a conversation; GET /conversations answers {conversations: [...]}, an array of objects, and the new conversation is among them (by id).',
     async run(ctx) {
       const conv = await newConversation(ctx, 'HOSTED-SHAPE-create_conversation');
-      const body = object(await ctx.call('GET', '/conversations'), 'HOSTED-SHAPE-list_conversations');
+      const body = checkObject(await ctx.call('GET', '/conversations'), 'HOSTED-SHAPE-list_conversations');
       const list = body.conversations;
-      if (!Array.isArray(list)) fail('HOSTED-SHAPE-list_conversations', `GET /conversations: expected an object with the array conversations, got ${JSON.stringify(Object.keys(body))} (fields)`, { conversations: [] }, body);
-      if (!list.every(isObject)) fail('HOSTED-SHAPE-list_conversations', 'GET /conversations: every item of conversations must be a conversation object', 'objects', list);
+      if (!Array.isArray(list)) check.fail(`GET /conversations: expected an object with the array conversations, got ${JSON.stringify(Object.keys(body))} (fields)`, { clause: 'HOSTED-SHAPE-list_conversations', expected: { conversations: [] }, actual: body });
+      if (!list.every(isObject)) check.fail('GET /conversations: every item of conversations must be a conversation object', { clause: 'HOSTED-SHAPE-list_conversations', expected: 'objects', actual: list });
       // silent: order and pagination of the list; the newest conversation is among the first page in any order.
       if (!list.some((c) => (c as Record<string, unknown>).id === conv.id)) {
-        fail('HOSTED-SHAPE-list_conversations', `GET /conversations: the conversation just created (${conv.id}) is not among the ${list.length} listed`, conv.id, list.map((c) => (c as Record<string, unknown>).id));
+        check.fail(`GET /conversations: the conversation just created (${conv.id}) is not among the ${list.length} listed`, { clause: 'HOSTED-SHAPE-list_conversations', expected: conv.id, actual: list.map((c) => (c as Record<string, unknown>).id) });
       }
     },
   }),
@@ -124,10 +125,10 @@ export const scenarios: HostedScenario[] = [
     asserts: 'POST /conversations {userId} answers a conversation with a string id and the userId sent; GET /conversations/{id} answers the same id and userId.',
     async run(ctx) {
       const conv = await newConversation(ctx, 'HOSTED-SHAPE-create_conversation');
-      if (conv.body.userId !== conv.userId) fail('HOSTED-SHAPE-create_conversation', `create_conversation: expected userId ${JSON.stringify(conv.userId)} in the conversation returned, got ${JSON.stringify(conv.body.userId) ?? 'nothing'}`, conv.userId, conv.body.userId);
-      const read = object(await ctx.call('GET', `/conversations/${encodeURIComponent(conv.id)}`), 'HOSTED-READBACK');
+      if (conv.body.userId !== conv.userId) check.fail(`create_conversation: expected userId ${JSON.stringify(conv.userId)} in the conversation returned, got ${JSON.stringify(conv.body.userId) ?? 'nothing'}`, { clause: 'HOSTED-SHAPE-create_conversation', expected: conv.userId, actual: conv.body.userId });
+      const read = checkObject(await ctx.call('GET', `/conversations/${encodeURIComponent(conv.id)}`), 'HOSTED-READBACK');
       if (read.id !== conv.id || read.userId !== conv.userId) {
-        fail('HOSTED-READBACK', `get_conversation_metadata: expected {id: ${JSON.stringify(conv.id)}, userId: ${JSON.stringify(conv.userId)}}, got {id: ${JSON.stringify(read.id)}, userId: ${JSON.stringify(read.userId)}}`, { id: conv.id, userId: conv.userId }, { id: read.id, userId: read.userId });
+        check.fail(`get_conversation_metadata: expected {id: ${JSON.stringify(conv.id)}, userId: ${JSON.stringify(conv.userId)}}, got {id: ${JSON.stringify(read.id)}, userId: ${JSON.stringify(read.userId)}}`, { clause: 'HOSTED-READBACK', expected: { id: conv.id, userId: conv.userId }, actual: { id: read.id, userId: read.userId } });
       }
     },
   }),
@@ -145,14 +146,14 @@ export const scenarios: HostedScenario[] = [
       const path = `/conversations/${encodeURIComponent(conv.id)}/messages`;
       const sent = [{ role: 'user', content: `Alice works at Acme (${uid('m')})` }, { role: 'user', content: `Bob joined Acme (${uid('m')})` }];
       for (const m of sent) {
-        const created = object(await ctx.call('POST', path, { body: m }), 'HOSTED-SHAPE-add_message');
+        const created = checkObject(await ctx.call('POST', path, { body: m }), 'HOSTED-SHAPE-add_message');
         if (created.role !== m.role || created.content !== m.content) {
-          fail('HOSTED-SHAPE-add_message', `add_message: expected the created message {role: "${m.role}", content: ${JSON.stringify(m.content)}}, got {role: ${JSON.stringify(created.role)}, content: ${JSON.stringify(created.content)}}`, m, { role: created.role, content: created.content });
+          check.fail(`add_message: expected the created message {role: "${m.role}", content: ${JSON.stringify(m.content)}}, got {role: ${JSON.stringify(created.role)}, content: ${JSON.stringify(created.content)}}`, { clause: 'HOSTED-SHAPE-add_message', expected: m, actual: { role: created.role, content: created.content } });
         }
       }
-      const read = ok(await ctx.call('GET', path), 'HOSTED-READBACK');
+      const read = check2xx(await ctx.call('GET', path), 'HOSTED-READBACK');
       for (const m of sent) {
-        if (!read.isJson || !holdsMessage(read.json, m)) fail('HOSTED-READBACK', `get_conversation (GET ${path}): the message ${JSON.stringify(m.content)} written by add_message is not read back: ${said(read)}`, m, read.json);
+        if (!read.isJson || !holdsMessage(read.json, m)) check.fail(`get_conversation (GET ${path}): the message ${JSON.stringify(m.content)} written by add_message is not read back: ${said(read)}`, { clause: 'HOSTED-READBACK', expected: m, actual: read.json });
       }
     },
   }),
@@ -165,12 +166,12 @@ export const scenarios: HostedScenario[] = [
     asserts: 'Adds an entity; GET /entities/graph answers an object whose nodes and edges are arrays, and the entity (by id) is a node.',
     async run(ctx) {
       const e = await newEntity(ctx, 'HOSTED-RESOURCE-Entity');
-      const graph = object(await ctx.call('GET', '/entities/graph'), 'HOSTED-SHAPE-get_entity_graph');
+      const graph = checkObject(await ctx.call('GET', '/entities/graph'), 'HOSTED-SHAPE-get_entity_graph');
       for (const field of ['nodes', 'edges']) {
-        if (!Array.isArray(graph[field])) fail('HOSTED-SHAPE-get_entity_graph', `get_entity_graph: expected an array ${field}, got ${JSON.stringify(graph[field]) ?? 'nothing'}`, `${field}: []`, graph[field]);
+        if (!Array.isArray(graph[field])) check.fail(`get_entity_graph: expected an array ${field}, got ${JSON.stringify(graph[field]) ?? 'nothing'}`, { clause: 'HOSTED-SHAPE-get_entity_graph', expected: `${field}: []`, actual: graph[field] });
       }
       if (!(graph.nodes as unknown[]).some((n) => isObject(n) && n.id === e.id)) {
-        fail('HOSTED-SHAPE-get_entity_graph', `get_entity_graph: the entity just added (${e.id}) is not among the ${(graph.nodes as unknown[]).length} nodes`, e.id, graph.nodes);
+        check.fail(`get_entity_graph: the entity just added (${e.id}) is not among the ${(graph.nodes as unknown[]).length} nodes`, { clause: 'HOSTED-SHAPE-get_entity_graph', expected: e.id, actual: graph.nodes });
       }
     },
   }),
@@ -186,14 +187,14 @@ export const scenarios: HostedScenario[] = [
     async run(ctx) {
       const conv = await newConversation(ctx, 'HOSTED-SHAPE-create_conversation');
       const sent = stepBody(conv.id, uid('subject'));
-      const step = object(await ctx.call('POST', '/reasoning/steps', { body: sent }), 'HOSTED-SHAPE-record_step');
-      const id = stringField(step, 'id', 'HOSTED-SHAPE-record_step', 'record_step');
+      const step = checkObject(await ctx.call('POST', '/reasoning/steps', { body: sent }), 'HOSTED-SHAPE-record_step');
+      const id = checkString(step, 'id', 'HOSTED-SHAPE-record_step', 'record_step');
       for (const [field, value] of Object.entries(sent)) {
-        if (step[field] !== value) fail('HOSTED-SHAPE-record_step', `record_step: the recorded step has ${field} ${JSON.stringify(step[field]) ?? '(missing)'}, expected ${JSON.stringify(value)}`, value, step[field]);
+        if (step[field] !== value) check.fail(`record_step: the recorded step has ${field} ${JSON.stringify(step[field]) ?? '(missing)'}, expected ${JSON.stringify(value)}`, { clause: 'HOSTED-SHAPE-record_step', expected: value, actual: step[field] });
       }
-      const explained = ok(await ctx.call('GET', `/reasoning/explain/${encodeURIComponent(id)}`), 'HOSTED-READBACK');
+      const explained = check2xx(await ctx.call('GET', `/reasoning/explain/${encodeURIComponent(id)}`), 'HOSTED-READBACK');
       if (!explained.isJson || !JSON.stringify(explained.json).includes(String(sent.reasoning))) {
-        fail('HOSTED-READBACK', `explain_step: the step recorded (${id}) is not read back: ${said(explained)}`, sent.reasoning, explained.json);
+        check.fail(`explain_step: the step recorded (${id}) is not read back: ${said(explained)}`, { clause: 'HOSTED-READBACK', expected: sent.reasoning, actual: explained.json });
       }
     },
   }),
@@ -209,11 +210,11 @@ export const scenarios: HostedScenario[] = [
     async run(ctx) {
       const conv = await newConversation(ctx, 'HOSTED-SHAPE-create_conversation');
       const e = await newEntity(ctx, 'HOSTED-RESOURCE-Entity');
-      ok(await ctx.call('POST', '/reasoning/steps', { body: stepBody(conv.id, e.name) }), 'HOSTED-SHAPE-record_step');
-      const body = object(await ctx.call('GET', `/reasoning/provenance/${encodeURIComponent(e.id)}`), 'HOSTED-SHAPE-get_entity_provenance');
+      check2xx(await ctx.call('POST', '/reasoning/steps', { body: stepBody(conv.id, e.name) }), 'HOSTED-SHAPE-record_step');
+      const body = checkObject(await ctx.call('GET', `/reasoning/provenance/${encodeURIComponent(e.id)}`), 'HOSTED-SHAPE-get_entity_provenance');
       const steps = body.steps;
       if (!Array.isArray(steps) || !steps.every(isObject)) {
-        fail('HOSTED-SHAPE-get_entity_provenance', `get_entity_provenance: expected an object with the array steps (of step objects), got ${JSON.stringify(steps) ?? `the fields ${JSON.stringify(Object.keys(body))}`}`, { steps: [] }, body);
+        check.fail(`get_entity_provenance: expected an object with the array steps (of step objects), got ${JSON.stringify(steps) ?? `the fields ${JSON.stringify(Object.keys(body))}`}`, { clause: 'HOSTED-SHAPE-get_entity_provenance', expected: { steps: [] }, actual: body });
       }
     },
   }),
@@ -226,10 +227,10 @@ export const scenarios: HostedScenario[] = [
     asserts: 'POST /entities answers an entity with a string id; GET /entities/{id} answers that entity (the same id, the name sent).',
     async run(ctx) {
       const e = await newEntity(ctx, 'HOSTED-RESOURCE-Entity');
-      const read = object(await ctx.call('GET', `/entities/${encodeURIComponent(e.id)}`), 'HOSTED-READBACK');
-      if (read.id !== e.id) fail('HOSTED-READBACK', `get_entity: expected the entity ${e.id}, got id ${JSON.stringify(read.id) ?? '(missing)'}`, e.id, read.id);
+      const read = checkObject(await ctx.call('GET', `/entities/${encodeURIComponent(e.id)}`), 'HOSTED-READBACK');
+      if (read.id !== e.id) check.fail(`get_entity: expected the entity ${e.id}, got id ${JSON.stringify(read.id) ?? '(missing)'}`, { clause: 'HOSTED-READBACK', expected: e.id, actual: read.id });
       // silent: the entity's other fields are not shown; the name given is its name in every established client.
-      if (!holds(read, e.name)) fail('HOSTED-READBACK', `get_entity: the name written (${JSON.stringify(e.name)}) is not read back: ${JSON.stringify(read).slice(0, 200)}`, e.name, read);
+      if (!holds(read, e.name)) check.fail(`get_entity: the name written (${JSON.stringify(e.name)}) is not read back: ${JSON.stringify(read).slice(0, 200)}`, { clause: 'HOSTED-READBACK', expected: e.name, actual: read });
     },
   }),
 ];

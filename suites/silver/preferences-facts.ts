@@ -12,7 +12,7 @@ import type { Fact, Preference } from '../../src/protocols/bridge/model.js';
 type NewPreference = { category: string; preference: string; context?: string };
 
 /** The fields of a preference fixed by add_preference. silent: an unset context is null or omitted (never ""). */
-export function preferenceView(p: Preference) {
+function preferenceView(p: Preference) {
   return { id: p.id, category: p.category, preference: p.preference, context: p.context ?? null };
 }
 

@@ -9,18 +9,18 @@ import { checkSameInstant } from './entities.js';
 
 // ------------------------------------------------------------------ helpers
 
-export const SESSION_A = 'tck-silver-session-a';
-export const SESSION_B = 'tck-silver-session-b';
+const SESSION_A = 'tck-silver-session-a';
+const SESSION_B = 'tck-silver-session-b';
 const TASK = 'Find out where Alice Johnson works';
 /** A well-formed UUID that no server hands out in a scenario. */
 const UNKNOWN_TRACE_ID = '00000000-0000-4000-8000-00000000dead';
 
 // silent (all views): an unset optional field is null or omitted (never "").
-export function traceView(t: ReasoningTrace) {
+function traceView(t: ReasoningTrace) {
   return { id: t.id, session_id: t.session_id, task: t.task, outcome: t.outcome ?? null, success: t.success ?? null };
 }
 
-export function stepView(s: ReasoningStep) {
+function stepView(s: ReasoningStep) {
   return {
     id: s.id, trace_id: s.trace_id, step_number: s.step_number,
     thought: s.thought ?? null, action: s.action ?? null, observation: s.observation ?? null,

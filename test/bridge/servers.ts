@@ -3,14 +3,14 @@ import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 
-export interface Seen {
+interface Seen {
   method: string;
   url: string;
   headers: http.IncomingHttpHeaders;
   body: string;
 }
 
-export interface TestServer {
+interface TestServer {
   url: string;
   port: number;
   /** Requests received, in order. */

@@ -123,7 +123,7 @@ describe('reports', () => {
       expect(r.code).toBe(0);
       expect(r.stderr).toMatch(/^tck: SCN-B-071 failed against http:\/\/127\.0\.0\.1:\d+: get_conversation/);
       expect(r.stdout).toMatch(/^#!\/usr\/bin\/env bash\n# Reproduces SCN-B-071 /);
-      expect(r.stdout).toMatch(/\ncall 'delete_message' '\{"message_id":'"\$ID_1"'\}'\n/);
+      expect(r.stdout).toMatch(/\ncall POST "\$BASE\/delete_message" '' '\{"message_id":'"\$\(json \d+ '\.id'\)"'\}'\n/);
 
       const stored = readReport(dirOf('faulty')).scenarios.find((s) => s.id === 'SCN-B-071')!.repro;
       const fromReport = await tck(['repro', 'SCN-B-071', '--report', join(dirOf('faulty'), 'report.json')]);

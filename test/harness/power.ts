@@ -1,8 +1,28 @@
 // The proof every suite owes: its scenarios pass on the reference server and on every valid
 // variant, and each scenario fails on at least one faulty variant with a message naming its rule.
 // provePowerWith is the same proof for any profile: it takes how to run scenarios on a variant.
+// The ids each proof covers come from the suites themselves (POWER_PARTS), so a scenario added to a
+// suite joins a proof, which fails until a faulty variant catches it; test/suites/power-coverage.test.ts
+// checks across every proof that no scenario of the kit is left out.
 import { describe, expect, it } from 'vitest';
+import { ALL_SCENARIOS } from '../../suites/index.js';
+import { HOSTED_SCENARIOS } from '../../suites/hosted/index.js';
 import { runOnVariant, type VariantOptions, type Wrap } from './variants.js';
+
+/** The Bronze groups of part A (the data model, add_message, get_conversation); the other Bronze groups are part B. */
+const BRONZE_A_GROUPS = new Set(['data-model', 'add_message', 'get_conversation']);
+const idsOf = (list: readonly { id: string }[]) => list.map((s) => s.id);
+
+/** The scenario ids of each power proof, by tier (Bronze in two parts) and profile. */
+export const POWER_PARTS = {
+  'bronze-a': idsOf(ALL_SCENARIOS.filter((s) => s.tier === 'bronze' && BRONZE_A_GROUPS.has(s.group))),
+  'bronze-b': idsOf(ALL_SCENARIOS.filter((s) => s.tier === 'bronze' && !BRONZE_A_GROUPS.has(s.group))),
+  silver: idsOf(ALL_SCENARIOS.filter((s) => s.tier === 'silver')),
+  gold: idsOf(ALL_SCENARIOS.filter((s) => s.tier === 'gold')),
+  platinum: idsOf(ALL_SCENARIOS.filter((s) => s.tier === 'platinum')),
+  hosted: idsOf(HOSTED_SCENARIOS),
+} as const satisfies Record<string, readonly string[]>;
+export type PowerPart = keyof typeof POWER_PARTS;
 
 export type Variant = VariantOptions | Wrap;
 /** [scenario id, the fault in words, the faulty variant, the message it must fail with, outcome]. */
@@ -10,7 +30,7 @@ export type FaultRow<V = Variant> = [id: string, fault: string, variant: V, mess
 /** [the allowed choice in words, the variant that makes it]. */
 export type ValidRow<V = Variant> = [choice: string, variant: V];
 /** Runs scenarios on a variant (undefined: the reference) and resolves to their results. */
-export type VariantRunner<V> = (variant: V | undefined, ids: string[]) => Promise<{ id: string; outcome: string; message?: string | undefined }[]>;
+type VariantRunner<V> = (variant: V | undefined, ids: string[]) => Promise<{ id: string; outcome: string; message?: string | undefined }[]>;
 
 const options = (v: Variant): VariantOptions => (typeof v === 'function' ? { wrap: v } : v);
 const unpassed = (results: Awaited<ReturnType<VariantRunner<unknown>>>) =>

@@ -137,8 +137,8 @@ describe('API keys', () => {
 
   it('reveal refuses another workspace\'s key, both ways, and a workspace_id that is not the caller\'s', async () => {
     s = await startService();
-    const other = await createKey(s, { workspaceId: 'ws-other' });
-    expect(other.workspaceId).toBe('ws-other');
+    const issued = await s.hosted.keys.issue({ label: 'other', scopes: ['read', 'write'], workspaceId: 'ws-other' });
+    const other = { id: issued.view.id, key: issued.key };
     const mine = await createKey(s);
     const a = await s.call('GET', `/auth/api-keys/${other.id}/reveal`);
     expect([403, 404]).toContain(a.status);
@@ -162,7 +162,8 @@ describe('API keys', () => {
 
   it('list shows the caller\'s workspace only; another workspace\'s list or key is out of reach', async () => {
     s = await startService();
-    const other = await createKey(s, { workspaceId: 'ws-b' });
+    const issued = await s.hosted.keys.issue({ label: 'other', scopes: ['read', 'write'], workspaceId: 'ws-b' });
+    const other = { id: issued.view.id, key: issued.key };
     const mine = (await s.call('GET', '/auth/api-keys')).body;
     expect(mine.keys.map((k: any) => k.workspaceId)).toEqual(['default']);
     const theirs = (await s.call('GET', '/auth/api-keys', { token: other.key })).body;
@@ -173,12 +174,15 @@ describe('API keys', () => {
     expect((await s.call('GET', '/entities', { token: other.key })).status).toBe(200);
   });
 
-  it('creation is refused for another existing workspace, an unknown scope, or a scope the caller lacks', async () => {
+  it('creation is refused for another workspace (existing or not), an unknown scope, or a scope the caller lacks', async () => {
     s = await startService();
-    await createKey(s, { workspaceId: 'ws-b' });
+    const wsB = await s.hosted.keys.issue({ label: 'b', scopes: ['read', 'write'], workspaceId: 'ws-b' });
     const readOnly = await s.hosted.keys.issue({ label: 'r', scopes: ['read'], workspaceId: 'default' });
     const refusals: [Record<string, unknown>, number, string | undefined, string?][] = [
       [{ label: 'x', scopes: ['read'], workspaceId: 'ws-b' }, 403, undefined],
+      // Issue 17: no squatting on a workspace nobody owns yet, from either side.
+      [{ label: 'x', scopes: ['read'], workspaceId: 'acme' }, 403, undefined],
+      [{ label: 'x', scopes: ['read'], workspaceId: 'acme' }, 403, wsB.key],
       [{ label: 'x', scopes: ['admin'] }, 400, undefined, 'scopes'],
       [{ label: 'x', scopes: [] }, 400, undefined, 'scopes'],
       [{ scopes: ['read'] }, 400, undefined, 'label'],

@@ -43,7 +43,7 @@ export const DOCUMENT_ENDPOINTS: readonly [string, string, string][] = [
 /** Operations that read although they are POSTs (searches and read-only queries). */
 export const READING_POSTS = new Set(['search_messages', 'search_entities', 'cypher_query']);
 
-export interface EndpointRequest {
+interface EndpointRequest {
   operation: string;
   method: string;
   path: string;

@@ -10,9 +10,7 @@ import {
 import type { HostedProfileOptions, HostedScenarioResult } from '../../src/profiles/hosted/run.js';
 import { runHostedProfile } from '../../src/run/hosted.js';
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- answers are edited as plain JSON */
-
-export type Next = (request: HostedRequest) => Promise<Reply>;
+type Next = (request: HostedRequest) => Promise<Reply>;
 /** An intercept that may use the running service (its keys, tokens, bootstrap key). */
 export type Intercept = (service: () => RunningHostedServer) => (request: HostedRequest, next: Next) => Promise<Reply>;
 
@@ -34,20 +32,23 @@ export interface RunningVariant {
 
 export async function startHostedVariant(variant: HostedVariant = {}): Promise<RunningVariant> {
   const provider = await sharedIdp();
-  let server: RunningHostedServer | undefined;
-  const intercept = variant.intercept?.(() => server!);
-  server = await startHostedServer({
+  // The intercept reads the server only when a request arrives, after it has started.
+  const intercept = variant.intercept?.(() => server);
+  const server = await startHostedServer({
     port: 0,
     identityProviders: [provider.trustedIssuer()],
     ...(variant.routes ? { routes: variant.routes(ROUTES) } : {}),
     ...(intercept ? { intercept } : {}),
   });
   const s = server;
+  // The service lets no caller found a workspace: the reveal rule's second workspace is given.
+  const other = await s.keys.issue({ label: 'other', scopes: ['read', 'write'], workspaceId: `${s.workspaceId}-other` });
   return {
     server: s,
     options: {
       url: s.baseUrl,
       apiKey: s.apiKey,
+      otherApiKey: other.key,
       workspaceId: s.workspaceId,
       idpToken: () => provider.mint({ workspaceId: s.workspaceId }),
       requestTimeoutMs: 5_000,
@@ -92,7 +93,7 @@ export const mapReplies = (edit: (reply: Reply, request: HostedRequest, service:
 });
 
 const JWT = /^Bearer [\w-]+\.[\w-]+\.[\w-]+$/;
-export const bearerIsJwt = (request: HostedRequest) => JWT.test(request.authorization ?? '');
+const bearerIsJwt = (request: HostedRequest) => JWT.test(request.authorization ?? '');
 export const pathOf = (request: Pick<HostedRequest, 'url'>) => request.url.split('?')[0]!;
 export const at = (path: string) => (r: { url: string }) => pathOf(r) === path;
 export const json = (status: number, body: unknown): Reply => ({ status, body });

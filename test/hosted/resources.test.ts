@@ -3,6 +3,7 @@
 // one store.
 import { afterEach, describe, expect, it } from 'vitest';
 import { HOSTED_ENDPOINTS, HostedStore, startCombinedServers, type CombinedServers } from '../../src/servers/hosted/index.js';
+import { Entity, validate } from '../../src/protocols/bridge/index.js';
 import { DOCUMENT_ENDPOINTS, seededRequests } from './endpoints.js';
 import { ManualClock, nonCamelFields, request, startService, testIdp, type Service } from './helpers.js';
 
@@ -38,6 +39,10 @@ describe('every endpoint of the document', () => {
       ['POST', '/conversations/c1/messages', { role: 'robot', content: 'x' }, 400, /role/],
       ['POST', '/conversations/c1/messages/bulk', { messages: [{ role: 'user', content: 'ok' }, { role: 'user' }] }, 400, /messages\[1\]\.content/],
       ['POST', '/entities', { name: 'X', type: '' }, 400, /type/],
+      ['POST', '/entities', { name: 'X', type: ' ' }, 400, /type: must not be empty/],
+      ['POST', '/conversations/c1/messages/bulk', { messages: Array.from({ length: 101 }, (_, i) => ({ role: 'user', content: `m${i}` })) }, 400, /messages: at most 100/],
+      ['POST', '/query', { cypher: 'MATCH (n) DETACH DELETE n' }, 400, /^cypher: DETACH DELETE changes data; the query console is read-only/],
+      ['POST', '/query', { params: {} }, 400, /cypher: is missing/],
       ['POST', '/reasoning/steps', { reasoning: 'r' }, 400, /conversationId/],
       ['GET', '/conversations?limit=-1', undefined, 400, /limit/],
       ['GET', '/conversations/nope', undefined, 404, /conversation/],
@@ -90,6 +95,16 @@ describe('what is written is read back', () => {
     expect(hits[0].score).toEqual(expect.any(Number));
     expect((await s.call('DELETE', `/conversations/${conv.id}`)).status).toBe(204);
     expect((await s.call('GET', `/conversations/${conv.id}`)).status).toBe(404);
+    // Idempotent delete; an unknown (or deleted) conversation reads as empty.
+    expect((await s.call('DELETE', `/conversations/${conv.id}`)).status).toBe(204);
+    expect((await s.call('DELETE', '/conversations/never-made')).status).toBe(204);
+    const state = s.state();
+    expect((await s.call('GET', `/conversations/${conv.id}/messages`)).body).toEqual({ id: conv.id, messages: [] });
+    expect((await s.call('POST', '/conversations/never-made/search', { body: { query: 'x' } })).body).toEqual({ messages: [] });
+    expect((await s.call('GET', '/conversations/never-made/context')).body).toMatchObject({ conversationId: 'never-made', reflections: [], observations: [], recentMessages: [], entities: [] });
+    expect((await s.call('GET', '/conversations/never-made/observations')).body).toEqual({ conversationId: 'never-made', observations: [] });
+    expect((await s.call('GET', '/conversations/never-made/reflections')).body).toEqual({ conversationId: 'never-made', reflections: [] });
+    expect(s.state()).toBe(state);
   });
 
   it('entities: add, get, update, feedback, history, graph, search, merge, delete', async () => {
@@ -99,12 +114,11 @@ describe('what is written is read back', () => {
     // Types are free-form and answered in lower case (the official clients filter on "person").
     expect(alice).toMatchObject({ id: expect.any(String), name: 'Alice', type: 'person', description: 'a person', createdAt: expect.any(String) });
     expect(acme.type).toBe('organization');
-    const concept = (await s.call('POST', '/entities', { body: { name: 'Gravity', entityType: 'concept', type: 'concept' } })).body;
-    expect(concept.type).toBe('concept');
-    expect(s.store.get_entity_by_name({ name: 'Gravity' })).toMatchObject({ type: 'OBJECT', subtype: 'concept' });
-    expect((await s.call('GET', '/entities?type=CONCEPT')).body.entities.map((e: any) => e.name)).toEqual(['Gravity']);
-    expect((await s.call('DELETE', `/entities/${concept.id}`)).status).toBe(204);
-    expect((await s.call('GET', `/entities/${alice.id}`)).body).toEqual(alice);
+    const idea = (await s.call('POST', '/entities', { body: { name: 'Relativity', entityType: 'concept', type: 'concept' } })).body;
+    expect(idea.type).toBe('concept');
+    expect(s.store.get_entity_by_name({ name: 'Relativity' })).toMatchObject({ type: 'OBJECT', subtype: 'concept' });
+    expect((await s.call('GET', '/entities?type=CONCEPT')).body.entities.map((e: any) => e.name)).toEqual(['Relativity']);
+    expect((await s.call('GET', `/entities/${alice.id}`)).body).toEqual({ ...alice, relationships: [] });
     const updated = (await s.call('PUT', `/entities/${alice.id}`, { body: { description: 'an engineer', canonicalName: 'Alice A.' } })).body;
     expect(updated).toMatchObject({ name: 'Alice', description: 'an engineer', canonicalName: 'Alice A.', updatedAt: expect.any(String) });
     expect((await s.call('PUT', `/entities/${alice.id}/feedback`, { body: { rating: -1, comment: 'wrong company' } })).body).toMatchObject({ id: alice.id, updated: true, feedback: { rating: -1, comment: 'wrong company' } });
@@ -114,11 +128,16 @@ describe('what is written is read back', () => {
     expect(history.map((h: any) => h.action)).toEqual(['created', 'updated', 'feedback']);
     expect(history[1].details.description).toEqual({ from: 'a person', to: 'an engineer' });
     expect((await s.call('GET', '/entities?type=PERSON')).body.entities.map((e: any) => e.name)).toEqual(['Alice']);
+    expect((await s.call('GET', '/entities?type=person')).body.entities.map((e: any) => e.type)).toEqual(['person']);
+    expect((await s.call('GET', '/entities?type=Concept')).body.entities.map((e: any) => e.name)).toEqual(['Relativity']);
+    expect((await s.call('POST', '/entities/search', { body: { query: 'Relativity', type: 'concept' } })).body.entities.map((e: any) => e.id)).toEqual([idea.id]);
+    expect((await s.call('DELETE', `/entities/${idea.id}`)).status).toBe(204);
+    expect((await s.call('DELETE', `/entities/${idea.id}`)).status).toBe(204);
     expect((await s.call('POST', '/entities/search', { body: { query: 'acme' } })).body.entities.map((e: any) => e.name)).toEqual(['Acme']);
     s.store.add_relationship({ source_id: alice.id, target_id: acme.id, relationship_type: 'WORKS_AT' });
     const graph = (await s.call('GET', '/entities/graph')).body;
     expect(graph.nodes.map((n: any) => n.id).sort()).toEqual([alice.id, acme.id].sort());
-    expect(graph.edges).toEqual([expect.objectContaining({ sourceId: alice.id, targetId: acme.id, relationshipType: 'WORKS_AT' })]);
+    expect(graph.edges).toEqual([expect.objectContaining({ source: alice.id, target: acme.id, type: 'WORKS_AT', sourceId: alice.id, targetId: acme.id, relationshipType: 'WORKS_AT' })]);
     const q = (await s.call('POST', '/query', { body: { query: 'MATCH (p:Person)-[r:WORKS_AT]->(o) WHERE o.name = $org RETURN p.name AS person, o.name', parameters: { org: 'Acme' } } })).body;
     expect(q).toEqual({ columns: ['person', 'o.name'], rows: [['Alice', 'Acme']], records: [{ person: 'Alice', 'o.name': 'Acme' }] });
     const dup = (await s.call('POST', '/entities', { body: { name: 'Alicia', type: 'PERSON' } })).body;
@@ -138,7 +157,7 @@ describe('what is written is read back', () => {
     const alice = (await s.call('POST', '/entities', { body: { name: 'Alice', type: 'PERSON' } })).body;
     const input = { conversationId: conv.id, reasoning: 'The user asks about Alice', actionTaken: 'search the graph', result: 'Alice works at Acme' };
     const step = (await s.call('POST', '/reasoning/steps', { body: input })).body;
-    expect(step).toMatchObject({ ...input, id: expect.any(String), stepNumber: 1, toolCalls: [] });
+    expect(step).toMatchObject({ ...input, id: expect.any(String), stepNumber: 1, toolCalls: [], createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
     const call = (await s.call('POST', '/reasoning/tool-calls', { body: { stepId: step.id, toolName: 'graph_search', arguments: { name: 'Alice' }, result: { hits: 1 }, durationMs: 12 } })).body;
     expect(call).toMatchObject({ stepId: step.id, toolName: 'graph_search', arguments: { name: 'Alice' }, result: { hits: 1 }, status: 'success', durationMs: 12 });
     const steps = (await s.call('GET', `/reasoning/steps?conversation_id=${conv.id}`)).body.steps;
@@ -165,7 +184,8 @@ describe('what is written is read back', () => {
     expect(context.observations).toHaveLength(2);
     expect(context.reflections).toHaveLength(2);
     expect(context.entities.map((e: any) => e.name)).toEqual(['Alice']);
-    expect(context.steps.map((x: any) => x.id)).toEqual([step.id]);
+    expect(context.observations).toHaveLength(2);
+    expect(context.reflections).toHaveLength(2);
   });
 });
 
@@ -187,6 +207,21 @@ describe('the REST and bridge views share one store', () => {
     const got = (await rest('GET', '/conversations/bridge-session/messages')).body;
     expect(got).toMatchObject({ id: 'bridge-session', userId: null, messages: [{ id: b.id, content: 'from the bridge', conversationId: 'bridge-session' }] });
     expect((await bridge('list_sessions')).body.map((x: any) => x.session_id)).toEqual([conv.id, 'bridge-session']);
+  });
+
+  it('entities extracted from a REST message are in the bridge view, valid there; bridge messages are not read', async () => {
+    both = await startCombinedServers({ identityProviders: [(await testIdp()).trustedIssuer()] });
+    await rest('POST', '/conversations/c-x/messages', { role: 'user', content: 'Marie Curie won the Nobel Prize in Paris.' });
+    const found = (await bridge('search_entities', { query: 'Marie Curie Nobel Prize Paris' })).body;
+    expect(found.map((e: any) => [e.name, e.type]).sort()).toEqual([['Marie Curie', 'PERSON'], ['Nobel Prize', 'OBJECT'], ['Paris', 'LOCATION']]);
+    for (const e of found) expect(validate(Entity, e).ok).toBe(true);
+    expect((await rest('GET', '/entities?type=concept')).body.entities.map((e: any) => e.name)).toEqual(['Nobel Prize']);
+    // An entity added on purpose supersedes the extracted one of its name: one name, one entity.
+    const paris = (await bridge('add_entity', { name: 'Paris', entity_type: 'LOCATION', description: 'the capital' })).body;
+    expect((await bridge('get_entity_by_name', { name: 'Paris' })).body).toMatchObject({ id: paris.id, description: 'the capital' });
+    expect((await rest('GET', '/entities?type=location')).body.entities.map((e: any) => e.id)).toEqual([paris.id]);
+    await bridge('add_message', { session_id: 'b-1', role: 'user', content: 'Grace Hopper visited London.' });
+    expect((await bridge('get_entity_by_name', { name: 'Grace Hopper' })).body).toBeNull();
   });
 
   it('entities, relationships and steps are shared; a bridge clear_all_data empties the REST view', async () => {

@@ -61,7 +61,10 @@ describe.concurrent('--max-time', () => {
     for (const s of rest.slice(1)) expect(s).toMatchObject({ outcome: 'not-run', message: 'not run: the run reached its time limit (--max-time 1.5 s)' });
     expect(byId(report, 'SCN-G-001').outcome).toBe('not-run');
     expect(count(report, 'passed')).toBe(cut);
-    expect(run.ms).toBeLessThan(1_500 + 4_000);
+    // The hung call is cut by the limit, not by its 20 s request timeout: a bound on behaviour, not
+    // on speed (process start-up under load is not what is judged here).
+    expect(report.durationMs).toBeLessThan(20_000);
+    expect(run.ms).toBeLessThan(20_000);
   });
 });
 

@@ -13,7 +13,7 @@ import { expect } from 'vitest';
 import { MemoryStore, createDispatcher, type BridgeResponse } from '../../src/servers/bridge/index.js';
 import { ReportSchema, type Report } from '../../src/report/model.js';
 
-export interface Call {
+interface Call {
   /** The bridge method (the path without its slash). */
   method: string;
   /** 1 for the first request the server received. */
@@ -180,7 +180,7 @@ export function stream(res: http.ServerResponse, total: number, fill = 'x'): voi
 
 const BIN = new URL('../../bin/tck.js', import.meta.url).pathname;
 
-export interface CliRun {
+interface CliRun {
   code: number | null;
   signal: NodeJS.Signals | null;
   stdout: string;

@@ -6,7 +6,7 @@ import { ErrorBody, METHODS, isMethodName, validate } from '../../src/protocols/
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { startReferenceServer, type BridgeResponse, type RunningReferenceServer } from '../../src/servers/bridge/index.js';
 
-export interface Reply {
+interface Reply {
   status: number;
   body: any;
   text: string;
@@ -35,7 +35,7 @@ export function successSchema(method: string): z.ZodType | null {
  * 200 with a body matching the model otherwise, 400 with `{"error": string}`. `sample` validates
  * only the first items of a list (for speed on large stores).
  */
-export function checkAnswer(method: string, status: number, body: unknown, options: { sample?: number } = {}): void {
+function checkAnswer(method: string, status: number, body: unknown, options: { sample?: number } = {}): void {
   if (!isMethodName(method)) throw new Error(`not a method: ${method}`);
   const kind = METHODS[method].kind;
   if (status === 400 || status === 404 || status === 405 || status === 413 || status === 500) {
@@ -85,12 +85,7 @@ export async function post(
   return { status: res.statusCode, body: parsed, text, headers: res.headers };
 }
 
-/** A client bound to one server, for brevity: `const c = client(url); await c('add_message', {...})`. */
-export function client(base: string) {
-  return (method: string, body: unknown = {}) => post(base, method, body);
-}
-
-/** Like `client` but expects 200/204 and returns the body. */
+/** A client bound to one server that expects 200/204 and returns the body. */
 export function ok(base: string) {
   return async (method: string, body: unknown = {}) => {
     const r = await post(base, method, body);

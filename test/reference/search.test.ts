@@ -1,4 +1,4 @@
-// The relevance scoring of the reference server (src/reference/search.ts), directly.
+// The relevance scoring of the reference server (src/servers/bridge/search.ts), directly.
 import { describe, expect, it } from 'vitest';
 import { fieldTokens, rank, score, similarity, tokenize } from '../../src/servers/bridge/index.js';
 

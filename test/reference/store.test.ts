@@ -30,7 +30,14 @@ describe('MemoryStore', () => {
     expect(e.id).toBe('00000000-0000-4000-8000-000000000001');
     const m = d('add_message', { session_id: 's', role: 'user', content: 'x' }).body as { id: string };
     expect(m.id).toBe('00000000-0000-4000-8000-000000000002');
-    expect((d('get_conversation', { session_id: 's' }).body as { id: string }).id).toBe('00000000-0000-4000-8000-000000000003');
+    // A conversation id is derived (UUID v5) in a namespace the factory gives: the same factory, the same ids.
+    const conversation = (d('get_conversation', { session_id: 's' }).body as { id: string }).id;
+    expect(conversation).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    let k = 0;
+    const again = new MemoryStore({ newId: () => `00000000-0000-4000-8000-${String(++k).padStart(12, '0')}` });
+    again.add_entity({ name: 'x', entity_type: 'PERSON' });
+    again.add_message({ session_id: 's', role: 'user', content: 'x' });
+    expect(again.get_conversation({ session_id: 's' }).id).toBe(conversation);
   });
 
   it('keeps an own "__proto__" key of a JSON value intact', async () => {

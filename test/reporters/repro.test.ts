@@ -37,17 +37,18 @@ describe('reproScript', () => {
         exchange('get_conversation', { session_id: 's1' }, { messages: [{ id: ID }] }),
         exchange('delete_message', { message_id: ID, note: 's1' }, { deleted: true }),
       ]),
-      'http://127.0.0.1:3001/base',
+      { url: 'http://h' },
     );
-    expect(script).toContain(`call 'add_message' '{"session_id":"s1","role":"user","content":"it'\\''s"}'\nID_1="$(pick '.id')"\n`);
-    expect(script).toContain(`call 'delete_message' '{"message_id":'"$ID_1"',"note":"s1"}'`);
-    expect(script).toContain('URL="${1:-${TCK_URL:-http://127.0.0.1:3001/base}}"');
+    expect(script).toContain(`call POST "$BASE/add_message" '' '{"session_id":"s1","role":"user","content":"it'\\''s"}'\n`);
+    // The id handed out by answer 0 is spliced in as JSON; "s1" was sent first, so it stays literal.
+    expect(script).toContain(`call POST "$BASE/delete_message" '' '{"message_id":'"$(json 0 '.id')"',"note":"s1"}'`);
+    expect(script).toContain('BASE="${1:-${TCK_URL:-http://h}}"');
     expect(script).toContain("# The kit's verdict: failed: line one\n# line two\n");
-    expect(script.match(/pick/g)).toHaveLength(4); // defined, used once
+    expect(script.match(/\$\(json /g)).toHaveLength(1); // used once
   });
 
   it('names the headers the run sent and takes their values from the environment, never from the report', () => {
-    const script = reproScript(source([exchange('setup', {}, { ok: true }, { authorization: '***', 'x-tenant': '***' })]), 'http://h');
+    const script = reproScript(source([exchange('setup', {}, { ok: true }, { authorization: '***', 'x-tenant': '***' })]), { url: 'http://h' });
     expect(script).toContain('CURL_HEADERS+=(-H "authorization: ${TCK_HEADER_AUTHORIZATION:?set TCK_HEADER_AUTHORIZATION to the value of the authorization header}")');
     expect(script).toContain('CURL_HEADERS+=(-H "x-tenant: ${TCK_HEADER_X_TENANT:?');
   });
@@ -55,11 +56,11 @@ describe('reproScript', () => {
   it('paths of keys that are not identifiers are quoted for jq and the node fallback', () => {
     const script = reproScript(
       source([exchange('a', {}, { 'odd key': [{ id: ID }] }), exchange('b', { x: ID }, {})]),
-      'http://h',
+      { url: 'http://h' },
     );
-    expect(script).toContain(`ID_1="$(pick '.["odd key"][0].id')"`);
-    const list = reproScript(source([exchange('list', {}, [{ id: ID }]), exchange('b', { x: ID }, {})]), 'http://h');
-    expect(list).toContain(`ID_1="$(pick '.[0].id')"`);
+    expect(script).toContain(`"$(json 0 '.["odd key"][0].id')"`);
+    const list = reproScript(source([exchange('list', {}, [{ id: ID }]), exchange('b', { x: ID }, {})]), { url: 'http://h' });
+    expect(list).toContain(`"$(json 0 '.[0].id')"`);
   });
 });
 
@@ -108,7 +109,7 @@ describe('a repro script against the faulty server', () => {
       const { code, out } = await bash(s!.repro!, url, path);
       expect(code, out).toBe(0);
       // The id of the message to delete was captured from add_message's answer and sent on.
-      expect(out).toMatch(/>>> POST \/delete_message \{"message_id":"[0-9a-f-]{36}"\}\n<<< 200\n\{"deleted":true\}/);
+      expect(out).toMatch(/>>> \[\d+\] POST \/delete_message \{"message_id":"[0-9a-f-]{36}"\}\n<<< 200\n\{"deleted":true\}/);
       const answers = [...out.matchAll(/<<< (\d+)\n(.*)\n/g)];
       const last = answers.at(-1)!;
       expect(last[1]).toBe(String(judged.status));

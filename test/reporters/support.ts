@@ -35,10 +35,10 @@ export async function reportOn(wrap: Wrap | undefined, selection: TckOptions): P
   return withVariant(wrap ? { wrap } : {}, async (url) => normalizeReport(await runTck({ url, requestTimeoutMs: 5_000, ...selection })));
 }
 
-export const BIN = new URL('../../bin/tck.js', import.meta.url).pathname;
+const BIN = new URL('../../bin/tck.js', import.meta.url).pathname;
 
 /** Environment of a child tck: no colour, no CI integrations, no inherited headers. */
-export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', TCK_HEADERS: '' };
   for (const k of ['GITHUB_ACTIONS', 'GITHUB_STEP_SUMMARY', 'CI']) delete env[k];
   return { ...env, ...extra };

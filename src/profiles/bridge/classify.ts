@@ -5,6 +5,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { ResponseKind } from '../../protocols/bridge/methods.js';
 import type { Exchange } from '../../engine/evidence.js';
+import { isJsonObject as isPlainObject } from '../../util/json.js';
 
 export type TransportFailure =
   | 'refused'
@@ -25,8 +26,6 @@ export type Outcome =
   | { kind: 'error'; status: number; message: string } //        400/500 with {"error": string}
   | { kind: 'violation'; reason: string; notImplemented?: boolean } // anything else the protocol forbids
   | { kind: 'transport'; failure: TransportFailure; reason: string };
-
-export type OutcomeKind = Outcome['kind'];
 
 /** The result of one call: how it was classified, and the evidence. */
 export interface CallResult {
@@ -61,9 +60,6 @@ export function statusLine(status: number): string {
   return text === undefined ? String(status) : `${status} ${text}`;
 }
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** "null", "an array: [1,2]", "an object: {…}", "a string: \"x\"", … */
 function describe(value: unknown, text: string): string {
@@ -178,7 +174,7 @@ export function classifyResponse(expect: ResponseKind, r: ResponseFacts): Outcom
 }
 
 /** Context for naming a transport failure. */
-export interface FailureContext {
+interface FailureContext {
   method: string;
   url: string;
   /** Origin the client connects to, e.g. http://127.0.0.1:3001 */

@@ -25,7 +25,7 @@ export class InvalidTargetError extends BridgeUsageError {
   }
 }
 
-export interface BridgeClientOptions {
+interface BridgeClientOptions {
   /** Base URL of the conformance server, e.g. http://127.0.0.1:3001 or https://h/prefix */
   url: string;
   /** Bound on each whole exchange (connect, headers, body). Default 10 000 ms. */
@@ -55,8 +55,8 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
-export const DEFAULT_TIMEOUT_MS = DEFAULT_LIMITS.requestTimeoutMs;
-export const DEFAULT_MAX_BODY_BYTES = DEFAULT_LIMITS.maxBodyBytes;
+const DEFAULT_TIMEOUT_MS = DEFAULT_LIMITS.requestTimeoutMs;
+const DEFAULT_MAX_BODY_BYTES = DEFAULT_LIMITS.maxBodyBytes;
 
 /** The response kind a method is expected to have: METHODS[method].kind, else 'object'. */
 export function expectedKind(method: string): ResponseKind {
@@ -95,7 +95,7 @@ function positive(name: string, v: number | undefined, dflt: number): number {
 }
 
 /** Top-level null/undefined keys omitted (request rule 4). Copies only when something is omitted. */
-function omitNulls(params: Record<string, unknown>): Record<string, unknown> {
+export function omitNulls(params: Record<string, unknown>): Record<string, unknown> {
   for (const k in params) {
     if (params[k] === null || params[k] === undefined) {
       const out: Record<string, unknown> = {};

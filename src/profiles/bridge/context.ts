@@ -3,8 +3,12 @@
 import type { BridgeClient, CallResult, Exchange } from './index.js';
 import { METHODS, type MethodName, type ParamsOf, type ResultOf } from '../../protocols/bridge/methods.js';
 import { validate } from '../../protocols/bridge/validate.js';
+import { validateList } from '../../protocols/bridge/validate-list.js';
 import { check, type Check } from '../../engine/assert.js';
 import { AssertionFailure, ProtocolFault, SchemaViolation, SkipScenario, TransportFault, UnexpectedError } from '../../engine/faults.js';
+
+/** Notes kept per scenario. */
+const MAX_NOTES = 200;
 
 /** `ctx.bridge.add_message({...})` and so on: one typed function per protocol method. */
 export type BridgeApi = {
@@ -26,11 +30,12 @@ export interface ScenarioContext {
 }
 
 /** What a Recorder needs of a client: the runner passes one that cancels and observes its calls. */
-export type Caller = Pick<BridgeClient, 'call'>;
+type Caller = Pick<BridgeClient, 'call'>;
 
 export class Recorder implements ScenarioContext {
   readonly exchanges: Exchange[] = [];
   readonly notes: string[] = [];
+  private readonly noted = new Set<string>();
   readonly check = check;
   readonly bridge: BridgeApi;
   private stopped = false;
@@ -56,7 +61,10 @@ export class Recorder implements ScenarioContext {
   }
 
   note(text: string): void {
-    if (!this.notes.includes(text)) this.notes.push(text);
+    // A Set, not notes.includes(): a scenario can be handed many notes (bounded per answer, not per scenario).
+    if (this.noted.has(text) || this.notes.length >= MAX_NOTES) return;
+    this.noted.add(text);
+    this.notes.push(text);
   }
 
   skip(reason: string): never {
@@ -101,24 +109,14 @@ export class Recorder implements ScenarioContext {
         const schema = spec.result;
         if (schema === null) return outcome.value;
         const body = outcome.value;
-        const result = spec.kind === 'list' ? validateList(schema, body as unknown[]) : validate(schema, body);
+        const result = spec.kind === 'list' ? await validateList(schema, body as unknown[], () => this.stopped) : validate(schema, body);
+        if (this.stopped) throw new SkipScenario('scenario stopped');
         if (!result.ok) throw new SchemaViolation(method, result.issues);
         for (const n of result.notes) this.note(`${method}: ${n}`);
         return body;
       }
     }
   }
-}
-
-function validateList(schema: Parameters<typeof validate>[0], list: unknown[]) {
-  const issues: string[] = [];
-  const notes: string[] = [];
-  list.forEach((item, i) => {
-    const r = validate(schema, item, `[${i}]`);
-    issues.push(...r.issues);
-    notes.push(...r.notes);
-  });
-  return { ok: issues.length === 0, issues, notes };
 }
 
 export function describeOutcome(outcome: CallResult['outcome']): string {
@@ -133,6 +131,12 @@ export function describeOutcome(outcome: CallResult['outcome']): string {
     case 'violation':
       return outcome.reason;
     default:
-      return `200 ${JSON.stringify(outcome.value).slice(0, 200)}`;
+      return `200 ${preview(outcome.value)}`;
   }
+}
+
+/** The first 200 characters of a value's JSON, without serialising all of a huge list. */
+function preview(value: unknown): string {
+  const head = Array.isArray(value) && value.length > 20 ? [...value.slice(0, 20), `… ${value.length - 20} more`] : value;
+  return JSON.stringify(head).slice(0, 200);
 }

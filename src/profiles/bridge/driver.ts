@@ -9,15 +9,18 @@ import type { BridgeClient } from './client.js';
 import { Recorder, describeOutcome } from './context.js';
 import type { Scenario } from './scenario.js';
 
-export type BridgeRunOptions = RunOptions<Scenario, ScenarioResult>;
+/** What the bridge driver needs of a client: the BridgeClient, or a replay of recorded exchanges (src/certify). */
+export type BridgeTransport = Pick<BridgeClient, 'call' | 'url' | 'timeoutMs'>;
+
+type BridgeRunOptions = RunOptions<Scenario, ScenarioResult>;
 export type BridgeRunSummary = RunSummary<ScenarioResult>;
 
-export async function runScenarios(client: BridgeClient, scenarios: readonly Scenario[], options: BridgeRunOptions = {}): Promise<BridgeRunSummary> {
+export async function runScenarios(client: BridgeTransport, scenarios: readonly Scenario[], options: BridgeRunOptions = {}): Promise<BridgeRunSummary> {
   return runWith(bridgeDriver(client), scenarios, options);
 }
 
 /** The bridge: setup/teardown calls, clear_all_data before each scenario, a Recorder per scenario. */
-export function bridgeDriver(client: BridgeClient): RunDriver<Scenario, Recorder, ScenarioLabel> {
+export function bridgeDriver(client: BridgeTransport): RunDriver<Scenario, Recorder, ScenarioLabel> {
   return {
     label: labelOf,
     setup: (signal) => callSetup(client, signal),
@@ -33,18 +36,20 @@ export function bridgeDriver(client: BridgeClient): RunDriver<Scenario, Recorder
   };
 }
 
-export const labelOf = (s: Scenario): ScenarioLabel => ({ id: s.id, tier: s.tier, group: s.group, clauses: s.clauses, title: s.title });
+const labelOf = (s: Scenario): ScenarioLabel => ({ id: s.id, tier: s.tier, group: s.group, clauses: s.clauses, title: s.title });
 
 /** The summary of a run whose first request found no target: every scenario not run. */
 export function unreachableRun(scenarios: readonly Scenario[], err: TargetUnreachable): BridgeRunSummary {
   return unreachableRunOf(scenarios.map(labelOf), err);
 }
 
-async function callSetup(client: BridgeClient, signal: AbortSignal): Promise<SetupInfo> {
-  const { outcome } = await client.call('setup', {}, { signal });
+async function callSetup(client: BridgeTransport, signal: AbortSignal): Promise<SetupInfo> {
+  const { outcome, exchange } = await client.call('setup', {}, { signal });
   // Stopped before the first answer: nothing is judged, every scenario is reported as not run.
   if (signal.aborted) return { ok: false, warnings: [] };
-  if (outcome.kind === 'transport') throw new TargetUnreachable(client.url, outcome.reason);
+  // Unreachable (exit 3) only when no HTTP status came at all: a status, whatever its body (too
+  // large, not JSON, cut short) or a redirect, proves a server answers — a protocol error of setup.
+  if (outcome.kind === 'transport' && exchange.status === undefined) throw new TargetUnreachable(client.url, outcome.reason);
   const warnings: string[] = [];
   if (outcome.kind !== 'object' || outcome.value.ok !== true) {
     warnings.push(printable(`setup: expected 200 {"ok": true}, got ${describeOutcome(outcome)}`));

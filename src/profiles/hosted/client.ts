@@ -1,6 +1,6 @@
 // The HTTP client of the hosted profile: one undici keep-alive Pool per origin (the service's, and
 // any other a discovery document points at), any method and path, every exchange recorded as
-// evidence of the bridge client's shape (src/bridge/exchange.ts) plus the HTTP method and a label
+// evidence of the bridge client's shape (src/engine/evidence.ts) plus the HTTP method and a label
 // of the credential it carried. Transport failures are classified by the bridge's classifyFailure.
 //
 // Secrets never reach the evidence. The client knows every secret it has been given (the run's
@@ -23,16 +23,16 @@ export interface RestExchange extends Exchange {
   credential?: string;
 }
 
-export type RestOutcome =
+type RestOutcome =
   | { kind: 'answer'; status: number; text: string; json: unknown; isJson: boolean; contentType: string | undefined }
   | { kind: 'transport'; failure: TransportFailure; reason: string };
 
-export interface RestResult {
+interface RestResult {
   outcome: RestOutcome;
   exchange: RestExchange;
 }
 
-export interface RestRequest {
+interface RestRequest {
   method: HttpMethod;
   /** Absolute URL. */
   url: string;
@@ -48,7 +48,7 @@ export interface RestRequest {
   timeoutMs?: number;
 }
 
-export interface RestClientOptions {
+interface RestClientOptions {
   timeoutMs?: number;
   maxBodyBytes?: number;
   /** Called with every exchange (already scrubbed) as it completes. */

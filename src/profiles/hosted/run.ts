@@ -17,7 +17,8 @@ import { normalizeEndpoint } from '../../protocols/hosted/endpoint.js';
 import { RestClient, type RestExchange } from './client.js';
 import { HostedRecorder, credentialRepro, fromEnv, type HostedTarget } from './context.js';
 import { DISCOVERY } from '../../protocols/hosted/document.js';
-import { hostedReproScript } from './repro.js';
+import { reproScript } from '../../report/repro.js';
+import { isFailing } from '../../engine/result.js';
 import { HOSTED_GROUPS, type HostedGroup, type HostedScenario } from './scenario.js';
 
 export interface HostedProfileOptions
@@ -42,7 +43,7 @@ export interface HostedProfileOptions
   suite?: readonly HostedScenario[];
 }
 
-export type HostedLabel = Omit<HostedReportScenario, keyof Ending | 'repro'>;
+type HostedLabel = Omit<HostedReportScenario, keyof Ending | 'repro'>;
 export type HostedScenarioResult = HostedReportScenario;
 
 /** A hosted target that did not answer at all; `section` reports every scenario as not run. */
@@ -69,6 +70,8 @@ export function selectHosted(selection: Omit<Selection, 'tier'>, suite: readonly
 export interface EmbeddedHosted {
   target: Pick<HostedTarget, 'baseUrl' | 'origin' | 'apiKey' | 'workspaceId'>;
   mint: () => Promise<string>;
+  /** A key of another workspace of the embedded service. */
+  otherApiKey: string;
 }
 
 const PROBE_PATH = DISCOVERY.protectedResource;
@@ -96,7 +99,8 @@ export async function runHosted(options: HostedProfileOptions & { suite: readonl
     if (apiKey === undefined && token === undefined) throw new Error('the hosted profile needs a credential: --api-key KEY or --token TOKEN (or TCK_API_KEY, TCK_TOKEN)');
     const given = options.idpToken;
     const idpToken = embedded?.mint ?? (typeof given === 'string' ? async () => given : given);
-    client.learn(apiKey, token, options.otherApiKey, typeof given === 'string' ? given : undefined);
+    const otherApiKey = embedded?.otherApiKey ?? options.otherApiKey;
+    client.learn(apiKey, token, otherApiKey, typeof given === 'string' ? given : undefined);
     const target: HostedTarget = {
       baseUrl,
       origin: new URL(baseUrl).origin,
@@ -108,7 +112,7 @@ export async function runHosted(options: HostedProfileOptions & { suite: readonl
       ...(apiKey !== undefined ? { apiKey } : {}),
       ...(token !== undefined ? { accessToken: token } : {}),
       ...((embedded?.target.workspaceId ?? options.workspaceId) !== undefined ? { workspaceId: (embedded?.target.workspaceId ?? options.workspaceId)! } : {}),
-      ...(options.otherApiKey !== undefined ? { otherApiKey: options.otherApiKey } : {}),
+      ...(otherApiKey !== undefined ? { otherApiKey } : {}),
       ...(idpToken !== undefined ? { idpToken: async () => { const t = await idpToken(); client.learn(t); return t; } } : {}),
     };
     const section = (results: HostedScenarioResult[], warnings: string[]): HostedSection => {
@@ -143,8 +147,14 @@ export async function runHosted(options: HostedProfileOptions & { suite: readonl
     // Whatever a secret learned late may have reached earlier (messages, expected/actual, notes): scrubbed once more.
     const results = summary.results.map((r): HostedScenarioResult => {
       const clean = client.scrubValue(r);
-      if (clean.outcome !== 'failed' && clean.outcome !== 'error') return clean;
-      const script = hostedReproScript(r as HostedScenarioResult & { exchanges: RestExchange[] }, baseUrl, target.origin, credentialRepro);
+      if (!isFailing(clean.outcome)) return clean;
+      const script = reproScript(r, {
+        url: baseUrl,
+        envVar: 'TCK_HOSTED_URL',
+        what: "agent-memory-tck's hosted profile",
+        notes: ["No credential is written here: the run's own come from TCK_API_KEY, TCK_TOKEN and TCK_OTHER_API_KEY."],
+        authorization: (ex) => credentialRepro(ex as RestExchange),
+      });
       return { ...clean, repro: client.scrub(script) };
     });
     return { section: section(results, [...summary.setup.warnings, ...summary.warnings]), interrupted: summary.stopped?.interrupted ?? false };
@@ -161,8 +171,10 @@ function hostedDriver(client: RestClient, target: HostedTarget): RunDriver<Hoste
     setup: async (signal) => {
       const reach = await probe(signal);
       if (signal.aborted) return { ok: false, warnings: [] };
-      if (reach.outcome.kind === 'transport') throw new TargetUnreachable(target.baseUrl, reach.outcome.reason);
+      // Unreachable only without any HTTP status (see callSetup in src/profiles/bridge/driver.ts).
+      if (reach.outcome.kind === 'transport' && reach.exchange.status === undefined) throw new TargetUnreachable(target.baseUrl, reach.outcome.reason);
       const warnings: string[] = [];
+      if (reach.outcome.kind === 'transport') warnings.push(`the probe ${PROBE_PATH} was answered, but: ${reach.outcome.reason}`);
       const auth = await client.request({ method: 'GET', url: `${target.baseUrl}/conversations`, operation: 'setup', authorization: target.credential.authorization!, signal });
       if (auth.outcome.kind === 'answer' && (auth.outcome.status === 401 || auth.outcome.status === 403)) {
         warnings.push(`the run's credential was refused (GET /conversations answered ${auth.outcome.status}): every scenario that needs it fails`);

@@ -29,10 +29,11 @@ export class InvalidHeaderError extends BridgeUsageError {
 /** RFC 9110 token characters. */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** Control characters other than horizontal tab are not allowed in a field value. */
+// eslint-disable-next-line no-control-regex -- control characters are what it finds
 const BAD_VALUE_CHAR = /[\u0000-\u0008\u000a-\u001f\u007f]/;
 
 /** Headers the client sets itself or that HTTP/1.1 framing owns; a user may not set them. */
-export const RESERVED_HEADERS: ReadonlySet<string> = new Set([
+const RESERVED_HEADERS: ReadonlySet<string> = new Set([
   'content-type',
   'content-length',
   'transfer-encoding',

@@ -31,16 +31,31 @@ function issueMessage(issue: z.core.$ZodIssue & { input?: unknown }): string {
   return issue.message;
 }
 
+/**
+ * How many issues (and notes) one answer's judgement words at most: past it, one line says how
+ * many more there were. A large answer that is wrong everywhere costs a bounded report, not one
+ * line per element (a million-element answer once made five million lines).
+ */
+export const MAX_ISSUES = 20;
+
+/** At most `max` lines, the last one counting the rest. */
+export function capped(lines: readonly string[], total = lines.length, max = MAX_ISSUES): string[] {
+  if (total <= max) return lines.slice();
+  return [...lines.slice(0, max), `… and ${total - max} more`];
+}
+
 export function validate<S extends z.ZodType>(schema: S, value: unknown, root = ''): Validation<z.infer<S>> {
   // The common case (a valid value) parses without `reportInput`, which costs about as much again
   // as the parse itself; only a failing value is parsed a second time to word its issues.
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
     const reported = schema.safeParse(value, { reportInput: true });
-    const issues = (reported.success ? parsed : reported).error.issues.map((i) => `${formatPath(i.path, root)}: ${issueMessage(i)}`);
-    return { ok: false, issues, notes: [] };
+    const all = (reported.success ? parsed : reported).error.issues;
+    const issues = all.slice(0, MAX_ISSUES).map((i) => `${formatPath(i.path, root)}: ${issueMessage(i)}`);
+    return { ok: false, issues: capped(issues, all.length), notes: [] };
   }
-  return { ok: true, value: parsed.data, issues: [], notes: unknownFields(schema, value, root) };
+  const notes = unknownFields(schema, value, root);
+  return { ok: true, value: parsed.data, issues: [], notes: capped(notes) };
 }
 
 /**
@@ -100,7 +115,8 @@ export function unknownFields(schema: z.ZodType, value: unknown, root = '', path
   return notes;
 }
 
-function unwrap(schema: z.ZodType): z.ZodType {
+/** The schema inside optional, nullable and pipe wrappers (a pipe's output side). */
+export function unwrap(schema: z.ZodType): z.ZodType {
   let s: z.ZodType = schema;
   for (;;) {
     if (s instanceof z.ZodOptional || s instanceof z.ZodNullable) s = s.unwrap() as z.ZodType;

@@ -5,7 +5,7 @@
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
-export interface DocumentEndpoint {
+interface DocumentEndpoint {
   method: HttpMethod;
   /** As the document writes it, relative to the base URL: `/conversations/{id}/messages`. */
   path: string;
@@ -109,7 +109,7 @@ const CALLER_DATA = new Set(['metadata', 'arguments', 'result', 'properties', 'f
  * The members of a token response, snake_case by OAuth (RFC 6749 §5.1, RFC 8693 §2.2.1): the
  * document's "token fields" (access_token, refresh_token, expires_in) and their companions.
  */
-export const TOKEN_FIELDS: ReadonlySet<string> = new Set([
+const TOKEN_FIELDS: ReadonlySet<string> = new Set([
   'access_token', 'refresh_token', 'expires_in', 'token_type', 'scope', 'id_token', 'issued_token_type',
   'refresh_token_expires_in', 'error', 'error_description', 'error_uri',
 ]);

@@ -5,6 +5,7 @@
 import type { ChalkInstance } from 'chalk';
 import type { Exchange } from '../../engine/evidence.js';
 import { bridgeRan, type AnyReportScenario, type Gate, type Report } from '../model.js';
+import { exploreFailureLines } from './explore.js';
 import { colorFor, type ColorTarget } from './color.js';
 import { OUTCOME_LABEL, SHOWN_EXCHANGES, diffText, evidenceText, expectedActualDiff, failuresOf, indent, placeOf, verdicts, type Outcome } from './text.js';
 
@@ -175,6 +176,7 @@ export class ConsoleReporter {
     }
     this.w();
     for (const v of verdicts(report)) this.w(v.ok ? c.bold.green(v.text) : c.bold.red(v.text));
+    if (report.explore) for (const line of exploreFailureLines(report.explore)) this.w(line);
     if (report.gate) this.gate(report.gate);
   }
 

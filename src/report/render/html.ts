@@ -7,6 +7,7 @@
 // buttons and the scenarios are <details>; its Content-Security-Policy forbids scripts besides,
 // so a hostile answer could not run code in the report even if something slipped through.
 import { bridgeRan, isFailing, type AnyReportScenario, type Gate, type Report } from '../model.js';
+import { exploreFailureLines } from './explore.js';
 import { OUTCOME_LABEL, clip, expectedActualDiff, isFailure, placeOf, tierName, verdicts, type Outcome } from './text.js';
 
 type Exchange = AnyReportScenario['exchanges'][number];
@@ -22,7 +23,7 @@ export function esc(value: unknown): string {
 /** Largest body shown per exchange in the page (report.json keeps up to 64 KiB). */
 const BODY_CAP = 20_000;
 
-const TIER_COLOUR: Record<string, string> = { bronze: '#a8683a', silver: '#8d99a4', gold: '#c99a1c', platinum: '#9333ea', none: '#b42318', passed: '#1f8a4c', failed: '#b42318' };
+export const TIER_COLOUR: Record<string, string> = { bronze: '#a8683a', silver: '#8d99a4', gold: '#c99a1c', platinum: '#9333ea', none: '#b42318', passed: '#1f8a4c', failed: '#b42318' };
 
 const CSS = `
 :root { --fg:#1d2430; --muted:#5b6573; --line:#d9dee5; --bg:#f6f7f9; --pass:#1f8a4c; --fail:#c4322b; --err:#d9730d; --skip:#8a94a3; }
@@ -76,7 +77,7 @@ footer { color: var(--muted); font-size: 12px; }
 .cap { color: var(--muted); font-size: 11px; text-transform: uppercase; letter-spacing: .06em; margin-top: 6px; }
 `;
 
-const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'none'; base-uri 'none'";
+export const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'none'; base-uri 'none'";
 
 /** A tier's (or a hosted group's) bar; `reached` words the verdict. */
 function bar(t: Summary, name: string, reached = ['reached', 'not reached']): string {
@@ -242,6 +243,7 @@ ${verdicts(report).map((v) => `<p class="verdict ${v.ok ? 'ok' : 'bad'}">${esc(v
 </div>
 </header>
 <section class="tiers">${bars.join('')}</section>
+${report.explore?.failure ? `<section><h2>explore: minimal failing sequence</h2><pre>${esc(exploreFailureLines(report.explore).join('\n'))}</pre></section>` : ''}
 ${report.gate || warnings.length ? `<section>${report.gate ? gate(report.gate) : ''}${warnings.map((w) => `<div class="notice">warning: ${esc(w)}</div>`).join('')}</section>` : ''}
 ${filter(report)}
 <main>

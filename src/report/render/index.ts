@@ -30,7 +30,7 @@ export function filesUnder(dir: string, formats: readonly ReporterName[]): FileT
   return formats.filter((f): f is FileFormat => f !== 'console').map((format) => ({ format, path: join(dir, FILE_FORMATS[format].file) }));
 }
 
-export interface WriteOutcome {
+interface WriteOutcome {
   written: FileTarget[];
   /** Each reporter that failed, with its reason; the others were still written. */
   failed: Array<FileTarget & { reason: string }>;

@@ -4,12 +4,14 @@
 // The hosted profile adds one testsuite per group (classname "hosted.group").
 import junitModule, { type Builder } from 'junit-report-builder';
 import type { AnyReportScenario, Report } from '../model.js';
+import { exploreFailureLines } from './explore.js';
 import { failureText, placeOf } from './text.js';
 
 // The package is CommonJS (`module.exports = builder`) while its types declare a default export.
 export const junit: Builder = (junitModule as unknown as { default?: Builder }).default ?? (junitModule as unknown as Builder);
 
 /** Characters XML 1.0 cannot hold (most C0 controls, lone surrogates, U+FFFE/U+FFFF), written as \uXXXX. */
+// eslint-disable-next-line no-control-regex -- control characters are what it escapes
 const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 export function xmlSafe(text: string): string {
@@ -83,6 +85,14 @@ export function renderJunit(report: Report): string {
       .property('group.passed', String(g.passes))
       .property('hosted.passed', String(h!.passed));
     for (const s of scenarios) addCase(suite, s);
+  }
+  const e = report.explore;
+  if (e) {
+    // Explore: one testcase, failed with the minimal sequence when a disagreement was found.
+    const suite = builder.testSuite().name('agent-memory-tck explore').timestamp(report.startedAt.slice(0, 19)).time(seconds(e.durationMs))
+      .property('target', xmlSafe(report.target.url)).property('seed', String(e.seed)).property('runs', String(e.runsDone));
+    const tc = suite.testCase().className('explore').name(`explore seed ${e.seed}`).time(seconds(e.durationMs));
+    if (e.failure) tc.failure(xmlSafe(e.failure.message.split('\n')[0]!)).stacktrace(xmlSafe(exploreFailureLines(e).join('\n')));
   }
   // The Jenkins/Surefire schema has no `skipped` attribute on <testsuites> (each testsuite has it).
   return `${builder.build().replace(/(<testsuites\b[^>]*?) skipped="\d+"/, '$1')}\n`;

@@ -2,6 +2,7 @@
 // tier table, the baseline gate, and each failure folded in <details> with its evidence in a
 // code block. Server text only ever appears inside code blocks; kit text in HTML is escaped.
 import { bridgeRan, type Report } from '../model.js';
+import { exploreFailureLines, exploreSummary } from './explore.js';
 import { esc } from './html.js';
 import { OUTCOME_LABEL, clip, failureText, failuresOf, tierName } from './text.js';
 
@@ -27,7 +28,7 @@ export function renderMarkdown(report: Report): string {
   const out: string[] = [];
   const bridge = bridgeRan(report);
   const h = report.hosted;
-  const headline = bridge ? tierName(report.achieved) : `hosted profile ${h?.passed ? 'PASSED' : 'FAILED'}`;
+  const headline = bridge ? tierName(report.achieved) : h ? `hosted profile ${h.passed ? 'PASSED' : 'FAILED'}` : `explore ${report.success ? 'PASSED' : 'FAILED'}`;
   out.push(`## agent-memory-tck: ${headline} ${report.success ? '✅' : '❌'}`, '');
   if (bridge) {
     const where = `${inlineCode(report.target.url)}${report.target.embedded ? ' (embedded reference server)' : ''}`;
@@ -61,6 +62,11 @@ export function renderMarkdown(report: Report): string {
     for (const u of g.unexpected) out.push(`- new failure (${u.outcome}): ${esc(u.id)}`);
     for (const id of g.fixed) out.push(`- fixed: remove ${esc(id)} from the baseline`);
     if (g.unexpected.length || g.fixed.length) out.push('');
+  }
+  const e = report.explore;
+  if (e) {
+    out.push(`**${esc(exploreSummary(e))}**`, '');
+    if (e.failure) out.push('<details><summary>minimal failing sequence</summary>', '', codeBlock(clip(exploreFailureLines(e).join('\n'), EVIDENCE_CAP)), '', '</details>', '');
   }
   for (const w of report.warnings) out.push(`> warning: ${esc(w)}`, '');
   for (const w of h?.warnings ?? []) out.push(`> warning (hosted): ${esc(w)}`, '');

@@ -2,6 +2,7 @@
 // evidence of a failure, and the verdict line. Pure functions of the report.
 import { formatExchange, printable } from '../../engine/evidence.js';
 import { reaches } from '../../engine/grading.js';
+import { exploreSummary } from './explore.js';
 import { bridgeRan, isFailing, type AnyReportScenario, type Report, type ScenarioOutcome as Outcome } from '../model.js';
 
 export type { Outcome };
@@ -45,10 +46,11 @@ export function verdicts(report: Report): { text: string; ok: boolean }[] {
     const where = `${h.target.url}${h.target.embedded ? ' (embedded hosted reference service)' : ''}`;
     lines.push({ text: `Hosted profile: ${h.passed ? 'PASSED' : 'FAILED'} (${groups || 'nothing ran'}) against ${where}`, ok: h.passed });
   }
+  if (report.explore) lines.push({ text: `${exploreSummary(report.explore)} against ${report.target.url}`, ok: report.explore.failure === undefined });
   return lines;
 }
 
-/** The verdict as one line (the two profiles' joined by "; "). */
+/** Every verdict of a report in one line (the bridge tiers, and the hosted groups when they ran). */
 export const verdictLine = (report: Report): string => verdicts(report).map((v) => v.text).join('; ');
 
 /**
@@ -108,7 +110,7 @@ const MAX_DIFF_LINES = 400;
 /** Unchanged lines kept around each change. */
 const CONTEXT = 3;
 
-export interface DiffLine {
+interface DiffLine {
   kind: ' ' | '-' | '+' | '…';
   text: string;
 }
@@ -186,7 +188,7 @@ export function failureText(s: AnyReportScenario, options: { all?: boolean } = {
   return parts.join('\n');
 }
 
-export function exchangesText(s: AnyReportScenario, all = false): string {
+function exchangesText(s: AnyReportScenario, all = false): string {
   const shown = all ? s.exchanges : s.exchanges.slice(-SHOWN_EXCHANGES);
   const head =
     shown.length < s.exchanges.length

@@ -4,7 +4,9 @@
 // variant servers can wrap it (inject faults, change answers) without an HTTP proxy.
 import type { z } from 'zod';
 import { METHODS, describe, isMethodName, validate, type MethodName } from '../../protocols/bridge/index.js';
-import { BadRequestError, type StoreHandlers } from './store.js';
+import { isJsonObject as isPlainObject } from '../../util/json.js';
+import { BadRequestError, MAX_ID_CHARS, type StoreHandlers } from './store.js';
+import { keepFreeForm } from '../free-form.js';
 
 export interface BridgeResponse {
   status: number;
@@ -18,9 +20,6 @@ export function errorResponse(status: number, error: string): BridgeResponse {
   return { status, body: { error } };
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * How deeply a parameter value may nest (arrays and objects). JSON.parse accepts any depth, but
@@ -86,9 +85,14 @@ export function createDispatcher(store: StoreHandlers): (method: string, body: u
       for (const key of Object.keys(METHODS[method].params.shape)) {
         if (nestsDeeperThan(params[key], MAX_NESTING_DEPTH)) return errorResponse(400, `${key}: nested more than ${MAX_NESTING_DEPTH} levels deep`);
       }
+      for (const [key, value] of Object.entries(params)) {
+        if ((key === 'session_id' || key.endsWith('_id')) && typeof value === 'string' && value.length > MAX_ID_CHARS) {
+          return errorResponse(400, `${key}: is ${value.length} characters long; an identifier has at most ${MAX_ID_CHARS}`);
+        }
+      }
       const checked = paramIssues(METHODS[method].params, params);
       if (!checked.ok) return errorResponse(400, checked.issues.join('; '));
-      const result = handler.call(store, checked.value);
+      const result = handler.call(store, keepFreeForm(METHODS[method].params, params, checked.value));
       return respond(method, result);
     } catch (err) {
       if (err instanceof BadRequestError) return errorResponse(400, err.message);

@@ -5,22 +5,26 @@
 //   400 body that is not UTF-8, not JSON, or JSON but not an object · 500 any exception.
 // An empty body counts as `{}`. The Content-Type of requests is not checked (the protocol says
 // clients send application/json; being lenient costs nothing). Responses carry
-// `content-type: application/json`; 204 has no body. Connections are kept alive.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+// `content-type: application/json`; 204 has no body. Connections are kept alive, with the limits
+// and back-pressure of ../servers/http-plumbing.ts; 404 and 405 are answered before the body is read.
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isMethodName } from '../../protocols/bridge/index.js';
+import { createBoundedServer, refuse, type ServerLimits } from '../http-plumbing.js';
 import type { BridgeResponse, Dispatcher } from './dispatch.js';
 import { DEFAULT_LIMITS } from '../../util/limits.js';
 
 export const MAX_BODY_BYTES = DEFAULT_LIMITS.maxBodyBytes;
 
-export interface BridgeServerOptions {
+interface BridgeServerOptions {
   /** 0 (the default) picks a free port. */
   port?: number;
   /** Default 127.0.0.1. */
   host?: string;
   /** Body size cap in bytes (default 16 MiB). */
   maxBodyBytes?: number;
+  /** Connection limits (default SERVER_LIMITS of src/servers/http-plumbing.ts). */
+  limits?: Partial<ServerLimits>;
 }
 
 export interface RunningBridgeServer {
@@ -59,24 +63,10 @@ const DRAIN_MS = 5_000;
  * Answers 413 without buffering anything more. The rest of the body is read and discarded (up to
  * DRAIN_BYTES or DRAIN_MS, then the socket is destroyed): closing a socket that still has unread
  * input makes the kernel send a reset, and a client that is still writing would then get EPIPE
- * instead of the 413. Once the body is drained the connection is reused as usual.
+ * instead of the 413.
  */
 function tooLarge(req: IncomingMessage, res: ServerResponse, max: number): void {
-  req.removeAllListeners('data');
-  let drained = 0;
-  const cut = () => {
-    clearTimeout(timer);
-    req.socket.destroy();
-  };
-  const timer = setTimeout(cut, DRAIN_MS).unref();
-  req.on('data', (chunk: Buffer) => {
-    drained += chunk.length;
-    if (drained > DRAIN_BYTES) cut();
-  });
-  req.once('end', () => clearTimeout(timer));
-  req.once('close', () => clearTimeout(timer));
-  req.resume();
-  sendError(res, 413, `body is larger than ${max} bytes`);
+  refuse(req, res, 413, { error: `body is larger than ${max} bytes` }, {}, { bytes: DRAIN_BYTES, ms: DRAIN_MS });
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -127,9 +117,10 @@ export function startBridgeServer(dispatch: Dispatcher, options: BridgeServerOpt
     req.on('error', () => res.destroy());
     res.on('error', () => undefined);
     const method = methodOf(req.url ?? '/');
-    if (!isMethodName(method)) return sendError(res, 404, `unknown method: ${method}`);
+    // Refused before the body is read: the answer goes at once and the connection closes.
+    if (!isMethodName(method)) return refuse(req, res, 404, { error: `unknown method: ${method}` });
     if (req.method !== 'POST') {
-      return sendError(res, 405, `method not allowed: ${req.method ?? '?'} (the bridge accepts POST only)`, { allow: 'POST' });
+      return refuse(req, res, 405, { error: `method not allowed: ${req.method ?? '?'} (the bridge accepts POST only)` }, { allow: 'POST' });
     }
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > max) return tooLarge(req, res, max);
@@ -165,14 +156,14 @@ export function startBridgeServer(dispatch: Dispatcher, options: BridgeServerOpt
     });
   };
 
-  const server = createServer({ keepAlive: true }, (req, res) => {
+  const server = createBoundedServer((req, res) => {
     try {
       handle(req, res);
     } catch (err) {
       if (!res.headersSent) sendError(res, 500, `internal error: ${err instanceof Error ? err.message : String(err)}`);
       else res.destroy();
     }
-  });
+  }, options.limits);
 
   return new Promise((resolve, reject) => {
     server.once('error', reject);

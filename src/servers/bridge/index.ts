@@ -5,16 +5,15 @@ import { createDispatcher } from './dispatch.js';
 import { startBridgeServer, type RunningBridgeServer } from './http.js';
 import { MemoryStore } from './store.js';
 
-export { BadRequestError, MemoryStore } from './store.js';
-export type { MemoryStoreOptions, Params, StoreHandlers, StoreSnapshot } from './store.js';
-export { MAX_NESTING_DEPTH, createDispatcher, errorResponse, nestsDeeperThan, paramIssues } from './dispatch.js';
-export type { BridgeResponse, Dispatcher } from './dispatch.js';
-export { MAX_BODY_BYTES, parseBody, startBridgeServer } from './http.js';
-export type { BridgeServerOptions, RunningBridgeServer } from './http.js';
+export { MemoryStore } from './store.js';
+export type { Params } from './store.js';
+export { createDispatcher } from './dispatch.js';
+export type { BridgeResponse } from './dispatch.js';
+export { MAX_BODY_BYTES, startBridgeServer } from './http.js';
+export type { RunningBridgeServer } from './http.js';
 export { fieldTokens, rank, score, similarity, tokenize } from './search.js';
-export type { DocTokens, RankOptions } from './search.js';
 
-export interface ReferenceServerOptions {
+interface ReferenceServerOptions {
   /** 0 (the default) picks a free port. */
   port?: number;
   /** Default 127.0.0.1. */

@@ -61,7 +61,7 @@ export function score(query: ReadonlySet<string>, doc: DocTokens): number {
   return best;
 }
 
-export interface RankOptions {
+interface RankOptions {
   limit?: number | null | undefined;
   threshold?: number | null | undefined;
 }

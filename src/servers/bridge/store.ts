@@ -15,9 +15,13 @@
 //   max(now, previous)); likewise updated_at >= created_at and completed_at >= started_at.
 // - A session exists from its first add_message until clear_session / clear_all_data. Deleting all
 //   of its messages leaves it listed with message_count 0.
-// - get_conversation of an unknown session answers an empty conversation whose id is reserved for
-//   that session (stable across calls and kept when the first message arrives) without creating the
-//   session: it is not listed by list_sessions. clear_session forgets the reservation.
+// - get_conversation of an unknown session answers an empty conversation whose id is derived from
+//   the session id (a name-based UUID v5 in a namespace drawn per store and per clear_all_data), so
+//   it is stable across calls and kept when the first message arrives, without creating the session
+//   (list_sessions does not show it) and without storing anything per id read. Clearing a session
+//   that existed moves it to a fresh id.
+// - Sizes (400 beyond them): identifiers (session_id and every *_id) at most MAX_ID_CHARS
+//   characters, entity names MAX_NAME_CHARS, entity descriptions MAX_TEXT_CHARS.
 // - get_conversation with limit returns the most recent `limit` messages in chronological order.
 // - list_sessions / list_traces: ascending by created_at / started_at (ties: creation order); a
 //   limit keeps the first ones. Searches have no default limit.
@@ -25,6 +29,7 @@
 // - add_step / record_tool_call on a completed trace are allowed; complete_trace may be called
 //   again and overwrites outcome, success (absent -> null) and completed_at.
 import { randomUUID } from 'node:crypto';
+import { uuidV5 } from '../name-uuid.js';
 import type { z } from 'zod';
 import type {
   Conversation, Entity, Fact, Message, MethodName, Preference, ReasoningStep, ReasoningTrace,
@@ -40,7 +45,7 @@ export type Params<M extends MethodName> = z.output<(typeof METHODS)[M]['params'
 /**
  * The contract of a store: one handler per bridge method, taking its validated params. The result
  * is typed `unknown` here because `METHODS[m].kind` is widened to `ResponseKind` in
- * src/schema/methods.ts (so `ResultOf<M>` cannot tell a list from an object); MemoryStore's own
+ * src/protocols/bridge/methods.ts (so `ResultOf<M>` cannot tell a list from an object); MemoryStore's own
  * signatures carry the precise model types.
  */
 export type StoreHandlers = { [M in Exclude<MethodName, PlatinumMethodName>]: (params: Params<M>) => unknown } & {
@@ -98,6 +103,8 @@ interface EntityRec {
   entity: Entity;
   /** Names of entities merged into this one; get_entity_by_name resolves them here. */
   aliases: string[];
+  /** The search tokens of its names and description, and what they were made from (see entityTokens). */
+  doc?: { name: string; description: string | null; canonical: string | null; aliases: number; tokens: DocTokens };
 }
 
 interface PreferenceRec {
@@ -114,6 +121,18 @@ interface TraceRec {
 interface StepRec {
   step: ReasoningStep;
   trace: TraceRec;
+}
+
+/** Longest identifier (session_id, every *_id) a request may carry. */
+export const MAX_ID_CHARS = 1024;
+/** Longest entity name. */
+export const MAX_NAME_CHARS = 4096;
+/** Longest entity description. */
+export const MAX_TEXT_CHARS = 1024 * 1024;
+
+/** A 400 for a string parameter longer than `max` characters. */
+export function checkSize(param: string, value: string | null | undefined, max: number): void {
+  if (value != null && value.length > max) throw new BadRequestError(param, `is ${value.length} characters long; at most ${max} are accepted`);
 }
 
 /** Statuses counted as failed by get_tool_stats; pending and cancelled count in total only. */
@@ -142,8 +161,14 @@ export class MemoryStore implements StoreHandlers {
 
   // The state. Protected (not private) so that variant stores in tests can subclass and inspect it.
   protected sessions = new Map<string, SessionRec>();
-  /** Conversation ids handed out for sessions that do not exist yet (see get_conversation). */
-  protected reservedConversationIds = new Map<string, string>();
+  /**
+   * The namespace of derived conversation ids (see get_conversation): drawn from the id factory
+   * when first needed, so a store with a deterministic factory derives deterministic ids; drawn
+   * again after clear_all_data.
+   */
+  protected conversationNamespace: string | undefined;
+  /** How often a session id's session was cleared: part of its derived conversation id. Writes only. */
+  protected sessionGenerations = new Map<string, number>();
   protected messages = new Map<string, MessageRec>();
   protected entities = new Map<string, EntityRec>();
   protected preferences: PreferenceRec[] = [];
@@ -155,6 +180,12 @@ export class MemoryStore implements StoreHandlers {
   constructor(options: MemoryStoreOptions = {}) {
     this.now = options.now ?? (() => new Date());
     this.newId = options.newId ?? (() => randomUUID());
+  }
+
+  /** The conversation id a session id has (before and after its first message), derived, not stored. */
+  protected conversationIdOf(sessionId: string): string {
+    this.conversationNamespace ??= this.newId();
+    return uuidV5(this.conversationNamespace, `${this.sessionGenerations.get(sessionId) ?? 0}:${sessionId}`);
   }
 
   private nowMs(): number {
@@ -172,7 +203,8 @@ export class MemoryStore implements StoreHandlers {
 
   clear_all_data(_params: Params<'clear_all_data'>): void {
     this.sessions.clear();
-    this.reservedConversationIds.clear();
+    this.conversationNamespace = undefined;
+    this.sessionGenerations.clear();
     this.messages.clear();
     this.entities.clear();
     this.preferences = [];
@@ -190,7 +222,7 @@ export class MemoryStore implements StoreHandlers {
     const id = this.newId();
     const now = this.nowMs();
     const existing = this.sessions.get(p.session_id);
-    const conversation_id = existing?.conversation_id ?? this.reservedConversationIds.get(p.session_id) ?? this.newId();
+    const conversation_id = existing?.conversation_id ?? this.conversationIdOf(p.session_id);
     const session: SessionRec = existing ??
       { session_id: p.session_id, conversation_id, created_ms: now, updated_ms: now, last_ms: now, messages: [] };
     // Non-decreasing timestamps within a session, whatever the clock does.
@@ -204,10 +236,7 @@ export class MemoryStore implements StoreHandlers {
       metadata,
     };
     const rec: MessageRec = { message, session, doc: fieldTokens([p.content]) };
-    if (existing === undefined) {
-      this.reservedConversationIds.delete(p.session_id);
-      this.sessions.set(p.session_id, session);
-    }
+    if (existing === undefined) this.sessions.set(p.session_id, session);
     session.last_ms = ms;
     session.updated_ms = ms;
     session.messages.push(rec);
@@ -218,16 +247,11 @@ export class MemoryStore implements StoreHandlers {
   get_conversation(p: Params<'get_conversation'>): Conversation {
     const session = this.sessions.get(p.session_id);
     if (session === undefined) {
-      // Unknown session: an empty conversation. Its id is reserved so that it is stable across
-      // calls and becomes the id of the conversation once a first message arrives, but the
-      // session itself is not created (list_sessions does not show it).
-      let id = this.reservedConversationIds.get(p.session_id);
-      if (id === undefined) {
-        id = this.newId();
-        this.reservedConversationIds.set(p.session_id, id);
-      }
+      // Unknown session: an empty conversation. Its id is derived from the session id, so it is
+      // stable across calls and becomes the id of the conversation once a first message arrives;
+      // nothing is stored (a read allocates no state) and the session is not created.
       return {
-        id,
+        id: this.conversationIdOf(p.session_id),
         session_id: p.session_id,
         messages: [],
         title: null,
@@ -286,16 +310,19 @@ export class MemoryStore implements StoreHandlers {
 
   /** Removes the session, its messages and its conversation; unknown sessions are fine. */
   clear_session(p: Params<'clear_session'>): void {
-    this.reservedConversationIds.delete(p.session_id);
     const session = this.sessions.get(p.session_id);
     if (session === undefined) return;
     for (const rec of session.messages) this.messages.delete(rec.message.id);
     this.sessions.delete(p.session_id);
+    // A session created again under this id gets a fresh conversation id.
+    this.sessionGenerations.set(p.session_id, (this.sessionGenerations.get(p.session_id) ?? 0) + 1);
   }
 
   // ---------------------------------------------------------------- long-term memory (Silver)
 
   add_entity(p: Params<'add_entity'>): Entity {
+    checkSize('name', p.name, MAX_NAME_CHARS);
+    checkSize('description', p.description, MAX_TEXT_CHARS);
     const entity: Entity = {
       id: this.newId(),
       name: p.name,
@@ -306,7 +333,9 @@ export class MemoryStore implements StoreHandlers {
       canonical_name: null,
       created_at: new Date(this.nowMs()).toISOString(),
     };
-    this.entities.set(entity.id, { entity, aliases: [] });
+    const rec: EntityRec = { entity, aliases: [] };
+    this.entityTokens(rec); // tokenised once, at write time
+    this.entities.set(entity.id, rec);
     return copy(entity);
   }
 
@@ -333,7 +362,7 @@ export class MemoryStore implements StoreHandlers {
     return rank(
       p.query,
       this.entities.values(),
-      (r) => fieldTokens([r.entity.name, r.entity.description, r.entity.canonical_name, ...r.aliases]),
+      (r) => this.entityTokens(r),
       { limit: p.limit },
     ).map((h) => copy(h.item.entity));
   }
@@ -578,6 +607,20 @@ export class MemoryStore implements StoreHandlers {
   }
 
   // ---------------------------------------------------------------- helpers
+
+  /**
+   * The search tokens of an entity, kept with it: made at write time and made again only when a
+   * field they come from has changed since (a merge or an update replaces the field's string, so
+   * comparing references is enough), never on every search.
+   */
+  protected entityTokens(rec: EntityRec): DocTokens {
+    const e = rec.entity;
+    const d = rec.doc;
+    if (d !== undefined && d.name === e.name && d.description === e.description && d.canonical === e.canonical_name && d.aliases === rec.aliases.length) return d.tokens;
+    const tokens = fieldTokens([e.name, e.description, e.canonical_name, ...rec.aliases]);
+    rec.doc = { name: e.name, description: e.description ?? null, canonical: e.canonical_name ?? null, aliases: rec.aliases.length, tokens };
+    return tokens;
+  }
 
   private traceOr400(id: string): TraceRec {
     const rec = this.traces.get(id);

@@ -16,14 +16,16 @@
 //   body that is not JSON or not of the expected shape, no answer at all) is an upstream failure:
 //   502 with the upstream status and body in the error.
 import { STATUS_CODES } from 'node:http';
-import { ENTITY_TYPES, METHODS, isMethodName, type MethodName } from '../../protocols/bridge/index.js';
+import { METHODS, isMethodName, type MethodName } from '../../protocols/bridge/index.js';
 import { MAX_NESTING_DEPTH, errorResponse, nestsDeeperThan, paramIssues, type BridgeResponse, type Dispatcher } from '../bridge/dispatch.js';
 import { PROTOCOL_VERSION } from '../../protocols/bridge/version.js';
 import { DEFAULT_LIMITS } from '../../util/limits.js';
 import { normalizeEndpoint } from '../../protocols/hosted/endpoint.js';
-import { nameBasedUuid } from '../../util/name-uuid.js';
+import { uuidV5 } from '../name-uuid.js';
+import { isJsonObject as isObject } from '../../util/json.js';
+import { bridgeEntityType, hostedEntityType } from '../../protocols/hosted/entity-type.js';
 
-export interface ForwarderOptions {
+interface ForwarderOptions {
   /** The hosted REST base URL, e.g. https://memory.example.com/v1 (an origin alone gets /v1). */
   endpoint: string;
   /** Sent as `Authorization: Bearer <apiKey>` (an API key or an access token). */
@@ -107,17 +109,16 @@ type Query = Record<string, string | number | null | undefined>;
 const SNIPPET = 500;
 const snippet = (text: string) => (text.length <= SNIPPET ? text : `${text.slice(0, SNIPPET)}…`);
 const statusLine = (status: number) => `${status}${STATUS_CODES[status] ? ` ${STATUS_CODES[status]}` : ''}`;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 const seg = (value: string) => encodeURIComponent(value);
 
 /** Namespace of the name-based conversation ids (a fixed UUID of this kit). */
-const CONVERSATION_NAMESPACE = Buffer.from('3f1c6a52e8b94a0d9d1e2b7c5a4f8e60', 'hex');
+const CONVERSATION_NAMESPACE = '3f1c6a52-e8b9-4a0d-9d1e-2b7c5a4f8e60';
 
 /** The bridge Conversation id of a session: the session id when it is a UUID, else a v5 UUID of it. */
-export function conversationIdOf(sessionId: string): string {
+function conversationIdOf(sessionId: string): string {
   if (UUID.test(sessionId)) return sessionId.toLowerCase();
-  return nameBasedUuid(CONVERSATION_NAMESPACE, sessionId);
+  return uuidV5(CONVERSATION_NAMESPACE, sessionId);
 }
 
 // ---------------------------------------------------------------- REST -> bridge
@@ -140,16 +141,16 @@ function toMessage(m: Json) {
   return { id: m.id, role: m.role, content: m.content, timestamp: m.timestamp ?? m.createdAt, embedding: orNull(m.embedding), metadata: m.metadata ?? {} };
 }
 
-const BRIDGE_TYPES: ReadonlySet<string> = new Set(ENTITY_TYPES);
-
-/** Hosted types are free-form and lower-case: one of the bridge's five is upper-cased, any other is OBJECT with it as subtype. */
+/**
+ * Hosted types are free-form and lower-case: one that names a bridge type (or a synonym) is that
+ * type; any other is OBJECT with the hosted type kept as its subtype.
+ */
 function toEntity(e: Json) {
   const hosted = e.type ?? e.entityType;
-  const upper = typeof hosted === 'string' ? hosted.toUpperCase() : hosted;
-  const known = typeof upper === 'string' && BRIDGE_TYPES.has(upper);
+  const type = typeof hosted === 'string' ? bridgeEntityType(hosted) : hosted;
+  const freeForm = typeof hosted === 'string' && type === 'OBJECT' && hostedEntityType(hosted) !== 'object' ? hostedEntityType(hosted) : undefined;
   return {
-    id: e.id, name: e.name, type: known || typeof hosted !== 'string' ? upper : 'OBJECT',
-    subtype: orNull(e.subtype ?? (known || typeof hosted !== 'string' ? undefined : hosted.toLowerCase())), description: orNull(e.description),
+    id: e.id, name: e.name, type, subtype: orNull(e.subtype ?? freeForm), description: orNull(e.description),
     embedding: orNull(e.embedding), canonical_name: orNull(e.canonicalName), created_at: e.createdAt,
   };
 }
@@ -243,6 +244,7 @@ export function createForwarder(options: ForwarderOptions): Dispatcher {
     return listOf((await call('GET', '/entities')).body, 'entities', 'the entity list');
   }
 
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- params are validated against METHODS[m].params before a handler runs
   type Handler = (p: any) => Promise<unknown>;
   const handlers: Partial<Record<MethodName, Handler>> = {
     setup: async () => {
@@ -345,12 +347,14 @@ export function createForwarder(options: ForwarderOptions): Dispatcher {
       }
       return out;
     },
-    // The answer is the merged entity, or (the clients' reading) {sourceId, targetId, status[, entity]}.
+    // The merge answers {sourceId, targetId, status} (SPEC-5.3.3), with the merged entity as `entity`
+    // when the service gives it, else read from GET /entities/{targetId}; an entity answered
+    // directly (with an id) is taken as it is.
     merge_duplicate_entities: async (p) => {
-      const r = need((await call('POST', `/entities/${seg(p.source_id)}/merge`, { body: compact({ targetId: p.target_id, canonicalName: p.canonical_name }) })).body, 'an entity');
-      if (r.id !== undefined) return toEntity(r);
-      if (isObject(r.entity)) return toEntity(r.entity);
-      return toEntity(need((await call('GET', `/entities/${seg(p.target_id)}`)).body, 'an entity'));
+      const merged = need((await call('POST', `/entities/${seg(p.source_id)}/merge`, { body: compact({ targetId: p.target_id, canonicalName: p.canonical_name }) })).body, 'a merge result');
+      if (isObject(merged.entity)) return toEntity(merged.entity);
+      if (merged.id !== undefined) return toEntity(merged);
+      return toEntity(need((await call('GET', `/entities/${seg(String(merged.targetId ?? p.target_id))}`)).body, 'an entity'));
     },
 
     // ---------------------------------------------------------------- Platinum

@@ -15,7 +15,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { CompactEncrypt, compactDecrypt } from 'jose';
 
 /** The fixed service prefix (the established clients document `nams_*` keys). */
-export const API_KEY_PREFIX = 'nams';
+const API_KEY_PREFIX = 'nams';
 export const API_KEY_LIFETIME_MS = 90 * 24 * 60 * 60 * 1000;
 export const SCOPES = ['read', 'write'] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -40,7 +40,7 @@ export function isRefusal(value: unknown): value is Refusal {
 }
 
 /** How a key is listed: everything but the plaintext. */
-export interface ApiKeyView {
+interface ApiKeyView {
   id: string;
   label: string;
   scopes: Scope[];

@@ -9,7 +9,7 @@
 //   5. the handler (routes.ts).
 // Nothing is read from or written to the store before step 5, so a refused request changes
 // nothing. The discovery documents and a small index are served at the origin, without credentials.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MAX_NESTING_DEPTH, nestsDeeperThan } from '../bridge/dispatch.js';
 import { MAX_BODY_BYTES, parseBody } from '../bridge/http.js';
@@ -18,9 +18,10 @@ import { ApiKeyRegistry, SCOPES, isRefusal, type Principal, type Refusal, type S
 import { DevIdentityProvider, TokenService, authorizationServerMetadata, protectedResourceMetadata, type TrustedIssuer } from './oauth.js';
 import { ROUTES, type Reply, type Route } from './routes.js';
 import { HostedError, HostedStore } from './store.js';
+import { createBoundedServer, refuse, type ServerLimits } from '../http-plumbing.js';
 
-export const API_PREFIX = '/v1';
-export const DEFAULT_WORKSPACE = 'default';
+const API_PREFIX = '/v1';
+const DEFAULT_WORKSPACE = 'default';
 
 export interface HostedServerOptions {
   /** The store (default: a new one). Give the same one to startReferenceServer for the bridge view. */
@@ -43,6 +44,8 @@ export interface HostedServerOptions {
   revealSecret?: Uint8Array;
   accessTokenTtlSeconds?: number;
   maxBodyBytes?: number;
+  /** Connection limits (default SERVER_LIMITS of src/servers/http-plumbing.ts). */
+  limits?: Partial<ServerLimits>;
   /** The route table (default ROUTES): tests build faulty services by replacing routes. */
   routes?: readonly Route[];
   /**
@@ -153,8 +156,8 @@ function errorReply(status: number, error: string, headers?: Record<string, stri
 function readBody(req: IncomingMessage, max: number): Promise<Buffer | undefined> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length']);
+    // Over the cap: nothing more is read here; the 413 goes out through refuse(), which closes.
     if (Number.isFinite(declared) && declared > max) {
-      req.resume();
       resolve(undefined);
       return;
     }
@@ -164,6 +167,8 @@ function readBody(req: IncomingMessage, max: number): Promise<Buffer | undefined
       size += chunk.length;
       if (size > max) {
         chunks.length = 0;
+        req.removeAllListeners('data');
+        req.pause();
         resolve(undefined);
       } else chunks.push(chunk);
     });
@@ -238,8 +243,8 @@ export async function startHostedServer(options: HostedServerOptions = {}): Prom
     if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
     const method = seen.method;
 
+    // A refusal below leaves the body unread: the server callback answers it with refuse().
     if (path !== API_PREFIX && !path.startsWith(`${API_PREFIX}/`)) {
-      req.resume();
       const doc = discovery(path);
       if (doc === undefined) return errorReply(404, `not found: ${path} (the REST interface is under ${API_PREFIX})`);
       return method === 'GET' ? doc : errorReply(405, `method not allowed: ${method}`, { allow: 'GET' });
@@ -252,13 +257,11 @@ export async function startHostedServer(options: HostedServerOptions = {}): Prom
     if (route?.access !== 'public') {
       const who = await authenticate(bearer);
       if (isRefusal(who)) {
-        req.resume();
         return errorReply(401, who.error, challenge(bearer.kind === 'none' ? undefined : who.error));
       }
       principal = who;
     }
     if (!('route' in matched)) {
-      req.resume();
       if (matched.status === 400) return errorReply(400, matched.error);
       if (matched.status === 405) return errorReply(405, `method not allowed: ${method} ${path} (allowed: ${matched.allow})`, { allow: matched.allow! });
       return errorReply(404, `not found: ${method} ${path}`);
@@ -271,7 +274,7 @@ export async function startHostedServer(options: HostedServerOptions = {}): Prom
       const parsed = parseRequestBody(raw, req.headers['content-type']);
       if (!parsed.ok) return errorReply(400, parsed.error);
       body = parsed.value;
-    } else req.resume();
+    }
 
     const r = matched.route;
     if (principal !== undefined && r.access !== 'public') {
@@ -294,16 +297,21 @@ export async function startHostedServer(options: HostedServerOptions = {}): Prom
     }
   }
 
-  const server = createServer({ keepAlive: true }, (req, res) => {
+  /** A reply given before the body was read (a refusal, a GET's) goes out without reading it to its end. */
+  const answer = (req: IncomingMessage, res: ServerResponse, reply: Reply): void => {
+    if (req.complete || res.headersSent) send(res, reply);
+    else refuse(req, res, reply.status, reply.body, reply.headers ?? {});
+  };
+  const server = createBoundedServer((req, res) => {
     req.on('error', () => res.destroy());
     res.on('error', () => undefined);
     const seen: HostedRequest = { method: req.method ?? 'GET', url: req.url ?? '/', authorization: req.headers.authorization };
     const intercept = options.intercept;
     (intercept ? intercept(seen, (r) => handle(req, r)) : handle(req, seen)).then(
-      (reply) => send(res, reply),
-      (err: unknown) => send(res, errorReply(500, `internal error: ${err instanceof Error ? err.message : String(err)}`)),
+      (reply) => answer(req, res, reply),
+      (err: unknown) => answer(req, res, errorReply(500, `internal error: ${err instanceof Error ? err.message : String(err)}`)),
     );
-  });
+  }, options.limits);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

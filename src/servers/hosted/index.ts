@@ -4,22 +4,15 @@ import { startReferenceServer, type RunningReferenceServer } from '../bridge/ind
 import { startHostedServer, type HostedServerOptions, type RunningHostedServer } from './http.js';
 import { HostedStore } from './store.js';
 
-export { API_PREFIX, DEFAULT_WORKSPACE, HOSTED_ENDPOINTS, startHostedServer } from './http.js';
+export { HOSTED_ENDPOINTS, startHostedServer } from './http.js';
 export type { HostedRequest, HostedServerOptions, RunningHostedServer } from './http.js';
-export { API_KEY_LIFETIME_MS, API_KEY_PREFIX, ApiKeyRegistry, SCOPES } from './credentials.js';
-export type { ApiKeyView, Principal, Refusal, Scope } from './credentials.js';
-export {
-  ACCESS_TOKEN_TTL_SECONDS, DEV_AUDIENCE, DEV_ISSUER, DevIdentityProvider, TokenService,
-  authorizationServerMetadata, defaultDevKeyFile, protectedResourceMetadata,
-} from './oauth.js';
-export type { MintOptions, TokenResponse, TrustedIssuer } from './oauth.js';
-export { HostedError, HostedStore } from './store.js';
-export type { ConversationView, EdgeView, EntityView, MessageView, StepView, ToolCallView, TraceView } from './store.js';
+export { API_KEY_LIFETIME_MS, ApiKeyRegistry, SCOPES } from './credentials.js';
+export { ACCESS_TOKEN_TTL_SECONDS, DevIdentityProvider, defaultDevKeyFile } from './oauth.js';
+export { HostedStore } from './store.js';
 export { ROUTES } from './routes.js';
 export type { Reply, Route, RouteContext } from './routes.js';
 export { FORWARD_ROUTES, createForwarder } from '../forwarder/forward.js';
 export { normalizeEndpoint } from '../../protocols/hosted/endpoint.js';
-export type { ForwarderOptions } from '../forwarder/forward.js';
 
 export interface CombinedServers {
   hosted: RunningHostedServer;

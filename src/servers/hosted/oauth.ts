@@ -28,7 +28,7 @@ import { SCOPES, digestOf, isScope, type Principal, type Refusal, type Scope } f
 
 const ALG = 'ES256';
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
-export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 60 * 60;
+const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 60 * 60;
 export const TOKEN_EXCHANGE_GRANT = 'urn:ietf:params:oauth:grant-type:token-exchange';
 
 /** An identity provider whose tokens the exchange accepts. */
@@ -52,8 +52,8 @@ export interface TokenResponse {
 
 // ---------------------------------------------------------------- the development identity provider
 
-export const DEV_ISSUER = 'urn:agent-memory-tck:dev-idp';
-export const DEV_AUDIENCE = 'agent-memory-tck';
+const DEV_ISSUER = 'urn:agent-memory-tck:dev-idp';
+const DEV_AUDIENCE = 'agent-memory-tck';
 /** The client_id of the access tokens (RFC 9068 requires one; the exchange has no client registration). */
 const CLIENT_ID = 'agent-memory-tck';
 
@@ -63,7 +63,7 @@ export function defaultDevKeyFile(): string {
   return env !== undefined && env !== '' ? env : join(homedir(), '.agent-memory-tck', 'dev-idp-key.json');
 }
 
-export interface MintOptions {
+interface MintOptions {
   /** `sub` (default "dev-user"). */
   subject?: string;
   /** `workspace_id`: the workspace the exchanged token acts in (default: the service's first). */
@@ -146,7 +146,7 @@ export class DevIdentityProvider {
 
 // ---------------------------------------------------------------- the service's token issuer
 
-export interface TokenServiceOptions {
+interface TokenServiceOptions {
   clock: () => Date;
   /** Identity providers whose tokens the exchange accepts. */
   trusted: readonly TrustedIssuer[];

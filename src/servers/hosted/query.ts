@@ -14,17 +14,17 @@
 // request's `params` (the official clients' field; `parameters` is accepted too). The request names
 // the query `cypher` (the clients' field; `query` is accepted too). The result is {columns, rows}:
 // one array per row, in column order (and `records`, the same rows as objects keyed by column).
-// A write clause (CREATE, MERGE, SET, DELETE, DETACH, REMOVE, DROP, FOREACH, LOAD CSV, CALL) is
+// A write clause (CREATE, MERGE, SET, DELETE, DETACH DELETE, REMOVE, DROP, FOREACH, LOAD CSV, CALL) is
 // rejected, and anything else outside the subset is a 400 naming the construct.
 import type { EdgeView } from './store.js';
 
 /** What the console reads of a node: an entity's REST view (id, name, type and its other fields). */
-export type QueryNode = { id: string; name: string; type: string };
+type QueryNode = { id: string; name: string; type: string };
 
 export class QueryError extends Error {}
 
 /** Clauses that change data: such a query needs the write scope (and the reference refuses it). */
-const WRITE_CLAUSE = /\b(create|merge|set|delete|detach|remove|drop|foreach|load\s+csv|call)\b/i;
+const WRITE_CLAUSE = /\b(detach\s+delete|create|merge|set|delete|remove|drop|foreach|load\s+csv|call)\b/i;
 
 /** Whether the query text (string literals left out) contains a clause that changes data. */
 export function isWriteQuery(query: string): boolean {
@@ -35,6 +35,19 @@ export function isWriteQuery(query: string): boolean {
 export function writeClauseOf(query: string): string | undefined {
   const m = WRITE_CLAUSE.exec(query.replace(/'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"/g, "''"));
   return m === null ? undefined : m[1]!.replace(/\s+/g, ' ').toUpperCase();
+}
+
+/** Read constructs outside the subset, named in the refusal. */
+const UNSUPPORTED = ['OPTIONAL', 'WITH', 'UNWIND', 'ORDER', 'SKIP', 'UNION', 'DISTINCT', 'MATCH', 'OR', 'NOT', 'XOR'];
+const SUBSET = 'supported: MATCH, WHERE, RETURN, LIMIT';
+
+/** "ORDER BY is not supported …" for a word that starts a construct outside the subset. */
+function unsupported(t: Token | undefined): string | undefined {
+  if (t === undefined || t.kind !== 'word') return undefined;
+  const w = t.text.toUpperCase();
+  if (!UNSUPPORTED.includes(w)) return undefined;
+  const name = w === 'ORDER' ? 'ORDER BY' : w === 'OPTIONAL' ? 'OPTIONAL MATCH' : w === 'MATCH' ? 'a second MATCH' : w;
+  return `${name} is not supported by the query console (${SUBSET})`;
 }
 
 type Token = { kind: 'word' | 'string' | 'number' | 'param' | 'punct'; text: string; value?: unknown };
@@ -146,8 +159,7 @@ class Parser {
   }
 
   parse(): Query {
-    const first = this.peek();
-    if (!this.keyword('MATCH')) throw new QueryError(`${first === undefined ? 'an empty query' : JSON.stringify(first.text.toUpperCase())} is not supported: the console answers MATCH … [WHERE …] RETURN … [LIMIT n] only`);
+    if (!this.keyword('MATCH')) throw new QueryError(unsupported(this.peek()) ?? `only MATCH … RETURN … queries are supported by the query console (${SUBSET})`);
     const q: Query = { nodes: [this.node()], where: [], items: [] };
     if (this.isPunct('-') || this.isPunct('<-')) {
       q.rel = this.rel();
@@ -162,10 +174,9 @@ class Parser {
         q.where.push([variable, prop, this.value()]);
       } while (this.keyword('AND'));
     }
-    if (!this.keyword('RETURN')) {
-      const t = this.peek();
-      throw new QueryError(t === undefined ? 'expected RETURN' : `${JSON.stringify(t.text.toUpperCase())} is not supported here (expected RETURN; the console's clauses are MATCH, WHERE, RETURN, LIMIT)`);
-    }
+    if (!this.keyword('RETURN')) throw new QueryError(unsupported(this.peek()) ?? 'expected RETURN');
+    const bad = unsupported(this.peek());
+    if (bad !== undefined) throw new QueryError(bad);
     do q.items.push(this.item());
     while (this.isPunct(',') && ++this.i);
     if (this.keyword('LIMIT')) {
@@ -174,7 +185,7 @@ class Parser {
       q.limit = t.value as number;
     }
     const rest = this.peek();
-    if (rest !== undefined) throw new QueryError(`unexpected ${JSON.stringify(rest.text)} (not supported by the reference)`);
+    if (rest !== undefined) throw new QueryError(unsupported(rest) ?? `unexpected ${JSON.stringify(rest.text)} (not supported by the query console; ${SUBSET})`);
     return q;
   }
 

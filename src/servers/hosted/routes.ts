@@ -21,6 +21,7 @@ import type { TokenResponse, TokenService } from './oauth.js';
 import { TOKEN_EXCHANGE_GRANT } from './oauth.js';
 import { QueryError, runQuery, writeClauseOf } from './query.js';
 import { HostedError, type ConversationView, type HostedStore } from './store.js';
+import { keepFreeForm } from '../free-form.js';
 
 export interface Reply {
   status: number;
@@ -29,7 +30,7 @@ export interface Reply {
   headers?: Record<string, string>;
 }
 
-export interface HostedServices {
+interface HostedServices {
   store: HostedStore;
   keys: ApiKeyRegistry;
   tokens: TokenService;
@@ -67,7 +68,7 @@ const refusal = (r: Refusal): Reply => ({ status: r.status, body: { error: r.err
 function input<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
   const v = validate(schema, body);
   if (!v.ok) throw new HostedError(400, v.issues.join('; '));
-  return v.value as z.output<S>;
+  return keepFreeForm(schema, body, v.value as z.output<S>);
 }
 
 /** A query parameter by any of its names (camelCase first). */
@@ -238,8 +239,9 @@ export const ROUTES: readonly Route[] = [
     },
   },
   {
+    // The entity with its outgoing relationships (the established clients' Entity.relationships).
     method: 'GET', path: '/entities/:id', operation: 'get_entity', access: 'read',
-    handler: ({ store, params }) => ok(store.entityView(params.id!)),
+    handler: ({ store, params }) => ok(store.entityWithRelationships(params.id!)),
   },
   {
     // A partial update: fields left out keep their value.
@@ -328,7 +330,7 @@ export const ROUTES: readonly Route[] = [
       const text = q.cypher ?? q.query;
       if (text === undefined) throw new HostedError(400, 'cypher: is missing (required)');
       const write = writeClauseOf(text);
-      if (write !== undefined) throw new HostedError(400, `${field}: ${write} is a write clause; the console answers read-only queries only`);
+      if (write !== undefined) throw new HostedError(400, `${field}: ${write} changes data; the query console is read-only (MATCH, WHERE, RETURN, LIMIT)`);
       try {
         return ok(runQuery(text, q.params ?? q.parameters ?? {}, store.liveGraph()));
       } catch (err) {
@@ -348,9 +350,10 @@ export const ROUTES: readonly Route[] = [
     },
   },
   {
-    // workspaceId: the caller's (the default), or one that does not exist yet, which the new key
-    // founds (as a dashboard sign-up would); another existing workspace is refused (403). A caller
-    // cannot grant a scope it lacks (403).
+    // workspaceId: the caller's (the default). Any other is refused (403), existing or not: a key
+    // that could found a workspace nobody owns yet could squat it, and later reveal the keys its
+    // real owner creates there. Workspaces come from the bootstrap key, the operator (keys.issue)
+    // and the identity provider's workspace_id claim. A caller cannot grant a scope it lacks (403).
     method: 'POST', path: '/auth/api-keys', operation: 'create_api_key', access: 'write',
     handler: async (ctx) => {
       const k = input(CreateKeyInput, ctx.body);
@@ -359,7 +362,7 @@ export const ROUTES: readonly Route[] = [
       const scopes = k.scopes as Scope[];
       const caller = ctx.principal!;
       const workspaceId = k.workspaceId ?? caller.workspaceId;
-      if (workspaceId !== caller.workspaceId && ctx.keys.workspaces.has(workspaceId)) {
+      if (workspaceId !== caller.workspaceId) {
         return refusal({ status: 403, error: `workspace ${JSON.stringify(workspaceId)} is not the caller's workspace` });
       }
       const missing = scopes.filter((s) => !caller.scopes.has(s));

@@ -33,10 +33,10 @@
 // operations, at the end of the class.
 import type { Entity, EntityType, Message, ReasoningStep, ReasoningTrace, Relationship, Role, ToolCall } from '../../protocols/bridge/index.js';
 import { ENTITY_TYPES } from '../../protocols/bridge/index.js';
-import { BadRequestError, MemoryStore, type MemoryStoreOptions, type Params, type StoreSnapshot } from '../bridge/store.js';
-import { fieldTokens, rank } from '../bridge/search.js';
+import { BadRequestError, MAX_NAME_CHARS, MAX_TEXT_CHARS, MemoryStore, checkSize, type MemoryStoreOptions, type Params, type StoreSnapshot } from '../bridge/store.js';
+import { rank, tokenize } from '../bridge/search.js';
 import { extractEntities } from './extract.js';
-import { nameBasedUuid } from '../../util/name-uuid.js';
+import { uuidV5 } from '../name-uuid.js';
 import { QueryError, runQuery, writeClauseOf } from './query.js';
 
 /** A request the hosted view refuses: 400 (bad input) or 404 (unknown resource). */
@@ -61,7 +61,7 @@ export interface ConversationView {
   messageCount: number;
 }
 
-export interface MessageView {
+interface MessageView {
   id: string;
   conversationId: string;
   role: Role;
@@ -71,7 +71,7 @@ export interface MessageView {
   metadata: Json;
 }
 
-export interface EntityView {
+interface EntityView {
   id: string;
   name: string;
   /** Free-form, lower-case (the bridge's PERSON is "person"). */
@@ -99,7 +99,7 @@ export interface EdgeView {
   type: string;
 }
 
-export interface ToolCallView {
+interface ToolCallView {
   id: string;
   stepId: string;
   toolName: string;
@@ -110,7 +110,7 @@ export interface ToolCallView {
   error: string | null;
 }
 
-export interface StepView {
+interface StepView {
   id: string;
   traceId: string;
   conversationId: string;
@@ -122,7 +122,7 @@ export interface StepView {
   createdAt: string;
 }
 
-export interface TraceView {
+interface TraceView {
   id: string;
   conversationId: string;
   task: string;
@@ -133,14 +133,22 @@ export interface TraceView {
   completedAt: string | null;
 }
 
-export interface HistoryEntry {
+interface HistoryEntry {
   action: 'created' | 'updated' | 'feedback' | 'merged';
   at: string;
   /** updated: {field: {from, to}}; feedback: {feedback}; merged: {sourceId, sourceName}. */
   details: Json;
 }
 
-export interface EntityPatch {
+/** The provenance link a merge leaves: the source is the same as the target. */
+interface SameAsLink {
+  type: 'SAME_AS';
+  sourceId: string;
+  targetId: string;
+  createdAt: string;
+}
+
+interface EntityPatch {
   name?: string | undefined;
   /** Free-form (any case). */
   type?: string | undefined;
@@ -149,7 +157,7 @@ export interface EntityPatch {
   canonicalName?: string | null | undefined;
 }
 
-export interface StepInput {
+interface StepInput {
   conversationId: string;
   reasoning?: string | null | undefined;
   actionTaken?: string | null | undefined;
@@ -165,27 +173,27 @@ interface ConversationAttrs {
 
 const copy = <T>(value: T): T => (value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T));
 
-export function isEntityType(value: string): value is EntityType {
+function isEntityType(value: string): value is EntityType {
   return (ENTITY_TYPES as readonly string[]).includes(value);
 }
 
 /** SPEC-5.1.4: bulk_add_messages takes at most this many messages per call. */
-export const BULK_MAX = 100;
+const BULK_MAX = 100;
 /** Messages per observation window. */
 const OBSERVATION_WINDOW = 10;
 /** The workspace a conversation created over the bridge (which has no keys) reports. */
-export const BRIDGE_WORKSPACE_ID = 'bridge';
+const BRIDGE_WORKSPACE_ID = 'bridge';
 
-export interface ObservationView { id: string; conversationId: string; content: string; createdAt: string; windowStart: string | null; windowEnd: string | null }
-export interface ReflectionView { id: string; conversationId: string; content: string; createdAt: string }
-export interface MentionView { conversationId: string; messageId: string; content: string; timestamp: string }
+interface ObservationView { id: string; conversationId: string; content: string; createdAt: string; windowStart: string | null; windowEnd: string | null }
+interface ReflectionView { id: string; conversationId: string; content: string; createdAt: string }
+interface MentionView { conversationId: string; messageId: string; content: string; timestamp: string }
 
 /** Namespace of derived record ids (a fixed UUID of this kit). */
-const DERIVED_NAMESPACE = Buffer.from('8b0e7c3a5d2f4e91a6c4b3d2e1f0a9b8', 'hex');
+const DERIVED_NAMESPACE = '8b0e7c3a-5d2f-4e91-a6c4-b3d2e1f0a9b8';
 
 /** A stable UUID of what a derived record (observation, reflection) is made from. */
 function derivedId(...parts: string[]): string {
-  return nameBasedUuid(DERIVED_NAMESPACE, parts.join('\u0000'));
+  return uuidV5(DERIVED_NAMESPACE, parts.join('\u0000'));
 }
 
 /** The first sentence of a text, at most 120 characters. */
@@ -252,8 +260,17 @@ export class HostedStore extends MemoryStore {
     this.entityUpdatedAt.delete(params.source_id);
     const at = this.iso();
     this.entityUpdatedAt.set(merged.id, at);
-    this.pushHistory(merged.id, { action: 'merged', at, details: { sourceId: params.source_id, sourceName: sourceName ?? null } });
+    const link: SameAsLink = { type: 'SAME_AS', sourceId: params.source_id, targetId: merged.id, createdAt: at };
+    this.pushHistory(merged.id, { action: 'merged', at, details: { sourceId: params.source_id, sourceName: sourceName ?? null, link } });
     return merged;
+  }
+
+  /** Over the bridge too, an entity added on purpose claims the one only extracted under its name (see addEntity). */
+  override add_entity(params: Params<'add_entity'>): Entity {
+    const name = params.name.toLowerCase();
+    if (![...this.extracted].some((id) => this.entities.get(id)?.entity.name.toLowerCase() === name)) return super.add_entity(params);
+    const view = this.addEntity({ name: params.name, type: params.entity_type, description: params.description });
+    return copy(this.entities.get(view.id)!.entity);
   }
 
   /** The bridge snapshot plus the hosted-only data (for tests: a refused request changes neither). */
@@ -351,8 +368,14 @@ export class HostedStore extends MemoryStore {
   /** An unknown conversation has no messages to find. */
   searchMessages(id: string, input: { query: string; limit?: number | undefined; threshold?: number | undefined }): (MessageView & { score: number })[] {
     const recs = this.sessions.get(id)?.messages ?? [];
-    return rank(input.query, recs, (r) => r.doc, { limit: input.limit, threshold: input.threshold })
-      .map((h) => ({ ...messageView(copy(h.item.message), id), score: h.score }));
+    // The score is the share of the query's words the message holds, so the clients' default
+    // threshold (0.7) keeps a message that has them all.
+    const words = tokenize(input.query);
+    const hits = rank(input.query, recs, (r) => r.doc)
+      .map((h) => ({ rec: h.item, score: [...words].filter((w) => h.item.doc.some((set) => set.has(w))).length / words.size }))
+      .filter((h) => input.threshold === undefined || h.score >= input.threshold)
+      .sort((a, b) => b.score - a.score);
+    return hits.slice(0, input.limit).map((h) => ({ ...messageView(copy(h.rec.message), id), score: h.score }));
   }
 
   /**
@@ -449,6 +472,8 @@ export class HostedStore extends MemoryStore {
     const { bridge, hosted } = splitType(input.type);
     const claimed = origin === 'caller' ? [...this.extracted].find((id) => this.entities.get(id)?.entity.name.toLowerCase() === input.name.toLowerCase()) : undefined;
     if (claimed !== undefined) {
+      checkSize('name', input.name, MAX_NAME_CHARS);
+      checkSize('description', input.description, MAX_TEXT_CHARS);
       this.extracted.delete(claimed);
       const e = this.entities.get(claimed)!.entity;
       e.name = input.name;
@@ -520,6 +545,8 @@ export class HostedStore extends MemoryStore {
       changes[field] = { from, to };
       apply();
     };
+    checkSize('name', patch.name, MAX_NAME_CHARS);
+    checkSize('description', patch.description, MAX_TEXT_CHARS);
     set('name', before.name, () => { e.name = patch.name!; });
     set('type', before.type, () => {
       const { bridge, hosted } = splitType(patch.type!);
@@ -592,12 +619,23 @@ export class HostedStore extends MemoryStore {
    * Merges `sourceId` into `targetId` (the bridge's merge_duplicate_entities), leaving a SAME_AS
    * link from source to target: `{sourceId, targetId, status: "merged", entity: <the target>}`.
    */
-  mergeEntity(sourceId: string, input: { targetId: string; canonicalName?: string | null | undefined }): { sourceId: string; targetId: string; status: 'merged'; entity: EntityView } {
+  mergeEntity(sourceId: string, input: { targetId: string; canonicalName?: string | null | undefined }): { sourceId: string; targetId: string; status: 'merged'; link: SameAsLink; entity: EntityView } {
     this.entityView(sourceId);
     this.entityView(input.targetId);
     if (sourceId === input.targetId) throw new HostedError(400, 'targetId: must differ from the entity being merged');
     const merged = this.merge_duplicate_entities({ source_id: sourceId, target_id: input.targetId, canonical_name: input.canonicalName ?? null });
-    return { sourceId, targetId: merged.id, status: 'merged', entity: this.entityView(merged.id) };
+    // The SAME_AS provenance link (SPEC-5.3.3), also in the target's history (action "merged").
+    const link = this.entityHistory.get(merged.id)!.at(-1)!.details.link as SameAsLink;
+    return { sourceId, targetId: merged.id, status: 'merged', link, entity: this.entityView(merged.id) };
+  }
+
+  /** The entity with its outgoing relationships {id, type, targetId, targetName, properties} (get_entity). */
+  entityWithRelationships(id: string): EntityView & { relationships: { id: string; type: string; targetId: string; targetName: string | null; properties: Json }[] } {
+    const view = this.entityView(id);
+    const relationships = this.relationships
+      .filter((r) => r.source_id === id)
+      .map((r) => ({ id: r.id, type: r.relationship_type, targetId: r.target_id, targetName: this.entities.get(r.target_id)?.entity.name ?? null, properties: copy(r.properties ?? {}) }));
+    return { ...view, relationships };
   }
 
   /**
@@ -624,7 +662,7 @@ export class HostedStore extends MemoryStore {
   /** Over name, description, canonical name and merged names, as the bridge's search_entities. */
   searchEntities(input: { query: string; limit?: number | undefined; type?: string | undefined }): (EntityView & { score: number })[] {
     const candidates = [...this.entities.values()].filter((r) => input.type === undefined || this.restType(r.entity.id) === input.type.toLowerCase());
-    return rank(input.query, candidates, (r) => fieldTokens([r.entity.name, r.entity.description, r.entity.canonical_name, ...r.aliases]), { limit: input.limit })
+    return rank(input.query, candidates, (r) => this.entityTokens(r), { limit: input.limit })
       .map((h) => ({ ...this.entityView(h.item.entity.id), score: h.score }));
   }
 
@@ -841,7 +879,7 @@ export class HostedStore extends MemoryStore {
 
   cypher_query(p: Params<'cypher_query'>): Json {
     const write = writeClauseOf(p.cypher);
-    if (write !== undefined) throw new BadRequestError('cypher', `${write} is a write clause; the console answers read-only queries only (SPEC-5.5.1)`);
+    if (write !== undefined) throw new BadRequestError('cypher', `${write} changes data; the query console is read-only (MATCH, WHERE, RETURN, LIMIT) (SPEC-5.5.1)`);
     try {
       const r = runQuery(p.cypher, p.params ?? {}, this.liveGraph());
       return { columns: r.columns, rows: r.rows };
@@ -904,7 +942,7 @@ function snakeStep(s: StepView): Json {
   return { id: s.id, conversation_id: s.conversationId, reasoning: s.reasoning ?? '', action_taken: s.actionTaken ?? '', result: s.result, created_at: s.createdAt };
 }
 
-export function messageView(m: Message, conversationId: string): MessageView {
+function messageView(m: Message, conversationId: string): MessageView {
   return {
     id: m.id,
     conversationId,
@@ -916,7 +954,7 @@ export function messageView(m: Message, conversationId: string): MessageView {
   };
 }
 
-export function edgeView(r: Relationship): EdgeView {
+function edgeView(r: Relationship): EdgeView {
   return {
     id: r.id, sourceId: r.source_id, targetId: r.target_id, relationshipType: r.relationship_type, properties: copy(r.properties ?? {}),
     source: r.source_id, target: r.target_id, type: r.relationship_type,
@@ -924,12 +962,12 @@ export function edgeView(r: Relationship): EdgeView {
 }
 
 /** A REST type as stored: one of the bridge's five (any case) as itself, else OBJECT plus the lower-case hosted type. */
-export function splitType(type: string): { bridge: EntityType; hosted?: string } {
+function splitType(type: string): { bridge: EntityType; hosted?: string } {
   const upper = type.trim().toUpperCase();
   return isEntityType(upper) ? { bridge: upper } : { bridge: 'OBJECT', hosted: type.trim().toLowerCase() };
 }
 
-export function toolCallView(c: ToolCall, stepId: string): ToolCallView {
+function toolCallView(c: ToolCall, stepId: string): ToolCallView {
   return {
     id: c.id,
     stepId,
@@ -942,7 +980,7 @@ export function toolCallView(c: ToolCall, stepId: string): ToolCallView {
   };
 }
 
-export function stepView(s: ReasoningStep, t: ReasoningTrace, createdAt: string = t.started_at): StepView {
+function stepView(s: ReasoningStep, t: ReasoningTrace, createdAt: string = t.started_at): StepView {
   return {
     id: s.id,
     traceId: t.id,
@@ -956,7 +994,7 @@ export function stepView(s: ReasoningStep, t: ReasoningTrace, createdAt: string 
   };
 }
 
-export function traceView(t: ReasoningTrace): TraceView {
+function traceView(t: ReasoningTrace): TraceView {
   return {
     id: t.id,
     conversationId: t.session_id,

@@ -1,11 +1,11 @@
-// Small helpers shared by the Gold scenarios: creating named entities and traces in one line, and
-// comparing lists by id with failure messages that name the items (entity names, trace tasks).
-import type { BridgeApi } from '../../src/profiles/bridge/context.js';
+// Lists judged by the ids of their items, with failure messages that name the items (entity
+// names, trace tasks, message contents) rather than bare ids.
 import { check } from '../../src/engine/assert.js';
-import type { Entity, EntityType, ReasoningTrace } from '../../src/protocols/bridge/index.js';
+
+export const ids = (list: readonly { id: string }[]): string[] => list.map((m) => m.id);
 
 /** Anything with an id and, perhaps, something readable to call it by. */
-export interface Identified {
+interface Identified {
   id: string;
   name?: unknown;
   task?: unknown;
@@ -31,8 +31,8 @@ export function sameIds(
   what: string,
   options: { ordered?: boolean; allowRepeats?: boolean } = {},
 ): void {
-  const got = actual.map((x) => x.id);
-  const want = expected.map((x) => x.id);
+  const got = ids(actual);
+  const want = ids(expected);
   const norm = (ids: string[]) => (options.ordered ? ids : [...(options.allowRepeats ? new Set(ids) : ids)].sort());
   check.ok(
     JSON.stringify(norm(got)) === JSON.stringify(norm(want)),
@@ -46,7 +46,7 @@ export function indexOfId(list: readonly Identified[], item: Identified, what: s
   const at = list.findIndex((x) => x.id === item.id);
   check.ok(at >= 0, `${what}: expected ${label(item)} among the results, got ${labels(list)}`, {
     expected: item.id,
-    actual: list.map((x) => x.id),
+    actual: ids(list),
   });
   return at;
 }
@@ -55,25 +55,6 @@ export function indexOfId(list: readonly Identified[], item: Identified, what: s
 export function absentId(list: readonly Identified[], item: Identified, what: string): void {
   check.ok(!list.some((x) => x.id === item.id), `${what}: expected ${label(item)} not to be among the results, got ${labels(list)}`, {
     expected: `no ${item.id}`,
-    actual: list.map((x) => x.id),
+    actual: ids(list),
   });
-}
-
-type EntitySpec = readonly [name: string, type: EntityType, description?: string];
-
-/** Creates one entity per key, in key order: `const { alice } = await addEntities(bridge, { alice: ['Alice', 'PERSON'] })`. */
-export async function addEntities<K extends string>(bridge: BridgeApi, specs: Record<K, EntitySpec>): Promise<Record<K, Entity>> {
-  const out = {} as Record<K, Entity>;
-  for (const key of Object.keys(specs) as K[]) {
-    const [name, entity_type, description] = specs[key];
-    out[key] = await bridge.add_entity(description === undefined ? { name, entity_type } : { name, entity_type, description });
-  }
-  return out;
-}
-
-/** Starts a trace and, when `success` is given (true or false), completes it with that flag. */
-export async function addTrace(bridge: BridgeApi, session_id: string, task: string, success?: boolean): Promise<ReasoningTrace> {
-  const trace = await bridge.start_trace({ session_id, task });
-  if (success === undefined) return trace;
-  return bridge.complete_trace({ trace_id: trace.id, outcome: success ? 'done' : 'gave up', success });
 }

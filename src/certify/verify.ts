@@ -1,0 +1,88 @@
+// Offline re-grading of a certification bundle: the kit's own scenarios are run again through the
+// ReplayTransport (so through the same runner, context and checks as a live run), and everything
+// the bundle claims is compared with what the replay finds. This proves the verdicts, the tier and
+// the suite follow from the recorded evidence; it cannot prove the evidence came from the server
+// (whoever edits answers and verdicts consistently makes another valid bundle: re-run to check that).
+import { grade } from '../engine/grading.js';
+import { runScenarios } from '../profiles/bridge/driver.js';
+import { type ScenarioResult } from '../engine/result.js';
+import type { Scenario } from '../profiles/bridge/scenario.js';
+import { stableJson } from '../report/render/text.js';
+import { KIT_VERSION } from '../util/kit.js';
+import type { Bundle } from '../report/bundle.js';
+import { suiteHash } from './hash.js';
+import { ReplayTransport, withReplayClock } from './replay.js';
+
+interface Verification {
+  ok: boolean;
+  /** What does not match, most telling first; empty when verified. */
+  problems: string[];
+  /** How many scenarios were replayed. */
+  replayed: number;
+}
+
+interface VerifyOptions {
+  /** The scenarios to replay into (default: every bridge scenario of the kit). */
+  suite?: readonly Scenario[];
+  /** The hash the suites must have (default: suiteHash() of this kit). */
+  hash?: string;
+}
+
+export async function verifyBundle(bundle: Bundle, options: VerifyOptions = {}): Promise<Verification> {
+  const suite = options.suite ?? (await import('../../suites/index.js')).ALL_SCENARIOS;
+  const report = bundle.report;
+  const problems: string[] = [];
+  const done = (replayed = 0): Verification => ({ ok: problems.length === 0, problems, replayed });
+
+  if (bundle.kit.version !== KIT_VERSION) problems.push(`the bundle was made by ${bundle.kit.name} ${bundle.kit.version}; this is ${KIT_VERSION} (verify with the same version)`);
+  const hash = options.hash ?? suiteHash();
+  if (bundle.suiteHash !== hash) problems.push(`suite hash: the bundle says ${bundle.suiteHash}, this kit's suites hash to ${hash}`);
+  const sel = report.selection;
+  if (sel.tier !== 'gold' || sel.grep !== undefined || sel.scenarios !== undefined || sel.skip !== undefined || report.hosted !== undefined) {
+    problems.push('the report is not of a full run (a selection, or the hosted profile, was given)');
+  }
+  const entry = bundle.certification;
+  if (entry !== undefined) {
+    const claims: [string, unknown, unknown][] = [
+      ['tier', entry.tier, report.achieved],
+      ['name', entry.name, bundle.implementation.name],
+      ['version', entry.version, bundle.implementation.version],
+      ['language', entry.language, bundle.implementation.language],
+      ['repository', entry.repository, bundle.implementation.repository],
+      ['tck_version', entry.tck_version, bundle.kit.version],
+    ];
+    for (const [field, said, is] of claims) if (said !== is) problems.push(`registry entry: ${field} ${JSON.stringify(said)}, the bundle's report and implementation say ${JSON.stringify(is)}`);
+  } else if (report.achieved !== null) {
+    problems.push(`the report reaches ${report.achieved} but the bundle has no registry entry`);
+  }
+
+  const recorded = new Map<string, ScenarioResult>();
+  for (const r of report.scenarios) {
+    if (recorded.has(r.id)) problems.push(`${r.id} appears twice in the bundle`);
+    recorded.set(r.id, r);
+  }
+  const known = new Set(suite.map((s) => s.id));
+  for (const s of suite) if (!recorded.has(s.id)) problems.push(`${s.id} is missing from the bundle (the full suite has ${suite.length} scenarios, the bundle ${report.scenarios.length})`);
+  for (const id of recorded.keys()) if (!known.has(id)) problems.push(`${id} in the bundle is not a scenario of this kit`);
+  if (problems.length > 0) return done();
+
+  // Replay: each scenario answered from its own recorded exchanges.
+  const replay = new ReplayTransport(report.target.url, { setup: bundle.setup, teardown: bundle.teardown }, report.startedAt);
+  const summary = await withReplayClock(replay, () =>
+    runScenarios(replay, suite, {
+      onStart: (s) => replay.begin(s.id, recorded.get(s.id)!.exchanges),
+      onResult: () => replay.end(),
+    }),
+  );
+  problems.push(...replay.mismatches);
+  for (const r of summary.results) {
+    const claimed = recorded.get(r.id)!;
+    if (claimed.outcome !== r.outcome) {
+      problems.push(`${r.id}: the bundle says ${claimed.outcome}, its exchanges replay to ${r.outcome}${r.message ? ` (${r.message.split('\n')[0]})` : ''}`);
+    }
+  }
+  const g = grade(summary.results, report.grading.rule);
+  if (g.achieved !== report.achieved) problems.push(`tier: the bundle says ${report.achieved ?? 'none'}, the replay reaches ${g.achieved ?? 'none'}`);
+  else if (stableJson(g.tiers) !== stableJson(report.tiers)) problems.push('tier counts: the report\'s tier summaries do not match the replayed verdicts');
+  return done(summary.results.length);
+}

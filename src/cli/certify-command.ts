@@ -1,0 +1,110 @@
+// `tck certify`: the full suite against a server, written as one certification bundle, and
+// `tck verify BUNDLE`: that bundle re-graded offline (src/certify/).
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { ImplementationSchema, loadBundle } from '../report/bundle.js';
+import { ConsoleReporter } from '../report/render/console.js';
+import { tierName, verdictLine } from '../report/render/text.js';
+import { EXIT, TckError } from '../engine/errors.js';
+import { SIGNAL_EXIT, watchInterrupts } from './interrupt.js';
+import { headersFrom } from './options.js';
+import { writeOutputFile } from './output-file.js';
+import { planOf } from './report-commands.js';
+
+interface CertifyFlags {
+  name?: string;
+  implVersion?: string;
+  language?: string;
+  repository?: string;
+  url?: string;
+  reportUrl?: string;
+  header?: string[];
+  requestTimeout: number;
+  scenarioTimeout: number;
+  maxTime: number;
+  out: string;
+  /** Selection flags, accepted only to be refused: a certification runs everything. */
+  tier?: string;
+  grep?: string;
+  scenario?: string[];
+  skip?: string[];
+  onlyFailed?: string;
+  bail?: boolean;
+  hosted?: unknown;
+}
+
+/** The selection flags certify refuses, by their property and their spelling. */
+const SELECTION_FLAGS: [keyof CertifyFlags, string][] = [
+  ['tier', '--tier'],
+  ['grep', '--grep'],
+  ['scenario', '--scenario'],
+  ['skip', '--skip'],
+  ['onlyFailed', '--only-failed'],
+  ['bail', '--bail'],
+  ['hosted', '--hosted'],
+];
+
+export async function certifyCommand(flags: CertifyFlags): Promise<number> {
+  const narrowed = SELECTION_FLAGS.filter(([k]) => flags[k] !== undefined).map(([, f]) => f);
+  if (narrowed.length > 0) throw new TckError(`certify runs the full bridge suite, every tier; ${narrowed.join(', ')} would narrow it (use \`tck run\` for a partial run)`);
+  const missing = (['name', 'implVersion', 'language', 'repository'] as const).filter((k) => flags[k] === undefined).map((k) => (k === 'implVersion' ? '--version' : `--${k}`));
+  if (missing.length > 0) throw new TckError(`certify needs --name, --version, --language and --repository; missing ${missing.join(', ')}`);
+  const parsed = ImplementationSchema.safeParse({ name: flags.name, version: flags.implVersion, language: flags.language, repository: flags.repository });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new TckError(`--${issue.path[0] === 'version' ? 'version' : String(issue.path[0])}: ${issue.message}${issue.path[0] === 'repository' ? ` (got ${JSON.stringify(flags.repository)})` : ''}`);
+  }
+  if (flags.reportUrl !== undefined && !z.string().min(1).safeParse(flags.reportUrl).success) throw new TckError('--report-url must not be empty');
+  const headers = headersFrom(flags.header);
+  const console = new ConsoleReporter({ quiet: true });
+  console.begin(await planOf({}));
+  const interrupts = watchInterrupts();
+  let bundle;
+  try {
+    const { certify } = await import('../certify/certify.js');
+    bundle = await certify({
+      ...(flags.url !== undefined ? { url: flags.url } : {}),
+      headers,
+      requestTimeoutMs: flags.requestTimeout,
+      scenarioTimeoutMs: flags.scenarioTimeout,
+      maxTimeMs: flags.maxTime,
+      signal: interrupts.signal,
+      onStart: (s) => console.onStart(s),
+      onResult: (r) => console.onResult(r),
+      implementation: parsed.data,
+      ...(flags.reportUrl !== undefined ? { reportUrl: flags.reportUrl } : {}),
+    });
+  } catch (err) {
+    console.stop();
+    throw err;
+  } finally {
+    interrupts.dispose();
+  }
+  console.onEnd(bundle.report);
+  if (interrupts.received || bundle.report.interrupted) {
+    process.stderr.write('tck: the run was interrupted: no certification bundle written\n');
+    return interrupts.received ? SIGNAL_EXIT[interrupts.received] : EXIT.notReached;
+  }
+  const out = await writeOutputFile(flags.out, `${JSON.stringify(bundle, null, 2)}\n`);
+  const entry = bundle.certification;
+  process.stdout.write(
+    entry
+      ? `certification bundle written to ${out}: ${bundle.implementation.name} ${bundle.implementation.version}, ${tierName(entry.tier)} (${bundle.suiteHash.slice(0, 19)}…)\n`
+      : `certification bundle written to ${out}, without a registry entry: ${verdictLine(bundle.report)}\n`,
+  );
+  return entry ? EXIT.ok : EXIT.notReached;
+}
+
+export async function verifyCommand(file: string): Promise<number> {
+  const bundle = await loadBundle(resolve(file));
+  const { verifyBundle } = await import('../certify/verify.js');
+  const v = await verifyBundle(bundle);
+  if (!v.ok) {
+    const more = v.problems.length - 1;
+    process.stdout.write(`not verified: ${v.problems[0]}${more > 0 ? ` (and ${more} more)` : ''}\n`);
+    return EXIT.notReached;
+  }
+  const { name, version } = bundle.implementation;
+  process.stdout.write(`verified: ${name} ${version} reaches ${tierName(bundle.report.achieved)}; ${v.replayed} scenarios replayed from the bundle, every verdict and the suite hash match\n`);
+  return EXIT.ok;
+}

@@ -1,0 +1,109 @@
+// The comparison of implementations: reports or certification bundles read into one matrix of
+// scenarios (bridge suites, grouped by tier and group) × implementations, the scenarios whose
+// verdicts differ first. Every renderer (render.ts) draws this one model.
+import { basename } from 'node:path';
+import { BUNDLE_FORMAT, parseBundle } from './bundle.js';
+import { ReportFileError, firstIssue, readJsonFile } from './load.js';
+import { ReportSchema, type Report, type ScenarioOutcome } from './model.js';
+import type { ScenarioTier } from '../engine/scenario.js';
+import { TIER_RANK } from '../engine/grading.js';
+
+export interface Implementation {
+  /** The name shown (a bundle's name and version; a report's file name). */
+  name: string;
+  file: string;
+  /** What the file was. */
+  kind: 'report' | 'bundle';
+  achieved: Report['achieved'];
+  kit: string;
+}
+
+export interface Row {
+  id: string;
+  tier: ScenarioTier;
+  group: string;
+  title: string;
+  /** One per implementation, in their order; undefined when its file has no such scenario. */
+  outcomes: (ScenarioOutcome | undefined)[];
+  /** The implementations do not all have the same verdict. */
+  differs: boolean;
+}
+
+export interface Section {
+  tier: Row['tier'];
+  group: string;
+  rows: Row[];
+}
+
+export interface Comparison {
+  implementations: Implementation[];
+  /** Scenarios whose verdicts differ, by tier and group. */
+  differing: Section[];
+  /** Scenarios every implementation has the same verdict on, by tier and group. */
+  same: Section[];
+  total: number;
+}
+
+/** Reads one report or bundle: ReportFileError when it is neither. */
+export async function loadComparable(file: string): Promise<{ report: Report; implementation: Implementation }> {
+  const data = await readJsonFile(file, 'file');
+  if ((data as { format?: unknown } | null)?.format === BUNDLE_FORMAT) {
+    let bundle;
+    try {
+      bundle = parseBundle(data, file);
+    } catch (err) {
+      throw new ReportFileError((err as Error).message);
+    }
+    const { report, implementation: impl } = bundle;
+    return { report, implementation: { name: `${impl.name} ${impl.version}`, file, kind: 'bundle', achieved: report.achieved, kit: report.kit.version } };
+  }
+  const parsed = ReportSchema.safeParse(data);
+  if (!parsed.success) throw new ReportFileError(`${file} is neither an agent-memory-tck report nor a certification bundle: ${firstIssue(parsed.error)}`);
+  const report = parsed.data;
+  return { report, implementation: { name: basename(file).replace(/\.json$/i, ''), file, kind: 'report', achieved: report.achieved, kit: report.kit.version } };
+}
+
+/** The matrix of the given reports, implementations in the order given (names made unique). */
+export function compare(inputs: readonly { report: Report; implementation: Implementation }[]): Comparison {
+  const seen = new Map<string, number>();
+  const implementations = inputs.map(({ implementation }) => {
+    const n = (seen.get(implementation.name) ?? 0) + 1;
+    seen.set(implementation.name, n);
+    return n === 1 ? implementation : { ...implementation, name: `${implementation.name} (${n})` };
+  });
+  const rows = new Map<string, Row>();
+  inputs.forEach(({ report }, i) => {
+    for (const s of report.scenarios) {
+      const row = rows.get(s.id) ?? { id: s.id, tier: s.tier, group: s.group, title: s.title, outcomes: new Array(inputs.length).fill(undefined), differs: false };
+      row.outcomes[i] = s.outcome;
+      rows.set(s.id, row);
+    }
+  });
+  const all = [...rows.values()].sort((a, b) => TIER_RANK[a.tier] - TIER_RANK[b.tier] || a.group.localeCompare(b.group) || a.id.localeCompare(b.id));
+  for (const r of all) r.differs = new Set(r.outcomes).size > 1;
+  return { implementations, differing: sections(all.filter((r) => r.differs)), same: sections(all.filter((r) => !r.differs)), total: all.length };
+}
+
+function sections(rows: readonly Row[]): Section[] {
+  const out: Section[] = [];
+  for (const r of rows) {
+    const last = out[out.length - 1];
+    if (last !== undefined && last.tier === r.tier && last.group === r.group) last.rows.push(r);
+    else out.push({ tier: r.tier, group: r.group, rows: [r] });
+  }
+  return out;
+}
+
+/** How many scenarios an implementation passed, of those its file holds. */
+export function passCount(c: Comparison, i: number): { passed: number; total: number } {
+  let passed = 0;
+  let total = 0;
+  for (const sec of [...c.differing, ...c.same]) {
+    for (const r of sec.rows) {
+      if (r.outcomes[i] === undefined) continue;
+      total++;
+      if (r.outcomes[i] === 'passed') passed++;
+    }
+  }
+  return { passed, total };
+}

@@ -1,0 +1,6 @@
+// Shapes of parsed JSON that every side of the kit asks about.
+
+/** A JSON object: not null, not an array. */
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,61 @@
+// How the hosted scenarios judge an HTTP answer: 2xx, a JSON object, a refusal, a string field, the
+// items of a list; and an answer in a few words for failure messages. Failures go through the
+// engine's check, naming the clause they break.
+//
+// Readings of what the document does not show, accepted here once for every scenario:
+// - silent: a refused credential may be answered 401 or 403;
+// - silent: creation may answer 200 or 201 (any 2xx), deletion 200, 202 or 204 with or without a body;
+// - silent: error bodies (shape, fields) are not judged;
+// - silent: extra fields are allowed everywhere (they must still be camelCase).
+import { snippet, statusLine } from '../../src/profiles/bridge/classify.js';
+import { check } from '../../src/engine/assert.js';
+import type { Answer } from '../../src/profiles/hosted/context.js';
+
+export type Json = Record<string, unknown>;
+
+export const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const is2xx = (a: Answer): boolean => a.status >= 200 && a.status < 300;
+/** silent: 401 or 403 for a refused credential. */
+export const isRefusal = (a: Answer): boolean => a.status === 401 || a.status === 403;
+
+/** "200 OK {"conversations":[…]…}": an answer in a few words (the report scrubs any secret in it). */
+export function said(a: Answer): string {
+  return `${statusLine(a.status)}${a.text.trim() === '' ? ' with an empty body' : ` ${snippet(a.text, 160)}`}`;
+}
+
+/** A 2xx answer, else the scenario fails naming `rule`. */
+export function check2xx(a: Answer, rule: string): Answer {
+  if (!is2xx(a)) check.fail(`${a.operation} (${a.request}): expected a 2xx answer, got ${said(a)}`, { clause: rule, expected: '2xx', actual: a.status });
+  return a;
+}
+
+/** A 2xx answer whose body is a JSON object. */
+export function checkObject(a: Answer, rule: string): Json {
+  check2xx(a, rule);
+  if (!a.isJson || !isObject(a.json)) check.fail(`${a.operation} (${a.request}): expected a JSON object, got ${said(a)}`, { clause: rule, expected: 'a JSON object', actual: a.text });
+  return a.json;
+}
+
+/** A string field of an object, else the scenario fails naming `rule`. */
+export function checkString(body: Json, field: string, rule: string, where: string): string {
+  const v = body[field];
+  if (typeof v !== 'string' || v === '') check.fail(`${where}: expected a non-empty string ${field}, got ${JSON.stringify(v) ?? 'nothing'}`, { clause: rule, expected: 'a string', actual: v });
+  return v;
+}
+
+/** The items of a list answer. silent: a bare array, or an object holding one array (keys, items, data, …). */
+export function listItems(json: unknown, preferred: string[]): unknown[] | undefined {
+  if (Array.isArray(json)) return json;
+  if (!isObject(json)) return undefined;
+  for (const name of preferred) if (Array.isArray(json[name])) return json[name];
+  const arrays = Object.values(json).filter(Array.isArray);
+  return arrays.length === 1 ? arrays[0] : undefined;
+}
+
+/** Whether a JSON value holds `text` as a string anywhere (an answer "shows" a value). */
+export function holds(json: unknown, text: string): boolean {
+  if (typeof json === 'string') return json === text;
+  if (Array.isArray(json)) return json.some((v) => holds(v, text));
+  return isObject(json) && Object.values(json).some((v) => holds(v, text));
+}
+

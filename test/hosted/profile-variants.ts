@@ -1,0 +1,78 @@
+// The variants that prove the power of the hosted profile (profile-power.test.ts): faulty variants,
+// each breaking exactly the rule one scenario checks, and valid variants making other choices the
+// document leaves open. The faults the issue names (one per
+// credential rule) are among them: revocation delayed, reveal across workspaces, plaintext in the
+// list, a reusable refresh token, a JWKS without the signing key, snake_case fields, an endpoint
+// without authentication.
+import type { Reply } from '../../src/servers/hosted/index.js';
+import type { FaultRow, ValidRow } from '../harness/power.js';
+import {
+  anyKeyOfTheRightForm, at, discoveryEdited, endpointWithoutAuth, json, jwksEdited, jwksWithoutTheSigningKey, mapAnswer, mapReplies, onlyLatestToken, pathOf, plaintextInList, refreshReusable, replaceHandler,
+  revealAcrossWorkspaces, revocationDelayed, snakeCase, tokensRefusedByGraph, withExtraFields, withoutRoute, type HostedVariant,
+} from './profile-harness.js';
+
+ 
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+// ------------------------------------------------------------------ the faults, one row per scenario at least
+
+export const FAULTS: FaultRow<HostedVariant>[] = [
+  ['SCN-H-001', 'get_reflections is missing (404)', withoutRoute('get_reflections'), /^HOSTED-ENDPOINT-get_reflections: GET \/v1\/conversations\/.*\/reflections answered 404 .*missing/],
+  ['SCN-H-002', 'set_entity_feedback is missing (404)', withoutRoute('set_entity_feedback'), /^HOSTED-ENDPOINT-set_entity_feedback: PUT .*feedback answered 404/],
+  ['SCN-H-003', 'get_trace_by_conversation answers 200 with no body', replaceHandler('get_trace_by_conversation', () => ({ status: 200 })), /^HOSTED-ENDPOINT-get_trace_by_conversation: .* expected a JSON body/],
+  ['SCN-H-004', 'reveal_api_key is missing (404)', withoutRoute('reveal_api_key'), /^HOSTED-ENDPOINT-reveal_api_key: .*answered 404/],
+  ['SCN-H-005', 'every field name is snake_case', mapReplies((reply, request) => (request.url.startsWith('/v1/') ? { ...reply, body: snakeCase(reply.body) } : reply)), /^HOSTED-CAMELCASE: .*(user_id|created_at).* not camelCase/],
+  ['SCN-H-006', 'list_conversations answers a bare array', mapAnswer('list_conversations', (b) => b.conversations), /^HOSTED-SHAPE-list_conversations: .*expected a JSON object/],
+  ['SCN-H-007', 'create_conversation drops the userId', mapAnswer('create_conversation', (b) => ({ ...b, userId: null })), /^HOSTED-SHAPE-create_conversation: create_conversation: expected userId/],
+  ['SCN-H-008', 'the messages are not read back', mapAnswer('get_conversation', (b) => ({ ...b, messages: [] })), /^HOSTED-READBACK: get_conversation .* is not read back/],
+  ['SCN-H-009', 'the graph answers {entities, relationships}', mapAnswer('get_entity_graph', (b) => ({ entities: b.nodes, relationships: b.edges })), /^HOSTED-SHAPE-get_entity_graph: get_entity_graph: expected an array nodes/],
+  ['SCN-H-010', 'the recorded step says action instead of actionTaken', mapAnswer('record_step', ({ actionTaken, ...rest }) => ({ ...rest, action: actionTaken })), /^HOSTED-SHAPE-record_step: record_step: the recorded step has actionTaken \(missing\)/],
+  ['SCN-H-011', 'provenance answers a bare array', mapAnswer('get_entity_provenance', (b) => b.steps), /^HOSTED-SHAPE-get_entity_provenance: .*expected a JSON object/],
+  ['SCN-H-012', 'get_entity answers the name upper-cased', mapAnswer('get_entity', (b) => ({ ...b, name: b.name.toUpperCase() })), /^HOSTED-READBACK: get_entity: the name written .* is not read back/],
+  ['SCN-H-020', 'an endpoint without authentication (GET /entities/graph)', endpointWithoutAuth, /^HOSTED-AUTH-BEARER: get_entity_graph \(GET \/v1\/entities\/graph\) with no credential: expected a refusal \(401 or 403\), got 200/],
+  ['SCN-H-021', "any key of the service's form is accepted", anyKeyOfTheRightForm, /^HOSTED-AUTH-BEARER: list_conversations .* with a made-up key of the service's form .*: expected a refusal \(401 or 403\), got 200/],
+  ['SCN-H-022', 'the list shows the plaintext of every key', plaintextInList, /^HOSTED-AUTH-2: list_api_keys .* shows the plaintext of the key just created/],
+  ['SCN-H-023', 'revocation takes effect half a second late', revocationDelayed, /^HOSTED-AUTH-3: revocation is immediate: the very next request with the revoked key .* answered 200/],
+  ['SCN-H-024', 'reveal answers without the plaintext', mapAnswer('reveal_api_key', ({ key: _key, ...rest }) => rest), /^HOSTED-AUTH-4: reveal_api_key .* does not hold the key's plaintext/],
+  ['SCN-H-025', 'reveal works across workspaces', revealAcrossWorkspaces, /^HOSTED-AUTH-4: reveal works only for keys of the caller's workspace: .* revealed a key of another workspace/],
+  ['SCN-H-026', 'access tokens are refused by one endpoint', tokensRefusedByGraph, /^HOSTED-AUTH-1: .*get_entity_graph answered 200 with an API key and 401 with an access token/],
+  ['SCN-H-027', 'the JWKS lacks the signing key', await jwksWithoutTheSigningKey(), /^HOSTED-AUTH-5: the access token does not verify against the signing keys published at \/\.well-known\/jwks\.json/],
+  ['SCN-H-027', 'the exchange answers without expires_in', mapAnswer('token_exchange', ({ expires_in: _e, ...rest }) => rest), /^HOSTED-AUTH-5: token exchange: expected a positive number expires_in/],
+  ['SCN-H-028', 'a spent refresh token keeps working', refreshReusable(), /^HOSTED-AUTH-6: rotation: the spent refresh token was accepted again/],
+  ['SCN-H-029', 'only the access token issued last is accepted', onlyLatestToken(), /^HOSTED-AUTH-7: an access token supplied per request .* was refused/],
+  ['SCN-H-030', 'keys are reported to expire after 30 days', mapAnswer('create_api_key', (b) => ({ ...b, expiresAt: new Date(Date.parse(b.createdAt) + 30 * DAY_MS).toISOString() })), /^HOSTED-LIMIT-key-lifetime: create_api_key: a key expires 90 days after issue/],
+  ['SCN-H-040', 'the resource metadata names /v1 as the resource', discoveryEdited('/.well-known/oauth-protected-resource', (d) => ({ ...d, resource: `${d.resource}/v1` })), /^RFC9728-resource: .*resource must be the identifier the metadata URL was made from/],
+  ['SCN-H-041', 'the server metadata lacks response_types_supported', discoveryEdited('/.well-known/oauth-authorization-server', ({ response_types_supported: _r, ...d }) => d), /^RFC8414-response_types_supported: .*REQUIRED member response_types_supported is missing/],
+  ['SCN-H-042', 'the JWKS publishes private key material', jwksEdited((keys) => keys.map((k) => ({ ...k, d: 'c2VjcmV0' }))), /^HOSTED-DISCOVERY-3: .*publishes private key material \(d\)/],
+  ['SCN-H-043', 'authorization_servers names another issuer', discoveryEdited('/.well-known/oauth-protected-resource', (d) => ({ ...d, authorization_servers: ['https://login.example.com'] })), /^RFC9728-authorization_servers: .*does not name the issuer/],
+  ['SCN-H-044', "the JWKS gives the signing key another kid", jwksEdited((keys) => keys.map((k) => ({ ...k, kid: 'renamed' }))), /^HOSTED-DISCOVERY-3: the access token's kid .* names no key of/],
+];
+
+// ------------------------------------------------------------------ other readings of what the document leaves open
+
+export const VALID: ValidRow<HostedVariant>[] = [
+  ['a refused credential is answered 403 instead of 401', mapReplies((r) => (r.status === 401 ? { ...r, status: 403 } : r))],
+  ['every object of every answer has an extra field', mapReplies((r) => (r.body === undefined ? r : { ...r, body: withExtraFields(r.body) }))],
+  ['creations answer 200 instead of 201, and deletions 200 {"deleted": true} instead of 204', mapReplies((r) => (r.status === 201 ? { ...r, status: 200 } : r.status === 204 ? json(200, { deleted: true }) : r))],
+  ['errors are {"message", "code"} instead of {"error"}', mapReplies((r) => (r.status >= 400 && (r.body as any)?.error ? { ...r, body: { message: (r.body as any).error, code: r.status } } : r))],
+  ['list_api_keys answers a bare array', mapAnswer('list_api_keys', (b) => b.keys)],
+  ['a spent refresh token is answered 400 invalid_grant', mapReplies((r, request) => (at('/v1/auth/refresh')(request) && r.status === 401 ? json(400, { error: 'invalid_grant' }) : r))],
+  ["another workspace's key is answered 404 by reveal", mapReplies((r, request) => (/\/reveal$/.test(pathOf(request)) && r.status === 403 ? json(404, { error: 'not found' }) : r))],
+  // The reference's earlier readings, before it followed the official clients: the document shows
+  // none of these shapes, so each stays a valid answer for the profile.
+  ['a second delete of a conversation answers 404 (deletes not idempotent)', replaceHandler('delete_conversation', (ctx, original) => (ctx.store.conversationOf(ctx.params.id!) === undefined ? json(404, { error: 'no such conversation' }) : original(ctx)))],
+  ['entity types are answered upper-case (PERSON)', mapReplies((r, request) => (/\/v1\/entities(\/[^/]+)?$/.test(pathOf(request)) && (r.body as any)?.type ? { ...r, body: { ...(r.body as any), type: String((r.body as any).type).toUpperCase() } } : r))],
+  ['the query console answers {columns, records} (one object per row)', mapAnswer('cypher_query', (b) => ({ columns: b.columns, records: b.rows.map((row: unknown[]) => Object.fromEntries(b.columns.map((c: string, i: number) => [c, row[i]]))) }))],
+  ['get_context answers {conversationId, messages, entities, steps}', mapAnswer('get_context', (b) => ({ conversationId: b.conversationId, messages: b.recentMessages, entities: b.entities, steps: [] }))],
+  ['merge answers the merged entity', mapAnswer('merge_entities', (b) => b.entity)],
+  ['set_entity_feedback answers {entityId, feedback}', mapAnswer('set_entity_feedback', (b) => ({ entityId: b.id, feedback: b.feedback }))],
+  ['keys show no createdAt and expiresAt', { routes: (rs) => rs.map((route) => (['create_api_key', 'list_api_keys'].includes(route.operation) ? { ...route, handler: async (ctx) => strip(await route.handler(ctx)) } : route)) }],
+];
+
+/** createdAt and expiresAt removed from a key answer or a key list. */
+function strip(reply: Reply): Reply {
+  const drop = ({ createdAt: _c, expiresAt: _e, ...rest }: any) => rest;
+  const b = reply.body as any;
+  return { ...reply, body: Array.isArray(b?.keys) ? { ...b, keys: b.keys.map(drop) } : drop(b) };
+}
