@@ -4,8 +4,9 @@ import { TIER_RANK } from '../src/engine/grading.js';
 import { bronze } from './bronze/index.js';
 import { silver } from './silver/index.js';
 import { gold } from './gold/index.js';
+import { platinum } from './platinum/index.js';
 
-export const ALL_SCENARIOS: readonly Scenario[] = [...bronze, ...silver, ...gold].sort(
+export const ALL_SCENARIOS: readonly Scenario[] = [...bronze, ...silver, ...gold, ...platinum].sort(
   (a, b) => TIER_RANK[a.tier] - TIER_RANK[b.tier] || a.id.localeCompare(b.id),
 );
 

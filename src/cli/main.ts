@@ -54,7 +54,7 @@ export function buildProgram(): Command {
     .command('run', { isDefault: true })
     .description('run the suites against a conformance server (default: the embedded reference server)')
     .addOption(new Option('-u, --url <url>', 'conformance server base URL (omit to start the embedded reference server)').env('TCK_URL'))
-    .addOption(new Option('-t, --tier <tier>', 'highest tier to run; lower tiers run too').choices(TIERS).default('gold'))
+    .addOption(new Option('-t, --tier <tier>', 'highest tier to run; lower tiers run too (platinum, the optional Volume 5 tier, runs only when named)').choices(TIERS).default('gold'))
     .option('-g, --grep <pattern>', 'run only scenarios whose id, title, clause or group matches (regex, case-insensitive)')
     .option('-s, --scenario <id>', 'run only this scenario (repeatable)', collect)
     .option('--skip <id>', 'skip this scenario (repeatable)', collect)

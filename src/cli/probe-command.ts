@@ -22,7 +22,7 @@ const NIL_UUID = '00000000-0000-4000-8000-000000000000';
 /** Probes every method in dependency order, threading ids from earlier answers into later calls. */
 export async function probe(client: BridgeClient): Promise<ProbeRow[]> {
   const rows: ProbeRow[] = [];
-  const ids = { message: NIL_UUID, entity: NIL_UUID, entity2: NIL_UUID, trace: NIL_UUID, step: NIL_UUID };
+  const ids = { message: NIL_UUID, entity: NIL_UUID, entity2: NIL_UUID, trace: NIL_UUID, step: NIL_UUID, conversation: NIL_UUID, agentStep: NIL_UUID };
   const call = async (method: MethodName, params: Record<string, unknown>, capture?: (v: Record<string, unknown>) => void) => {
     const { outcome } = await client.call(method, params);
     if (outcome.kind === 'object' && capture) capture(outcome.value);
@@ -59,6 +59,32 @@ export async function probe(client: BridgeClient): Promise<ProbeRow[]> {
   await call('add_relationship', { source_id: ids.entity, target_id: ids.entity2, relationship_type: 'PROBES' });
   await call('merge_duplicate_entities', { source_id: ids.entity2, target_id: ids.entity });
   await call('get_similar_traces', { task: 'tck probe' });
+  // Platinum (optional): a server without it answers 404 or 501, shown as "missing".
+  await call('create_conversation', { user_id: 'tck-probe' }, (v) => (ids.conversation = id(v)));
+  await call('list_conversations', { limit: 1 });
+  await call('get_conversation_metadata', { conversation_id: ids.conversation });
+  await call('bulk_add_messages', { conversation_id: ids.conversation, messages: [{ role: 'user', content: 'tck probe' }] });
+  await call('get_context', { conversation_id: ids.conversation });
+  await call('get_observations', { conversation_id: ids.conversation });
+  await call('get_reflections', { conversation_id: ids.conversation });
+  await call('list_entities', { limit: 1 });
+  await call('get_entity', { entity_id: ids.entity });
+  await call('update_entity', { entity_id: ids.entity, description: 'probed' });
+  await call('set_entity_feedback', { entity_id: ids.entity, user_score: 1, confirmed: true });
+  await call('get_entity_history', { entity_id: ids.entity });
+  await call('get_entity_graph', {});
+  await call('record_step', { conversation_id: ids.conversation, reasoning: 'probe', action_taken: 'probe' }, (v) => (ids.agentStep = id(v)));
+  await call('list_steps', { conversation_id: ids.conversation });
+  await call('explain_step', { step_id: ids.agentStep });
+  await call('get_trace_by_conversation', { conversation_id: ids.conversation });
+  await call('get_entity_provenance', { entity_id: ids.entity });
+  await call('cypher_query', { cypher: 'MATCH (n) RETURN count(n) AS total', params: {} });
+  await client.call('add_entity', { name: 'TCK Probe C', entity_type: 'OBJECT' }).then(({ outcome }) => {
+    if (outcome.kind === 'object') ids.entity2 = id(outcome.value);
+  });
+  await call('merge_entities', { source_id: ids.entity2, target_id: ids.entity });
+  await call('delete_entity', { entity_id: ids.entity });
+  await call('delete_conversation', { conversation_id: ids.conversation });
   await call('clear_all_data', {});
   await call('teardown', {});
   return rows;
@@ -90,7 +116,9 @@ function reachableTiers(rows: readonly ProbeRow[]): string[] {
 
 export async function probeCommand(flags: { url?: string; header?: string[]; requestTimeout: number; json?: boolean }): Promise<number> {
   const headers = headersFrom(flags.header);
-  const embedded = flags.url === undefined ? await (await import('../servers/bridge/index.js')).startReferenceServer({ port: 0 }) : undefined;
+  const embedded = flags.url === undefined
+    ? await (await import('../servers/bridge/index.js')).startReferenceServer({ port: 0, store: new (await import('../servers/hosted/store.js')).HostedStore() })
+    : undefined;
   let client: BridgeClient;
   try {
     client = new BridgeClient({ url: flags.url ?? embedded!.url, headers, timeoutMs: flags.requestTimeout });
@@ -110,7 +138,7 @@ export async function probeCommand(flags: { url?: string; header?: string[]; req
     for (const r of rows) {
       process.stdout.write(`${paint[r.status](r.status.padEnd(8))} ${r.tier.padEnd(9)} ${r.method.padEnd(25)} ${c.dim(r.detail)}\n`);
     }
-    process.stdout.write(`\nreachable tiers: ${tiers.length ? tiers.join(', ') : 'none'} (a tier is reachable when its methods and every lower tier's answer the probe)\n`);
+    process.stdout.write(`\nreachable tiers: ${tiers.length ? tiers.join(', ') : 'none'} (a tier is reachable when its methods and every lower tier's answer the probe; platinum is optional)\n`);
     return tiers.includes('gold') ? EXIT.ok : EXIT.notReached;
   } finally {
     await client.close();

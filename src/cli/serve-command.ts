@@ -40,10 +40,11 @@ export async function serveCommand(flags: ServeFlags): Promise<void> {
   // With MEMORY_ENDPOINT, the bridge server forwards to that hosted service (README, "Hosted REST interface").
   if (process.env.MEMORY_ENDPOINT) return (await import('./hosted-commands.js')).forwardServeCommand(flags);
   const port = resolvePort(flags.port, process.env.TCK_BRIDGE_PORT);
-  const { startReferenceServer } = await import('../servers/bridge/index.js');
+  const [{ startReferenceServer }, { HostedStore }] = await Promise.all([import('../servers/bridge/index.js'), import('../servers/hosted/store.js')]);
   let server;
   try {
-    server = await startReferenceServer({ port, host: flags.host });
+    // The hosted reference store serves every tier, Platinum included.
+    server = await startReferenceServer({ port, host: flags.host, store: new HostedStore() });
   } catch (err) {
     throw listenError(err, port, flags.host);
   }

@@ -17,14 +17,14 @@ export const GRADING_RULES: Record<GradingRuleName, GradingRule> = {
   strict: {
     name: 'strict',
     description:
-      'A tier is reached when it and every lower tier ran and passed every scenario. Failed, errored, skipped and not-run scenarios count against their tier.',
-    required: { bronze: 1, silver: 1, gold: 1 },
+      'A tier is reached when it and every lower tier ran and passed every scenario. Failed, errored, skipped and not-run scenarios count against their tier. Platinum (opt-in) is the same: every Platinum scenario ran and passed.',
+    required: { bronze: 1, silver: 1, gold: 1, platinum: 1 },
   },
   established: {
     name: 'established',
     description:
-      "The established TCK's rule: Bronze and Silver need every scenario passing, Gold needs Silver and at least 80 % of Gold passing. Skipped and not-run scenarios count as not passing, and a tier none of whose scenarios ran is not reached.",
-    required: { bronze: 1, silver: 1, gold: 0.8 },
+      "The established TCK's rule: Bronze and Silver need every scenario passing, Gold needs Silver and at least 80 % of Gold passing, Platinum needs Gold and every Platinum scenario passing (its documented 100 % bar). Skipped and not-run scenarios count as not passing, and a tier none of whose scenarios ran is not reached.",
+    required: { bronze: 1, silver: 1, gold: 0.8, platinum: 1 },
   },
 };
 

@@ -2,9 +2,15 @@
 // knows no protocol: `C` is the context a profile hands the body (the bridge's ScenarioContext,
 // the hosted profile's HostedContext).
 
-/** The bridge tiers, lowest first; grading reaches them in this order. */
-export const TIERS = ['bronze', 'silver', 'gold'] as const;
+/**
+ * The bridge tiers, lowest first; grading reaches them in this order. Platinum (the established
+ * kit's Volume 5, hosted-service operations) is optional: a run selects it only when asked
+ * (`--tier platinum`), and a server without it still reaches Gold.
+ */
+export const TIERS = ['bronze', 'silver', 'gold', 'platinum'] as const;
 export type ScenarioTier = (typeof TIERS)[number];
+/** The highest tier a run selects unless told otherwise (Platinum is opt-in). */
+export const DEFAULT_TIER = 'gold' satisfies ScenarioTier;
 
 export interface ScenarioBase<C> {
   /** SCN-B-001… (registry counterparts keep the established ids; ours start at 101). */

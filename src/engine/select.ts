@@ -1,7 +1,7 @@
 // Scenario selection: --tier (cumulative), --grep, --scenario, --skip.
 import { TckError } from './errors.js';
 import { TIER_RANK } from './grading.js';
-import type { ScenarioTier } from './scenario.js';
+import { DEFAULT_TIER, type ScenarioTier } from './scenario.js';
 import type { ScenarioBase } from './scenario.js';
 
 export interface Selection {
@@ -25,7 +25,7 @@ export function selectScenarios<S extends Selectable>(all: readonly S[], sel: Se
   } catch {
     throw new SelectionError(`--grep: not a valid regular expression: ${sel.grep}`);
   }
-  const max = TIER_RANK[sel.tier ?? 'gold'];
+  const max = TIER_RANK[sel.tier ?? DEFAULT_TIER];
   // --scenario of a tier above --tier would be dropped without a word: say so instead.
   const above = all.filter((s) => sel.scenarios?.includes(s.id) && s.tier !== undefined && TIER_RANK[s.tier] > max);
   if (above.length > 0) {

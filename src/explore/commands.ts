@@ -97,9 +97,12 @@ const DISTINCT_REFS: Partial<Record<MethodName, [string, string]>> = { merge_dup
 /** Methods explore never draws: setup and teardown belong to the run, not to a sequence. */
 const NOT_DRAWN = new Set<MethodName>(['setup', 'teardown']);
 
-/** The methods of the given names or tiers that explore can draw (all of them by default). */
+/**
+ * The methods of the given names or tiers that explore can draw; by default every Bronze–Gold one
+ * (the optional Platinum methods only when named: a server without them answers 501, as allowed).
+ */
 export function explorableMethods(only?: readonly string[]): MethodName[] {
-  return (Object.keys(METHODS) as MethodName[]).filter((m) => !NOT_DRAWN.has(m) && (only === undefined || only.includes(m) || only.includes(METHODS[m].tier)));
+  return (Object.keys(METHODS) as MethodName[]).filter((m) => !NOT_DRAWN.has(m) && (only === undefined ? METHODS[m].tier !== 'platinum' : only.includes(m) || only.includes(METHODS[m].tier)));
 }
 
 type Drawn = Record<string, unknown>;

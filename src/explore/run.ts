@@ -26,7 +26,7 @@ export interface ExploreOptions {
   replayPath?: string;
   /** Longest sequence (default 40). */
   maxSteps?: number;
-  /** Method names or tiers to draw from (default: every method but setup and teardown). */
+  /** Method names or tiers to draw from (default: every Bronze–Gold method but setup and teardown). */
   methods?: string[];
   /** Default 60 000: then no new sequence starts, and shrinking stops where it is. */
   timeBudgetMs?: number;

@@ -51,7 +51,8 @@ export function registryEntry(report: Report, impl: Implementation, reportUrl?: 
     name: impl.name,
     version: impl.version,
     language: impl.language,
-    tier: report.achieved,
+    // The registry's schema knows Bronze–Gold only; a Platinum server (Platinum is optional) is also Gold.
+    tier: report.achieved === 'platinum' ? 'gold' : report.achieved,
     tck_version: report.kit.version,
     ...(reportUrl !== undefined ? { report_url: reportUrl } : {}),
     repository: impl.repository,

@@ -15,6 +15,9 @@ export function renderCatalogue(scenarios: readonly TieredScenario<never>[], hos
   for (const tier of TIERS) {
     const rows = scenarios.filter((s) => s.tier === tier);
     lines.push(`## ${tier[0]!.toUpperCase()}${tier.slice(1)} (${rows.length})`, '');
+    if (tier === 'platinum') {
+      lines.push('Optional (`--tier platinum`): the established kit\'s Volume 5. Its clauses reuse Volume 4\'s numbers, so', 'they are named SPEC-V5-5.1.1 … SPEC-V5-5.5.1 here (the registry\'s SPEC-5.x.y of Volume 5).', '');
+    }
     lines.push('| id | group | clauses | title | asserts |', '|---|---|---|---|---|');
     for (const s of rows) lines.push(`| ${s.id} | ${s.group} | ${s.clauses.join(', ')} | ${cell(s.title)} | ${cell(s.asserts)} |`);
     lines.push('');

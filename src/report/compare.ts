@@ -5,6 +5,8 @@ import { basename } from 'node:path';
 import { BUNDLE_FORMAT, parseBundle } from './bundle.js';
 import { ReportFileError, firstIssue, readJsonFile } from './load.js';
 import { ReportSchema, type Report, type ScenarioOutcome } from './model.js';
+import type { ScenarioTier } from '../engine/scenario.js';
+import { TIER_RANK } from '../engine/grading.js';
 
 export interface Implementation {
   /** The name shown (a bundle's name and version; a report's file name). */
@@ -18,7 +20,7 @@ export interface Implementation {
 
 export interface Row {
   id: string;
-  tier: 'bronze' | 'silver' | 'gold';
+  tier: ScenarioTier;
   group: string;
   title: string;
   /** One per implementation, in their order; undefined when its file has no such scenario. */
@@ -41,8 +43,6 @@ export interface Comparison {
   same: Section[];
   total: number;
 }
-
-const TIER_ORDER = { bronze: 0, silver: 1, gold: 2 } as const;
 
 /** Reads one report or bundle: ReportFileError when it is neither. */
 export async function loadComparable(file: string): Promise<{ report: Report; implementation: Implementation }> {
@@ -79,7 +79,7 @@ export function compare(inputs: readonly { report: Report; implementation: Imple
       rows.set(s.id, row);
     }
   });
-  const all = [...rows.values()].sort((a, b) => TIER_ORDER[a.tier] - TIER_ORDER[b.tier] || a.group.localeCompare(b.group) || a.id.localeCompare(b.id));
+  const all = [...rows.values()].sort((a, b) => TIER_RANK[a.tier] - TIER_RANK[b.tier] || a.group.localeCompare(b.group) || a.id.localeCompare(b.id));
   for (const r of all) r.differs = new Set(r.outcomes).size > 1;
   return { implementations, differing: sections(all.filter((r) => r.differs)), same: sections(all.filter((r) => !r.differs)), total: all.length };
 }

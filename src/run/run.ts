@@ -11,7 +11,7 @@ import { TargetUnreachable, runLimits } from '../engine/runner.js';
 import { PROTOCOL_VERSION } from '../protocols/bridge/version.js';
 import { labelOf, runScenarios, unreachableRun, type BridgeRunSummary } from '../profiles/bridge/driver.js';
 import { type ScenarioResult } from '../engine/result.js';
-import type { ScenarioTier } from '../engine/scenario.js';
+import { DEFAULT_TIER, type ScenarioTier } from '../engine/scenario.js';
 import type { Scenario } from '../profiles/bridge/scenario.js';
 import { SelectionError, selectScenarios, type Selection } from '../engine/select.js';
 import type { HostedProfileOptions, HostedRun } from '../profiles/hosted/run.js';
@@ -80,7 +80,7 @@ export async function runTck(options: TckOptions = {}): Promise<Report> {
   const strays = [...(options.scenarios ?? []), ...(options.skip ?? [])].filter(isHostedId);
   if (options.hosted === undefined && strays.length > 0) throw new SelectionError(`${strays.join(', ')}: scenarios of the hosted profile, which runs with the option hosted`);
   const profiles = profilesOf(options);
-  const tier: ScenarioTier = options.tier ?? 'gold';
+  const tier: ScenarioTier = options.tier ?? DEFAULT_TIER;
   const startedAt = new Date();
   let bridge: BridgeRun | undefined;
   let unreachable: TargetUnreachable | undefined;
@@ -225,6 +225,7 @@ async function runBridge(options: TckOptions): Promise<BridgeRun> {
 }
 
 async function startEmbedded() {
-  const { startReferenceServer } = await import('../servers/bridge/index.js');
-  return startReferenceServer({ port: 0 });
+  // The hosted reference store: the Bronze–Gold reference plus the Platinum methods.
+  const [{ startReferenceServer }, { HostedStore }] = await Promise.all([import('../servers/bridge/index.js'), import('../servers/hosted/store.js')]);
+  return startReferenceServer({ port: 0, store: new HostedStore() });
 }

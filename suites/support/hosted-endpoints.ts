@@ -1,5 +1,9 @@
 // One valid request per endpoint of the document's tables, over data made for it, and how a
 // planned request is sent; the resource and credential scenarios judge the answers.
+//
+// silent: request bodies use the official clients' names first (clients/typescript/src/transport/rest.ts);
+// where two readings are common both are sent (the query's `cypher` (with params) and `query`;
+// list_steps' `conversation_id` and `conversationId`).
 import type { Answer, Credential, HostedContext } from '../../src/profiles/hosted/context.js';
 import type { HttpMethod } from '../../src/protocols/hosted/document.js';
 import { check2xx, checkObject, checkString, is2xx, isObject, type Json } from './http-answers.js';
@@ -63,7 +67,7 @@ export async function endpointRequests(ctx: HostedContext, family: Family, as?: 
         { operation: 'add_entity', method: 'POST', path: '/entities', body: entityBody(name), unchanged: { notShown: ['/entities', name] } },
         { operation: 'get_entity', method: 'GET', path: e(a) },
         { operation: 'update_entity', method: 'PUT', path: e(a), body: entityBody(a.name, description), unchanged: { notShown: [e(a), description] } },
-        { operation: 'set_entity_feedback', method: 'PUT', path: `${e(a)}/feedback`, body: { rating: 1, comment }, unchanged: { notShown: [e(a), comment] } },
+        { operation: 'set_entity_feedback', method: 'PUT', path: `${e(a)}/feedback`, body: { userScore: 1, confirmed: true, comment }, unchanged: { notShown: [e(a), comment] } },
         { operation: 'get_entity_history', method: 'GET', path: `${e(a)}/history` },
         { operation: 'get_entity_graph', method: 'GET', path: '/entities/graph' },
         { operation: 'search_entities', method: 'POST', path: '/entities/search', body: { query: a.name } },
@@ -80,8 +84,8 @@ export async function endpointRequests(ctx: HostedContext, family: Family, as?: 
       const other = stepBody(conv.id, uid('subject'));
       return [
         { operation: 'record_step', method: 'POST', path: '/reasoning/steps', body: other, unchanged: { notShown: [`/reasoning/steps?conversationId=${seg(conv.id)}`, String(other.reasoning)] } },
-        // silent: list_steps' filter; conversationId as a query parameter.
-        { operation: 'list_steps', method: 'GET', path: `/reasoning/steps?conversationId=${seg(conv.id)}` },
+        // silent: list_steps' filter; conversation_id (the clients') and conversationId as query parameters.
+        { operation: 'list_steps', method: 'GET', path: `/reasoning/steps?conversation_id=${seg(conv.id)}&conversationId=${seg(conv.id)}` },
         { operation: 'explain_step', method: 'GET', path: `/reasoning/explain/${seg(stepId)}` },
         // silent: record_tool_call's body; the established clients' stepId, toolName, arguments.
         { operation: 'record_tool_call', method: 'POST', path: '/reasoning/tool-calls', body: { stepId, toolName: 'lookup', arguments: { name: entity.name } } },
@@ -95,8 +99,9 @@ export async function endpointRequests(ctx: HostedContext, family: Family, as?: 
       const keys = `/auth/api-keys${ws !== undefined ? `?workspaceId=${seg(ws)}` : ''}`;
       const label = uid('key');
       return [
-        // silent: the query's body and language subset; a plain MATCH … RETURN … LIMIT in the field query.
-        { operation: 'cypher_query', method: 'POST', path: '/query', body: { query: 'MATCH (n) RETURN n LIMIT 1' } },
+        // silent: the query's body and language subset; a plain MATCH … RETURN … LIMIT in cypher (the
+        // clients' field, with params) and query.
+        { operation: 'cypher_query', method: 'POST', path: '/query', body: { cypher: 'MATCH (n) RETURN n LIMIT 1', query: 'MATCH (n) RETURN n LIMIT 1', params: {} } },
         { operation: 'list_api_keys', method: 'GET', path: keys },
         { operation: 'create_api_key', method: 'POST', path: '/auth/api-keys', body: { label, scopes: ['read'], ...(ws !== undefined ? { workspaceId: ws } : {}) }, unchanged: { notShown: [keys, label] } },
         { operation: 'reveal_api_key', method: 'GET', path: `/auth/api-keys/${seg(spare.id)}/reveal` },

@@ -47,9 +47,9 @@ describe('tck usage errors', () => {
     expect(r.stderr).toBe("tck: unknown option '--bogus' (see `tck --help`)\n");
   });
   it('a bad tier is exit 2 and names the choices', () => {
-    const r = tck(['run', '--tier', 'platinum']);
+    const r = tck(['run', '--tier', 'diamond']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^tck: .*'platinum' is invalid\. Allowed choices are bronze, silver, gold/);
+    expect(r.stderr).toMatch(/^tck: .*'diamond' is invalid\. Allowed choices are bronze, silver, gold, platinum/);
   });
   it('a URL that is not http(s) is exit 2', () => {
     const r = tck(['run', '--url', 'ftp://example']);
@@ -97,13 +97,13 @@ describe('unreachable targets: one line, exit 3, no stack trace', () => {
 });
 
 describe('tck serve', () => {
-  it('--port 0 serves every one of the 26 methods with its documented shape, and stops on SIGTERM', async () => {
+  it('--port 0 serves every one of the 48 methods (26 of the protocol, 22 Platinum) with its documented shape, and stops on SIGTERM', async () => {
     const s = serve(['--port', '0']);
     const url = await s.url;
     const client = new BridgeClient({ url });
     try {
       const rows = await probe(client);
-      expect(rows).toHaveLength(26);
+      expect(rows).toHaveLength(48);
       expect(rows.filter((r) => r.status !== 'answers')).toEqual([]);
       // A plain POST, as curl would send it.
       const res = await fetch(`${url}/add_message`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"session_id":"c","role":"user","content":"hi"}' });

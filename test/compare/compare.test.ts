@@ -59,7 +59,7 @@ describe('the comparison matrix', () => {
     // Sections run bronze → silver → gold and never repeat a (tier, group).
     const keys = c.differing.map((s) => `${s.tier}/${s.group}`);
     expect(new Set(keys).size).toBe(keys.length);
-    const rank = { bronze: 0, silver: 1, gold: 2 };
+    const rank = { bronze: 0, silver: 1, gold: 2, platinum: 3 };
     expect(c.differing.map((s) => rank[s.tier])).toEqual([...c.differing.map((s) => rank[s.tier])].sort());
   });
 

@@ -26,6 +26,7 @@ export const POWER_PARTS = {
   silver: idsOf(tiered.filter((s) => s.tier === 'silver')),
   gold: idsOf(tiered.filter((s) => s.tier === 'gold')),
   fidelity: [...FIDELITY],
+  platinum: idsOf(tiered.filter((s) => s.tier === 'platinum')),
   hosted: idsOf(HOSTED_SCENARIOS),
 } as const satisfies Record<string, readonly string[]>;
 export type PowerPart = keyof typeof POWER_PARTS;

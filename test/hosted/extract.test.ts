@@ -18,6 +18,15 @@ describe('extractEntities', () => {
     ]);
   });
 
+  it('names each entity once, however often the text repeats it', () => {
+    expect(extractEntities('Marie Curie won the Nobel Prize in Stockholm while working for the University of Paris. Marie Curie was famous.')).toEqual([
+      { name: 'Marie Curie', type: 'person' },
+      { name: 'Stockholm', type: 'location' },
+      { name: 'University of Paris', type: 'organization' },
+      { name: 'Nobel Prize', type: 'concept' },
+    ]);
+  });
+
   it('finds identifier-like names the tagger calls plain nouns (the official clients\' e2e probe)', () => {
     expect(extractEntities('TCKMercury1a2b3c4d is the smallest planet in the solar system.')).toEqual([{ name: 'TCKMercury1a2b3c4d', type: 'concept' }]);
     expect(extractEntities('Yes, TCKMercury1a2b3c4d has a thin atmosphere.')).toEqual([{ name: 'TCKMercury1a2b3c4d', type: 'concept' }]);
@@ -36,6 +45,7 @@ describe('extractEntities', () => {
 
   it('finds nothing in text without names', () => {
     expect(extractEntities('hello, how are you? 42 is the answer')).toEqual([]);
+    expect(extractEntities('hello there, how are you today?')).toEqual([]);
     expect(extractEntities('context-probe-message')).toEqual([]);
     expect(extractEntities('')).toEqual([]);
   });

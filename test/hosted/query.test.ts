@@ -1,6 +1,6 @@
 // The read-only query subset of POST /v1/query over the entity graph.
 import { describe, expect, it } from 'vitest';
-import { runQuery, writeClause } from '../../src/servers/hosted/query.js';
+import { isWriteQuery, runQuery, writeClauseOf } from '../../src/servers/hosted/query.js';
 import { HostedStore } from '../../src/servers/hosted/index.js';
 
 function graph() {
@@ -17,25 +17,27 @@ function graph() {
 describe('runQuery', () => {
   it('matches nodes by label and properties, with WHERE, LIMIT and count', () => {
     const g = graph();
-    expect(runQuery('MATCH (p:Person) RETURN p.name', {}, g)).toEqual({ columns: ['p.name'], rows: [['Alice'], ['Bob']] });
-    expect(runQuery('match (p:Person {name: "Bob"}) return p.type as t', {}, g)).toEqual({ columns: ['t'], rows: [['person']] });
-    expect(runQuery("MATCH (e) WHERE e.name = 'O\\'Neil & Co' RETURN e.type", {}, g).rows).toEqual([['organization']]);
-    expect(runQuery('MATCH (e:Entity) RETURN count(e) AS n', {}, g)).toEqual({ columns: ['n'], rows: [[4]] });
-    expect(runQuery('MATCH (e) RETURN e.name LIMIT 1', {}, g).rows).toHaveLength(1);
+    expect(runQuery('MATCH (p:Person) RETURN p.name', {}, g).records).toEqual([{ 'p.name': 'Alice' }, { 'p.name': 'Bob' }]);
+    // Types are the REST view's (lower case); rows are arrays in column order, records the same as objects.
+    expect(runQuery('match (p:Person {name: "Bob"}) return p.type as t', {}, g)).toEqual({ columns: ['t'], rows: [['person']], records: [{ t: 'person' }] });
+    expect(runQuery("MATCH (e) WHERE e.name = 'O\\'Neil & Co' RETURN e.type", {}, g).records).toEqual([{ 'e.type': 'organization' }]);
+    expect(runQuery('MATCH (e:Entity) RETURN count(e) AS n', {}, g).records).toEqual([{ n: 4 }]);
+    expect(runQuery('MATCH (e) RETURN e.name LIMIT 1', {}, g).records).toHaveLength(1);
     expect(runQuery('MATCH (c:concept) RETURN c.name', {}, g).rows).toEqual([['Relativity']]);
   });
 
-  it('returns parameters and literals as columns (rows are arrays in column order)', () => {
+  it('returns $parameters and literals as items', () => {
     const g = graph();
-    expect(runQuery('MATCH (n) RETURN $label AS label LIMIT 1', { label: 'tck-e2e' }, g)).toEqual({ columns: ['label'], rows: [['tck-e2e']] });
-    expect(runQuery("MATCH (p:Person {name: 'Bob'}) RETURN p.name AS name, 42 AS answer, 'x' AS s, null AS z", {}, g)).toEqual({ columns: ['name', 'answer', 's', 'z'], rows: [['Bob', 42, 'x', null]] });
-    expect(() => runQuery('MATCH (n) RETURN $missing AS m', {}, g)).toThrow(/\$missing is not given/);
+    expect(runQuery('MATCH (n) RETURN $label AS label LIMIT 1', { label: 'tck-e2e' }, g)).toEqual({ columns: ['label'], rows: [['tck-e2e']], records: [{ label: 'tck-e2e' }] });
+    expect(runQuery('MATCH (n:Person) RETURN n.name AS name, 1 AS one', {}, g).rows).toEqual([['Alice', 1], ['Bob', 1]]);
+    expect(runQuery('MATCH (n) RETURN count(n) AS total, $x AS x', { x: true }, g).rows).toEqual([[4, true]]);
+    expect(() => runQuery('MATCH (n) RETURN $missing AS m', {}, graph())).toThrow(/\$missing/);
   });
 
   it('follows relationships in the given direction, or both', () => {
     const g = graph();
     expect(runQuery('MATCH (a)-[r:KNOWS]->(b) RETURN a.name, r.type, b.name', {}, g))
-      .toEqual({ columns: ['a.name', 'r.type', 'b.name'], rows: [['Bob', 'KNOWS', 'Alice']] });
+      .toMatchObject({ columns: ['a.name', 'r.type', 'b.name'], rows: [['Bob', 'KNOWS', 'Alice']] });
     expect(runQuery('MATCH (a {name: $n})<-[]-(b) RETURN b.name', { n: 'Alice' }, g).rows).toEqual([['Bob']]);
     expect(runQuery('MATCH (a {name: $n})-[]-(b) RETURN b.name', { n: 'Alice' }, g).rows.map((r) => r[0]).sort()).toEqual(['Bob', "O'Neil & Co"]);
   });
@@ -53,11 +55,13 @@ describe('runQuery', () => {
     expect(() => runQuery('MATCH (a) WHERE a.name = 1 OR a.name = 2 RETURN a', {}, g)).toThrow(/^OR is not supported/);
   });
 
-  it('names the clause of a query that writes, and none of one that reads', () => {
-    expect(writeClause('MATCH (n) DETACH DELETE n')).toBe('DETACH DELETE');
-    expect(writeClause('CREATE (n:Person {name: "x"})')).toBe('CREATE');
-    expect(writeClause('MATCH (n) SET n.x = 1')).toBe('SET');
-    expect(writeClause("MATCH (n {name: 'create'}) RETURN n")).toBeUndefined();
-    expect(writeClause('MATCH (n) RETURN n.settings')).toBeUndefined();
+  it('tells queries that write from those that read', () => {
+    expect(isWriteQuery('MATCH (n) DETACH DELETE n')).toBe(true);
+    expect(isWriteQuery('CREATE (n:Person {name: "x"})')).toBe(true);
+    expect(isWriteQuery("MATCH (n {name: 'create'}) RETURN n")).toBe(false);
+    expect(isWriteQuery('MATCH (n) RETURN n.settings')).toBe(false);
+    expect(writeClauseOf('MATCH (n) DETACH DELETE n')).toBe('DETACH DELETE');
+    expect(writeClauseOf('MATCH (n) SET n.x = 1')).toBe('SET');
+    expect(writeClauseOf("load  csv from 'x' as l")).toBe('LOAD CSV');
   });
 });

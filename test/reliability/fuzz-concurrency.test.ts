@@ -2,10 +2,13 @@
 // both servers get only 2xx/4xx answers with a JSON {error} for every refusal, a refused request
 // changes nothing, no prototype is polluted; concurrent writers lose nothing.
 import { describe, expect, it } from 'vitest';
-import { METHOD_NAMES } from '../../src/protocols/bridge/index.js';
+import { METHODS, METHOD_NAMES as ALL_METHOD_NAMES, type MethodName } from '../../src/protocols/bridge/index.js';
 import { ROUTES } from '../../src/servers/hosted/routes.js';
 import { body, seeded } from '../../bench/fuzz.mjs';
 import { bothServers } from './helpers.js';
+
+// The bridge reference (MemoryStore) leaves the optional Platinum methods out (they answer 501): not fuzzed.
+const METHOD_NAMES = ALL_METHOD_NAMES.filter((m): m is MethodName => METHODS[m].tier !== 'platinum');
 
 const SEED = 17;
 const REQUESTS = 600;

@@ -1,10 +1,12 @@
 // Traceability: every registry scenario of the established kit has its counterpart here (same id,
-// tier and clause), every MUST clause of its Volumes 1-4 is checked, and the catalogue is current.
+// tier and clause), every MUST clause of its Volumes 1-5 is checked, and the catalogue is current.
+// Volume 5 (Platinum) reuses Volume 4's clause numbers: its clauses are SPEC-V5-… here.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { renderCatalogue } from '../../src/report/catalogue.js';
 import { ALL_SCENARIOS } from '../../suites/index.js';
 import { HOSTED_SCENARIOS } from '../../suites/hosted/index.js';
+import { VOLUME5_CLAUSES, fromRegistry } from '../../suites/platinum/clauses.js';
 
 const registry = JSON.parse(readFileSync(new URL('../../fixtures/established-registry.json', import.meta.url), 'utf8')) as {
   scenarios: { id: string; tier: string; clause: string }[];
@@ -14,6 +16,7 @@ const clauses = JSON.parse(readFileSync(new URL('../../fixtures/established-clau
 };
 const byId = new Map(ALL_SCENARIOS.map((s) => [s.id, s]));
 const bridgeRegistry = registry.scenarios.filter((r) => r.tier !== 'platinum');
+const platinumRegistry = registry.scenarios.filter((r) => r.tier === 'platinum');
 
 describe('coverage of the established registry', () => {
   it('holds the 178 bridge scenarios of the registry', () => expect(bridgeRegistry).toHaveLength(178));
@@ -24,6 +27,21 @@ describe('coverage of the established registry', () => {
       return !s || s.tier !== r.tier || !s.clauses.includes(r.clause);
     });
     expect(missing.map((r) => `${r.id} (${r.tier}, ${r.clause})`)).toEqual([]);
+  });
+
+  it('holds the 11 Platinum scenarios of the registry, each with its counterpart (same id, tier, the Volume 5 clause)', () => {
+    expect(platinumRegistry.map((r) => r.id)).toEqual(Array.from({ length: 11 }, (_, i) => `SCN-P-${String(i + 1).padStart(3, '0')}`));
+    const missing = platinumRegistry.filter((r) => {
+      const s = byId.get(r.id);
+      return !s || s.tier !== 'platinum' || !s.clauses.includes(fromRegistry(r.clause));
+    });
+    expect(missing.map((r) => `${r.id} (${r.tier}, ${r.clause})`)).toEqual([]);
+  });
+
+  it('every clause of Volume 5 (15, MUST and MAY) is checked by at least one Platinum scenario', () => {
+    const checked = new Set(ALL_SCENARIOS.filter((s) => s.tier === 'platinum').flatMap((s) => s.clauses));
+    expect(VOLUME5_CLAUSES).toHaveLength(15);
+    expect(VOLUME5_CLAUSES.filter((c) => !checked.has(c.clause)).map((c) => c.clause)).toEqual([]);
   });
 
   it('every MUST clause of Volumes 1-4 is checked by at least one scenario', () => {

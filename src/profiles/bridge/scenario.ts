@@ -5,9 +5,9 @@ import type { ScenarioContext } from './context.js';
 export type Scenario = TieredScenario<ScenarioContext>;
 
 export function defineScenario(s: Scenario): Scenario {
-  if (!/^SCN-[BSG]-\d{3}$/.test(s.id)) throw new Error(`bad scenario id ${s.id}`);
+  if (!/^SCN-[BSGP]-\d{3}$/.test(s.id)) throw new Error(`bad scenario id ${s.id}`);
   const letter = s.id[4];
-  if ({ B: 'bronze', S: 'silver', G: 'gold' }[letter as 'B'] !== s.tier) {
+  if ({ B: 'bronze', S: 'silver', G: 'gold', P: 'platinum' }[letter as 'B'] !== s.tier) {
     throw new Error(`${s.id}: id letter does not match tier ${s.tier}`);
   }
   return s;

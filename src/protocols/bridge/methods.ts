@@ -1,10 +1,13 @@
-// The 26 methods of bridge protocol 0.1.0 ("Endpoints"): parameters, tier and response kind.
+// The 26 methods of bridge protocol 0.1.0 ("Endpoints"), plus the 22 Platinum methods of the
+// established kit's Volume 5 (optional): parameters, tier and response kind.
 // The client, the reference server, the probe and the suites all read this one table.
 import { z } from 'zod';
 import { JsonObject, Uuid } from './primitives.js';
 import {
   Conversation, DeleteResult, Entity, EntityType, Fact, Message, Preference, ReasoningStep,
   ReasoningTrace, Relationship, Role, SessionInfo, SetupResult, ToolCall, ToolCallStatus, ToolStats,
+  AgentStep, AgentStepExplanation, ConversationContext, ConversationTrace, CypherResult, EntityFeedbackResult,
+  EntityGraph, EntityHistory, EntityMergeResult, EntityProvenance, Observation, PlatinumConversation, Reflection,
 } from './model.js';
 
 /** How a method answers (bridge-protocol.md, "Response rules"). */
@@ -15,15 +18,16 @@ export type ResponseKind =
   | 'deleted' //       200, {"deleted": bool}
   | 'void'; //         204, empty body
 
-export type Tier = 'lifecycle' | 'bronze' | 'silver' | 'gold';
+export type Tier = 'lifecycle' | 'bronze' | 'silver' | 'gold' | 'platinum';
 
 // Request rule 4 omits nulls; a null that arrives anyway is read as "absent". Messages come from
 // validate(), which prefixes the parameter's path: `limit: must be >= 0`, `role: is missing (required)`.
 const opt = <T extends z.ZodType>(schema: T) => schema.nullish();
 const limit = opt(z.int().min(0, { error: 'must be >= 0' }));
+const BulkMessageInput = z.looseObject({ role: z.unknown().pipe(Role), content: z.string(), metadata: opt(JsonObject) });
 
-function method<P extends z.ZodRawShape, K extends ResponseKind, R extends z.ZodType | null>(
-  tier: Tier,
+function method<T extends Tier, P extends z.ZodRawShape, K extends ResponseKind, R extends z.ZodType | null>(
+  tier: T,
   params: P,
   kind: K,
   result: R,
@@ -126,9 +130,50 @@ export const METHODS = {
     limit,
     success_only: opt(z.boolean()),
   }, 'list', ReasoningTrace),
+
+  // Platinum (optional; the established kit's tck/adapters/http_bridge.py names the parameters).
+  // A server without them answers 404 or 501: "not implemented".
+  create_conversation: method('platinum', { user_id: z.string(), metadata: opt(JsonObject) }, 'object', PlatinumConversation),
+  list_conversations: method('platinum', { limit }, 'list', PlatinumConversation),
+  get_conversation_metadata: method('platinum', { conversation_id: z.string() }, 'object', PlatinumConversation),
+  delete_conversation: method('platinum', { conversation_id: z.string() }, 'void', null),
+  get_context: method('platinum', { conversation_id: z.string() }, 'object', ConversationContext),
+  bulk_add_messages: method('platinum', {
+    conversation_id: z.string(),
+    // SPEC-5.1.4: at most 100 per call; more is refused (400) before any is added.
+    messages: z.array(BulkMessageInput).max(100, { error: 'at most 100 messages per call (SPEC-5.1.4)' }),
+  }, 'list', Message),
+  get_observations: method('platinum', { conversation_id: z.string(), limit }, 'list', Observation),
+  get_reflections: method('platinum', { conversation_id: z.string() }, 'list', Reflection),
+  list_entities: method('platinum', { type: opt(z.string()), limit }, 'list', Entity),
+  get_entity: method('platinum', { entity_id: Uuid }, 'object', Entity),
+  update_entity: method('platinum', { entity_id: Uuid, name: opt(z.string()), description: opt(z.string()) }, 'object', Entity),
+  delete_entity: method('platinum', { entity_id: Uuid }, 'void', null),
+  set_entity_feedback: method('platinum', {
+    entity_id: Uuid,
+    user_score: z.number().min(0, { error: 'must be in [0, 1]' }).max(1, { error: 'must be in [0, 1]' }),
+    confirmed: opt(z.boolean()),
+  }, 'object', EntityFeedbackResult),
+  get_entity_history: method('platinum', { entity_id: Uuid }, 'object', EntityHistory),
+  merge_entities: method('platinum', { source_id: Uuid, target_id: Uuid }, 'object', EntityMergeResult),
+  get_entity_graph: method('platinum', {}, 'object', EntityGraph),
+  record_step: method('platinum', {
+    conversation_id: z.string(),
+    reasoning: z.string(),
+    action_taken: z.string(),
+    result: opt(z.string()),
+  }, 'object', AgentStep),
+  list_steps: method('platinum', { conversation_id: z.string() }, 'list', AgentStep),
+  explain_step: method('platinum', { step_id: Uuid }, 'object', AgentStepExplanation),
+  get_trace_by_conversation: method('platinum', { conversation_id: z.string() }, 'object', ConversationTrace),
+  get_entity_provenance: method('platinum', { entity_id: Uuid }, 'object', EntityProvenance),
+  cypher_query: method('platinum', { cypher: z.string(), params: opt(JsonObject) }, 'object', CypherResult),
 } as const;
 
 export type MethodName = keyof typeof METHODS;
+/** The optional Platinum methods (a store may leave them out; the server then answers 501). */
+export type PlatinumMethodName = { [M in MethodName]: (typeof METHODS)[M]['tier'] extends 'platinum' ? M : never }[MethodName];
+export const PLATINUM_METHODS = (Object.keys(METHODS) as MethodName[]).filter((m) => METHODS[m].tier === 'platinum') as PlatinumMethodName[];
 export const METHOD_NAMES = Object.keys(METHODS) as MethodName[];
 
 /** Parameters of a method as a caller writes them (optional ones may be left out). */

@@ -119,6 +119,68 @@ export const Relationship = z.looseObject({
   properties: optional(JsonObject),
 });
 
+// Platinum (SPEC.md Volume 5, the bridge form of the hosted operations). Field names are the
+// established kit's result models (tck/adapters/base_adapter.py). Conversation ids are strings:
+// a conversation made by create_conversation has a UUID id that is also its session_id.
+export const PlatinumConversation = Conversation.extend({
+  user_id: optional(z.string()),
+  workspace_id: optional(z.string()),
+  metadata: optional(JsonObject),
+});
+
+export const Observation = z.looseObject({
+  id: Uuid,
+  conversation_id: z.string(),
+  content: z.string(),
+  window_start: optional(Timestamp),
+  window_end: optional(Timestamp),
+  created_at: Timestamp,
+});
+
+export const Reflection = z.looseObject({
+  id: Uuid,
+  conversation_id: z.string(),
+  content: z.string(),
+  created_at: Timestamp,
+});
+
+export const ConversationContext = z.looseObject({
+  reflections: z.array(Reflection),
+  observations: z.array(Observation),
+  recent_messages: z.array(Message),
+});
+
+export const EntityMention = z.looseObject({
+  conversation_id: z.string(),
+  message_id: optional(Uuid),
+  content: z.string(),
+  timestamp: Timestamp,
+});
+
+export const EntityHistory = z.looseObject({ entity_id: Uuid, mentions: z.array(EntityMention) });
+
+export const EntityGraph = z.looseObject({
+  nodes: z.array(z.looseObject({ id: Uuid, name: z.string(), type: z.string() })),
+  edges: z.array(z.looseObject({ id: Uuid, source: Uuid, target: Uuid, type: z.string() })),
+});
+
+export const EntityFeedbackResult = z.looseObject({ id: Uuid, updated: z.boolean() });
+export const EntityMergeResult = z.looseObject({ source_id: Uuid, target_id: Uuid, status: z.string() });
+
+export const AgentStep = z.looseObject({
+  id: Uuid,
+  conversation_id: z.string(),
+  reasoning: z.string(),
+  action_taken: z.string(),
+  result: optional(z.string()),
+  created_at: Timestamp,
+});
+
+export const AgentStepExplanation = AgentStep.extend({ tool_calls: z.array(ToolCall), influenced_entities: z.array(Entity) });
+export const ConversationTrace = z.looseObject({ conversation_id: z.string(), steps: z.array(AgentStep), tool_calls: z.array(ToolCall) });
+export const EntityProvenance = z.looseObject({ entity_id: Uuid, steps: z.array(AgentStep) });
+export const CypherResult = z.looseObject({ columns: z.array(z.string()), rows: z.array(z.array(z.unknown())), stats: optional(JsonObject) });
+
 // Envelopes.
 export const SetupResult = z.looseObject({ ok: z.boolean() });
 export const DeleteResult = z.looseObject({ deleted: z.boolean() });
@@ -141,11 +203,24 @@ export type Relationship = z.infer<typeof Relationship>;
 export type SetupResult = z.infer<typeof SetupResult>;
 export type DeleteResult = z.infer<typeof DeleteResult>;
 export type ErrorBody = z.infer<typeof ErrorBody>;
+export type PlatinumConversation = z.infer<typeof PlatinumConversation>;
+export type Observation = z.infer<typeof Observation>;
+export type Reflection = z.infer<typeof Reflection>;
+export type ConversationContext = z.infer<typeof ConversationContext>;
+export type EntityHistory = z.infer<typeof EntityHistory>;
+export type EntityGraph = z.infer<typeof EntityGraph>;
+export type AgentStep = z.infer<typeof AgentStep>;
+export type AgentStepExplanation = z.infer<typeof AgentStepExplanation>;
+export type ConversationTrace = z.infer<typeof ConversationTrace>;
+export type EntityProvenance = z.infer<typeof EntityProvenance>;
+export type CypherResult = z.infer<typeof CypherResult>;
 
 /** Every named type of the data model, for `tck schema` and for lookups by name. */
 export const MODEL = {
   Message, Conversation, Entity, ReasoningTrace, ReasoningStep, ToolCall,
   SessionInfo, Preference, Fact, ToolStats, Relationship,
   SetupResult, DeleteResult, ErrorBody,
+  PlatinumConversation, Observation, Reflection, ConversationContext, EntityMention, EntityHistory, EntityGraph,
+  EntityFeedbackResult, EntityMergeResult, AgentStep, AgentStepExplanation, ConversationTrace, EntityProvenance, CypherResult,
 } as const;
 export type ModelName = keyof typeof MODEL;

@@ -30,7 +30,7 @@ export function esc(value: unknown): string {
 const BODY_CAP = 20_000;
 
 /** White text on each of these has a contrast ratio of at least 4.5:1 (WCAG AA; test/reporters/html-layout.test.ts). */
-export const TIER_COLOUR: Record<string, string> = { bronze: '#8f5427', silver: '#617080', gold: '#8a6a0e', none: '#b42318', passed: '#1a7f45', failed: '#b42318' };
+export const TIER_COLOUR: Record<string, string> = { bronze: '#8f5427', silver: '#617080', gold: '#8a6a0e', platinum: '#7e22ce', none: '#b42318', passed: '#1a7f45', failed: '#b42318' };
 
 const CSS = `
 :root { --fg:#1d2430; --muted:#5b6573; --line:#d9dee5; --bg:#f6f7f9; --pass:#1f8a4c; --fail:#c4322b; --err:#d9730d; --skip:#8a94a3; }

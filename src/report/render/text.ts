@@ -3,7 +3,7 @@
 import { formatExchange, printable } from '../../engine/evidence.js';
 import { reaches } from '../../engine/grading.js';
 import { exploreSummary } from './explore.js';
-import { TIERS } from '../../engine/scenario.js';
+import { TIERS, type ScenarioTier } from '../../engine/scenario.js';
 import { bridgeRan, isFailing, type AnyReportScenario, type Report, type ScenarioOutcome as Outcome } from '../model.js';
 
 export type { Outcome };
@@ -49,7 +49,7 @@ export function selectionVerdict(report: Report): string | undefined {
 }
 
 /** The short verdict a badge or a title shows: the tier reached, "selection passed/failed", or the hosted verdict. */
-export function shortVerdict(report: Report): { value: string; colour: 'bronze' | 'silver' | 'gold' | 'none' | 'passed' | 'failed' } {
+export function shortVerdict(report: Report): { value: string; colour: ScenarioTier | 'none' | 'passed' | 'failed' } {
   if (!bridgeRan(report)) return report.hosted?.passed ? { value: 'passed', colour: 'passed' } : { value: 'failed', colour: 'failed' };
   if (report.narrowed) return report.narrowed.passed ? { value: 'selection passed', colour: 'passed' } : { value: 'selection failed', colour: 'failed' };
   return { value: report.achieved ?? 'none', colour: report.achieved ?? 'none' };

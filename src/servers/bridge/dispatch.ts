@@ -75,6 +75,9 @@ export function createDispatcher(store: StoreHandlers): (method: string, body: u
   return (method, body) => {
     try {
       if (!isMethodName(method)) return errorResponse(404, `unknown method: ${method}`);
+      const handler = store[method] as ((this: StoreHandlers, p: unknown) => unknown) | undefined;
+      // An optional (Platinum) method the store leaves out: "not implemented", as the protocol allows.
+      if (handler === undefined) return errorResponse(501, `not implemented: ${method} (an optional ${METHODS[method].tier} method)`);
       const params = body === undefined ? {} : body;
       if (!isPlainObject(params)) {
         return errorResponse(400, `body must be a JSON object of parameters, got ${describe(params)}`);
@@ -89,7 +92,6 @@ export function createDispatcher(store: StoreHandlers): (method: string, body: u
       }
       const checked = paramIssues(METHODS[method].params, params);
       if (!checked.ok) return errorResponse(400, checked.issues.join('; '));
-      const handler = store[method] as (this: StoreHandlers, p: unknown) => unknown;
       const result = handler.call(store, keepFreeForm(METHODS[method].params, params, checked.value));
       return respond(method, result);
     } catch (err) {

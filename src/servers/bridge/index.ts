@@ -1,5 +1,6 @@
 // The embedded reference server: a complete, in-memory implementation of the 26 methods of bridge
-// protocol 0.1.0, the default target of the kit.
+// protocol 0.1.0 (MemoryStore). The optional Platinum methods answer 501 unless the store given
+// implements them (HostedStore does; the kit's default target serves one).
 import { createDispatcher } from './dispatch.js';
 import { startBridgeServer, type RunningBridgeServer } from './http.js';
 import { MemoryStore } from './store.js';

@@ -33,7 +33,7 @@ import { uuidV5 } from '../name-uuid.js';
 import type { z } from 'zod';
 import type {
   Conversation, Entity, Fact, Message, MethodName, Preference, ReasoningStep, ReasoningTrace,
-  Relationship, SessionInfo, ToolCall, ToolStats,
+  PlatinumMethodName, Relationship, SessionInfo, ToolCall, ToolStats,
 } from '../../protocols/bridge/index.js';
 import { METHODS } from '../../protocols/bridge/index.js';
 import { fieldTokens, rank, type DocTokens } from './search.js';
@@ -48,7 +48,11 @@ export type Params<M extends MethodName> = z.output<(typeof METHODS)[M]['params'
  * src/protocols/bridge/methods.ts (so `ResultOf<M>` cannot tell a list from an object); MemoryStore's own
  * signatures carry the precise model types.
  */
-export type StoreHandlers = { [M in MethodName]: (params: Params<M>) => unknown };
+export type StoreHandlers = { [M in Exclude<MethodName, PlatinumMethodName>]: (params: Params<M>) => unknown } & {
+  // Platinum is optional: MemoryStore is the Bronze–Gold reference and leaves these out (the
+  // dispatcher answers 501); HostedStore (src/servers/hosted/store.ts) implements them.
+  [M in PlatinumMethodName]?: (params: Params<M>) => unknown;
+};
 
 /**
  * A precondition failed: the request names something that must exist but does not, or is

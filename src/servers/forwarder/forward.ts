@@ -15,15 +15,15 @@
 //   unknown session's empty conversation, becomes that answer); anything else (401, 403, 5xx, a
 //   body that is not JSON or not of the expected shape, no answer at all) is an upstream failure:
 //   502 with the upstream status and body in the error.
-import { createHash } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import { METHODS, isMethodName, type MethodName } from '../../protocols/bridge/index.js';
 import { MAX_NESTING_DEPTH, errorResponse, nestsDeeperThan, paramIssues, type BridgeResponse, type Dispatcher } from '../bridge/dispatch.js';
 import { PROTOCOL_VERSION } from '../../protocols/bridge/version.js';
 import { DEFAULT_LIMITS } from '../../util/limits.js';
 import { normalizeEndpoint } from '../../protocols/hosted/endpoint.js';
+import { uuidV5 } from '../name-uuid.js';
 import { isJsonObject as isObject } from '../../util/json.js';
-import { bridgeEntityType } from '../../protocols/hosted/entity-type.js';
+import { bridgeEntityType, hostedEntityType } from '../../protocols/hosted/entity-type.js';
 
 interface ForwarderOptions {
   /** The hosted REST base URL, e.g. https://memory.example.com/v1 (an origin alone gets /v1). */
@@ -65,6 +65,29 @@ export const FORWARD_ROUTES: Readonly<Record<MethodName, string | null>> = {
   add_relationship: null,
   merge_duplicate_entities: 'POST /entities/{source_id}/merge',
   get_similar_traces: null,
+  // Platinum: each is one hosted operation.
+  create_conversation: 'POST /conversations',
+  list_conversations: 'GET /conversations?limit=',
+  get_conversation_metadata: 'GET /conversations/{conversation_id}',
+  delete_conversation: 'DELETE /conversations/{conversation_id}',
+  get_context: 'GET /conversations/{conversation_id}/context',
+  bulk_add_messages: 'POST /conversations/{conversation_id}/messages/bulk',
+  get_observations: 'GET /conversations/{conversation_id}/observations?limit=',
+  get_reflections: 'GET /conversations/{conversation_id}/reflections',
+  list_entities: 'GET /entities?type=&limit=',
+  get_entity: 'GET /entities/{entity_id}',
+  update_entity: 'PUT /entities/{entity_id} (then GET /entities/{entity_id} when the answer is not the entity)',
+  delete_entity: 'DELETE /entities/{entity_id}',
+  set_entity_feedback: 'PUT /entities/{entity_id}/feedback',
+  get_entity_history: 'GET /entities/{entity_id}/history',
+  merge_entities: 'POST /entities/{source_id}/merge',
+  get_entity_graph: 'GET /entities/graph',
+  record_step: 'POST /reasoning/steps',
+  list_steps: 'GET /reasoning/steps?conversation_id=',
+  explain_step: 'GET /reasoning/explain/{step_id}',
+  get_trace_by_conversation: 'GET /reasoning/trace/{conversation_id}',
+  get_entity_provenance: 'GET /reasoning/provenance/{entity_id}',
+  cypher_query: 'POST /query',
 };
 
 /** A failed upstream exchange, its message fully formed; `status` is the upstream's, if one came. */
@@ -90,16 +113,12 @@ const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a
 const seg = (value: string) => encodeURIComponent(value);
 
 /** Namespace of the name-based conversation ids (a fixed UUID of this kit). */
-const CONVERSATION_NAMESPACE = Buffer.from('3f1c6a52e8b94a0d9d1e2b7c5a4f8e60', 'hex');
+const CONVERSATION_NAMESPACE = '3f1c6a52-e8b9-4a0d-9d1e-2b7c5a4f8e60';
 
 /** The bridge Conversation id of a session: the session id when it is a UUID, else a v5 UUID of it. */
 function conversationIdOf(sessionId: string): string {
   if (UUID.test(sessionId)) return sessionId.toLowerCase();
-  const h = createHash('sha1').update(CONVERSATION_NAMESPACE).update(sessionId, 'utf8').digest();
-  h[6] = (h[6]! & 0x0f) | 0x50;
-  h[8] = (h[8]! & 0x3f) | 0x80;
-  const hex = h.subarray(0, 16).toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return uuidV5(CONVERSATION_NAMESPACE, sessionId);
 }
 
 // ---------------------------------------------------------------- REST -> bridge
@@ -122,10 +141,16 @@ function toMessage(m: Json) {
   return { id: m.id, role: m.role, content: m.content, timestamp: m.timestamp ?? m.createdAt, embedding: orNull(m.embedding), metadata: m.metadata ?? {} };
 }
 
+/**
+ * Hosted types are free-form and lower-case: one that names a bridge type (or a synonym) is that
+ * type; any other is OBJECT with the hosted type kept as its subtype.
+ */
 function toEntity(e: Json) {
+  const hosted = e.type ?? e.entityType;
+  const type = typeof hosted === 'string' ? bridgeEntityType(hosted) : hosted;
+  const freeForm = typeof hosted === 'string' && type === 'OBJECT' && hostedEntityType(hosted) !== 'object' ? hostedEntityType(hosted) : undefined;
   return {
-    // The hosted type is free-form ("person", "concept"); the bridge's is one of five (OBJECT for the rest).
-    id: e.id, name: e.name, type: typeof (e.type ?? e.entityType) === 'string' ? bridgeEntityType(String(e.type ?? e.entityType)) : e.type, subtype: orNull(e.subtype), description: orNull(e.description),
+    id: e.id, name: e.name, type, subtype: orNull(e.subtype ?? freeForm), description: orNull(e.description),
     embedding: orNull(e.embedding), canonical_name: orNull(e.canonicalName), created_at: e.createdAt,
   };
 }
@@ -133,8 +158,27 @@ function toEntity(e: Json) {
 function toToolCall(c: Json) {
   return {
     id: c.id, tool_name: c.toolName, arguments: c.arguments ?? {}, result: orNull(c.result), status: c.status,
-    duration_ms: orNull(c.durationMs), error: orNull(c.error),
+    duration_ms: orNull(c.durationMs), error: orNull(c.error), ...(c.stepId !== undefined ? { step_id: c.stepId } : {}),
   };
+}
+
+function toPlatinumConversation(c: Json) {
+  return {
+    id: c.id, session_id: c.id, messages: [], title: orNull(c.title), created_at: c.createdAt, updated_at: orNull(c.updatedAt),
+    user_id: orNull(c.userId), workspace_id: orNull(c.workspaceId), metadata: c.metadata ?? {},
+  };
+}
+
+function toObservation(o: Json, conversationId: string) {
+  return { id: o.id, conversation_id: o.conversationId ?? conversationId, content: o.content, window_start: orNull(o.windowStart), window_end: orNull(o.windowEnd), created_at: o.createdAt };
+}
+
+function toReflection(r: Json, conversationId: string) {
+  return { id: r.id, conversation_id: r.conversationId ?? conversationId, content: r.content, created_at: r.createdAt };
+}
+
+function toStep(s: Json) {
+  return { id: s.id, conversation_id: s.conversationId, reasoning: s.reasoning ?? '', action_taken: s.actionTaken ?? '', result: orNull(s.result), created_at: s.createdAt };
 }
 
 /** Null parameters are left out of REST bodies (request rule 4 of the bridge, kept upstream). */
@@ -311,6 +355,98 @@ export function createForwarder(options: ForwarderOptions): Dispatcher {
       if (isObject(merged.entity)) return toEntity(merged.entity);
       if (merged.id !== undefined) return toEntity(merged);
       return toEntity(need((await call('GET', `/entities/${seg(String(merged.targetId ?? p.target_id))}`)).body, 'an entity'));
+    },
+
+    // ---------------------------------------------------------------- Platinum
+    create_conversation: async (p) =>
+      toPlatinumConversation(need((await call('POST', '/conversations', { body: compact({ userId: p.user_id, metadata: p.metadata }) })).body, 'a conversation')),
+    list_conversations: async (p) => (await conversations(p.limit)).map(toPlatinumConversation),
+    get_conversation_metadata: async (p) =>
+      toPlatinumConversation(need((await call('GET', `/conversations/${seg(p.conversation_id)}`)).body, 'a conversation')),
+    delete_conversation: async (p) => {
+      await callOrMissing('DELETE', `/conversations/${seg(p.conversation_id)}`);
+    },
+    get_context: async (p) => {
+      const c = need((await call('GET', `/conversations/${seg(p.conversation_id)}/context`)).body, 'a context');
+      const list = (field: string) => (Array.isArray(c[field]) ? (c[field] as unknown[]).map((x) => need(x, `an item of ${field}`)) : []);
+      return {
+        reflections: list('reflections').map((r) => toReflection(r, p.conversation_id)),
+        observations: list('observations').map((o) => toObservation(o, p.conversation_id)),
+        recent_messages: list('recentMessages').map(toMessage),
+      };
+    },
+    bulk_add_messages: async (p) =>
+      listOf((await call('POST', `/conversations/${seg(p.conversation_id)}/messages/bulk`, {
+        body: { messages: (p.messages as Json[]).map((m) => compact({ role: m.role, content: m.content, metadata: m.metadata })) },
+      })).body, 'messages', 'the bulk answer').map(toMessage),
+    get_observations: async (p) =>
+      listOf((await call('GET', `/conversations/${seg(p.conversation_id)}/observations`, { query: { limit: p.limit } })).body, 'observations', 'the observations')
+        .map((o) => toObservation(o, p.conversation_id)),
+    get_reflections: async (p) =>
+      listOf((await call('GET', `/conversations/${seg(p.conversation_id)}/reflections`)).body, 'reflections', 'the reflections').map((r) => toReflection(r, p.conversation_id)),
+    list_entities: async (p) =>
+      listOf((await call('GET', '/entities', { query: { type: p.type == null ? undefined : String(p.type).toLowerCase(), limit: p.limit } })).body, 'entities', 'the entity list').map(toEntity),
+    get_entity: async (p) => toEntity(need((await call('GET', `/entities/${seg(p.entity_id)}`)).body, 'an entity')),
+    update_entity: async (p) => {
+      const got = (await call('PUT', `/entities/${seg(p.entity_id)}`, { body: compact({ name: p.name, description: p.description }) })).body;
+      // The live service answers {status: "updated"}; the entity is then read back (as the clients do).
+      const entity = isObject(got) && got.id !== undefined ? got : need((await call('GET', `/entities/${seg(p.entity_id)}`)).body, 'an entity');
+      return toEntity(entity);
+    },
+    delete_entity: async (p) => {
+      await callOrMissing('DELETE', `/entities/${seg(p.entity_id)}`);
+    },
+    set_entity_feedback: async (p) => {
+      const r = need((await call('PUT', `/entities/${seg(p.entity_id)}/feedback`, { body: compact({ userScore: p.user_score, confirmed: p.confirmed ?? false }) })).body, 'a feedback answer');
+      return { id: r.id, updated: r.updated };
+    },
+    get_entity_history: async (p) => {
+      const h = need((await call('GET', `/entities/${seg(p.entity_id)}/history`)).body, 'a history');
+      const mentions = Array.isArray(h.mentions) ? h.mentions.map((m) => need(m, 'a mention')) : [];
+      return {
+        entity_id: h.entityId ?? p.entity_id,
+        mentions: mentions.map((m) => ({ conversation_id: m.conversationId, message_id: orNull(m.messageId), content: m.content ?? '', timestamp: m.timestamp })),
+      };
+    },
+    merge_entities: async (p) => {
+      const r = need((await call('POST', `/entities/${seg(p.source_id)}/merge`, { body: { targetId: p.target_id } })).body, 'a merge answer');
+      return { source_id: r.sourceId, target_id: r.targetId, status: r.status };
+    },
+    get_entity_graph: async () => {
+      const g = need((await call('GET', '/entities/graph')).body, 'the entity graph');
+      return {
+        nodes: listOf(g, 'nodes', 'the entity graph').map((n) => ({ id: n.id, name: n.name, type: toEntity(n).type })),
+        edges: listOf(g, 'edges', 'the entity graph').map((e) => ({ id: e.id, source: e.source ?? e.sourceId, target: e.target ?? e.targetId, type: e.type ?? e.relationshipType })),
+      };
+    },
+    record_step: async (p) =>
+      toStep(need((await call('POST', '/reasoning/steps', { body: compact({ conversationId: p.conversation_id, reasoning: p.reasoning, actionTaken: p.action_taken, result: p.result }) })).body, 'a step')),
+    list_steps: async (p) =>
+      listOf((await call('GET', '/reasoning/steps', { query: { conversation_id: p.conversation_id } })).body, 'steps', 'the steps').map(toStep),
+    explain_step: async (p) => {
+      const x = need((await call('GET', `/reasoning/explain/${seg(p.step_id)}`)).body, 'an explanation');
+      return {
+        ...toStep(x),
+        tool_calls: listOf(x, 'toolCalls', 'the explanation').map(toToolCall),
+        influenced_entities: listOf(x, 'influencedEntities', 'the explanation').map(toEntity),
+      };
+    },
+    get_trace_by_conversation: async (p) => {
+      const t = need((await call('GET', `/reasoning/trace/${seg(p.conversation_id)}`)).body, 'a trace');
+      return {
+        conversation_id: t.conversationId ?? p.conversation_id,
+        steps: listOf(t, 'steps', 'the trace').map(toStep),
+        tool_calls: listOf(t, 'toolCalls', 'the trace').map(toToolCall),
+      };
+    },
+    get_entity_provenance: async (p) => {
+      const r = need((await call('GET', `/reasoning/provenance/${seg(p.entity_id)}`)).body, 'a provenance');
+      // `steps`, or the live service's `provenance`.
+      return { entity_id: r.entityId ?? p.entity_id, steps: listOf(r, Array.isArray(r.steps) ? 'steps' : 'provenance', 'the provenance').map(toStep) };
+    },
+    cypher_query: async (p) => {
+      const r = need((await call('POST', '/query', { body: { cypher: p.cypher, params: p.params ?? {} } })).body, 'a query result');
+      return { columns: r.columns, rows: r.rows, ...(r.stats !== undefined ? { stats: r.stats } : {}) };
     },
 
     record_tool_call: async (p) =>

@@ -1,29 +1,40 @@
-// POST /v1/query (cypher_query). A read-only subset of Cypher over the entity graph (SPEC-5.5.1:
-// read-only queries run, writes are rejected). Exactly these clauses, in this order:
+// POST /v1/query (cypher_query). The document names the operation and the graph query language but
+// shows neither the request nor the result. The reference answers a documented read-only subset
+// of Cypher over the entity graph (README, "Query console"):
 //
 //   MATCH (a[:Label] [{prop: value, …}]) [-[r[:TYPE]]-> (b…)]     (also <-[…]- and -[…]-)
 //   [WHERE v.prop = value [AND …]]
 //   RETURN item[, item…]    item: v | v.prop | count(v) | count(*) | $param | literal, each optionally AS name
 //   [LIMIT n]
 //
-// Nodes are entities (label Entity, or an entity type such as Person or Concept, any case),
-// relationships are the graph's edges; properties are the camelCase fields of the REST views
-// (canonical_name is read as canonicalName); a value is a string, a number, true, false, null or a
-// $parameter (given in `params`). The result is {columns, rows}: one array per row, in column
-// order. A clause that changes data (CREATE, MERGE, SET, DELETE, DETACH DELETE, REMOVE, DROP,
-// FOREACH, LOAD CSV, CALL) is rejected naming it; any other construct (OPTIONAL MATCH, WITH,
-// UNWIND, ORDER BY, SKIP, UNION, DISTINCT, a second MATCH, …) is a QueryError naming it.
-import type { EdgeView, EntityView } from './store.js';
+// Those are the only clauses: MATCH, WHERE (equalities joined by AND), RETURN, LIMIT. Nodes are
+// entities (label Entity, or an entity type such as Person, any case), relationships are the graph's
+// edges; properties are the camelCase fields of the REST views (canonical_name is read as
+// canonicalName); a value is a string, a number, true, false, null or a $parameter, given in the
+// request's `params` (the official clients' field; `parameters` is accepted too). The request names
+// the query `cypher` (the clients' field; `query` is accepted too). The result is {columns, rows}:
+// one array per row, in column order (and `records`, the same rows as objects keyed by column).
+// A write clause (CREATE, MERGE, SET, DELETE, DETACH DELETE, REMOVE, DROP, FOREACH, LOAD CSV, CALL) is
+// rejected, and anything else outside the subset is a 400 naming the construct.
+import type { EdgeView } from './store.js';
+
+/** What the console reads of a node: an entity's REST view (id, name, type and its other fields). */
+type QueryNode = { id: string; name: string; type: string };
 
 export class QueryError extends Error {}
 
 /** Clauses that change data: such a query needs the write scope (and the reference refuses it). */
 const WRITE_CLAUSE = /\b(detach\s+delete|create|merge|set|delete|remove|drop|foreach|load\s+csv|call)\b/i;
 
-/** The first clause of the query (string literals left out) that changes data, upper-case, if any. */
-export function writeClause(query: string): string | undefined {
+/** Whether the query text (string literals left out) contains a clause that changes data. */
+export function isWriteQuery(query: string): boolean {
+  return writeClauseOf(query) !== undefined;
+}
+
+/** The first clause that changes data (upper-case, e.g. "CREATE"), or undefined for a read. */
+export function writeClauseOf(query: string): string | undefined {
   const m = WRITE_CLAUSE.exec(query.replace(/'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"/g, "''"));
-  return m === null ? undefined : m[1]!.toUpperCase().replace(/\s+/g, ' ');
+  return m === null ? undefined : m[1]!.replace(/\s+/g, ' ').toUpperCase();
 }
 
 /** Read constructs outside the subset, named in the refusal. */
@@ -164,7 +175,8 @@ class Parser {
       } while (this.keyword('AND'));
     }
     if (!this.keyword('RETURN')) throw new QueryError(unsupported(this.peek()) ?? 'expected RETURN');
-    if (unsupported(this.peek()) !== undefined) throw new QueryError(unsupported(this.peek())!);
+    const bad = unsupported(this.peek());
+    if (bad !== undefined) throw new QueryError(bad);
     do q.items.push(this.item());
     while (this.isPunct(',') && ++this.i);
     if (this.keyword('LIMIT')) {
@@ -180,13 +192,14 @@ class Parser {
   private item(): Item {
     const start = this.i;
     let item: Item;
-    if (this.peek()?.text.toUpperCase() === 'COUNT' && this.tokens[this.i + 1]?.text === '(') {
+    const head = this.peek();
+    if (head !== undefined && (head.kind === 'param' || head.kind === 'string' || head.kind === 'number' || (head.kind === 'word' && /^(true|false|null)$/i.test(head.text)))) {
+      item = { kind: 'value', variable: '', value: this.value(), column: '' };
+    } else if (this.peek()?.text.toUpperCase() === 'COUNT' && this.tokens[this.i + 1]?.text === '(') {
       this.i += 2;
       const variable = this.isPunct('*') ? (this.i++, '*') : this.word('a variable');
       this.punct(')');
       item = { kind: 'count', variable, column: '' };
-    } else if (this.peek()?.kind === 'param' || this.peek()?.kind === 'string' || this.peek()?.kind === 'number' || /^(true|false|null)$/i.test(this.peek()?.text ?? '')) {
-      item = { kind: 'value', variable: '', value: this.value(), column: '' };
     } else {
       const variable = this.word('a variable');
       if (this.isPunct('.')) {
@@ -214,7 +227,7 @@ function resolve(v: Value, params: Record<string, unknown>): unknown {
   return params[v.param];
 }
 
-function labelMatches(node: EntityView, label: string | undefined): boolean {
+function labelMatches(node: QueryNode, label: string | undefined): boolean {
   if (label === undefined || label.toLowerCase() === 'entity') return true;
   return node.type.toLowerCase() === label.toLowerCase();
 }
@@ -223,10 +236,10 @@ function labelMatches(node: EntityView, label: string | undefined): boolean {
 export function runQuery(
   text: string,
   params: Record<string, unknown>,
-  graph: { nodes: EntityView[]; edges: EdgeView[] },
-): { columns: string[]; rows: unknown[][] } {
+  graph: { nodes: QueryNode[]; edges: EdgeView[] },
+): { columns: string[]; rows: unknown[][]; records: Record<string, unknown>[] } {
   const q = new Parser(tokenize(text)).parse();
-  const nodeOk = (n: EntityView, p: NodePattern) =>
+  const nodeOk = (n: QueryNode, p: NodePattern) =>
     labelMatches(n, p.label) && p.props.every(([k, v]) => property(n, k) === resolve(v, params));
   const [first, second] = q.nodes as [NodePattern, NodePattern | undefined];
   let rows: Map<string, unknown>[] = [];
@@ -256,18 +269,23 @@ export function runQuery(
     });
   }
   const counts = q.items.filter((i) => i.kind === 'count');
-  if (counts.length > 0 && counts.length < q.items.length) throw new QueryError('count() mixed with other items (grouping) is not supported by the reference');
+  if (counts.length > 0 && q.items.some((i) => i.kind === 'var' || i.kind === 'prop')) throw new QueryError('count() mixed with other items (grouping) is not supported by the reference');
   for (const item of q.items) {
-    if (item.kind === 'value') continue;
-    if (item.variable !== '*' && !(q.nodes.some((n) => n.variable === item.variable) || q.rel?.variable === item.variable)) {
+    if (item.kind === 'value') resolve(item.value!, params); // an absent $parameter is a 400 even with no rows
+    else if (item.variable !== '*' && !(q.nodes.some((n) => n.variable === item.variable) || q.rel?.variable === item.variable)) {
       throw new QueryError(`variable ${item.variable} is not defined`);
     }
   }
   const columns = q.items.map((i) => i.column);
-  const cell = (r: Map<string, unknown>, i: Item): unknown =>
+  let records: Record<string, unknown>[];
+  const cell = (i: Item, r: Map<string, unknown>) =>
     i.kind === 'value' ? resolve(i.value!, params) : i.kind === 'prop' ? property(r.get(i.variable), i.prop!) : r.get(i.variable);
-  const out: unknown[][] = counts.length > 0
-    ? [q.items.map((i) => (i.variable === '*' ? rows.length : rows.filter((r) => r.get(i.variable) != null).length))]
-    : rows.map((r) => q.items.map((i) => cell(r, i)));
-  return { columns, rows: q.limit === undefined ? out : out.slice(0, q.limit) };
+  if (counts.length > 0) {
+    records = [Object.fromEntries(q.items.map((i) => [i.column,
+      i.kind === 'value' ? resolve(i.value!, params) : i.variable === '*' ? rows.length : rows.filter((r) => r.get(i.variable) != null).length]))];
+  } else {
+    records = rows.map((r) => Object.fromEntries(q.items.map((i) => [i.column, cell(i, r)])));
+  }
+  if (q.limit !== undefined) records = records.slice(0, q.limit);
+  return { columns, rows: records.map((r) => columns.map((c) => r[c])), records };
 }

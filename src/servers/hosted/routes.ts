@@ -9,18 +9,18 @@
 // - Errors: {"error": "<what>"}: 400 bad input (naming the field), 404 unknown resource, plus the
 //   credential answers of http.ts (401, 403).
 // - Memory data is not partitioned by workspace: workspaces scope credentials only (the bridge,
-//   which shares the store, has no workspaces). A conversation shows the workspaceId of the
-//   credential that made it (one the bridge made: the caller's).
-// - Deletes are idempotent (204 for an unknown or already-deleted id); the messages, search,
-//   context, observations and reflections of an unknown conversation are empty, not 404.
-// - Entity types are free-form strings, answered lower-case; filters ignore case.
+//   which shares the store, has no workspaces). A conversation carries the workspaceId of the key
+//   that created it; one made over the bridge shows the caller's.
+// - Where the document shows nothing, the answers are those the official clients parse
+//   (clients/typescript/src/transport/rest.ts and the other clients of the established kit): see
+//   the README's "Hosted operations" table and test/hosted/client-compat.test.ts.
 import { z } from 'zod';
 import { JsonObject, Role, TOOL_CALL_STATUSES, validate } from '../../protocols/bridge/index.js';
 import { ApiKeyRegistry, SCOPES, isRefusal, isScope, type Principal, type Refusal, type Scope } from './credentials.js';
 import type { TokenResponse, TokenService } from './oauth.js';
 import { TOKEN_EXCHANGE_GRANT } from './oauth.js';
-import { QueryError, runQuery, writeClause } from './query.js';
-import { HostedError, type HostedStore } from './store.js';
+import { QueryError, runQuery, writeClauseOf } from './query.js';
+import { HostedError, type ConversationView, type HostedStore } from './store.js';
 import { keepFreeForm } from '../free-form.js';
 
 export interface Reply {
@@ -87,24 +87,26 @@ function limitOf(query: URLSearchParams): number | undefined {
   return Number(raw);
 }
 
-/** An entity type: any non-empty string (free-form; "concept" and "PERSON" alike). */
+/** Entity types are free-form (the clients send "concept", "person", …); only an empty one is refused. */
 function entityTypeOf(value: string, field: string): string {
   if (value.trim() === '') throw new HostedError(400, `${field}: must not be empty`);
   return value;
 }
 
-/** At most this many messages in one bulk add (SPEC-5.1.4). */
-const BULK_MAX = 100;
+/** A conversation made over the bridge has no workspace: it shows the caller's. */
+function withWorkspace(c: ConversationView, ctx: RouteContext): ConversationView {
+  return c.workspaceId === null ? { ...c, workspaceId: ctx.principal!.workspaceId } : c;
+}
 
-/** A conversation view, with the caller's workspace when it was made without one (by the bridge). */
-function inWorkspace<C extends { workspaceId?: string | null }>(ctx: RouteContext, c: C): C {
-  return { ...c, workspaceId: c.workspaceId ?? ctx.principal!.workspaceId };
+/** The query text: `cypher` (the clients' field) or `query`. */
+function queryText(body: Record<string, unknown>): string | undefined {
+  return typeof body.cypher === 'string' ? body.cypher : typeof body.query === 'string' ? body.query : undefined;
 }
 
 const optString = z.string().nullish();
 const MessageInput = z.looseObject({ role: z.unknown().pipe(Role), content: z.string(), metadata: JsonObject.nullish() });
 const CreateConversation = z.looseObject({ userId: z.string(), title: optString, metadata: JsonObject.nullish() });
-const BulkInput = z.looseObject({ messages: z.array(MessageInput).max(BULK_MAX, `at most ${BULK_MAX} messages in one bulk add`) });
+const BulkInput = z.looseObject({ messages: z.array(MessageInput) });
 const SearchInput = z.looseObject({ query: z.string(), limit: z.int().min(0).nullish(), threshold: z.number().nullish(), type: optString });
 const EntityInput = z.looseObject({ name: z.string(), type: optString, entityType: optString, description: optString, subtype: optString });
 const EntityPatchInput = z.looseObject({ name: z.string().optional(), type: optString, entityType: optString, description: optString, subtype: optString, canonicalName: optString });
@@ -151,19 +153,18 @@ export const ROUTES: readonly Route[] = [
   // ---------------------------------------------------------------- conversations
   {
     method: 'GET', path: '/conversations', operation: 'list_conversations', access: 'read',
-    handler: (ctx) => ok({ conversations: ctx.store.listConversations({ userId: param(ctx.query, 'userId', 'user_id'), limit: limitOf(ctx.query) }).map((c) => inWorkspace(ctx, c)) }),
+    handler: (ctx) => ok({ conversations: ctx.store.listConversations({ userId: param(ctx.query, 'userId', 'user_id'), limit: limitOf(ctx.query) }).map((c) => withWorkspace(c, ctx)) }),
   },
   {
-    // In the caller's workspace (SPEC-5.1.1).
     method: 'POST', path: '/conversations', operation: 'create_conversation', access: 'write',
-    handler: (ctx) => created(ctx.store.createConversation(input(CreateConversation, ctx.body), ctx.principal!.workspaceId)),
+    handler: ({ store, body, principal }) => created(store.createConversation({ ...input(CreateConversation, body), workspaceId: principal!.workspaceId })),
   },
   {
     method: 'GET', path: '/conversations/:id', operation: 'get_conversation_metadata', access: 'read',
-    handler: (ctx) => ok(inWorkspace(ctx, ctx.store.conversation(ctx.params.id!))),
+    handler: (ctx) => ok(withWorkspace(ctx.store.conversation(ctx.params.id!), ctx)),
   },
   {
-    // Idempotent (SPEC-5.1.3): an unknown or already-deleted id answers 204 too.
+    // Idempotent (SPEC-5.1.3): an unknown or already deleted conversation also answers 204.
     method: 'DELETE', path: '/conversations/:id', operation: 'delete_conversation', access: 'write',
     handler: ({ store, params }) => (store.deleteConversation(params.id!), noContent),
   },
@@ -173,16 +174,14 @@ export const ROUTES: readonly Route[] = [
     handler: ({ store, params, query }) => ok(store.conversationWithMessages(params.id!, limitOf(query))),
   },
   {
-    // A conversation id that does not exist yet is created by its first message (as a bridge
-    // session). Entities are extracted from the content (store.ts).
+    // A conversation id that does not exist yet is created by its first message (as a bridge session).
     method: 'POST', path: '/conversations/:id/messages', operation: 'add_message', access: 'write',
-    handler: (ctx) => created(ctx.store.addMessage(ctx.params.id!, input(MessageInput, ctx.body), ctx.principal!.workspaceId)),
+    handler: ({ store, params, body }) => created(store.addMessage(params.id!, input(MessageInput, body))),
   },
   {
-    // Body {messages: [{role, content, metadata?}, …]}, at most 100 (more: 400); all are validated
-    // before any is added; answered in insertion order.
+    // Body {messages: [{role, content, metadata?}, …]}, at most 100 (SPEC-5.1.4); all are validated before any is added.
     method: 'POST', path: '/conversations/:id/messages/bulk', operation: 'bulk_add_messages', access: 'write',
-    handler: (ctx) => created({ conversationId: ctx.params.id!, messages: ctx.store.addMessages(ctx.params.id!, input(BulkInput, ctx.body).messages, ctx.principal!.workspaceId) }),
+    handler: ({ store, params, body }) => created({ conversationId: params.id!, messages: store.addMessages(params.id!, input(BulkInput, body).messages) }),
   },
   {
     // Body {query, limit?, threshold?}; each hit carries its score.
@@ -193,17 +192,19 @@ export const ROUTES: readonly Route[] = [
     },
   },
   {
-    // {reflections, observations, recentMessages (limit, default 20)}, plus the entities they mention.
+    // {reflections, observations, recentMessages} (SPEC-5.2.1; limit: recent messages, default 20),
+    // plus the entities those messages mention and the steps. Unknown id: the empty context.
     method: 'GET', path: '/conversations/:id/context', operation: 'get_context', access: 'read',
     handler: ({ store, params, query }) => ok(store.context(params.id!, limitOf(query))),
   },
   {
     method: 'GET', path: '/conversations/:id/observations', operation: 'get_observations', access: 'read',
-    handler: ({ store, params, query }) => ok(store.observations(params.id!, limitOf(query))),
+    // Derived from the stored messages and steps; an unknown id has none.
+    handler: ({ store, params, query }) => ok({ conversationId: params.id!, observations: store.observations(params.id!, limitOf(query)) }),
   },
   {
     method: 'GET', path: '/conversations/:id/reflections', operation: 'get_reflections', access: 'read',
-    handler: ({ store, params }) => ok(store.reflections(params.id!)),
+    handler: ({ store, params }) => ok({ conversationId: params.id!, reflections: store.reflections(params.id!) }),
   },
 
   // ---------------------------------------------------------------- entities
@@ -215,7 +216,8 @@ export const ROUTES: readonly Route[] = [
     },
   },
   {
-    // The type is `type` or `entityType` (the established clients send the latter), any case.
+    // The type is `type` or `entityType` (the established clients send both), free-form; it is
+    // answered in lower case (PERSON is "person").
     method: 'POST', path: '/entities', operation: 'add_entity', access: 'write',
     handler: ({ store, body }) => {
       const e = input(EntityInput, body);
@@ -258,13 +260,13 @@ export const ROUTES: readonly Route[] = [
     },
   },
   {
-    // Idempotent, as delete_conversation.
+    // Idempotent, like conversations: an unknown id also answers 204.
     method: 'DELETE', path: '/entities/:id', operation: 'delete_entity', access: 'write',
     handler: ({ store, params }) => (store.deleteEntity(params.id!), noContent),
   },
   {
-    // Any JSON object is feedback (e.g. {userScore, confirmed} or {rating, comment}); the latest is
-    // shown on the entity. Answer {id, updated: true, …} (SPEC-5.3.1).
+    // Any JSON object is feedback (the clients send {userScore, confirmed}; userScore must be in
+    // [0, 1]); the latest is shown on the entity. Answer {id, updated: true, …} (SPEC-5.3.1).
     method: 'PUT', path: '/entities/:id/feedback', operation: 'set_entity_feedback', access: 'write',
     handler: ({ store, params, body }) => ok(store.setFeedback(params.id!, body)),
   },
@@ -274,7 +276,7 @@ export const ROUTES: readonly Route[] = [
   },
   {
     // The path's entity is merged into body.targetId (the established clients' reading); answer
-    // {sourceId, targetId, status: "merged", link: {type: "SAME_AS", …}, entity: <the target>}.
+    // {sourceId, targetId, status: "merged", entity}; a SAME_AS edge source -> target stays in the graph.
     method: 'POST', path: '/entities/:id/merge', operation: 'merge_entities', access: 'write',
     handler: ({ store, params, body }) => ok(store.mergeEntity(params.id!, input(MergeInput, body))),
   },
@@ -305,7 +307,8 @@ export const ROUTES: readonly Route[] = [
     },
   },
   {
-    // {conversationId, steps, toolCalls, traces}; an id with no traces answers empty lists, not 404.
+    // {conversationId, steps, toolCalls} over every trace of the conversation (and `traces`); an id
+    // with no traces answers empty lists, not 404.
     method: 'GET', path: '/reasoning/trace/:conv', operation: 'get_trace_by_conversation', access: 'read',
     handler: ({ store, params }) => ok(store.traceOfConversation(params.conv!)),
   },
@@ -317,23 +320,19 @@ export const ROUTES: readonly Route[] = [
 
   // ---------------------------------------------------------------- query
   {
-    // Body {cypher (or query), params (or parameters)?}: the read-only subset of query.ts;
-    // answer {columns, rows} (rows are arrays in column order). A query with a clause that
-    // changes data needs the write scope, and is then refused anyway (400 naming the clause).
+    // Body {cypher, params?} (or {query, parameters?}); the read-only subset of query.ts. A query
+    // with a clause that changes data needs write, and the read-only console then refuses it (400).
     method: 'POST', path: '/query', operation: 'cypher_query',
-    access: (body) => {
-      const text = typeof body.cypher === 'string' ? body.cypher : body.query;
-      return typeof text === 'string' && writeClause(text) !== undefined ? 'write' : 'read';
-    },
+    access: (body) => { const text = queryText(body); return text !== undefined && writeClauseOf(text) !== undefined ? 'write' : 'read'; },
     handler: ({ store, body }) => {
       const q = input(QueryInput, body);
-      const text = q.cypher ?? q.query;
-      if (text === undefined) throw new HostedError(400, 'cypher: is missing (required; query is accepted too)');
       const field = q.cypher !== undefined ? 'cypher' : 'query';
-      const write = writeClause(text);
+      const text = q.cypher ?? q.query;
+      if (text === undefined) throw new HostedError(400, 'cypher: is missing (required)');
+      const write = writeClauseOf(text);
       if (write !== undefined) throw new HostedError(400, `${field}: ${write} changes data; the query console is read-only (MATCH, WHERE, RETURN, LIMIT)`);
       try {
-        return ok(runQuery(text, q.params ?? q.parameters ?? {}, store.graph()));
+        return ok(runQuery(text, q.params ?? q.parameters ?? {}, store.liveGraph()));
       } catch (err) {
         if (err instanceof QueryError) throw new HostedError(400, `${field}: ${err.message}`);
         throw err;

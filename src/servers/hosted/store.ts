@@ -15,25 +15,29 @@
 // - REST tool calls are bridge tool calls; the entity graph is the bridge's entities and
 //   relationships.
 //
-// - entity types: the REST form's type is free-form and lower-case ("person", "concept"); the
-//   bridge view shows bridgeEntityType of it (protocols/hosted/entity-type.ts): a bridge type by
-//   name or synonym, else OBJECT. A type that is not one of the five is kept for the REST view, so
-//   "concept" reads back "concept" over REST and OBJECT over the bridge. Upper-case input works.
-// - entities are extracted (extract.ts) from the content of messages added over REST — never over
-//   the bridge's add_message — unless one of that name exists. An extracted entity is provisional:
-//   an entity of the same name added later on purpose (over either view) supersedes it (the
-//   extracted one is merged into it, leaving the SAME_AS link), so one name is one entity.
-// - deletes are idempotent: an unknown or already-deleted conversation or entity is not an error;
-//   a conversation that was never made (or was deleted) reads as empty, not 404.
-//
 // Every method checks its preconditions before it changes anything (HostedError leaves the state
 // as it was), and is synchronous, like MemoryStore's. clear_all_data and clear_session also forget
 // the hosted-only data that belongs to what they remove.
-import type { Entity, Message, ReasoningStep, ReasoningTrace, Relationship, Role, ToolCall } from '../../protocols/bridge/index.js';
-import { bridgeEntityType, hostedEntityType } from '../../protocols/hosted/entity-type.js';
-import { MAX_NAME_CHARS, MAX_TEXT_CHARS, MemoryStore, checkSize, type MemoryStoreOptions, type Params, type StoreSnapshot } from '../bridge/store.js';
+//
+// Choices where the hosted document is silent, read from the official clients (README, "Hosted
+// operations"): entity types are free-form lower-case strings over REST (PERSON is "person"); an
+// entity whose type is none of the bridge's five appears over the bridge as OBJECT with the hosted
+// type as its subtype. Entities are extracted from message content added over REST (extract.ts;
+// never from the bridge's add_message, whose scenarios count entities). Observations and
+// reflections are derived from what is stored, synchronously: one observation per window of ten
+// messages and per reasoning step with a result; one reflection per completed trace, plus one over
+// the observations once there are two or more. A merge leaves a SAME_AS link (source -> target),
+// shown in the entity graph.
+//
+// The Platinum bridge methods (the established kit's Volume 5) are the snake_case view of the same
+// operations, at the end of the class.
+import type { Entity, EntityType, Message, ReasoningStep, ReasoningTrace, Relationship, Role, ToolCall } from '../../protocols/bridge/index.js';
+import { ENTITY_TYPES } from '../../protocols/bridge/index.js';
+import { BadRequestError, MAX_NAME_CHARS, MAX_TEXT_CHARS, MemoryStore, checkSize, type MemoryStoreOptions, type Params, type StoreSnapshot } from '../bridge/store.js';
 import { rank, tokenize } from '../bridge/search.js';
 import { extractEntities } from './extract.js';
+import { uuidV5 } from '../name-uuid.js';
+import { QueryError, runQuery, writeClauseOf } from './query.js';
 
 /** A request the hosted view refuses: 400 (bad input) or 404 (unknown resource). */
 export class HostedError extends Error {
@@ -45,10 +49,10 @@ export class HostedError extends Error {
 
 type Json = Record<string, unknown>;
 
-interface ConversationView {
+export interface ConversationView {
   id: string;
   userId: string | null;
-  /** The workspace of the credential that made it; null for a session the bridge made. */
+  /** The workspace of the key that created it (null: made over the bridge, no key). */
   workspaceId: string | null;
   title: string | null;
   metadata: Json;
@@ -67,10 +71,10 @@ interface MessageView {
   metadata: Json;
 }
 
-export interface EntityView {
+interface EntityView {
   id: string;
   name: string;
-  /** The hosted (lower-case, free-form) type. */
+  /** Free-form, lower-case (the bridge's PERSON is "person"). */
   type: string;
   subtype: string | null;
   description: string | null;
@@ -85,15 +89,14 @@ export interface EntityView {
 
 export interface EdgeView {
   id: string;
-  /** The established clients' names of the ends and the type ... */
-  source: string;
-  target: string;
-  type: string;
-  /** ... and the same under the bridge's names (kept for readers of either). */
   sourceId: string;
   targetId: string;
   relationshipType: string;
   properties: Json;
+  /** The same edge as the official clients read it. */
+  source: string;
+  target: string;
+  type: string;
 }
 
 interface ToolCallView {
@@ -119,26 +122,6 @@ interface StepView {
   createdAt: string;
 }
 
-/** An observation or a reflection: a statement generated from what the conversation holds. */
-interface NoteView {
-  id: string;
-  conversationId: string;
-  content: string;
-  createdAt: string;
-  /** What it was made from: a window of messages, a reasoning step, a trace, or the conversation. */
-  source: 'messages' | 'step' | 'trace' | 'conversation';
-  windowStart?: string;
-  windowEnd?: string;
-}
-
-interface MentionView {
-  conversationId: string;
-  messageId: string;
-  role: Role;
-  content: string;
-  timestamp: string;
-}
-
 interface TraceView {
   id: string;
   conversationId: string;
@@ -150,6 +133,13 @@ interface TraceView {
   completedAt: string | null;
 }
 
+interface HistoryEntry {
+  action: 'created' | 'updated' | 'feedback' | 'merged';
+  at: string;
+  /** updated: {field: {from, to}}; feedback: {feedback}; merged: {sourceId, sourceName}. */
+  details: Json;
+}
+
 /** The provenance link a merge leaves: the source is the same as the target. */
 interface SameAsLink {
   type: 'SAME_AS';
@@ -158,16 +148,9 @@ interface SameAsLink {
   createdAt: string;
 }
 
-interface HistoryEntry {
-  action: 'created' | 'updated' | 'feedback' | 'merged';
-  at: string;
-  /** updated: {field: {from, to}}; feedback: {feedback}; merged: {sourceId, sourceName, link}. */
-  details: Json;
-}
-
 interface EntityPatch {
   name?: string | undefined;
-  /** A hosted type, any case. */
+  /** Free-form (any case). */
   type?: string | undefined;
   subtype?: string | null | undefined;
   description?: string | null | undefined;
@@ -190,8 +173,34 @@ interface ConversationAttrs {
 
 const copy = <T>(value: T): T => (value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T));
 
+function isEntityType(value: string): value is EntityType {
+  return (ENTITY_TYPES as readonly string[]).includes(value);
+}
+
+/** SPEC-5.1.4: bulk_add_messages takes at most this many messages per call. */
+const BULK_MAX = 100;
 /** Messages per observation window. */
 const OBSERVATION_WINDOW = 10;
+/** The workspace a conversation created over the bridge (which has no keys) reports. */
+const BRIDGE_WORKSPACE_ID = 'bridge';
+
+interface ObservationView { id: string; conversationId: string; content: string; createdAt: string; windowStart: string | null; windowEnd: string | null }
+interface ReflectionView { id: string; conversationId: string; content: string; createdAt: string }
+interface MentionView { conversationId: string; messageId: string; content: string; timestamp: string }
+
+/** Namespace of derived record ids (a fixed UUID of this kit). */
+const DERIVED_NAMESPACE = '8b0e7c3a-5d2f-4e91-a6c4-b3d2e1f0a9b8';
+
+/** A stable UUID of what a derived record (observation, reflection) is made from. */
+function derivedId(...parts: string[]): string {
+  return uuidV5(DERIVED_NAMESPACE, parts.join('\u0000'));
+}
+
+/** The first sentence of a text, at most 120 characters. */
+function gist(text: string): string {
+  const first = text.trim().split(/(?<=[.!?])\s/u)[0] ?? '';
+  return first.length > 120 ? `${first.slice(0, 117)}...` : first;
+}
 
 export class HostedStore extends MemoryStore {
   // Hosted-only data, keyed by session id / entity id; forgotten with what it belongs to.
@@ -201,12 +210,14 @@ export class HostedStore extends MemoryStore {
   protected entityUpdatedAt = new Map<string, string>();
   /** The trace that holds the steps recorded over REST for a conversation. */
   protected conversationTrace = new Map<string, string>();
-  /** The hosted type of an entity whose type is not one of the bridge's five (e.g. "concept"). */
+  /** A REST entity type that is none of the bridge's five (lower-case), by entity id. */
   protected entityHostedType = new Map<string, string>();
-  /** Entities made by extraction and not yet superseded by one added on purpose. */
-  protected extracted = new Set<string>();
-  /** When each reasoning step was added (the bridge model has no step time). */
+  /** When each step was recorded (steps added over the bridge fall back to their trace's start). */
   protected stepCreatedAt = new Map<string, string>();
+  /** Entities extracted from messages and not yet added explicitly (an add of the same name claims one). */
+  protected extracted = new Set<string>();
+  /** SAME_AS provenance links left by merges (SPEC-5.3.3), oldest first. */
+  protected sameAs: { id: string; sourceId: string; sourceName: string; sourceType: string; targetId: string; at: string }[] = [];
 
   constructor(options: MemoryStoreOptions = {}) {
     super(options);
@@ -228,22 +239,7 @@ export class HostedStore extends MemoryStore {
     this.entityHostedType.clear();
     this.stepCreatedAt.clear();
     this.extracted.clear();
-  }
-
-  /** An entity added on purpose supersedes the extracted entities of its name (merged into it). */
-  override add_entity(params: Params<'add_entity'>): Entity {
-    const entity = super.add_entity(params);
-    const name = params.name.toLowerCase();
-    for (const id of [...this.extracted]) {
-      if (this.entities.get(id)?.entity.name.toLowerCase() === name) this.merge_duplicate_entities({ source_id: id, target_id: entity.id, canonical_name: null });
-    }
-    return this.entities.get(entity.id) === undefined ? entity : copy(this.entities.get(entity.id)!.entity);
-  }
-
-  override add_step(params: Params<'add_step'>): ReasoningStep {
-    const step = super.add_step(params);
-    this.stepCreatedAt.set(step.id, this.iso());
-    return step;
+    this.sameAs = [];
   }
 
   override clear_session(params: Params<'clear_session'>): void {
@@ -254,17 +250,27 @@ export class HostedStore extends MemoryStore {
   /** A merge over either view is recorded in the target's history. */
   override merge_duplicate_entities(params: Params<'merge_duplicate_entities'>): Entity {
     const sourceName = this.entities.get(params.source_id)?.entity.name;
+    const sourceType = this.entities.has(params.source_id) ? this.restType(params.source_id) : 'object';
     const merged = super.merge_duplicate_entities(params);
+    this.extracted.delete(params.source_id);
+    this.sameAs.push({ id: this.newId(), sourceId: params.source_id, sourceName: sourceName ?? '', sourceType, targetId: merged.id, at: this.iso() });
+    this.entityHostedType.delete(params.source_id);
     this.entityFeedback.delete(params.source_id);
     this.entityHistory.delete(params.source_id);
     this.entityUpdatedAt.delete(params.source_id);
-    this.entityHostedType.delete(params.source_id);
-    this.extracted.delete(params.source_id);
     const at = this.iso();
     this.entityUpdatedAt.set(merged.id, at);
     const link: SameAsLink = { type: 'SAME_AS', sourceId: params.source_id, targetId: merged.id, createdAt: at };
     this.pushHistory(merged.id, { action: 'merged', at, details: { sourceId: params.source_id, sourceName: sourceName ?? null, link } });
     return merged;
+  }
+
+  /** Over the bridge too, an entity added on purpose claims the one only extracted under its name (see addEntity). */
+  override add_entity(params: Params<'add_entity'>): Entity {
+    const name = params.name.toLowerCase();
+    if (![...this.extracted].some((id) => this.entities.get(id)?.entity.name.toLowerCase() === name)) return super.add_entity(params);
+    const view = this.addEntity({ name: params.name, type: params.entity_type, description: params.description });
+    return copy(this.entities.get(view.id)!.entity);
   }
 
   /** The bridge snapshot plus the hosted-only data (for tests: a refused request changes neither). */
@@ -277,8 +283,9 @@ export class HostedStore extends MemoryStore {
         history: Object.fromEntries(this.entityHistory),
         updatedAt: Object.fromEntries(this.entityUpdatedAt),
         conversationTraces: Object.fromEntries(this.conversationTrace),
-        entityTypes: Object.fromEntries(this.entityHostedType),
-        stepTimes: Object.fromEntries(this.stepCreatedAt),
+        hostedTypes: Object.fromEntries(this.entityHostedType),
+        stepCreatedAt: Object.fromEntries(this.stepCreatedAt),
+        sameAs: this.sameAs,
         extracted: [...this.extracted],
       }),
     };
@@ -286,7 +293,7 @@ export class HostedStore extends MemoryStore {
 
   // ---------------------------------------------------------------- conversations
 
-  /** Newest first (SPEC-5.1.2; ties: the later made first), optionally only one user's; limit keeps the newest. */
+  /** Newest first (SPEC-5.1.2; ties: the later created first), optionally only one user's. */
   listConversations(options: { userId?: string | undefined; limit?: number | undefined } = {}): ConversationView[] {
     let all = [...this.sessions.values()].reverse().sort((a, b) => b.created_ms - a.created_ms).map((s) => this.conversationOf(s.session_id)!);
     if (options.userId !== undefined) all = all.filter((c) => c.userId === options.userId);
@@ -294,15 +301,13 @@ export class HostedStore extends MemoryStore {
   }
 
   /** An empty conversation (a session with no messages yet) with a fresh UUID as its id. */
-  createConversation(
-    input: { userId: string; title?: string | null | undefined; metadata?: Json | null | undefined },
-    workspaceId: string | null = null,
-  ): ConversationView {
+  createConversation(input: { userId: string; title?: string | null | undefined; metadata?: Json | null | undefined; workspaceId?: string | null | undefined }): ConversationView {
     const id = this.newId();
     const now = this.now().getTime();
     const metadata = copy(input.metadata ?? {});
-    this.sessions.set(id, { session_id: id, conversation_id: this.newId(), created_ms: now, updated_ms: now, last_ms: now, messages: [] });
-    this.conversationAttrs.set(id, { userId: input.userId, workspaceId, title: input.title ?? null, metadata });
+    // The bridge view's conversation id is the session id too, so both views name it alike.
+    this.sessions.set(id, { session_id: id, conversation_id: id, created_ms: now, updated_ms: now, last_ms: now, messages: [] });
+    this.conversationAttrs.set(id, { userId: input.userId, workspaceId: input.workspaceId ?? null, title: input.title ?? null, metadata });
     return this.conversationOf(id)!;
   }
 
@@ -328,16 +333,16 @@ export class HostedStore extends MemoryStore {
     return c;
   }
 
-  /** Idempotent: an unknown or already-deleted conversation is not an error. */
+  /** Idempotent (SPEC-5.1.3): an unknown or already deleted conversation is fine. */
   deleteConversation(id: string): void {
     this.clear_session({ session_id: id });
   }
 
   /**
    * The conversation with its messages; limit keeps the most recent ones (as get_conversation).
-   * An unknown conversation has no messages (as the bridge's unknown session), and nothing is made.
+   * An unknown (or deleted) conversation has no messages: `{id, messages: []}`, as the clients read it.
    */
-  conversationWithMessages(id: string, limit?: number): { id: string; messages: MessageView[] } & Partial<ConversationView> {
+  conversationWithMessages(id: string, limit?: number): Partial<ConversationView> & { id: string; messages: MessageView[] } {
     const c = this.conversationOf(id);
     if (c === undefined) return { id, messages: [] };
     const conv = this.get_conversation({ session_id: id, limit: limit ?? null });
@@ -345,33 +350,26 @@ export class HostedStore extends MemoryStore {
   }
 
   /**
-   * Adds a message; a conversation that does not exist yet is created (as the bridge does), in the
-   * caller's workspace. The people, places, organisations and names the content mentions become
-   * entities, unless an entity of that name (or canonical or merged name) exists.
+   * Adds a message; a conversation that does not exist yet is created (as the bridge does). The
+   * entities named in its content are extracted into the store (an existing one is not repeated).
    */
-  addMessage(id: string, input: { role: Role; content: string; metadata?: Json | null | undefined }, workspaceId: string | null = null): MessageView {
-    const found = extractEntities(input.content);
-    const message = messageView(this.add_message({ session_id: id, role: input.role, content: input.content, metadata: input.metadata ?? null }), id);
-    if (!this.conversationAttrs.has(id)) this.conversationAttrs.set(id, { userId: null, workspaceId, title: null, metadata: {} });
-    for (const e of found) {
-      if (this.entityNamed(e.name) === undefined) this.extracted.add(this.addEntity({ name: e.name, type: e.type, description: null }).id);
-    }
-    return message;
+  addMessage(id: string, input: { role: Role; content: string; metadata?: Json | null | undefined }): MessageView {
+    const view = messageView(this.add_message({ session_id: id, role: input.role, content: input.content, metadata: input.metadata ?? null }), id);
+    this.extractFrom(input.content);
+    return view;
   }
 
-  /** All or nothing: the inputs are validated before this is called, so no add can fail midway. */
-  addMessages(id: string, inputs: { role: Role; content: string; metadata?: Json | null | undefined }[], workspaceId: string | null = null): MessageView[] {
-    return inputs.map((m) => this.addMessage(id, m, workspaceId));
+  /** All or nothing: at most BULK_MAX, validated before any is added, so no add can fail midway. */
+  addMessages(id: string, inputs: { role: Role; content: string; metadata?: Json | null | undefined }[]): MessageView[] {
+    if (inputs.length > BULK_MAX) throw new HostedError(400, `messages: at most ${BULK_MAX} per call, got ${inputs.length}`);
+    return inputs.map((m) => this.addMessage(id, m));
   }
 
-  /**
-   * score: the share of the query's words the message holds (1 when it holds them all), so the
-   * official clients' default threshold of 0.7 keeps a message that contains the word asked for
-   * (the bridge's cosine score would fall below it in any long message); ties: the bridge's
-   * ranking. An unknown conversation has no hits.
-   */
+  /** An unknown conversation has no messages to find. */
   searchMessages(id: string, input: { query: string; limit?: number | undefined; threshold?: number | undefined }): (MessageView & { score: number })[] {
     const recs = this.sessions.get(id)?.messages ?? [];
+    // The score is the share of the query's words the message holds, so the clients' default
+    // threshold (0.7) keeps a message that has them all.
     const words = tokenize(input.query);
     const hits = rank(input.query, recs, (r) => r.doc)
       .map((h) => ({ rec: h.item, score: [...words].filter((w) => h.item.doc.some((set) => set.has(w))).length / words.size }))
@@ -381,103 +379,140 @@ export class HostedStore extends MemoryStore {
   }
 
   /**
-   * The three tiers (SPEC-5.2.1): reflections, observations and the recent messages (limit, default
-   * 20); also the entities those messages mention. Unknown conversation: empty lists.
+   * The three-tier context (SPEC-5.2.1): reflections, observations and the recent messages (limit,
+   * default 20), plus the entities those messages mention and the conversation's steps. An unknown
+   * conversation has an empty context.
    */
-  context(id: string, limit = 20): { conversationId: string; reflections: NoteView[]; observations: NoteView[]; recentMessages: MessageView[]; entities: EntityView[] } {
+  context(id: string, limit = 20): {
+    conversationId: string; reflections: ReflectionView[]; observations: ObservationView[]; recentMessages: MessageView[];
+    entities: EntityView[]; steps: StepView[];
+  } {
     const { messages } = this.conversationWithMessages(id, limit);
     const text = messages.map((m) => m.content).join('\n');
     const entities = [...this.entities.values()]
       .filter((r) => [r.entity.name, r.entity.canonical_name, ...r.aliases].some((n) => n != null && mentions(text, n)))
       .map((r) => this.entityView(r.entity.id));
-    return { conversationId: id, reflections: this.reflections(id).reflections, observations: this.observations(id).observations, recentMessages: messages, entities };
+    return {
+      conversationId: id, reflections: this.reflections(id), observations: this.observations(id), recentMessages: messages,
+      entities, steps: this.listSteps(id).slice(-limit),
+    };
   }
 
   /**
-   * Observations, oldest first, made from what the conversation holds when asked (so never stale):
-   * one per window of OBSERVATION_WINDOW messages (who spoke, and the entities mentioned), and one
-   * per reasoning step with a result. limit keeps the most recent ones.
+   * Observations derived from the conversation, oldest first: one per window of ten messages (its
+   * roles, the entities it names, the gist of its first message) and one per reasoning step with a
+   * result. Ids are stable (derived from what they observe). An unknown conversation has none.
    */
-  observations(id: string, limit?: number): { conversationId: string; observations: NoteView[] } {
-    const recs = this.sessions.get(id)?.messages ?? [];
-    const notes: NoteView[] = [];
-    for (let i = 0; i < recs.length; i += OBSERVATION_WINDOW) {
-      const window = recs.slice(i, i + OBSERVATION_WINDOW).map((r) => r.message);
+  observations(id: string, limit?: number): ObservationView[] {
+    const session = this.sessions.get(id);
+    const out: (ObservationView & { at: string })[] = [];
+    const msgs = session?.messages.map((r) => r.message) ?? [];
+    for (let i = 0; i < msgs.length; i += OBSERVATION_WINDOW) {
+      const window = msgs.slice(i, i + OBSERVATION_WINDOW);
       const first = window[0]!;
       const last = window[window.length - 1]!;
-      const roles = countBy(window.map((m) => m.role));
-      const named = this.entitiesMentionedIn(window.map((m) => m.content).join('\n'));
-      notes.push({
-        id: `${first.id}:observation`,
-        conversationId: id,
-        content: `${window.length} message${window.length === 1 ? '' : 's'} (${roles})` +
-          (named.length > 0 ? ` mentioning ${named.map((e) => `${e.name} (${e.type})`).join(', ')}` : ' mentioning no known entity') + '.',
-        createdAt: last.timestamp,
-        source: 'messages',
-        windowStart: first.timestamp,
-        windowEnd: last.timestamp,
-      });
+      const roles = [...new Set(window.map((m) => m.role))].join(', ');
+      const named = this.entitiesNamedIn(window.map((m) => m.content).join('\n'));
+      const content = `${window.length} message${window.length === 1 ? '' : 's'} (${roles})` +
+        (named.length > 0 ? ` naming ${named.join(', ')}` : '') + `; first: "${gist(first.content)}"`;
+      out.push({ id: derivedId('observation', id, first.id), conversationId: id, content, createdAt: last.timestamp, windowStart: first.timestamp, windowEnd: last.timestamp, at: last.timestamp });
     }
     for (const s of this.listSteps(id)) {
       if (s.result === null) continue;
-      const what = s.actionTaken ?? s.reasoning ?? `step ${s.stepNumber}`;
-      notes.push({ id: `${s.id}:observation`, conversationId: id, content: `${what}: ${s.result}`, createdAt: s.createdAt, source: 'step' });
+      const content = `${s.actionTaken ?? 'step'}: ${s.result}`;
+      out.push({ id: derivedId('observation', id, s.id), conversationId: id, content, createdAt: s.createdAt, windowStart: null, windowEnd: null, at: s.createdAt });
     }
-    notes.sort((x, y) => x.createdAt.localeCompare(y.createdAt));
-    return { conversationId: id, observations: limit === undefined ? notes : limit === 0 ? [] : notes.slice(-limit) };
+    const sorted = out.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0)).map(({ at: _at, ...o }) => o);
+    return limit === undefined ? sorted : sorted.slice(0, limit);
   }
 
   /**
-   * Reflections, made from what is stored: one over the whole conversation (how many messages,
-   * from whom, the entities mentioned most), and one per completed trace (task, outcome, success).
+   * Reflections derived from the conversation: one per completed trace (its task, outcome and
+   * success), and, once there are two or more observations, one that condenses them (how many, and
+   * the entities named most often).
    */
-  reflections(id: string): { conversationId: string; reflections: NoteView[] } {
-    const recs = this.sessions.get(id)?.messages ?? [];
-    const notes: NoteView[] = [];
-    if (recs.length > 0) {
-      const text = recs.map((r) => r.message.content).join('\n');
-      const top = this.entitiesMentionedIn(text)
-        .map((e) => ({ e, n: recs.filter((r) => this.nameOf(e).some((name) => mentions(r.message.content, name))).length }))
-        .sort((x, y) => y.n - x.n)
-        .slice(0, 5);
-      notes.push({
-        id: `${id}:reflection`,
-        conversationId: id,
-        content: `The conversation has ${recs.length} message${recs.length === 1 ? '' : 's'} (${countBy(recs.map((r) => r.message.role))})` +
-          (top.length > 0 ? `; most mentioned: ${top.map(({ e, n }) => `${e.name} (${n})`).join(', ')}.` : '; no known entity is mentioned.'),
-        createdAt: recs[recs.length - 1]!.message.timestamp,
-        source: 'conversation',
+  reflections(id: string): ReflectionView[] {
+    const out: ReflectionView[] = this.tracesOf(id)
+      .filter((t) => t.completed_at != null)
+      .map((t) => ({
+        id: derivedId('reflection', id, t.id), conversationId: id, createdAt: t.completed_at!,
+        content: `${t.task}: ${t.outcome ?? 'no outcome'}${t.success === true ? ' (succeeded)' : t.success === false ? ' (failed)' : ''}`,
+      }));
+    const observations = this.observations(id);
+    if (observations.length >= 2) {
+      const counts = new Map<string, number>();
+      const text = this.sessions.get(id)?.messages.map((r) => r.message.content) ?? [];
+      for (const t of text) for (const n of this.entitiesNamedIn(t)) counts.set(n, (counts.get(n) ?? 0) + 1);
+      const top = [...counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([n, c]) => `${n} (${c})`);
+      out.push({
+        id: derivedId('reflection', id, 'observations'), conversationId: id, createdAt: observations[observations.length - 1]!.createdAt,
+        content: `${observations.length} observations over ${text.length} messages` + (top.length > 0 ? `; most named: ${top.join(', ')}` : ''),
       });
     }
-    for (const t of this.tracesOf(id)) {
-      if (t.completed_at == null) continue;
-      const verdict = t.success === true ? 'succeeded' : t.success === false ? 'failed' : 'ended';
-      notes.push({
-        id: t.id,
-        conversationId: id,
-        content: `${JSON.stringify(t.task)} ${verdict} after ${t.steps.length} step${t.steps.length === 1 ? '' : 's'}${t.outcome != null ? `: ${t.outcome}` : '.'}`,
-        createdAt: t.completed_at,
-        source: 'trace',
-      });
-    }
-    return { conversationId: id, reflections: notes };
+    return out;
   }
 
   // ---------------------------------------------------------------- entities
 
-  /** type: a hosted type, any case ("person" and "PERSON" are the same). */
+  /** `type` compares ignoring case with the REST type (person, concept, …). */
   listEntities(options: { type?: string | undefined; limit?: number | undefined } = {}): EntityView[] {
-    let all = [...this.entities.values()].map((r) => this.entityView(r.entity.id));
-    if (options.type !== undefined) all = all.filter((e) => e.type === hostedEntityType(options.type!));
-    return options.limit === undefined ? all : all.slice(0, options.limit);
+    let all = [...this.entities.values()];
+    if (options.type !== undefined) all = all.filter((r) => this.restType(r.entity.id) === options.type!.toLowerCase());
+    const picked = options.limit === undefined ? all : all.slice(0, options.limit);
+    return picked.map((r) => this.entityView(r.entity.id));
   }
 
-  /** type: free-form, any case; the bridge view shows its bridge type (see the header). */
-  addEntity(input: { name: string; type: string; description?: string | null | undefined; subtype?: string | null | undefined }): EntityView {
-    const e = this.add_entity({ name: input.name, entity_type: bridgeEntityType(input.type), description: input.description ?? null });
-    if (input.subtype != null) this.entities.get(e.id)!.entity.subtype = input.subtype;
-    this.setHostedType(e.id, input.type);
+  /**
+   * Any non-empty type; one of the bridge's five (any case) is stored as that. An entity that was
+   * only extracted from messages under the same name (ignoring case) is claimed: it takes the given
+   * type and description and keeps its id, so adding what a message already named does not make a
+   * second entity of that name.
+   */
+  addEntity(input: { name: string; type: string; description?: string | null | undefined; subtype?: string | null | undefined }, origin: 'caller' | 'extracted' = 'caller'): EntityView {
+    const { bridge, hosted } = splitType(input.type);
+    const claimed = origin === 'caller' ? [...this.extracted].find((id) => this.entities.get(id)?.entity.name.toLowerCase() === input.name.toLowerCase()) : undefined;
+    if (claimed !== undefined) {
+      checkSize('name', input.name, MAX_NAME_CHARS);
+      checkSize('description', input.description, MAX_TEXT_CHARS);
+      this.extracted.delete(claimed);
+      const e = this.entities.get(claimed)!.entity;
+      e.name = input.name;
+      e.type = bridge;
+      e.description = input.description ?? null;
+      e.subtype = input.subtype ?? hosted ?? null;
+      if (hosted === undefined) this.entityHostedType.delete(claimed);
+      else this.entityHostedType.set(claimed, hosted);
+      return this.entityView(claimed);
+    }
+    const e = this.add_entity({ name: input.name, entity_type: bridge, description: input.description ?? null });
+    const rec = this.entities.get(e.id)!.entity;
+    if (hosted !== undefined) this.entityHostedType.set(e.id, hosted);
+    if (origin === 'extracted') this.extracted.add(e.id);
+    // Over the bridge, a free-form type shows as OBJECT with the hosted type as its subtype.
+    rec.subtype = input.subtype ?? hosted ?? null;
     return this.entityView(e.id);
+  }
+
+  /** The REST type of a stored entity: its free-form type, else the bridge type in lower case. */
+  protected restType(id: string): string {
+    return this.entityHostedType.get(id) ?? this.entities.get(id)!.entity.type.toLowerCase();
+  }
+
+  /** Names of stored entities that `text` mentions (name, canonical name or a merged name). */
+  protected entitiesNamedIn(text: string): string[] {
+    return [...this.entities.values()]
+      .filter((r) => [r.entity.name, r.entity.canonical_name, ...r.aliases].some((n) => n != null && mentions(text, n)))
+      .map((r) => r.entity.name);
+  }
+
+  /** Adds the entities named in `text` that the store does not hold yet (by any name, ignoring case). */
+  protected extractFrom(text: string): void {
+    const known = new Set([...this.entities.values()].flatMap((r) => [r.entity.name, r.entity.canonical_name, ...r.aliases]).filter((n): n is string => n != null).map((n) => n.toLowerCase()));
+    for (const x of extractEntities(text)) {
+      if (known.has(x.name.toLowerCase())) continue;
+      known.add(x.name.toLowerCase());
+      this.addEntity({ name: x.name, type: x.type, description: 'extracted from message content' }, 'extracted');
+    }
   }
 
   entityView(id: string): EntityView {
@@ -487,7 +522,7 @@ export class HostedStore extends MemoryStore {
     return {
       id: e.id,
       name: e.name,
-      type: this.entityHostedType.get(id) ?? hostedEntityType(e.type),
+      type: this.restType(id),
       subtype: e.subtype ?? null,
       description: e.description ?? null,
       embedding: copy(e.embedding ?? null),
@@ -499,35 +534,29 @@ export class HostedStore extends MemoryStore {
     };
   }
 
-  /** The entity with its outgoing relationships {id, type, targetId, targetName, properties} (get_entity). */
-  entityWithRelationships(id: string): EntityView & { relationships: { id: string; type: string; targetId: string; targetName: string | null; properties: Json }[] } {
-    const view = this.entityView(id);
-    const relationships = this.relationships
-      .filter((r) => r.source_id === id)
-      .map((r) => ({ id: r.id, type: r.relationship_type, targetId: r.target_id, targetName: this.entities.get(r.target_id)?.entity.name ?? null, properties: copy(r.properties ?? {}) }));
-    return { ...view, relationships };
-  }
-
   /** A partial update (fields left out keep their value); each change is recorded in the history. */
   updateEntity(id: string, patch: EntityPatch): EntityView {
     const before = this.entityView(id);
     const e = this.entities.get(id)!.entity;
     const changes: Json = {};
-    const set = <K extends keyof EntityPatch>(field: K, from: unknown, to: unknown, apply: () => void) => {
+    const set = <K extends keyof EntityPatch>(field: K, from: unknown, apply: () => void) => {
+      const to = patch[field];
       if (to === undefined || to === from) return;
       changes[field] = { from, to };
       apply();
     };
     checkSize('name', patch.name, MAX_NAME_CHARS);
     checkSize('description', patch.description, MAX_TEXT_CHARS);
-    set('name', before.name, patch.name, () => { e.name = patch.name!; });
-    set('type', before.type, patch.type === undefined ? undefined : hostedEntityType(patch.type), () => {
-      e.type = bridgeEntityType(patch.type!);
-      this.setHostedType(id, patch.type!);
+    set('name', before.name, () => { e.name = patch.name!; });
+    set('type', before.type, () => {
+      const { bridge, hosted } = splitType(patch.type!);
+      e.type = bridge;
+      if (hosted === undefined) this.entityHostedType.delete(id);
+      else this.entityHostedType.set(id, hosted);
     });
-    set('subtype', before.subtype, patch.subtype, () => { e.subtype = patch.subtype ?? null; });
-    set('description', before.description, patch.description, () => { e.description = patch.description ?? null; });
-    set('canonicalName', before.canonicalName, patch.canonicalName, () => { e.canonical_name = patch.canonicalName ?? null; });
+    set('subtype', before.subtype, () => { e.subtype = patch.subtype ?? null; });
+    set('description', before.description, () => { e.description = patch.description ?? null; });
+    set('canonicalName', before.canonicalName, () => { e.canonical_name = patch.canonicalName ?? null; });
     if (Object.keys(changes).length > 0) {
       const at = this.iso();
       this.entityUpdatedAt.set(id, at);
@@ -540,20 +569,23 @@ export class HostedStore extends MemoryStore {
   deleteEntity(id: string): void {
     if (!this.entities.has(id)) return;
     this.entities.delete(id);
+    this.entityHostedType.delete(id);
+    this.extracted.delete(id);
     this.relationships = this.relationships.filter((r) => r.source_id !== id && r.target_id !== id);
     this.entityFeedback.delete(id);
     this.entityHistory.delete(id);
     this.entityUpdatedAt.delete(id);
-    this.entityHostedType.delete(id);
-    this.extracted.delete(id);
   }
 
   /**
-   * The latest feedback replaces the previous one; every feedback is kept in the history. Answers
-   * {id, updated: true} (SPEC-5.3.1), plus what was stored.
+   * The latest feedback replaces the previous one; every feedback is kept in the history. The
+   * answer is `{id, updated: true}` (SPEC-5.3.1) with the stored feedback beside it. A userScore,
+   * when given, must be a number in [0, 1].
    */
   setFeedback(id: string, feedback: Json): { id: string; updated: true; entityId: string; feedback: Json; updatedAt: string } {
     this.entityView(id);
+    const score = feedback.userScore ?? feedback.user_score;
+    if (score !== undefined && (typeof score !== 'number' || !(score >= 0 && score <= 1))) throw new HostedError(400, `userScore: ${JSON.stringify(score)} is not a number in [0, 1]`);
     const at = this.iso();
     this.entityFeedback.set(id, { feedback: copy(feedback), updatedAt: at });
     this.pushHistory(id, { action: 'feedback', at, details: { feedback: copy(feedback) } });
@@ -561,46 +593,75 @@ export class HostedStore extends MemoryStore {
   }
 
   /**
-   * mentions: every message, in any conversation, whose content names the entity (its name,
-   * canonical name or a merged name), oldest first (SPEC-5.3.2); history: the entity's own changes,
-   * oldest first, starting with its creation.
+   * Every mention of the entity across conversations (SPEC-5.3.2): each message, in any
+   * conversation, whose content names it (name, canonical name or a merged name), oldest first;
+   * beside it the entity's own change history, starting with its creation.
    */
   history(id: string): { entityId: string; mentions: MentionView[]; history: HistoryEntry[] } {
     const e = this.entityView(id);
-    const names = this.nameOf(e);
-    const found: MentionView[] = [];
+    const created: HistoryEntry = { action: 'created', at: e.createdAt, details: { name: e.name, type: e.type } };
+    return { entityId: id, mentions: this.mentionsOf(id), history: [created, ...copy(this.entityHistory.get(id) ?? [])] };
+  }
+
+  protected mentionsOf(id: string): MentionView[] {
+    const rec = this.entities.get(id)!;
+    const names = [rec.entity.name, rec.entity.canonical_name, ...rec.aliases].filter((n): n is string => n != null && n.trim() !== '');
+    const out: MentionView[] = [];
     for (const s of this.sessions.values()) {
-      for (const { message: m } of s.messages) {
-        if (names.some((n) => mentions(m.content, n))) found.push({ conversationId: s.session_id, messageId: m.id, role: m.role, content: m.content, timestamp: m.timestamp });
+      for (const { message } of s.messages) {
+        if (names.some((n) => mentions(message.content, n))) out.push({ conversationId: s.session_id, messageId: message.id, content: message.content, timestamp: message.timestamp });
       }
     }
-    found.sort((x, y) => x.timestamp.localeCompare(y.timestamp));
-    const created: HistoryEntry = { action: 'created', at: e.createdAt, details: { name: e.name, type: e.type } };
-    return { entityId: id, mentions: found, history: [created, ...copy(this.entityHistory.get(id) ?? [])] };
+    return out.sort((a, b) => (a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : 0));
   }
 
   /**
-   * Merges `sourceId` into `targetId` (the bridge's merge_duplicate_entities: the source's names
-   * become the target's aliases, its relationships move to the target, the source is gone). The
-   * SAME_AS provenance link from the source to the target (SPEC-5.3.3) is the answer's `link` and
-   * stays in the target's history (action "merged", details.link).
+   * Merges `sourceId` into `targetId` (the bridge's merge_duplicate_entities), leaving a SAME_AS
+   * link from source to target: `{sourceId, targetId, status: "merged", entity: <the target>}`.
    */
   mergeEntity(sourceId: string, input: { targetId: string; canonicalName?: string | null | undefined }): { sourceId: string; targetId: string; status: 'merged'; link: SameAsLink; entity: EntityView } {
     this.entityView(sourceId);
     this.entityView(input.targetId);
     if (sourceId === input.targetId) throw new HostedError(400, 'targetId: must differ from the entity being merged');
     const merged = this.merge_duplicate_entities({ source_id: sourceId, target_id: input.targetId, canonical_name: input.canonicalName ?? null });
-    const entry = this.entityHistory.get(merged.id)!.at(-1)!;
-    return { sourceId, targetId: merged.id, status: 'merged', link: entry.details.link as SameAsLink, entity: this.entityView(merged.id) };
+    // The SAME_AS provenance link (SPEC-5.3.3), also in the target's history (action "merged").
+    const link = this.entityHistory.get(merged.id)!.at(-1)!.details.link as SameAsLink;
+    return { sourceId, targetId: merged.id, status: 'merged', link, entity: this.entityView(merged.id) };
   }
 
-  graph(): { nodes: EntityView[]; edges: EdgeView[] } {
+  /** The entity with its outgoing relationships {id, type, targetId, targetName, properties} (get_entity). */
+  entityWithRelationships(id: string): EntityView & { relationships: { id: string; type: string; targetId: string; targetName: string | null; properties: Json }[] } {
+    const view = this.entityView(id);
+    const relationships = this.relationships
+      .filter((r) => r.source_id === id)
+      .map((r) => ({ id: r.id, type: r.relationship_type, targetId: r.target_id, targetName: this.entities.get(r.target_id)?.entity.name ?? null, properties: copy(r.properties ?? {}) }));
+    return { ...view, relationships };
+  }
+
+  /**
+   * Nodes are the entities, plus each merged-away entity as a node marked `mergedInto`; edges are
+   * the relationships plus the SAME_AS links of merges (source -> target).
+   */
+  graph(): { nodes: (EntityView | { id: string; name: string; type: string; mergedInto: string })[]; edges: EdgeView[] } {
+    const live = new Set(this.entities.keys());
+    const links = this.sameAs.filter((l) => !live.has(l.sourceId));
+    return {
+      nodes: [...this.listEntities(), ...links.map((l) => ({ id: l.sourceId, name: l.sourceName, type: l.sourceType, mergedInto: l.targetId }))],
+      edges: [
+        ...this.relationships.map(edgeView),
+        ...links.map((l) => edgeView({ id: l.id, source_id: l.sourceId, target_id: l.targetId, relationship_type: 'SAME_AS', properties: { mergedAt: l.at } })),
+      ],
+    };
+  }
+
+  /** The live entities and relationships only (what the query console reads). */
+  liveGraph(): { nodes: EntityView[]; edges: EdgeView[] } {
     return { nodes: this.listEntities(), edges: this.relationships.map(edgeView) };
   }
 
-  /** Over name, description, canonical name and merged names, as the bridge's search_entities; type: any case. */
+  /** Over name, description, canonical name and merged names, as the bridge's search_entities. */
   searchEntities(input: { query: string; limit?: number | undefined; type?: string | undefined }): (EntityView & { score: number })[] {
-    const candidates = [...this.entities.values()].filter((r) => input.type === undefined || this.entityView(r.entity.id).type === hostedEntityType(input.type));
+    const candidates = [...this.entities.values()].filter((r) => input.type === undefined || this.restType(r.entity.id) === input.type.toLowerCase());
     return rank(input.query, candidates, (r) => this.entityTokens(r), { limit: input.limit })
       .map((h) => ({ ...this.entityView(h.item.entity.id), score: h.score }));
   }
@@ -614,35 +675,35 @@ export class HostedStore extends MemoryStore {
       this.conversationTrace.set(input.conversationId, traceId);
     }
     const step = this.add_step({ trace_id: traceId, thought: input.reasoning ?? null, action: input.actionTaken ?? null, observation: input.result ?? null });
+    this.stepCreatedAt.set(step.id, this.iso());
     return this.stepView(step.id);
   }
 
   /** Steps of one conversation's traces (or of all traces), in trace then step order. */
   listSteps(conversationId?: string): StepView[] {
     const traces = conversationId === undefined ? [...this.traces.values()].map((r) => r.trace) : this.tracesOf(conversationId);
-    return traces.flatMap((t) => t.steps.map((s) => this.stepOf(s, t)));
+    return traces.flatMap((t) => t.steps.map((s) => this.viewOfStep(s, t)));
   }
 
   stepView(id: string): StepView {
     const rec = this.steps.get(id);
     if (rec === undefined) throw new HostedError(404, `no reasoning step with id ${JSON.stringify(id)}`);
-    return this.stepOf(rec.step, rec.trace.trace);
+    return this.viewOfStep(rec.step, rec.trace.trace);
   }
 
-  private stepOf(s: ReasoningStep, t: ReasoningTrace): StepView {
+  protected viewOfStep(s: ReasoningStep, t: ReasoningTrace): StepView {
     return stepView(s, t, this.stepCreatedAt.get(s.id) ?? t.started_at);
   }
 
   /**
-   * The step's fields at top level with its toolCalls, and influencedEntities: the entities its
-   * reasoning, action or result names (SPEC-5.4.2); also the trace it belongs to, the steps
-   * before it, and a one-paragraph explanation.
+   * The step's own fields at the top level with its `toolCalls` and `influencedEntities` (the
+   * entities its reasoning, action or result names) (SPEC-5.4.2); beside them the trace, the steps
+   * before it and a one-paragraph explanation.
    */
-  explainStep(id: string): StepView & { influencedEntities: EntityView[]; trace: Omit<TraceView, 'steps'>; previousSteps: StepView[]; explanation: string } {
+  explainStep(id: string): StepView & { influencedEntities: EntityView[]; step: StepView; trace: Omit<TraceView, 'steps'>; previousSteps: StepView[]; explanation: string } {
     const step = this.stepView(id);
     const trace = this.steps.get(id)!.trace.trace;
-    const previousSteps = trace.steps.filter((s) => s.step_number < step.stepNumber).map((s) => this.stepOf(s, trace));
-    const text = [step.reasoning, step.actionTaken, step.result].filter((t): t is string => t !== null).join('\n');
+    const previousSteps = trace.steps.filter((s) => s.step_number < step.stepNumber).map((s) => this.viewOfStep(s, trace));
     const parts = [
       `Step ${step.stepNumber} of the trace for ${JSON.stringify(trace.task)} (conversation ${trace.session_id}).`,
       step.reasoning !== null ? `Reasoning: ${step.reasoning}.` : undefined,
@@ -650,8 +711,12 @@ export class HostedStore extends MemoryStore {
       step.result !== null ? `Result: ${step.result}.` : undefined,
       step.toolCalls.length > 0 ? `Tools called: ${step.toolCalls.map((c) => `${c.toolName} (${c.status})`).join(', ')}.` : undefined,
     ];
-    const { steps: _steps, ...summary } = this.traceOf(trace);
-    return { ...step, influencedEntities: this.entitiesMentionedIn(text), trace: summary, previousSteps, explanation: parts.filter((p) => p !== undefined).join(' ') };
+    const { steps: _steps, ...summary } = traceView(trace);
+    const text = [step.reasoning, step.actionTaken, step.result].filter((t): t is string => t !== null).join('\n');
+    const influenced = [...this.entities.values()]
+      .filter((r) => [r.entity.name, r.entity.canonical_name, ...r.aliases].some((n) => n != null && n.trim() !== '' && mentions(text, n)))
+      .map((r) => this.entityView(r.entity.id));
+    return { ...step, influencedEntities: influenced, step, trace: summary, previousSteps, explanation: parts.filter((p) => p !== undefined).join(' ') };
   }
 
   recordToolCall(input: {
@@ -672,56 +737,182 @@ export class HostedStore extends MemoryStore {
   }
 
   /**
-   * Every step of the conversation's traces (bridge-started ones included), oldest trace first,
-   * and every tool call of those steps (each with its stepId) (SPEC-5.4.3); also the traces.
+   * All steps and tool calls of the conversation (SPEC-5.4.3), over every trace of it (bridge-started
+   * ones included), oldest first; the traces themselves beside them. An unknown id has none.
    */
   traceOfConversation(conversationId: string): { conversationId: string; steps: StepView[]; toolCalls: ToolCallView[]; traces: TraceView[] } {
-    const traces = this.tracesOf(conversationId).map((t) => this.traceOf(t));
-    const steps = traces.flatMap((t) => t.steps);
-    return { conversationId, steps, toolCalls: steps.flatMap((s) => s.toolCalls), traces };
+    const steps = this.listSteps(conversationId);
+    return { conversationId, steps, toolCalls: steps.flatMap((s) => s.toolCalls), traces: this.tracesOf(conversationId).map(traceView) };
   }
 
   /** The steps whose reasoning, action or result mention the entity by one of its names. */
   provenance(entityId: string): { entityId: string; steps: StepView[] } {
-    const names = this.nameOf(this.entityView(entityId));
+    const e = this.entityView(entityId);
+    const names = [e.name, e.canonicalName, ...e.aliases].filter((n): n is string => n !== null && n.trim() !== '');
     const steps = this.listSteps().filter((s) => [s.reasoning, s.actionTaken, s.result].some((text) => text !== null && names.some((n) => mentions(text, n))));
     return { entityId, steps };
+  }
+
+  // ---------------------------------------------------------------- Platinum over the bridge
+  // The established kit's Volume 5 methods: the operations above in snake_case, with the bridge's
+  // conventions (unknown ids named by a parameter are a 400, BadRequestError; entity types are the
+  // bridge's five). Parameters arrive validated by METHODS[m].params.
+
+  create_conversation(p: Params<'create_conversation'>): Json {
+    return this.bridgeConversation(this.createConversation({ userId: p.user_id, metadata: p.metadata ?? null, workspaceId: BRIDGE_WORKSPACE_ID }));
+  }
+
+  list_conversations(p: Params<'list_conversations'>): Json[] {
+    return this.listConversations({ limit: p.limit ?? undefined }).map((c) => this.bridgeConversation(c));
+  }
+
+  get_conversation_metadata(p: Params<'get_conversation_metadata'>): Json {
+    const c = this.conversationOf(p.conversation_id);
+    if (c === undefined) throw new BadRequestError('conversation_id', `no conversation with id ${JSON.stringify(p.conversation_id)}`);
+    return this.bridgeConversation(c);
+  }
+
+  delete_conversation(p: Params<'delete_conversation'>): void {
+    this.deleteConversation(p.conversation_id);
+  }
+
+  get_context(p: Params<'get_context'>): Json {
+    const c = this.context(p.conversation_id);
+    return {
+      reflections: c.reflections.map(snakeReflection),
+      observations: c.observations.map(snakeObservation),
+      recent_messages: c.recentMessages.map((m) => this.bridgeMessage(m.id)),
+    };
+  }
+
+  bulk_add_messages(p: Params<'bulk_add_messages'>): Message[] {
+    const added = this.addMessages(p.conversation_id, p.messages.map((m) => ({ role: m.role, content: m.content, metadata: m.metadata ?? null })));
+    return added.map((m) => this.bridgeMessage(m.id));
+  }
+
+  get_observations(p: Params<'get_observations'>): Json[] {
+    return this.observations(p.conversation_id, p.limit ?? undefined).map(snakeObservation);
+  }
+
+  get_reflections(p: Params<'get_reflections'>): Json[] {
+    return this.reflections(p.conversation_id).map(snakeReflection);
+  }
+
+  list_entities(p: Params<'list_entities'>): Entity[] {
+    return this.listEntities({ type: p.type ?? undefined, limit: p.limit ?? undefined }).map((e) => this.bridgeEntity(e.id));
+  }
+
+  get_entity(p: Params<'get_entity'>): Entity {
+    return this.bridgeEntity(this.entityOrBad('entity_id', p.entity_id));
+  }
+
+  update_entity(p: Params<'update_entity'>): Entity {
+    const id = this.entityOrBad('entity_id', p.entity_id);
+    this.updateEntity(id, { name: p.name ?? undefined, description: p.description ?? undefined });
+    return this.bridgeEntity(id);
+  }
+
+  delete_entity(p: Params<'delete_entity'>): void {
+    this.deleteEntity(p.entity_id);
+  }
+
+  set_entity_feedback(p: Params<'set_entity_feedback'>): { id: string; updated: boolean } {
+    const r = this.setFeedback(this.entityOrBad('entity_id', p.entity_id), { userScore: p.user_score, confirmed: p.confirmed ?? false });
+    return { id: r.id, updated: r.updated };
+  }
+
+  get_entity_history(p: Params<'get_entity_history'>): Json {
+    const id = this.entityOrBad('entity_id', p.entity_id);
+    return {
+      entity_id: id,
+      mentions: this.mentionsOf(id).map((m) => ({ conversation_id: m.conversationId, message_id: m.messageId, content: m.content, timestamp: m.timestamp })),
+    };
+  }
+
+  merge_entities(p: Params<'merge_entities'>): Json {
+    this.entityOrBad('source_id', p.source_id);
+    this.entityOrBad('target_id', p.target_id);
+    if (p.source_id === p.target_id) throw new BadRequestError('target_id', 'must differ from source_id (an entity cannot be merged into itself)');
+    const r = this.mergeEntity(p.source_id, { targetId: p.target_id });
+    return { source_id: r.sourceId, target_id: r.targetId, status: r.status };
+  }
+
+  get_entity_graph(_p: Params<'get_entity_graph'>): Json {
+    const g = this.graph();
+    return {
+      nodes: g.nodes.map((n) => ({ id: n.id, name: n.name, type: this.entities.get(n.id)?.entity.type ?? n.type.toUpperCase(), ...('mergedInto' in n ? { merged_into: n.mergedInto } : {}) })),
+      edges: g.edges.map((e) => ({ id: e.id, source: e.source, target: e.target, type: e.type })),
+    };
+  }
+
+  record_step(p: Params<'record_step'>): Json {
+    return snakeStep(this.recordStep({ conversationId: p.conversation_id, reasoning: p.reasoning, actionTaken: p.action_taken, result: p.result ?? null }));
+  }
+
+  list_steps(p: Params<'list_steps'>): Json[] {
+    return this.listSteps(p.conversation_id).map(snakeStep);
+  }
+
+  explain_step(p: Params<'explain_step'>): Json {
+    if (!this.steps.has(p.step_id)) throw new BadRequestError('step_id', `no step with id ${JSON.stringify(p.step_id)}`);
+    const x = this.explainStep(p.step_id);
+    return {
+      ...snakeStep(x),
+      tool_calls: this.steps.get(p.step_id)!.step.tool_calls.map((c) => copy(c)),
+      influenced_entities: x.influencedEntities.map((e) => this.bridgeEntity(e.id)),
+    };
+  }
+
+  get_trace_by_conversation(p: Params<'get_trace_by_conversation'>): Json {
+    const steps = this.tracesOf(p.conversation_id).flatMap((t) => t.steps);
+    return {
+      conversation_id: p.conversation_id,
+      steps: this.listSteps(p.conversation_id).map(snakeStep),
+      tool_calls: steps.flatMap((s) => s.tool_calls.map((c) => ({ ...copy(c), step_id: s.id }))),
+    };
+  }
+
+  get_entity_provenance(p: Params<'get_entity_provenance'>): Json {
+    const id = this.entityOrBad('entity_id', p.entity_id);
+    return { entity_id: id, steps: this.provenance(id).steps.map(snakeStep) };
+  }
+
+  cypher_query(p: Params<'cypher_query'>): Json {
+    const write = writeClauseOf(p.cypher);
+    if (write !== undefined) throw new BadRequestError('cypher', `${write} changes data; the query console is read-only (MATCH, WHERE, RETURN, LIMIT) (SPEC-5.5.1)`);
+    try {
+      const r = runQuery(p.cypher, p.params ?? {}, this.liveGraph());
+      return { columns: r.columns, rows: r.rows };
+    } catch (err) {
+      if (err instanceof QueryError) throw new BadRequestError('cypher', err.message);
+      throw err;
+    }
+  }
+
+  protected bridgeConversation(c: ConversationView): Json {
+    return {
+      id: c.id, session_id: c.id, messages: [], title: c.title, created_at: c.createdAt, updated_at: c.updatedAt,
+      user_id: c.userId, workspace_id: c.workspaceId ?? BRIDGE_WORKSPACE_ID, metadata: c.metadata, message_count: c.messageCount,
+    };
+  }
+
+  protected bridgeMessage(id: string): Message {
+    return copy(this.messages.get(id)!.message);
+  }
+
+  protected bridgeEntity(id: string): Entity {
+    return copy(this.entities.get(id)!.entity);
+  }
+
+  private entityOrBad(param: string, id: string): string {
+    if (!this.entities.has(id)) throw new BadRequestError(param, `no entity with id ${JSON.stringify(id)}`);
+    return id;
   }
 
   // ---------------------------------------------------------------- helpers
 
   private tracesOf(conversationId: string): ReasoningTrace[] {
     return this.list_traces({ session_id: conversationId });
-  }
-
-  private traceOf(t: ReasoningTrace): TraceView {
-    return traceView(t, t.steps.map((s) => this.stepOf(s, t)));
-  }
-
-  /** The names an entity is known by: name, canonical name, merged names. */
-  private nameOf(e: EntityView): string[] {
-    return [e.name, e.canonicalName, ...e.aliases].filter((n): n is string => n !== null && n.trim() !== '');
-  }
-
-  /** The entity known by this name (any case), if any. */
-  private entityNamed(name: string): EntityView | undefined {
-    const wanted = name.toLowerCase();
-    for (const r of this.entities.values()) {
-      if ([r.entity.name, r.entity.canonical_name, ...r.aliases].some((n) => n != null && n.toLowerCase() === wanted)) return this.entityView(r.entity.id);
-    }
-    return undefined;
-  }
-
-  /** The entities a text names (by any of their names), in creation order. */
-  private entitiesMentionedIn(text: string): EntityView[] {
-    return [...this.entities.values()].map((r) => this.entityView(r.entity.id)).filter((e) => this.nameOf(e).some((n) => mentions(text, n)));
-  }
-
-  /** Records the hosted type when it is not just the bridge type in lower case. */
-  private setHostedType(id: string, type: string): void {
-    const hosted = hostedEntityType(type);
-    if (hosted === hostedEntityType(bridgeEntityType(type))) this.entityHostedType.delete(id);
-    else this.entityHostedType.set(id, hosted);
   }
 
   private pushHistory(id: string, entry: HistoryEntry): void {
@@ -738,6 +929,19 @@ function mentions(text: string, name: string): boolean {
   return new RegExp(`(^|[^\\p{L}\\p{N}])${escaped}($|[^\\p{L}\\p{N}])`, 'iu').test(text);
 }
 
+function snakeObservation(o: ObservationView): Json {
+  return { id: o.id, conversation_id: o.conversationId, content: o.content, window_start: o.windowStart, window_end: o.windowEnd, created_at: o.createdAt };
+}
+
+function snakeReflection(r: ReflectionView): Json {
+  return { id: r.id, conversation_id: r.conversationId, content: r.content, created_at: r.createdAt };
+}
+
+/** An AgentStep of the bridge view (reasoning and action_taken are strings: absent is ""). */
+function snakeStep(s: StepView): Json {
+  return { id: s.id, conversation_id: s.conversationId, reasoning: s.reasoning ?? '', action_taken: s.actionTaken ?? '', result: s.result, created_at: s.createdAt };
+}
+
 function messageView(m: Message, conversationId: string): MessageView {
   return {
     id: m.id,
@@ -750,15 +954,17 @@ function messageView(m: Message, conversationId: string): MessageView {
   };
 }
 
-/** "2 user, 1 assistant": how many of each value, in first-seen order. */
-function countBy(values: string[]): string {
-  const counts = new Map<string, number>();
-  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
-  return [...counts].map(([v, n]) => `${n} ${v}`).join(', ');
+function edgeView(r: Relationship): EdgeView {
+  return {
+    id: r.id, sourceId: r.source_id, targetId: r.target_id, relationshipType: r.relationship_type, properties: copy(r.properties ?? {}),
+    source: r.source_id, target: r.target_id, type: r.relationship_type,
+  };
 }
 
-function edgeView(r: Relationship): EdgeView {
-  return { id: r.id, source: r.source_id, target: r.target_id, type: r.relationship_type, sourceId: r.source_id, targetId: r.target_id, relationshipType: r.relationship_type, properties: copy(r.properties ?? {}) };
+/** A REST type as stored: one of the bridge's five (any case) as itself, else OBJECT plus the lower-case hosted type. */
+function splitType(type: string): { bridge: EntityType; hosted?: string } {
+  const upper = type.trim().toUpperCase();
+  return isEntityType(upper) ? { bridge: upper } : { bridge: 'OBJECT', hosted: type.trim().toLowerCase() };
 }
 
 function toolCallView(c: ToolCall, stepId: string): ToolCallView {
@@ -774,7 +980,7 @@ function toolCallView(c: ToolCall, stepId: string): ToolCallView {
   };
 }
 
-function stepView(s: ReasoningStep, t: ReasoningTrace, createdAt: string): StepView {
+function stepView(s: ReasoningStep, t: ReasoningTrace, createdAt: string = t.started_at): StepView {
   return {
     id: s.id,
     traceId: t.id,
@@ -788,12 +994,12 @@ function stepView(s: ReasoningStep, t: ReasoningTrace, createdAt: string): StepV
   };
 }
 
-function traceView(t: ReasoningTrace, steps: StepView[]): TraceView {
+function traceView(t: ReasoningTrace): TraceView {
   return {
     id: t.id,
     conversationId: t.session_id,
     task: t.task,
-    steps,
+    steps: t.steps.map((s) => stepView(s, t)),
     outcome: t.outcome ?? null,
     success: t.success ?? null,
     startedAt: t.started_at,
