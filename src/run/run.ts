@@ -8,17 +8,16 @@ import { BridgeClient } from '../profiles/bridge/index.js';
 import type { Exchange } from '../profiles/bridge/index.js';
 import { TIER_RANK, grade, reaches, type GradingRuleName } from '../engine/grading.js';
 import { TargetUnreachable, runLimits } from '../engine/runner.js';
-import { PROTOCOL_VERSION } from '../protocols/bridge/version.js';
 import { labelOf, runScenarios, unreachableRun, type BridgeRunSummary } from '../profiles/bridge/driver.js';
 import { type ScenarioResult } from '../engine/result.js';
 import { DEFAULT_TIER, type ScenarioTier } from '../engine/scenario.js';
 import type { Scenario } from '../profiles/bridge/scenario.js';
 import { SelectionError, selectScenarios, type Selection } from '../engine/select.js';
 import type { HostedProfileOptions, HostedRun } from '../profiles/hosted/run.js';
-import { REPORT_FORMAT_VERSION, type Report } from '../report/model.js';
+import type { Report } from '../report/model.js';
 import { withRepros } from '../report/repro.js';
-import { KIT_NAME, KIT_VERSION } from '../util/kit.js';
 import { DEFAULT_LIMITS } from '../util/limits.js';
+import { reportEnvelope } from '../report/envelope.js';
 
 export interface TckOptions extends Selection {
   /** Conformance server URL; omitted: the embedded reference server on a free port. */
@@ -120,14 +119,7 @@ export async function runTck(options: TckOptions = {}): Promise<Report> {
   const bridgeSuccess = narrowed ? narrowed.passed : reaches(g.achieved, tier);
   const target = bridge?.target ?? { url: hosted?.section.target.url ?? '', embedded: hosted?.section.target.embedded ?? false };
   const report: Report = {
-    format: 'agent-memory-tck/report',
-    formatVersion: REPORT_FORMAT_VERSION,
-    kit: { name: KIT_NAME, version: KIT_VERSION, protocol: PROTOCOL_VERSION },
-    target,
-    startedAt: startedAt.toISOString(),
-    endedAt: endedAt.toISOString(),
-    durationMs: endedAt.getTime() - startedAt.getTime(),
-    environment: { node: process.version, platform: process.platform, arch: process.arch },
+    ...reportEnvelope(target, startedAt, endedAt),
     selection: {
       tier,
       ...(options.grep ? { grep: options.grep } : {}),

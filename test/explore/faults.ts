@@ -1,9 +1,9 @@
 // Stateful faulty variants of the reference server that no fixed scenario catches (proven in
 // test/explore/explore.test.ts): each breaks one rule only after a particular history of calls.
-import { randomUUID } from 'node:crypto';
 import { MemoryStore, type Params } from '../../src/servers/bridge/index.js';
 import type { Message, ReasoningTrace, SessionInfo } from '../../src/protocols/bridge/index.js';
 import { mapRequest, type VariantOptions, type Wrap } from '../harness/variants.js';
+import { reusesDeletedIds } from '../suites/variants/fidelity.js';
 
  
 
@@ -23,18 +23,6 @@ class ReorderAfterDelete extends MemoryStore {
     }
     return m;
   }
-}
-
-/** The id of a deleted message is handed out again to the next object created. */
-function idsReused(): MemoryStore {
-  const free: string[] = [];
-  return new (class extends MemoryStore {
-    override delete_message(p: Params<'delete_message'>) {
-      const r = super.delete_message(p);
-      if (r.deleted) free.push(p.message_id);
-      return r;
-    }
-  })({ newId: () => free.pop() ?? randomUUID() });
 }
 
 const SESSION_METHODS = ['add_message', 'get_conversation', 'search_messages', 'clear_session'];
@@ -156,7 +144,7 @@ class StepsRestartAfterComplete extends MemoryStore {
  */
 export const FAULTS: [name: string, make: () => VariantOptions, methods?: string[], caughtBy?: string[]][] = [
   ['order breaks after a delete (the next message is listed first)', () => ({ store: new ReorderAfterDelete() }), ['add_message', 'delete_message', 'get_conversation']],
-  ['ids of deleted messages are reused', () => ({ store: idsReused() }), undefined, ['SCN-B-138']],
+  ['ids of deleted messages are reused', () => ({ store: reusesDeletedIds() }), undefined, ['SCN-B-138']],
   ['session ids are case-folded', () => ({ wrap: caseFolded }), undefined, ['SCN-B-139']],
   ['a merge drops the incoming edges of the source', () => ({ store: new MergeDropsIncoming() }), ['add_entity', 'add_relationship', 'merge_duplicate_entities', 'get_related_entities'], ['SCN-G-104']],
   ['nested false / 0 / "" dropped from metadata', () => ({ wrap: nestedFalsyDropped })],

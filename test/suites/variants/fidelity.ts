@@ -28,7 +28,7 @@ const limitBeforeDeletes: Wrap = (next) => {
 };
 
 /** Hands the id of the last deleted message to the next thing created. */
-function reusesDeletedIds(): MemoryStore {
+export function reusesDeletedIds(): MemoryStore {
   const free: string[] = [];
   return new (class extends MemoryStore {
     override delete_message(p: Params<'delete_message'>) {
