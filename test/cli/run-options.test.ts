@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { freePort } from '../harness/ports.js';
+import { METHODS } from '../../src/protocols/bridge/methods.js';
 
 const BIN = new URL('../../bin/tck.js', import.meta.url).pathname;
 
@@ -217,8 +218,9 @@ describe('tck probe --json', () => {
     const r = await tck(['probe', '--json']);
     expect(r.code).toBe(0);
     const data = JSON.parse(r.stdout);
-    expect(data.rows).toHaveLength(26);
+    // Every method of the table, one row each, Platinum's included; the embedded server answers them all.
+    expect(data.rows).toHaveLength(Object.keys(METHODS).length);
     expect(data.rows[0]).toEqual({ method: 'setup', tier: 'lifecycle', status: 'answers', detail: 'object' });
-    expect(data.reachableTiers).toEqual(['bronze', 'silver', 'gold']);
+    expect(data.reachableTiers).toEqual(['bronze', 'silver', 'gold', 'platinum']);
   });
 });

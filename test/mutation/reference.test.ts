@@ -23,7 +23,8 @@ afterAll(async () => {
 });
 
 describe('the reference server passes every scenario', () => {
-  it.each(ALL_SCENARIOS.map((s) => [s.id, s] as const))('%s', async (_id, scenario) => {
+  // Platinum is served by the hosted store (src/servers/hosted), not by the bridge reference mutated here.
+  it.each(ALL_SCENARIOS.filter((s) => s.tier !== 'platinum').map((s) => [s.id, s] as const))('%s', async (_id, scenario) => {
     const { results } = await runScenarios(client, [scenario], { scenarioTimeoutMs: 10_000 });
     const failing = results.filter((r) => r.outcome !== 'passed').map((r) => `${r.id} ${r.outcome}: ${r.message}`);
     expect(failing).toEqual([]);
