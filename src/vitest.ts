@@ -16,6 +16,7 @@ import { type Scenario } from './profiles/bridge/scenario.js';
 import { selectScenarios, type Selection } from './engine/select.js';
 import { failureText } from './report/render/text.js';
 import { ALL_SCENARIOS } from '../suites/index.js';
+import { DEFAULT_LIMITS } from './util/limits.js';
 
 export interface VitestTckOptions extends Selection {
   /** Conformance server base URL; omitted: the embedded reference server. */
@@ -32,7 +33,7 @@ export interface VitestTckOptions extends Selection {
 }
 
 /** Runs one scenario through `client` (no setup/teardown: the file does those once). */
-export async function runScenarioOnce(client: BridgeClient, scenario: Scenario, scenarioTimeoutMs = 30_000): Promise<ScenarioResult> {
+export async function runScenarioOnce(client: BridgeClient, scenario: Scenario, scenarioTimeoutMs: number = DEFAULT_LIMITS.scenarioTimeoutMs): Promise<ScenarioResult> {
   const driver = { ...bridgeDriver(client), setup: async () => ({ ok: true, warnings: [] }), teardown: async () => {} };
   const { results } = await runWith(driver, [scenario], { scenarioTimeoutMs });
   return results[0]!;

@@ -82,7 +82,7 @@ export function buildProgram(): Command {
     .option('-v, --verbose', 'print every exchange as it happens, and all exchanges of each failure')
     .option('--config <file>', 'settings file (JSON; default: tck.config.json or .tckrc in the working directory); flags and TCK_URL win over it')
     .option('--server <command>', "shell command that starts the server under test; the run waits until --url accepts connections, then stops it")
-    .option('--server-timeout <ms>', 'how long --server gets to start answering, in milliseconds', positiveInt('--server-timeout'), 30_000)
+    .option('--server-timeout <ms>', 'how long --server gets to start answering, in milliseconds', positiveInt('--server-timeout'), DEFAULT_LIMITS.serverStartMs)
     .action(async (_opts, command: Command) => {
       const [{ applyRunConfig }, { runCommand }] = await Promise.all([import('./run-config.js'), import('./run-command.js')]);
       process.exitCode = await runCommand(applyRunConfig(command));

@@ -7,6 +7,7 @@ import type { StoreSnapshot } from '../servers/bridge/store.js';
 import { Mismatch, type ExploreModel } from './model.js';
 import type { ToleranceId } from './tolerances.js';
 import { NO_MATCH_QUERIES } from './values.js';
+import { isJsonObject as isObj } from '../util/json.js';
 
 /** One answer: its status and its JSON body (undefined for 204). */
 export interface Answer {
@@ -25,7 +26,6 @@ interface StepAnswers {
 }
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const ok = (a: Answer) => a.status >= 200 && a.status < 300;
 const show = (v: unknown) => {
   const t = JSON.stringify(v) ?? 'nothing';

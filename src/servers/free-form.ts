@@ -5,8 +5,8 @@
 // request itself; the stores copy them with own properties only, so no prototype is ever changed.
 import { z } from 'zod';
 import { unwrap } from '../protocols/bridge/validate.js';
+import { isJsonObject as isObject } from '../util/json.js';
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** `parsed` (the schema's output for `raw`) with every record-typed value replaced by its raw form. */
 export function keepFreeForm<T>(schema: z.ZodType, raw: unknown, parsed: T): T {

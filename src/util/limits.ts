@@ -11,6 +11,8 @@ export const DEFAULT_LIMITS = {
   maxTimeMs: 3_600_000,
   /** How long a target that stopped answering gets to come back: --reconnect-window. */
   reconnectWindowMs: 10_000,
+  /** How long the vendor's server started by --server gets to start answering: --server-timeout. */
+  serverStartMs: 30_000,
   /** How long an idle pooled connection of a client is kept. */
   keepAliveMs: 10_000,
 } as const;

@@ -2,6 +2,7 @@
 // JSON values (the first differing path), worded either as expected/got or as before/after.
 import { isDeepStrictEqual } from 'node:util';
 import { check, show } from '../../src/engine/assert.js';
+import { isJsonObject as isObj } from '../../src/util/json.js';
 
 /** Exact string equality; on a difference the message says where the texts part. */
 export function sameText(actual: unknown, expected: string, what: string): void {
@@ -25,7 +26,6 @@ interface Difference {
   absent?: 'a' | 'b';
 }
 
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const join = (path: string, key: string) => (path === '' ? key : `${path}.${key}`);
 
 /** The first place at which `a` and `b` differ (arrays of different lengths differ as a whole). */

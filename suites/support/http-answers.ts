@@ -10,10 +10,11 @@
 import { snippet, statusLine } from '../../src/profiles/bridge/classify.js';
 import { check } from '../../src/engine/assert.js';
 import type { Answer } from '../../src/profiles/hosted/context.js';
+import { isJsonObject } from '../../src/util/json.js';
 
 export type Json = Record<string, unknown>;
 
-export const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isObject = (v: unknown): v is Json => isJsonObject(v);
 export const is2xx = (a: Answer): boolean => a.status >= 200 && a.status < 300;
 /** silent: 401 or 403 for a refused credential. */
 export const isRefusal = (a: Answer): boolean => a.status === 401 || a.status === 403;
