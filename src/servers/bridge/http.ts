@@ -11,7 +11,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isMethodName } from '../../protocols/bridge/index.js';
 import { createBoundedServer, refuse, type ServerLimits } from '../http-plumbing.js';
-import type { BridgeResponse, Dispatcher } from './dispatch.js';
+import type { BridgeResponse, Dispatcher } from './request.js';
 import { DEFAULT_LIMITS } from '../../util/limits.js';
 
 export const MAX_BODY_BYTES = DEFAULT_LIMITS.maxBodyBytes;

@@ -8,7 +8,7 @@ import { MemoryStore } from './store.js';
 export { MemoryStore } from './store.js';
 export type { Params } from './store.js';
 export { createDispatcher } from './dispatch.js';
-export type { BridgeResponse } from './dispatch.js';
+export type { BridgeResponse } from './request.js';
 export { MAX_BODY_BYTES, startBridgeServer } from './http.js';
 export type { RunningBridgeServer } from './http.js';
 export { fieldTokens, rank, score, similarity, tokenize } from './search.js';

@@ -16,8 +16,8 @@
 //   body that is not JSON or not of the expected shape, no answer at all) is an upstream failure:
 //   502 with the upstream status and body in the error.
 import { STATUS_CODES } from 'node:http';
-import { METHODS, isMethodName, type MethodName } from '../../protocols/bridge/index.js';
-import { MAX_NESTING_DEPTH, errorResponse, nestsDeeperThan, paramIssues, type BridgeResponse, type Dispatcher } from '../bridge/dispatch.js';
+import { METHODS, type MethodName } from '../../protocols/bridge/index.js';
+import { checkRequest, errorResponse, type BridgeResponse, type Dispatcher } from '../bridge/request.js';
 import { PROTOCOL_VERSION } from '../../protocols/bridge/version.js';
 import { DEFAULT_LIMITS } from '../../util/limits.js';
 import { normalizeEndpoint } from '../../protocols/hosted/endpoint.js';
@@ -459,19 +459,12 @@ export function createForwarder(options: ForwarderOptions): Dispatcher {
   };
 
   return async (method: string, body: unknown): Promise<BridgeResponse> => {
-    if (!isMethodName(method)) return errorResponse(404, `unknown method: ${method}`);
-    const handler = handlers[method];
-    if (handler === undefined) return errorResponse(501, `${method} has no hosted REST counterpart`);
-    const params = body ?? {};
-    if (!isObject(params)) return errorResponse(400, 'body must be a JSON object of parameters');
-    for (const key of Object.keys(METHODS[method].params.shape)) {
-      if (nestsDeeperThan(params[key], MAX_NESTING_DEPTH)) return errorResponse(400, `${key}: nested more than ${MAX_NESTING_DEPTH} levels deep`);
-    }
-    const checked = paramIssues(METHODS[method].params, params);
-    if (!checked.ok) return errorResponse(400, checked.issues.join('; '));
+    const request = checkRequest(method, body, (m) => (handlers[m] === undefined ? `${m} has no hosted REST counterpart` : undefined));
+    if (!request.ok) return request.response;
+    const handler = handlers[request.method]!;
     try {
-      const result = await handler(checked.value);
-      switch (METHODS[method].kind) {
+      const result = await handler(request.value);
+      switch (METHODS[request.method].kind) {
         case 'void':
           return { status: 204 };
         case 'object-or-null':

@@ -11,7 +11,7 @@
 // nothing. The discovery documents and a small index are served at the origin, without credentials.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { MAX_NESTING_DEPTH, nestsDeeperThan } from '../bridge/dispatch.js';
+import { MAX_NESTING_DEPTH, nestsDeeperThan } from '../nesting.js';
 import { MAX_BODY_BYTES, parseBody } from '../bridge/http.js';
 import { BadRequestError } from '../bridge/store.js';
 import { ApiKeyRegistry, SCOPES, isRefusal, type Principal, type Refusal, type Scope } from './credentials.js';

@@ -1,0 +1,61 @@
+// What every bridge dispatcher does before it calls a handler (the reference's and the
+// forwarder's): the method must be known and served, the body a JSON object of parameters within
+// the nesting cap, and the parameters valid for the method (bridge-protocol.md, "Error rules").
+import type { z } from 'zod';
+import { METHODS, describe, isMethodName, validate, type MethodName } from '../../protocols/bridge/index.js';
+import { isJsonObject } from '../../util/json.js';
+import { nestingIssue } from '../nesting.js';
+
+export interface BridgeResponse {
+  status: number;
+  /** The JSON value to send; undefined means an empty body (204). */
+  body?: unknown;
+}
+
+export type Dispatcher = (method: string, body: unknown) => Promise<BridgeResponse> | BridgeResponse;
+
+export function errorResponse(status: number, error: string): BridgeResponse {
+  return { status, body: { error } };
+}
+
+/**
+ * One line per parameter problem, each naming the parameter (the data model's own validation):
+ * `role: "bogus" is not a role (user, assistant, system)`, `session_id: is missing (required)`.
+ */
+function paramIssues(schema: z.ZodType, body: Record<string, unknown>): { ok: true; value: unknown } | { ok: false; issues: string[] } {
+  const result = validate(schema, body);
+  return result.ok ? { ok: true, value: result.value } : { ok: false, issues: result.issues };
+}
+
+type CheckedRequest =
+  | { ok: true; method: MethodName; params: Record<string, unknown>; value: unknown }
+  | { ok: false; response: BridgeResponse };
+
+/**
+ * Checks a request in the order a client can tell apart: 404 for an unknown method, 501 when
+ * `unserved(method)` gives a reason (an optional method this server leaves out), 400 for a body
+ * that is not an object (an absent body counts as `{}`), nested beyond the cap, or with invalid
+ * parameters. `extra` adds a server's own 400 checks on the raw parameters.
+ */
+export function checkRequest(
+  method: string,
+  body: unknown,
+  unserved: (method: MethodName) => string | undefined,
+  extra: (params: Record<string, unknown>) => string | undefined = () => undefined,
+): CheckedRequest {
+  const refuse = (status: number, error: string): CheckedRequest => ({ ok: false, response: errorResponse(status, error) });
+  // Over HTTP the servers' own routing answers these two first; the dispatcher is also called in
+  // process (explore's model, library users), where they are its only guard.
+  // Stryker disable next-line all: unreachable over HTTP (http.ts answers 404 before dispatching)
+  if (!isMethodName(method)) return refuse(404, `unknown method: ${method}`);
+  const reason = unserved(method);
+  if (reason !== undefined) return refuse(501, reason);
+  const params = body === undefined ? {} : body;
+  // Stryker disable next-line all: unreachable over HTTP (http.ts answers 400 to a body that is not an object)
+  if (!isJsonObject(params)) return refuse(400, `body must be a JSON object of parameters, got ${describe(params)}`);
+  const problem = nestingIssue(params, Object.keys(METHODS[method].params.shape)) ?? extra(params);
+  if (problem !== undefined) return refuse(400, problem);
+  const checked = paramIssues(METHODS[method].params, params);
+  if (!checked.ok) return refuse(400, checked.issues.join('; '));
+  return { ok: true, method, params, value: checked.value };
+}
