@@ -120,6 +120,20 @@ export const scenarios: Scenario[] = [
   }),
 
   defineScenario({
+    id: 'SCN-B-142', tier: 'bronze', group, clauses: ['SPEC-2.1.12'],
+    title: 'add_message keeps metadata keys named like object internals',
+    asserts:
+      'Adds a message whose metadata has the keys "__proto__", "constructor", "prototype" and "hasOwnProperty" (at the top and nested); ' +
+      'the answer and the message read back hold exactly those keys and values. Any JSON key is data; servers that copy metadata ' +
+      'through plain object assignment lose "__proto__".',
+    async run({ bridge }) {
+      // Built by JSON.parse: an object literal would make "__proto__" the prototype, not a key.
+      const metadata = JSON.parse('{"__proto__": {"polluted": true}, "constructor": "c", "prototype": [1], "hasOwnProperty": 0, "nested": {"__proto__": "x"}}');
+      await roundTrip(bridge, 'tck-b142', { role: 'user', content: 'Internal-looking keys', metadata }, 'add_message(metadata with "__proto__", "constructor", "prototype", "hasOwnProperty" keys)');
+    },
+  }),
+
+  defineScenario({
     id: 'SCN-B-039', tier: 'bronze', group, clauses: ['SPEC-2.1.13'],
     title: 'add_message without metadata stores {}',
     asserts: 'Adds a message without a metadata parameter; the answer and the message read back have metadata {} (not null, not missing, no keys).',

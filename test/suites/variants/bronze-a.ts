@@ -105,6 +105,15 @@ function stringifyNested(md: Record<string, unknown>): void {
   for (const [k, v] of Object.entries(md)) if (v !== null && typeof v === 'object' && !Array.isArray(v)) md[k] = JSON.stringify(v);
 }
 
+/** A deep copy by assignment, as naive JavaScript servers do: `out["__proto__"] = v` sets the prototype. */
+function plainCopy(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(plainCopy);
+  if (v === null || typeof v !== 'object') return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) out[k] = plainCopy(x);
+  return out;
+}
+
 function dropNulls(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(dropNulls);
   if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== null).map(([k, x]) => [k, dropNulls(x)]));
@@ -225,6 +234,8 @@ export const FAULTS: FaultRow[] = [
   ['SCN-B-035', 'characters outside the BMP are replaced', w(storeContent((c) => c.replace(/[\u{10000}-\u{10FFFF}]/gu, '?'))), /add_message\(content=UNICODE_CONTENT .*\): returned content/],
   ['SCN-B-036', 'CRLF is stored as LF', w(storeContent((c) => c.replace(/\r\n/g, '\n'))), /add_message\(content=SPECIAL_CONTENT .*\): returned content \(expected \d+ chars, got \d+; first difference at char 17: expected "\\r\\n\\ttabbed/],
   ['SCN-B-036', 'control characters are stripped', w(storeContent((c) => c.replace(/[\u0001\u001f\u007f]/g, ''))), /add_message\(content=SPECIAL_CONTENT .*\): returned content/],
+  ['SCN-B-142', 'metadata copied key by key into a plain object (loses "__proto__")', w(storeMetadata((md) => plainCopy(md))),
+    /add_message\(metadata with "__proto__", "constructor", "prototype", "hasOwnProperty" keys\): returned metadata/],
   ['SCN-B-037', 'empty metadata is rejected', w(reject('add_message', (b) => b.metadata && Object.keys(b.metadata).length === 0, 'metadata must not be empty')), /add_message: expected success, got 400 \{"error": "metadata must not be empty"\}/],
   ['SCN-B-037', 'empty metadata is stored as null', w(onAdd((m) => void ((m as any).metadata = null))), /add_message: response does not match the data model[\s\S]*metadata/],
   ['SCN-B-038', 'null values are dropped from metadata', w(storeMetadata(dropNulls)), /add_message\(metadata=NESTED_METADATA\): returned metadata \(metadata\.nothing missing\)/],
