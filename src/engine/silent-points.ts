@@ -206,6 +206,50 @@ export const SILENT_POINTS: readonly SilentPoint[] = [
     reference: 'the target',
     variant: { file: VALID, name: 'after a merge the source name finds nothing' },
   },
+  {
+    id: 'entity-name-lookup',
+    topic: 'which names get_entity_by_name matches',
+    clauses: ['SPEC-3.6.1'],
+    readings: [
+      "the entity's own name only (the established BaseAdapter: \"exact name\")",
+      'its name, canonical_name or a merged-away name (the established Cypher; our reference, in that precedence)',
+    ],
+    reference: 'name, then canonical_name, then a merged-away name; the oldest entity within each',
+    variant: { file: VALID, name: 'get_entity_by_name matches the name only (not canonical_name nor merged names)' },
+  },
+  {
+    id: 'related-depth',
+    topic: 'get_related_entities: the default and meaning of depth, and whether the start entity can come back',
+    clauses: ['SPEC-3.7.1'],
+    readings: [
+      'breadth-first over at most depth hops, default 1, the start entity never listed (our reference)',
+      'a Cypher variable-length match (paths of 1..depth distinct relationships), with its own default, the start entity reachable through a cycle',
+      'one hop whatever depth (the established query as shown)',
+    ],
+    reference: 'depth 1 when omitted; the kit never sends depth and checks only direct neighbours',
+    variant: { file: VALID, name: 'get_related_entities as Cypher paths: two hops when depth is omitted, the start entity through a cycle' },
+  },
+  {
+    id: 'related-unknown-entity',
+    topic: 'get_related_entities of an entity_id that names no entity',
+    clauses: ['SPEC-3.7.2', 'BRIDGE-ERRORS-2'],
+    readings: ['an error (400 or 500 {"error"}): the call names an entity that must exist', '[] (a lookup that finds nothing is not an error)'],
+    reference: '400 {"error": "entity_id: no entity with id …"}',
+    variant: { file: VALID, name: 'get_related_entities of an unknown entity answers []' },
+  },
+  {
+    id: 'search-relevance',
+    topic: 'what relevance and threshold mean: the scoring function, how fields and case are matched, where a threshold cuts',
+    clauses: ['SPEC-2.3.1', 'SPEC-2.3.4'],
+    readings: [
+      'any scoring in which an exact-content query finds its message and, at a high threshold, a query sharing no word finds nothing (what the kit checks)',
+      'cosine over word sets, the best of each field and all fields joined (our reference)',
+      'embedding similarity (the established package)',
+      'every document sharing a word scores alike, threshold ignored',
+    ],
+    reference: 'cosine similarity of lower-cased NFKC word sets; hits need score > 0 and score >= threshold',
+    variant: { file: VALID, name: 'search_messages scores every message sharing a word alike' },
+  },
 ];
 
 /** The entry of a silent point by id (undefined for an unknown id). */

@@ -159,6 +159,43 @@ class MergeForgetsNames extends MemoryStore {
   }
 }
 
+/** get_entity_by_name matches an entity's own name only: not its canonical_name, not a merged-away name. */
+class NameOnlyLookup extends MemoryStore {
+  override get_entity_by_name(p: Params<'get_entity_by_name'>): Entity | null {
+    const hit = [...this.entities.values()].find((r) => r.entity.name === p.name);
+    return hit === undefined ? null : structuredClone(hit.entity);
+  }
+}
+
+/**
+ * get_related_entities read as a Cypher variable-length match, `(e)-[*1..depth]-(r)`: the end of
+ * every path of 1..depth distinct relationships, in either direction; two hops when depth is
+ * omitted; the start entity itself when a path of two different relationships leads back to it.
+ */
+class CypherPaths extends MemoryStore {
+  override get_related_entities(p: Params<'get_related_entities'>): Entity[] {
+    super.get_related_entities(p); // the 400 for an unknown entity
+    const depth = p.depth ?? 2;
+    const edges = this.relationships.filter((r) => p.relationship_type == null || r.relationship_type === p.relationship_type);
+    const found = new Set<string>();
+    const walk = (at: string, used: ReadonlySet<number>, hops: number): void => {
+      if (hops === depth) return;
+      edges.forEach((e, i) => {
+        if (used.has(i)) return;
+        const to = e.source_id === at ? e.target_id : e.target_id === at ? e.source_id : undefined;
+        if (to === undefined) return;
+        found.add(to);
+        walk(to, new Set([...used, i]), hops + 1);
+      });
+    };
+    walk(p.entity_id, new Set(), 0);
+    return [...found].flatMap((id) => {
+      const rec = this.entities.get(id);
+      return rec === undefined ? [] : [structuredClone(rec.entity)];
+    });
+  }
+}
+
 /** What a variant looks like on the wire: one POST /setup over node:http, and its socket 50 ms later. */
 interface HttpAnswer {
   url: string;
@@ -224,6 +261,15 @@ export async function probe(options: VariantOptions) {
   await call('selfmerge', 'merge_duplicate_entities', { source_id: a.id, target_id: a.id });
   await call('merge', 'merge_duplicate_entities', { source_id: b.id, target_id: a.id });
   await call('byOldName', 'get_entity_by_name', { name: 'B' });
+  await call('canonicalMerge', 'merge_duplicate_entities', { source_id: (await call('d', 'add_entity', { name: 'D', entity_type: 'PERSON' })).body.id, target_id: a.id, canonical_name: 'Alpha' });
+  await call('byCanonical', 'get_entity_by_name', { name: 'Alpha' });
+  // A chain x - y - z: one hop from x reaches y; two reach z, and x again through y's second edge.
+  const [x, y, z] = await Promise.all(['X', 'Y', 'Z'].map(async (name) => (await dispatch('add_entity', { name, entity_type: 'PERSON' })).body as any));
+  await dispatch('add_relationship', { source_id: x.id, target_id: y.id, relationship_type: 'KNOWS' });
+  await dispatch('add_relationship', { source_id: y.id, target_id: x.id, relationship_type: 'LIKES' });
+  await dispatch('add_relationship', { source_id: y.id, target_id: z.id, relationship_type: 'KNOWS' });
+  await call('chain', 'get_related_entities', { entity_id: x.id });
+  await call('relatedUnknown', 'get_related_entities', { entity_id: randomUUID() });
   return out;
 }
 
@@ -325,4 +371,14 @@ export const VARIANTS: [name: string, make: () => VariantOptions, differs: (r: A
     (r) => r['selfmerge']!.status === 200],
   ['after a merge the source name finds nothing', () => ({ store: new MergeForgetsNames() }),
     (r) => r['byOldName']!.body === null],
+  ['get_entity_by_name matches the name only (not canonical_name nor merged names)', () => ({ store: new NameOnlyLookup() }),
+    (r) => r['byCanonical']!.body === null && r['byOldName']!.body === null],
+  ['get_related_entities as Cypher paths: two hops when depth is omitted, the start entity through a cycle', () => ({ store: new CypherPaths() }),
+    (r) => r['chain']!.body.length === 3],
+  ['get_related_entities of an unknown entity answers []', () => ({
+    wrap: (next) => async (method, body) => {
+      const res = await next(method, body);
+      return method === 'get_related_entities' && res.status === 400 && /entity_id/.test(JSON.stringify(res.body)) ? { status: 200, body: [] } : res;
+    },
+  }), (r) => r['relatedUnknown']!.status === 200],
 ];
