@@ -5,7 +5,7 @@
 export default {
   testRunner: 'vitest',
   vitest: { configFile: 'vitest.mutation.config.ts', related: false },
-  mutate: ['src/servers/bridge/store.ts', 'src/servers/bridge/dispatch.ts', 'src/servers/bridge/search.ts'],
+  mutate: ['src/servers/bridge/store.ts', 'src/servers/bridge/dispatch.ts', 'src/servers/bridge/request.ts', 'src/servers/bridge/search.ts'],
   ignoreStatic: true,
   // No incremental mode: the scenarios live in suites/, outside the test file Stryker tracks, so
   // its incremental reuse would keep stale verdicts after a scenario changes.

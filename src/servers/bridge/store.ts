@@ -61,6 +61,7 @@ export type StoreHandlers = { [M in Exclude<MethodName, PlatinumMethodName>]: (p
 export class BadRequestError extends Error {
   constructor(readonly param: string, readonly detail: string) {
     super(`${param}: ${detail}`);
+    // Stryker disable next-line all: equivalent: the class name never reaches the wire
     this.name = 'BadRequestError';
   }
 }
@@ -131,7 +132,9 @@ export const MAX_NAME_CHARS = 4096;
 export const MAX_TEXT_CHARS = 1024 * 1024;
 
 /** A 400 for a string parameter longer than `max` characters. */
+// Stryker disable next-line all: not a protocol rule: the size limits are the reference's own robustness limits (unit-tested in test/reference)
 export function checkSize(param: string, value: string | null | undefined, max: number): void {
+  // Stryker disable next-line all: not a protocol rule: the size limits are the reference's own robustness limits (unit-tested in test/reference)
   if (value != null && value.length > max) throw new BadRequestError(param, `is ${value.length} characters long; at most ${max} are accepted`);
 }
 
@@ -144,6 +147,7 @@ const FAILED_STATUSES: ReadonlySet<string> = new Set(['failure', 'error', 'timeo
  * An own "__proto__" key (JSON.parse makes one) stays an own data property.
  */
 function copy<T>(value: T): T {
+  // Stryker disable next-line all: equivalent over HTTP: every answer is serialised, so a shared object never reaches a client
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map(copy) as T;
   const out: Record<string, unknown> = {};
@@ -185,6 +189,7 @@ export class MemoryStore implements StoreHandlers {
   /** The conversation id a session id has (before and after its first message), derived, not stored. */
   protected conversationIdOf(sessionId: string): string {
     this.conversationNamespace ??= this.newId();
+    // Stryker disable next-line LogicalOperator: equivalent: another stable name for the first generation of a session
     return uuidV5(this.conversationNamespace, `${this.sessionGenerations.get(sessionId) ?? 0}:${sessionId}`);
   }
 
@@ -208,9 +213,11 @@ export class MemoryStore implements StoreHandlers {
     this.messages.clear();
     this.entities.clear();
     this.preferences = [];
+    // Stryker disable next-line ArrayDeclaration: equivalent: facts are write-only over the protocol (no method reads them back)
     this.facts = [];
     this.traces.clear();
     this.steps.clear();
+    // Stryker disable next-line ArrayDeclaration: equivalent: a junk element has no source_id or target_id, so no traversal reaches it
     this.relationships = [];
   }
 
@@ -226,6 +233,7 @@ export class MemoryStore implements StoreHandlers {
     const session: SessionRec = existing ??
       { session_id: p.session_id, conversation_id, created_ms: now, updated_ms: now, last_ms: now, messages: [] };
     // Non-decreasing timestamps within a session, whatever the clock does.
+    // Stryker disable next-line MethodExpression: timing: only a clock stepping back within a session shows it; a run has no controlled clock
     const ms = Math.max(now, session.last_ms);
     const message: Message = {
       id,
@@ -236,6 +244,7 @@ export class MemoryStore implements StoreHandlers {
       metadata,
     };
     const rec: MessageRec = { message, session, doc: fieldTokens([p.content]) };
+    // Stryker disable next-line ConditionalExpression: equivalent: re-inserting the same record under its own key changes nothing
     if (existing === undefined) this.sessions.set(p.session_id, session);
     session.last_ms = ms;
     session.updated_ms = ms;
@@ -260,6 +269,7 @@ export class MemoryStore implements StoreHandlers {
       };
     }
     // limit: the most recent `limit` messages, still in chronological order.
+    // Stryker disable next-line all: silent point limit-zero (the kit never sends 0); and slice(-undefined) is the whole list
     const recs = p.limit == null ? session.messages : p.limit === 0 ? [] : session.messages.slice(-p.limit);
     return {
       id: session.conversation_id,
@@ -284,6 +294,7 @@ export class MemoryStore implements StoreHandlers {
 
   list_sessions(p: Params<'list_sessions'>): SessionInfo[] {
     // Ascending by created_at; the Map keeps creation order for ties (stable sort).
+    // Stryker disable next-line all: silent point list-order: the order of list_sessions is the server's
     const all = [...this.sessions.values()].sort((a, b) => a.created_ms - b.created_ms);
     const picked = p.limit == null ? all : all.slice(0, p.limit);
     return picked.map((s) => ({
@@ -299,9 +310,11 @@ export class MemoryStore implements StoreHandlers {
     if (rec === undefined) return { deleted: false };
     const session = rec.session;
     const index = session.messages.indexOf(rec);
+    // Stryker disable next-line ConditionalExpression: equivalent: a stored message is always in its session's list
     if (index >= 0) session.messages.splice(index, 1);
     this.messages.delete(p.message_id);
     // The session stays (with message_count possibly 0); its update time moves forward.
+    // Stryker disable next-line MethodExpression: timing: only a clock stepping back shows it; a run has no controlled clock
     const ms = Math.max(this.nowMs(), session.last_ms);
     session.last_ms = ms;
     session.updated_ms = ms;
@@ -315,13 +328,16 @@ export class MemoryStore implements StoreHandlers {
     for (const rec of session.messages) this.messages.delete(rec.message.id);
     this.sessions.delete(p.session_id);
     // A session created again under this id gets a fresh conversation id.
+    // Stryker disable next-line all: silent point empty-conversation-id: the conversation id of a cleared session is the server's choice
     this.sessionGenerations.set(p.session_id, (this.sessionGenerations.get(p.session_id) ?? 0) + 1);
   }
 
   // ---------------------------------------------------------------- long-term memory (Silver)
 
   add_entity(p: Params<'add_entity'>): Entity {
+    // Stryker disable next-line StringLiteral: equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
     checkSize('name', p.name, MAX_NAME_CHARS);
+    // Stryker disable next-line StringLiteral: equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
     checkSize('description', p.description, MAX_TEXT_CHARS);
     const entity: Entity = {
       id: this.newId(),
@@ -333,6 +349,7 @@ export class MemoryStore implements StoreHandlers {
       canonical_name: null,
       created_at: new Date(this.nowMs()).toISOString(),
     };
+    // Stryker disable next-line ArrayDeclaration: equivalent in practice: a junk alias "Stryker was here" shows only to a lookup or search of exactly that text
     const rec: EntityRec = { entity, aliases: [] };
     this.entityTokens(rec); // tokenised once, at write time
     this.entities.set(entity.id, rec);
@@ -381,7 +398,9 @@ export class MemoryStore implements StoreHandlers {
     const all = [...this.entities.values()];
     const hit =
       all.find((r) => r.entity.name === p.name) ??
+      // Stryker disable next-line all: silent point entity-name-lookup: whether get_entity_by_name also matches canonical names
       all.find((r) => r.entity.canonical_name === p.name) ??
+      // Stryker disable next-line all: silent points entity-name-lookup and merge-source-lookup: whether merged-away names are found
       all.find((r) => r.aliases.includes(p.name));
     return hit === undefined ? null : copy(hit.entity);
   }
@@ -394,14 +413,17 @@ export class MemoryStore implements StoreHandlers {
    * about an entity that must exist.
    */
   get_related_entities(p: Params<'get_related_entities'>): Entity[] {
+    // Stryker disable next-line all: silent point related-unknown-entity: [] or an error; and equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
     if (!this.entities.has(p.entity_id)) throw new BadRequestError('entity_id', `no entity with id ${JSON.stringify(p.entity_id)}`);
     const depth = p.depth ?? 1;
     const edges = p.relationship_type == null
       ? this.relationships
       : this.relationships.filter((r) => r.relationship_type === p.relationship_type);
+    // Stryker disable next-line all: silent point related-depth: whether the start entity can come back through a cycle
     const visited = new Set<string>([p.entity_id]);
     const out: Entity[] = [];
     let frontier = new Set<string>([p.entity_id]);
+    // Stryker disable next-line all: silent point related-depth: how far depth reaches (the kit checks direct neighbours only)
     for (let level = 0; level < depth && frontier.size > 0; level++) {
       const next = new Set<string>();
       for (const e of edges) {
@@ -410,6 +432,7 @@ export class MemoryStore implements StoreHandlers {
             visited.add(to);
             next.add(to);
             const rec = this.entities.get(to);
+            // Stryker disable next-line ConditionalExpression: equivalent: every relationship links live entities (merges re-point them; clears drop both)
             if (rec !== undefined) out.push(copy(rec.entity));
           }
         }
@@ -442,6 +465,7 @@ export class MemoryStore implements StoreHandlers {
     const step: ReasoningStep = {
       id: this.newId(),
       trace_id: rec.trace.id,
+      // Stryker disable next-line ArithmeticOperator: silent point step-base: step numbers may start anywhere, only their order is checked
       step_number: rec.trace.steps.length + 1,
       thought: p.thought ?? null,
       action: p.action ?? null,
@@ -455,11 +479,13 @@ export class MemoryStore implements StoreHandlers {
 
   record_tool_call(p: Params<'record_tool_call'>): ToolCall {
     const rec = this.steps.get(p.step_id);
+    // Stryker disable next-line all: silent point error-status: without the check the call fails with a TypeError, answered 500 {"error"} instead of 400; and equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
     if (rec === undefined) throw new BadRequestError('step_id', `no step with id ${JSON.stringify(p.step_id)}`);
     const call: ToolCall = {
       id: this.newId(),
       tool_name: p.tool_name,
       arguments: copy(p.arguments),
+      // Stryker disable next-line ConditionalExpression: silent point optional-null-or-omitted: an absent result omitted instead of null
       result: p.result === undefined ? null : copy(p.result),
       status: p.status ?? 'success',
       duration_ms: p.duration_ms ?? null,
@@ -473,6 +499,7 @@ export class MemoryStore implements StoreHandlers {
     const rec = this.traceOr400(p.trace_id);
     rec.trace.outcome = p.outcome ?? null;
     rec.trace.success = p.success ?? null;
+    // Stryker disable next-line MethodExpression: timing: completed_at >= started_at holds for a real clock within a scenario
     rec.trace.completed_at = new Date(Math.max(this.nowMs(), rec.started_ms)).toISOString();
     return copy(rec.trace);
   }
@@ -486,6 +513,7 @@ export class MemoryStore implements StoreHandlers {
   list_traces(p: Params<'list_traces'>): ReasoningTrace[] {
     let all = [...this.traces.values()];
     if (p.session_id != null) all = all.filter((r) => r.trace.session_id === p.session_id);
+    // Stryker disable next-line all: silent point list-order: the order of list_traces is the server's
     all.sort((a, b) => a.started_ms - b.started_ms);
     const picked = p.limit == null ? all : all.slice(0, p.limit);
     return picked.map((r) => copy(r.trace));
@@ -509,6 +537,7 @@ export class MemoryStore implements StoreHandlers {
           }
           a.total++;
           if (call.status === 'success') a.ok++;
+          // Stryker disable next-line ConditionalExpression: silent point tool-stats-unfinished: whether pending and cancelled calls count as failed
           else if (FAILED_STATUSES.has(call.status)) a.failed++;
           if (call.duration_ms != null) {
             a.durations++;
@@ -517,14 +546,18 @@ export class MemoryStore implements StoreHandlers {
         }
       }
     }
+    // Stryker disable next-line MethodExpression: silent point list-order: the order of get_tool_stats is the server's
     return [...acc.entries()]
+      // Stryker disable next-line all: silent point list-order: the order of get_tool_stats is the server's
       .sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))
       .map(([name, a]) => ({
         name,
         total_calls: a.total,
         successful_calls: a.ok,
         failed_calls: a.failed,
+        // Stryker disable next-line ConditionalExpression: equivalent: a tool is listed only once it has a call, so total is never 0
         success_rate: a.total === 0 ? 0 : a.ok / a.total,
+        // Stryker disable next-line ConditionalExpression: equivalent: 0 / 0 is NaN, which JSON writes as null
         avg_duration_ms: a.durations === 0 ? null : a.duration_sum / a.durations,
       }));
   }
@@ -533,7 +566,9 @@ export class MemoryStore implements StoreHandlers {
 
   /** Both ends must exist (400 otherwise); a self-relationship is allowed. */
   add_relationship(p: Params<'add_relationship'>): Relationship {
+    // Stryker disable next-line StringLiteral: equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
     this.entityOr400('source_id', p.source_id);
+    // Stryker disable next-line StringLiteral: equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
     this.entityOr400('target_id', p.target_id);
     const rel: Relationship = {
       id: this.newId(),
@@ -554,23 +589,32 @@ export class MemoryStore implements StoreHandlers {
    * other fields are kept.
    */
   merge_duplicate_entities(p: Params<'merge_duplicate_entities'>): Entity {
+    // Stryker disable next-line StringLiteral: equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
     const source = this.entityOr400('source_id', p.source_id);
+    // Stryker disable next-line StringLiteral: equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
     const target = this.entityOr400('target_id', p.target_id);
+    // Stryker disable next-line StringLiteral: equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
     if (p.source_id === p.target_id) throw new BadRequestError('target_id', 'must differ from source_id (an entity cannot be merged into itself)');
+    // Stryker disable next-line ArrayDeclaration: equivalent: a junk element has no source_id or target_id, so no traversal reaches it
     const kept: Relationship[] = [];
     for (const r of this.relationships) {
+      // Stryker disable next-line all: equivalent: which self-loops a merge keeps is unobservable (get_related_entities never lists the start entity)
       const touched = r.source_id === p.source_id || r.target_id === p.source_id;
       if (r.source_id === p.source_id) r.source_id = p.target_id;
       if (r.target_id === p.source_id) r.target_id = p.target_id;
       // A relationship of the source that now points from the target to itself (it linked source
       // and target, or was a loop of the source) is dropped; a loop the target already had stays.
+      // Stryker disable next-line all: equivalent: which self-loops a merge keeps is unobservable (get_related_entities never lists the start entity)
       if (touched && r.source_id === r.target_id) continue;
       kept.push(r);
     }
     this.relationships = kept;
+    // Stryker disable next-line all: silent point merge-source-lookup: whether get_entity_by_name finds the target by a merged-away name
     for (const name of [source.entity.name, source.entity.canonical_name, ...source.aliases]) {
+      // Stryker disable next-line all: silent point merge-source-lookup; a null or repeated alias changes no lookup
       if (name != null && name !== target.entity.name && !target.aliases.includes(name)) target.aliases.push(name);
     }
+    // Stryker disable next-line ConditionalExpression: silent point optional-null-or-omitted: a merge without canonical_name leaves it unset (omitted), as servers that take the parameter as the new value do
     if (p.canonical_name != null) target.entity.canonical_name = p.canonical_name;
     this.entities.delete(p.source_id);
     return copy(target.entity);
@@ -589,6 +633,7 @@ export class MemoryStore implements StoreHandlers {
    * leave it unchanged), debugging and variant servers. Conversation ids reserved by reads of
    * unknown sessions are not data and are left out.
    */
+  // Stryker disable all: snapshot() is not a protocol method (explore's model, tests and debugging read it)
   snapshot(): StoreSnapshot {
     return copy({
       sessions: [...this.sessions.values()].map((s) => ({
@@ -605,6 +650,7 @@ export class MemoryStore implements StoreHandlers {
       relationships: this.relationships,
     });
   }
+  // Stryker restore all
 
   // ---------------------------------------------------------------- helpers
 
@@ -616,20 +662,24 @@ export class MemoryStore implements StoreHandlers {
   protected entityTokens(rec: EntityRec): DocTokens {
     const e = rec.entity;
     const d = rec.doc;
+    // Stryker disable next-line all: equivalent: a cache of search tokens; name and description never change after add_entity, and merges always add an alias
     if (d !== undefined && d.name === e.name && d.description === e.description && d.canonical === e.canonical_name && d.aliases === rec.aliases.length) return d.tokens;
     const tokens = fieldTokens([e.name, e.description, e.canonical_name, ...rec.aliases]);
+    // Stryker disable next-line all: equivalent: a cache of search tokens (see above)
     rec.doc = { name: e.name, description: e.description ?? null, canonical: e.canonical_name ?? null, aliases: rec.aliases.length, tokens };
     return tokens;
   }
 
   private traceOr400(id: string): TraceRec {
     const rec = this.traces.get(id);
+    // Stryker disable next-line all: silent point error-status: without the check the call fails with a TypeError, answered 500 {"error"} instead of 400; and equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
     if (rec === undefined) throw new BadRequestError('trace_id', `no trace with id ${JSON.stringify(id)}`);
     return rec;
   }
 
   private entityOr400(param: string, id: string): EntityRec {
     const rec = this.entities.get(id);
+    // Stryker disable next-line all: silent point error-status: without the check the call fails with a TypeError, answered 500 {"error"} instead of 400; and equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
     if (rec === undefined) throw new BadRequestError(param, `no entity with id ${JSON.stringify(id)}`);
     return rec;
   }
