@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/mutation/**/*.test.ts'],
+    include: ['test/mutation/reference.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },

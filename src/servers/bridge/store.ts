@@ -61,7 +61,7 @@ export type StoreHandlers = { [M in Exclude<MethodName, PlatinumMethodName>]: (p
 export class BadRequestError extends Error {
   constructor(readonly param: string, readonly detail: string) {
     super(`${param}: ${detail}`);
-    // Stryker disable next-line all: equivalent: the class name never reaches the wire
+    // Stryker disable next-line StringLiteral: equivalent: the class name never reaches the wire
     this.name = 'BadRequestError';
   }
 }
@@ -132,9 +132,9 @@ export const MAX_NAME_CHARS = 4096;
 export const MAX_TEXT_CHARS = 1024 * 1024;
 
 /** A 400 for a string parameter longer than `max` characters. */
-// Stryker disable next-line all: not a protocol rule: the size limits are the reference's own robustness limits (unit-tested in test/reference)
+// Stryker disable next-line BlockStatement: not a protocol rule: the size limits are the reference's own robustness limits (unit-tested in test/reference)
 export function checkSize(param: string, value: string | null | undefined, max: number): void {
-  // Stryker disable next-line all: not a protocol rule: the size limits are the reference's own robustness limits (unit-tested in test/reference)
+  // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: not a protocol rule: the size limits are the reference's own robustness limits (unit-tested in test/reference)
   if (value != null && value.length > max) throw new BadRequestError(param, `is ${value.length} characters long; at most ${max} are accepted`);
 }
 
@@ -147,12 +147,13 @@ const FAILED_STATUSES: ReadonlySet<string> = new Set(['failure', 'error', 'timeo
  * An own "__proto__" key (JSON.parse makes one) stays an own data property.
  */
 function copy<T>(value: T): T {
-  // Stryker disable next-line all: equivalent over HTTP: every answer is serialised, so a shared object never reaches a client
+  // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: equivalent over HTTP: every answer is serialised, so a shared object never reaches a client
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map(copy) as T;
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
     const v = copy((value as Record<string, unknown>)[key]);
+    // Stryker disable next-line BooleanLiteral: equivalent: writable and configurable are unobservable once the value is serialised (enumerable is checked: SCN-B-142)
     if (key === '__proto__') Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
     else out[key] = v;
   }
@@ -269,7 +270,7 @@ export class MemoryStore implements StoreHandlers {
       };
     }
     // limit: the most recent `limit` messages, still in chronological order.
-    // Stryker disable next-line all: silent point limit-zero (the kit never sends 0); and slice(-undefined) is the whole list
+    // Stryker disable next-line ArrayDeclaration,ConditionalExpression: silent point limit-zero (the kit never sends 0); and slice(-undefined) is the whole list
     const recs = p.limit == null ? session.messages : p.limit === 0 ? [] : session.messages.slice(-p.limit);
     return {
       id: session.conversation_id,
@@ -294,8 +295,9 @@ export class MemoryStore implements StoreHandlers {
 
   list_sessions(p: Params<'list_sessions'>): SessionInfo[] {
     // Ascending by created_at; the Map keeps creation order for ties (stable sort).
-    // Stryker disable next-line all: silent point list-order: the order of list_sessions is the server's
+    // Stryker disable next-line ArithmeticOperator,ArrowFunction,MethodExpression: silent point list-order: the order of list_sessions is the server's
     const all = [...this.sessions.values()].sort((a, b) => a.created_ms - b.created_ms);
+    // Stryker disable next-line ConditionalExpression: equivalent: slice(0, undefined) is the whole list
     const picked = p.limit == null ? all : all.slice(0, p.limit);
     return picked.map((s) => ({
       session_id: s.session_id,
@@ -328,7 +330,7 @@ export class MemoryStore implements StoreHandlers {
     for (const rec of session.messages) this.messages.delete(rec.message.id);
     this.sessions.delete(p.session_id);
     // A session created again under this id gets a fresh conversation id.
-    // Stryker disable next-line all: silent point empty-conversation-id: the conversation id of a cleared session is the server's choice
+    // Stryker disable next-line ArithmeticOperator,LogicalOperator: silent point empty-conversation-id: the conversation id of a cleared session is the server's choice
     this.sessionGenerations.set(p.session_id, (this.sessionGenerations.get(p.session_id) ?? 0) + 1);
   }
 
@@ -398,9 +400,9 @@ export class MemoryStore implements StoreHandlers {
     const all = [...this.entities.values()];
     const hit =
       all.find((r) => r.entity.name === p.name) ??
-      // Stryker disable next-line all: silent point entity-name-lookup: whether get_entity_by_name also matches canonical names
+      // Stryker disable next-line ArrowFunction,ConditionalExpression: silent point entity-name-lookup: whether get_entity_by_name also matches canonical names
       all.find((r) => r.entity.canonical_name === p.name) ??
-      // Stryker disable next-line all: silent points entity-name-lookup and merge-source-lookup: whether merged-away names are found
+      // Stryker disable next-line ArrowFunction: silent points entity-name-lookup and merge-source-lookup: whether merged-away names are found
       all.find((r) => r.aliases.includes(p.name));
     return hit === undefined ? null : copy(hit.entity);
   }
@@ -413,17 +415,17 @@ export class MemoryStore implements StoreHandlers {
    * about an entity that must exist.
    */
   get_related_entities(p: Params<'get_related_entities'>): Entity[] {
-    // Stryker disable next-line all: silent point related-unknown-entity: [] or an error; and equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
+    // Stryker disable next-line ConditionalExpression,StringLiteral: silent point related-unknown-entity: [] or an error; and equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
     if (!this.entities.has(p.entity_id)) throw new BadRequestError('entity_id', `no entity with id ${JSON.stringify(p.entity_id)}`);
     const depth = p.depth ?? 1;
     const edges = p.relationship_type == null
       ? this.relationships
       : this.relationships.filter((r) => r.relationship_type === p.relationship_type);
-    // Stryker disable next-line all: silent point related-depth: whether the start entity can come back through a cycle
+    // Stryker disable next-line ArrayDeclaration: silent point related-depth: whether the start entity can come back through a cycle
     const visited = new Set<string>([p.entity_id]);
     const out: Entity[] = [];
     let frontier = new Set<string>([p.entity_id]);
-    // Stryker disable next-line all: silent point related-depth: how far depth reaches (the kit checks direct neighbours only)
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,LogicalOperator,UpdateOperator: silent point related-depth: how far depth reaches (the kit checks direct neighbours only)
     for (let level = 0; level < depth && frontier.size > 0; level++) {
       const next = new Set<string>();
       for (const e of edges) {
@@ -479,7 +481,7 @@ export class MemoryStore implements StoreHandlers {
 
   record_tool_call(p: Params<'record_tool_call'>): ToolCall {
     const rec = this.steps.get(p.step_id);
-    // Stryker disable next-line all: silent point error-status: without the check the call fails with a TypeError, answered 500 {"error"} instead of 400; and equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
+    // Stryker disable next-line ConditionalExpression,StringLiteral: silent point error-status: without the check the call fails with a TypeError, answered 500 {"error"} instead of 400; and equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
     if (rec === undefined) throw new BadRequestError('step_id', `no step with id ${JSON.stringify(p.step_id)}`);
     const call: ToolCall = {
       id: this.newId(),
@@ -513,8 +515,9 @@ export class MemoryStore implements StoreHandlers {
   list_traces(p: Params<'list_traces'>): ReasoningTrace[] {
     let all = [...this.traces.values()];
     if (p.session_id != null) all = all.filter((r) => r.trace.session_id === p.session_id);
-    // Stryker disable next-line all: silent point list-order: the order of list_traces is the server's
+    // Stryker disable next-line ArithmeticOperator,ArrowFunction,MethodExpression: silent point list-order: the order of list_traces is the server's
     all.sort((a, b) => a.started_ms - b.started_ms);
+    // Stryker disable next-line ConditionalExpression: equivalent: slice(0, undefined) is the whole list
     const picked = p.limit == null ? all : all.slice(0, p.limit);
     return picked.map((r) => copy(r.trace));
   }
@@ -538,7 +541,7 @@ export class MemoryStore implements StoreHandlers {
           a.total++;
           if (call.status === 'success') a.ok++;
           // Stryker disable next-line ConditionalExpression: silent point tool-stats-unfinished: whether pending and cancelled calls count as failed
-          else if (FAILED_STATUSES.has(call.status)) a.failed++;
+          if (FAILED_STATUSES.has(call.status)) a.failed++;
           if (call.duration_ms != null) {
             a.durations++;
             a.duration_sum += call.duration_ms;
@@ -546,20 +549,19 @@ export class MemoryStore implements StoreHandlers {
         }
       }
     }
-    // Stryker disable next-line MethodExpression: silent point list-order: the order of get_tool_stats is the server's
-    return [...acc.entries()]
-      // Stryker disable next-line all: silent point list-order: the order of get_tool_stats is the server's
-      .sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))
-      .map(([name, a]) => ({
-        name,
-        total_calls: a.total,
-        successful_calls: a.ok,
-        failed_calls: a.failed,
-        // Stryker disable next-line ConditionalExpression: equivalent: a tool is listed only once it has a call, so total is never 0
-        success_rate: a.total === 0 ? 0 : a.ok / a.total,
-        // Stryker disable next-line ConditionalExpression: equivalent: 0 / 0 is NaN, which JSON writes as null
-        avg_duration_ms: a.durations === 0 ? null : a.duration_sum / a.durations,
-      }));
+    const byName = [...acc.entries()];
+    // Stryker disable next-line all: silent point list-order: the order of get_tool_stats is the server's
+    byName.sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
+    return byName.map(([name, a]) => ({
+      name,
+      total_calls: a.total,
+      successful_calls: a.ok,
+      failed_calls: a.failed,
+      // Stryker disable next-line ConditionalExpression: equivalent: a tool is listed only once it has a call, so total is never 0
+      success_rate: a.total === 0 ? 0 : a.ok / a.total,
+      // Stryker disable next-line ConditionalExpression: equivalent: 0 / 0 is NaN, which JSON writes as null
+      avg_duration_ms: a.durations === 0 ? null : a.duration_sum / a.durations,
+    }));
   }
 
   // ---------------------------------------------------------------- Gold
@@ -598,20 +600,20 @@ export class MemoryStore implements StoreHandlers {
     // Stryker disable next-line ArrayDeclaration: equivalent: a junk element has no source_id or target_id, so no traversal reaches it
     const kept: Relationship[] = [];
     for (const r of this.relationships) {
-      // Stryker disable next-line all: equivalent: which self-loops a merge keeps is unobservable (get_related_entities never lists the start entity)
+      // Stryker disable next-line ConditionalExpression,EqualityOperator,LogicalOperator: equivalent: which self-loops a merge keeps is unobservable (get_related_entities never lists the start entity)
       const touched = r.source_id === p.source_id || r.target_id === p.source_id;
       if (r.source_id === p.source_id) r.source_id = p.target_id;
       if (r.target_id === p.source_id) r.target_id = p.target_id;
       // A relationship of the source that now points from the target to itself (it linked source
       // and target, or was a loop of the source) is dropped; a loop the target already had stays.
-      // Stryker disable next-line all: equivalent: which self-loops a merge keeps is unobservable (get_related_entities never lists the start entity)
+      // Stryker disable next-line ConditionalExpression: equivalent: which self-loops a merge keeps is unobservable (get_related_entities never lists the start entity)
       if (touched && r.source_id === r.target_id) continue;
       kept.push(r);
     }
     this.relationships = kept;
-    // Stryker disable next-line all: silent point merge-source-lookup: whether get_entity_by_name finds the target by a merged-away name
+    // Stryker disable next-line ArrayDeclaration,BlockStatement: silent point merge-source-lookup: whether get_entity_by_name finds the target by a merged-away name
     for (const name of [source.entity.name, source.entity.canonical_name, ...source.aliases]) {
-      // Stryker disable next-line all: silent point merge-source-lookup; a null or repeated alias changes no lookup
+      // Stryker disable next-line BooleanLiteral,ConditionalExpression,EqualityOperator,LogicalOperator: silent point merge-source-lookup; a null or repeated alias changes no lookup
       if (name != null && name !== target.entity.name && !target.aliases.includes(name)) target.aliases.push(name);
     }
     // Stryker disable next-line ConditionalExpression: silent point optional-null-or-omitted: a merge without canonical_name leaves it unset (omitted), as servers that take the parameter as the new value do
@@ -633,7 +635,7 @@ export class MemoryStore implements StoreHandlers {
    * leave it unchanged), debugging and variant servers. Conversation ids reserved by reads of
    * unknown sessions are not data and are left out.
    */
-  // Stryker disable all: snapshot() is not a protocol method (explore's model, tests and debugging read it)
+  // Stryker disable all: not a protocol rule: snapshot() is no protocol method (explore's model, tests and debugging read it)
   snapshot(): StoreSnapshot {
     return copy({
       sessions: [...this.sessions.values()].map((s) => ({
@@ -662,24 +664,24 @@ export class MemoryStore implements StoreHandlers {
   protected entityTokens(rec: EntityRec): DocTokens {
     const e = rec.entity;
     const d = rec.doc;
-    // Stryker disable next-line all: equivalent: a cache of search tokens; name and description never change after add_entity, and merges always add an alias
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: a cache of search tokens; name and description never change after add_entity, and merges always add an alias
     if (d !== undefined && d.name === e.name && d.description === e.description && d.canonical === e.canonical_name && d.aliases === rec.aliases.length) return d.tokens;
     const tokens = fieldTokens([e.name, e.description, e.canonical_name, ...rec.aliases]);
-    // Stryker disable next-line all: equivalent: a cache of search tokens (see above)
+    // Stryker disable next-line LogicalOperator,ObjectLiteral: equivalent: a cache of search tokens (see above)
     rec.doc = { name: e.name, description: e.description ?? null, canonical: e.canonical_name ?? null, aliases: rec.aliases.length, tokens };
     return tokens;
   }
 
   private traceOr400(id: string): TraceRec {
     const rec = this.traces.get(id);
-    // Stryker disable next-line all: silent point error-status: without the check the call fails with a TypeError, answered 500 {"error"} instead of 400; and equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
+    // Stryker disable next-line ConditionalExpression,StringLiteral: silent point error-status: without the check the call fails with a TypeError, answered 500 {"error"} instead of 400; and equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
     if (rec === undefined) throw new BadRequestError('trace_id', `no trace with id ${JSON.stringify(id)}`);
     return rec;
   }
 
   private entityOr400(param: string, id: string): EntityRec {
     const rec = this.entities.get(id);
-    // Stryker disable next-line all: silent point error-status: without the check the call fails with a TypeError, answered 500 {"error"} instead of 400; and equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
+    // Stryker disable next-line ConditionalExpression,StringLiteral: silent point error-status: without the check the call fails with a TypeError, answered 500 {"error"} instead of 400; and equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
     if (rec === undefined) throw new BadRequestError(param, `no entity with id ${JSON.stringify(id)}`);
     return rec;
   }
