@@ -1,7 +1,7 @@
 // Fault 2: a method that answers one byte per second — the body after prompt headers, or the
 // whole response, status line included.
 import { afterEach, describe, expect, it } from 'vitest';
-import { FAST, byId, cleanUp, hostile, runAgainst } from './servers.js';
+import { FAST, byId, cleanUp, hostile, runAgainst, hangGuard } from './servers.js';
 
 afterEach(cleanUp);
 
@@ -34,6 +34,6 @@ describe('a method that answers one byte per second', () => {
     expect(byId(report, 'SCN-B-055').outcome).toBe('passed');
     const hit = report.scenarios.filter((s) => s.outcome !== 'passed');
     for (const s of hit) expect(s.message).toMatch(/^(get_conversation|list_sessions): (no response|response not complete) within 0\.3 s/);
-    expect(run.ms).toBeLessThan(hit.length * 300 + 6_000);
+    expect(run.ms).toBeLessThan(hangGuard(hit.length * 300 + 6_000));
   });
 });

@@ -274,3 +274,11 @@ export function noStackTrace(run: CliRun): void {
 }
 
 export const count = (report: Report, outcome: string) => report.scenarios.filter((s) => s.outcome === outcome).length;
+
+/**
+ * A hang guard, not a performance target: the time a run is allowed when it should take about
+ * `expectedMs`. Three times that plus 10 s, so a machine loaded by other work does not fail it,
+ * while a run that waits out one timeout per scenario (minutes) still does. Performance figures
+ * are measured by `npm run bench`.
+ */
+export const hangGuard = (expectedMs: number): number => expectedMs * 3 + 10_000;

@@ -4,7 +4,6 @@
 // wrap it (inject faults, change answers) without an HTTP proxy.
 import { METHODS, type MethodName } from '../../protocols/bridge/index.js';
 import { BadRequestError, MAX_ID_CHARS, type StoreHandlers } from './store.js';
-import { keepFreeForm } from '../free-form.js';
 import { checkRequest, errorResponse, type BridgeResponse } from './request.js';
 
 /** Maps a store result onto the response kind of the method. */
@@ -56,7 +55,7 @@ export function createDispatcher(store: StoreHandlers): (method: string, body: u
       );
       // Stryker disable next-line ConditionalExpression: silent point error-status: the refusal still answers 400 or 500 with {"error"} (an exception or a malformed reply becomes 500 {"error"})
       if (!request.ok) return request.response;
-      const result = handlerOf(request.method)!.call(store, keepFreeForm(METHODS[request.method].params, request.params, request.value));
+      const result = handlerOf(request.method)!.call(store, request.value);
       return respond(request.method, result);
     // Stryker disable next-line BlockStatement: silent point error-status: the refusal still answers 400 or 500 with {"error"} (an exception or a malformed reply becomes 500 {"error"})
     } catch (err) {

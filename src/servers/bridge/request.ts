@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { METHODS, describe, isMethodName, validate, type MethodName } from '../../protocols/bridge/index.js';
 import { isJsonObject } from '../../util/json.js';
 import { nestingIssue } from '../nesting.js';
+import { keepFreeForm } from '../free-form.js';
 
 export interface BridgeResponse {
   status: number;
@@ -31,14 +32,14 @@ function paramIssues(schema: z.ZodType, body: Record<string, unknown>): { ok: tr
 }
 
 type CheckedRequest =
-  | { ok: true; method: MethodName; params: Record<string, unknown>; value: unknown }
+  | { ok: true; method: MethodName; value: unknown }
   | { ok: false; response: BridgeResponse };
 
 /**
  * Checks a request in the order a client can tell apart: 404 for an unknown method, 501 when
  * `unserved(method)` gives a reason (an optional method this server leaves out), 400 for a body
  * that is not an object (an absent body counts as `{}`), nested beyond the cap, or with invalid
- * parameters. `extra` adds a server's own 400 checks on the raw parameters.
+ * parameters. The value handed on keeps user data as sent (free-form.ts). `extra` adds a server's own 400 checks on the raw parameters.
  */
 export function checkRequest(
   method: string,
@@ -66,5 +67,6 @@ export function checkRequest(
   const checked = paramIssues(METHODS[method].params, params);
   // Stryker disable next-line ConditionalExpression,StringLiteral: silent point error-status: the refusal still answers 400 or 500 with {"error"} (an exception or a malformed reply becomes 500 {"error"}); the separator of the issues is wording
   if (!checked.ok) return refuse(400, checked.issues.join('; '));
-  return { ok: true, method, params, value: checked.value };
+  // The validated parameters, with user data (metadata, arguments, properties) exactly as sent.
+  return { ok: true, method, value: keepFreeForm(METHODS[method].params, params, checked.value) };
 }
