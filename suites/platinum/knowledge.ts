@@ -2,6 +2,7 @@
 import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
 import { v5 } from './clauses.js';
 import { newConversation, short } from './helpers.js';
+import { checkEnds } from '../support/entities.js';
 
 export const scenarios: Scenario[] = [
   defineScenario({
@@ -136,7 +137,7 @@ export const scenarios: Scenario[] = [
       const target = await bridge.add_entity({ name: 'Alice Merge', entity_type: 'PERSON' });
       const source = await bridge.add_entity({ name: 'A. Merge', entity_type: 'PERSON' });
       const r = await bridge.merge_entities({ source_id: source.id, target_id: target.id });
-      check.equal({ source_id: r.source_id, target_id: r.target_id }, { source_id: source.id, target_id: target.id }, 'merge_entities(source -> target): source_id and target_id');
+      checkEnds(r, { source, target }, 'merge_entities("A. Merge" -> "Alice Merge"): source_id and target_id');
       check.ok(r.status.trim() !== '', 'merge_entities: status must be a non-empty string', { expected: 'a status', actual: r.status });
       const g = await bridge.get_entity_graph();
       check.ok(g.edges.some((e) => e.type === 'SAME_AS' && e.source === source.id && e.target === target.id),

@@ -40,6 +40,8 @@ export const FAULTS: FaultRow<V>[] = [
   ['SCN-P-104', "get_entity_history lists only one conversation's mentions", w(mapResponse('get_entity_history', (b) => ({ ...b, mentions: b.mentions.slice(0, 1) }))), /conversations of its mentions/],
   ['SCN-P-104', 'get_entity_history lists every message as a mention', w(historyOfEverything()), /does not name it/],
   ['SCN-P-105', 'merge_entities leaves no SAME_AS link', w(mapResponse('get_entity_graph', (b) => ({ ...b, edges: b.edges.filter((e: any) => e.type !== 'SAME_AS') }))), /SAME_AS/],
+  ['SCN-P-105', 'merge_entities answers source and target the wrong way round', w(mapResponse('merge_entities', (b) => ({ ...b, source_id: b.target_id, target_id: b.source_id }))),
+    /merge_entities\("A\. Merge" -> "Alice Merge"\): source_id and target_id: source and target swapped: the answer goes from "Alice Merge" \([0-9a-f]{8}…\) to "A\. Merge"/],
   ['SCN-P-105', 'merge_entities answers an empty status', w(mapResponse('merge_entities', (b) => ({ ...b, status: '' }))), /status/],
   ['SCN-P-009', 'list_steps answers no steps', w(mapResponse('list_steps', () => [])), /list_steps/],
   ['SCN-P-009', 'record_step drops the result', w(mapResponse('record_step', (b) => ({ ...b, result: null }))), /echoes the step/],

@@ -216,7 +216,7 @@ export const FAULTS: FaultRow[] = [
   ['SCN-S-016', 'finds nothing', mapResponse('search_preferences', () => []),
     /search_preferences\(query="Python"\): the matching preference .*: no such item/],
   ['SCN-S-017', 'ignores category', dropParam('search_preferences', 'category'),
-    /search_preferences\(query="Python data analysis", category="language"\): a preference of another category: unexpected item/],
+    /search_preferences\(query="Python data analysis", category="language"\): only preferences of that category: preference "Prefers Python for data analysis" \([0-9a-f]{8}…\) belongs to category "tooling", not "language"/],
   ['SCN-S-017', 'filters category before anything can match', mapRequest('search_preferences', (b) => ({ ...b, category: b.category && b.category.toUpperCase() })),
     /search_preferences\(query="Python data analysis", category="language"\): the matching preference .*: no such item/],
   ['SCN-S-053', 'answers a sample preference on an empty store', ghostWhenEmpty('search_preferences', GHOST_PREFERENCE),
@@ -300,6 +300,8 @@ export const FAULTS: FaultRow[] = [
   ['SCN-S-064', 'answers a sample trace on an empty store', ghostWhenEmpty('list_traces', GHOST_TRACE), /list_traces\(\) with no traces stored: expected \[\], got 1/],
   ['SCN-S-064', 'answers null instead of []', replaceAnswer('list_traces', (_req, res) => ((res.body as unknown[]).length === 0 ? ok(null) : undefined)),
     /list_traces: .*null/, 'error'],
+  ['SCN-S-103', 'ignores session_id', dropParam('list_traces', 'session_id'),
+    /list_traces\(session_id=tck-silver-session-a, limit=2\): every trace is one started in tck-silver-session-a: trace "Task B\d" \([0-9a-f]{8}…\) belongs to session "tck-silver-session-b", not "tck-silver-session-a"/],
   ['SCN-S-103', 'applies the limit before the session filter', (next) => async (m, body: any) => {
     if (m !== 'list_traces' || body.session_id == null || body.limit == null) return next(m, body);
     const res = await next(m, { limit: body.limit });
