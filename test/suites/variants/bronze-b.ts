@@ -244,7 +244,7 @@ const notFound400: Wrap = (next) => async (m, b) => {
 };
 
 /** A lookup that finds nothing answers 404 {"error": "not found"} instead of 200 null. */
-const nullAs404 = (method: string): Wrap => (next) => async (m, b) => {
+export const nullAs404 = (method: string): Wrap => (next) => async (m, b) => {
   const res = await next(m, b);
   return m === method && res.status === 200 && res.body === null ? json(404, { error: 'not found' }) : res;
 };
