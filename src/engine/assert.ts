@@ -2,7 +2,7 @@
 // expected and what came back; the runner attaches the HTTP exchanges that show it.
 import { isDeepStrictEqual } from 'node:util';
 import { isIsoDateTime } from '../util/iso.js';
-import { AssertionFailure } from './faults.js';
+import { AssertionFailure, LATEST_CALL } from './faults.js';
 
 export function show(value: unknown, max = 300): string {
   if (value === undefined) return 'undefined';
@@ -25,6 +25,8 @@ export interface Detail {
   expected?: unknown;
   actual?: unknown;
   clause?: string;
+  /** The statuses the scenario's latest call should have answered with (repro scripts check them). */
+  status?: number[];
 }
 
 export interface Check {
@@ -56,7 +58,9 @@ export const check: Check = {
   },
 
   fail(message, detail) {
-    throw new AssertionFailure(detail?.clause === undefined ? message : `${detail.clause}: ${message}`, detail?.expected, detail?.actual);
+    const failure = new AssertionFailure(detail?.clause === undefined ? message : `${detail.clause}: ${message}`, detail?.expected, detail?.actual);
+    if (detail?.status) failure.judged = { exchange: LATEST_CALL, status: detail.status };
+    throw failure;
   },
 
   /** Deep, exact equality (JSON values: key order ignored, array order kept). */

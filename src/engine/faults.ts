@@ -2,8 +2,13 @@
 // AssertionFailure and SchemaViolation -> failed; ProtocolFault and TransportFault -> error
 // (except "not implemented", which counts as failed); ScenarioTimeout -> error.
 
+/** `judged.exchange` of a failure about the scenario's latest call: the runner puts in its index. */
+export const LATEST_CALL = -1;
+
 export abstract class ScenarioFault extends Error {
   abstract readonly outcome: 'failed' | 'error';
+  /** Set by the profile for a fault of one call's answer: which exchange, and the statuses it should have had. */
+  judged?: { exchange: number; status: number[] };
 }
 
 /**

@@ -6,7 +6,7 @@ import { METHODS, type MethodName, type ParamsOf, type ResultOf } from '../../pr
 import { validate } from '../../protocols/bridge/validate.js';
 import { validateList } from '../../protocols/bridge/validate-list.js';
 import { check, type Check } from '../../engine/assert.js';
-import { AssertionFailure, ProtocolFault, SchemaViolation, SkipScenario, TransportFault, UnexpectedError } from '../../engine/faults.js';
+import { AssertionFailure, ProtocolFault, SchemaViolation, SkipScenario, TransportFault, UnexpectedError, type ScenarioFault } from '../../engine/faults.js';
 
 /** Notes kept per scenario. */
 const MAX_NOTES = 200;
@@ -74,19 +74,16 @@ export class Recorder implements ScenarioContext {
 
   async expectError(method: MethodName, params: Record<string, unknown>, why: string): Promise<string> {
     const { outcome, exchange } = await this.raw(method, params);
+    const judge = judgeOf(this.exchanges.length - 1, [400, 500]);
     switch (outcome.kind) {
       case 'error':
         return outcome.message;
       case 'transport':
-        throw new TransportFault(method, outcome.failure, outcome.reason);
+        throw judge(new TransportFault(method, outcome.failure, outcome.reason));
       case 'violation':
-        throw await this.faultOf(method, outcome, exchange);
+        throw judge(await this.faultOf(method, outcome, exchange));
       default:
-        throw new AssertionFailure(
-          `${method} ${why}: expected 400 or 500 with {"error": string}, got ${describeOutcome(outcome)}`,
-          '400 or 500 {"error": string}',
-          outcome,
-        );
+        throw judge(new AssertionFailure(`${method} ${why}: expected 400 or 500 with {"error": string}, got ${describeOutcome(outcome)}`, undefined, outcome));
     }
   }
 
@@ -106,13 +103,14 @@ export class Recorder implements ScenarioContext {
   private async invoke(method: MethodName, params: Record<string, unknown>): Promise<unknown> {
     const { outcome, exchange } = await this.raw(method, params);
     const spec = METHODS[method];
+    const judge = judgeOf(this.exchanges.length - 1, [spec.kind === 'void' ? 204 : 200]);
     switch (outcome.kind) {
       case 'transport':
-        throw new TransportFault(method, outcome.failure, outcome.reason);
+        throw judge(new TransportFault(method, outcome.failure, outcome.reason));
       case 'violation':
-        throw await this.faultOf(method, outcome, exchange);
+        throw judge(await this.faultOf(method, outcome, exchange));
       case 'error':
-        throw new UnexpectedError(method, outcome.status, outcome.message);
+        throw judge(new UnexpectedError(method, outcome.status, outcome.message));
       case 'void':
         return undefined;
       case 'null':
@@ -125,13 +123,19 @@ export class Recorder implements ScenarioContext {
         const body = outcome.value;
         const result = spec.kind === 'list' ? await validateList(schema, body as unknown[], () => this.stopped) : validate(schema, body);
         if (this.stopped) throw new SkipScenario('scenario stopped');
-        if (!result.ok) throw new SchemaViolation(method, result.issues);
+        if (!result.ok) throw judge(new SchemaViolation(method, result.issues));
         for (const n of result.notes) this.note(`${method}: ${n}`);
         return body;
       }
     }
   }
 }
+
+/** Marks a fault as one of the answer of exchange `exchange`, which should have had one of `status` (repro scripts check it). */
+const judgeOf = (exchange: number, status: number[]) => <F extends ScenarioFault>(fault: F): F => {
+  fault.judged = { exchange, status };
+  return fault;
+};
 
 export function describeOutcome(outcome: CallResult['outcome']): string {
   switch (outcome.kind) {
