@@ -49,3 +49,16 @@ export function checkEnds(
   ];
   check.ok(problems.length === 0, `${what}: ${problems.join('; ')}`, { expected, actual });
 }
+
+/** A graph has the edge `source -type-> target`; a failure says "source and target swapped" when the graph has it the other way round. */
+export function checkEdge(edges: readonly { source: unknown; target: unknown; type: unknown }[], want: { source: Entity; target: Entity; type: string }, what: string): void {
+  const from = (s: unknown, t: unknown) => edges.filter((e) => e.source === s && e.target === t);
+  if (from(want.source.id, want.target.id).some((e) => e.type === want.type)) return;
+  const [s, t] = [label(want.source), label(want.target)];
+  const why = from(want.target.id, want.source.id).some((e) => e.type === want.type)
+    ? `source and target swapped: the graph has ${t} -${want.type}-> ${s}`
+    : from(want.source.id, want.target.id).length > 0
+      ? `the edges from ${s} to ${t} have type ${from(want.source.id, want.target.id).map((e) => JSON.stringify(e.type)).join(', ')}`
+      : `no edge from ${s} to ${t} among ${edges.length}`;
+  check.fail(`${what}: ${why}`, { actual: edges });
+}

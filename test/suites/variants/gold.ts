@@ -126,7 +126,7 @@ export const FAULTS: FaultRow[] = [
       const asEntities = prefs.map((p) => ({ id: p.id, name: p.preference, type: 'OBJECT', created_at: new Date().toISOString() }));
       return { status: 200, body: [...(res.body as any[]), ...asEntities] };
     }),
-    /search_entities\("Alice"\): the preference about Alice is not an entity: unexpected item/],
+    /search_entities\("Alice"\): the preference about Alice is not an entity: result "[0-9a-f-]{36}" is the id of the preference "Alice prefers email" \(category "communication"\), answered as an entity .* of type /],
   ['SCN-G-010', 'start_trace logs a system message into the session\'s conversation',
     intercept(async (next, method, body) => {
       if (method === 'start_trace') await next('add_message', { session_id: body.session_id, role: 'system', content: `trace: ${body.task}` });
