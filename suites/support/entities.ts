@@ -47,7 +47,13 @@ export function checkEnds(
         ]),
     ...(typed && got.relationship_type !== want.relationship_type ? [`relationship_type is ${JSON.stringify(got.relationship_type)}, expected ${JSON.stringify(want.relationship_type)}`] : []),
   ];
-  check.ok(problems.length === 0, `${what}: ${problems.join('; ')}`, { expected, actual });
+  // The message names the entities; expected and actual stay the answer's own fields, so that a
+  // repro script can find them in the answer and check them.
+  const fields = (source_id: unknown, target_id: unknown, relationship_type: unknown) => ({ source_id, target_id, ...(typed ? { relationship_type } : {}) });
+  check.ok(problems.length === 0, `${what}: ${problems.join('; ')}`, {
+    expected: fields(want.source.id, want.target.id, want.relationship_type),
+    actual: fields(got.source_id, got.target_id, got.relationship_type),
+  });
 }
 
 /** A graph has the edge `source -type-> target`; a failure says "source and target swapped" when the graph has it the other way round. */
