@@ -194,7 +194,7 @@ Exit codes: 0 requested tier reached and, with --hosted, every hosted group pass
 
   program
     .command('repro')
-    .description("print a scenario's requests as a bash script of curl calls (runs it now, or reads it from --report)")
+    .description("print a scenario's requests as a bash script of curl calls that checks the answers: the script exits 0 once the server passes, 1 while it still fails (runs the scenario now, or reads the script from --report)")
     .argument('<id>', 'scenario id, e.g. SCN-B-043')
     .option('-u, --url <url>', 'conformance server base URL (omit to use the embedded reference server)')
     .option('-H, --header <header>', "extra request header 'Name: value' (repeatable; also TCK_HEADERS)", collect)

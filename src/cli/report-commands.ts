@@ -180,7 +180,7 @@ export async function reproCommand(rawId: string, flags: ReproFlags): Promise<nu
     if (!s) throw new TckError(`${id} is not in ${flags.report}`);
     if (!isFailure(s)) throw new TckError(`${id} ${s.outcome} in ${flags.report}: nothing to reproduce (run \`tck repro ${id} --url URL\` to get its requests)`);
     if (s.repro === undefined && !('tier' in s)) throw new TckError(`${id} in ${flags.report} has no reproduction script`);
-    process.stdout.write(s.repro ?? reproScript(s, { url: report.target.url }));
+    process.stdout.write(s.repro ?? reproScript(s, { url: report.target.url, embedded: report.target.embedded }));
     return EXIT.ok;
   }
   if (id.startsWith('SCN-H-')) {
@@ -206,6 +206,6 @@ export async function reproCommand(rawId: string, flags: ReproFlags): Promise<nu
       ? `tck: ${id} ${result.outcome} against ${url}: ${(result.message ?? '').split('\n')[0]}\n`
       : `tck: ${id} ${result.outcome} against ${url}; the script replays its requests\n`,
   );
-  process.stdout.write(reproScript({ ...result, exchanges }, { url }));
+  process.stdout.write(reproScript({ ...result, exchanges }, { url, embedded: report.target.embedded }));
   return EXIT.ok;
 }

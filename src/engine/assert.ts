@@ -2,7 +2,7 @@
 // expected and what came back; the runner attaches the HTTP exchanges that show it.
 import { isDeepStrictEqual } from 'node:util';
 import { isIsoDateTime } from '../util/iso.js';
-import { AssertionFailure } from './faults.js';
+import { AssertionFailure, LATEST_CALL } from './faults.js';
 
 export function show(value: unknown, max = 300): string {
   if (value === undefined) return 'undefined';
@@ -25,6 +25,8 @@ export interface Detail {
   expected?: unknown;
   actual?: unknown;
   clause?: string;
+  /** The statuses the scenario's latest call should have answered with (repro scripts check them). */
+  status?: number[];
 }
 
 export interface Check {
@@ -38,8 +40,10 @@ export interface Check {
   nonEmpty(list: readonly unknown[], what: string): void;
   empty(list: readonly unknown[], what: string): void;
   some<T>(list: readonly T[], predicate: (item: T) => boolean, what: string): T;
-  none<T>(list: readonly T[], predicate: (item: T) => boolean, what: string): void;
-  every<T>(list: readonly T[], predicate: (item: T) => boolean, what: string): void;
+  /** `why(item)` says what makes the item found unwanted ("belongs to session b, not a"). */
+  none<T>(list: readonly T[], predicate: (item: T) => boolean, what: string, why?: (item: T) => string): void;
+  /** `why(item)` says why an item does not qualify, naming the field and its value against the one expected. */
+  every<T>(list: readonly T[], predicate: (item: T) => boolean, what: string, why?: (item: T) => string): void;
   uuid(value: unknown, what: string): void;
   timestamp(value: unknown, what: string): void;
   distinct(values: readonly unknown[], what: string): void;
@@ -54,7 +58,9 @@ export const check: Check = {
   },
 
   fail(message, detail) {
-    throw new AssertionFailure(detail?.clause === undefined ? message : `${detail.clause}: ${message}`, detail?.expected, detail?.actual);
+    const failure = new AssertionFailure(detail?.clause === undefined ? message : `${detail.clause}: ${message}`, detail?.expected, detail?.actual);
+    if (detail?.status) failure.judged = { exchange: LATEST_CALL, status: detail.status };
+    throw failure;
   },
 
   /** Deep, exact equality (JSON values: key order ignored, array order kept). */
@@ -83,7 +89,7 @@ export const check: Check = {
   },
 
   nonEmpty(list: readonly unknown[], what: string): void {
-    if (list.length === 0) throw new AssertionFailure(`${what}: expected at least one item, got []`, '>= 1 item', []);
+    if (list.length === 0) throw new AssertionFailure(`${what}: expected at least one item, got []`, undefined, []);
   },
 
   empty(list: readonly unknown[], what: string): void {
@@ -93,20 +99,20 @@ export const check: Check = {
   /** Some item of `list` satisfies `predicate`. */
   some<T>(list: readonly T[], predicate: (item: T) => boolean, what: string): T {
     const found = list.find(predicate);
-    if (found === undefined) throw new AssertionFailure(`${what}: no such item among ${list.length}: ${show(list)}`, what, list);
+    if (found === undefined) throw new AssertionFailure(`${what}: no such item among ${list.length}: ${show(list)}`, undefined, list);
     return found;
   },
 
   /** No item of `list` satisfies `predicate`. */
-  none<T>(list: readonly T[], predicate: (item: T) => boolean, what: string): void {
+  none<T>(list: readonly T[], predicate: (item: T) => boolean, what: string, why?: (item: T) => string): void {
     const found = list.find(predicate);
-    if (found !== undefined) throw new AssertionFailure(`${what}: unexpected item ${show(found)}`, 'no such item', found);
+    if (found !== undefined) throw new AssertionFailure(`${what}: ${why ? why(found) : `unexpected item ${show(found)}`}`, undefined, found);
   },
 
   /** Every item of `list` satisfies `predicate`. */
-  every<T>(list: readonly T[], predicate: (item: T) => boolean, what: string): void {
+  every<T>(list: readonly T[], predicate: (item: T) => boolean, what: string, why?: (item: T) => string): void {
     const bad = list.find((item) => !predicate(item));
-    if (bad !== undefined) throw new AssertionFailure(`${what}: item ${show(bad)} does not qualify`, what, bad);
+    if (bad !== undefined) throw new AssertionFailure(`${what}: ${why ? why(bad) : `item ${show(bad)} does not qualify`}`, undefined, bad);
   },
 
   uuid(value: unknown, what: string): void {
@@ -134,7 +140,7 @@ export const check: Check = {
     const seen = new Set<string>();
     for (const v of values) {
       const key = show(v, Infinity);
-      if (seen.has(key)) throw new AssertionFailure(`${what}: ${key} occurs more than once in ${show(values)}`, 'distinct values', values);
+      if (seen.has(key)) throw new AssertionFailure(`${what}: ${key} occurs more than once in ${show(values)}`, undefined, values);
       seen.add(key);
     }
   },

@@ -2,20 +2,42 @@
 // AssertionFailure and SchemaViolation -> failed; ProtocolFault and TransportFault -> error
 // (except "not implemented", which counts as failed); ScenarioTimeout -> error.
 
+/** `judged.exchange` of a failure about the scenario's latest call: the runner puts in its index. */
+export const LATEST_CALL = -1;
+
 export abstract class ScenarioFault extends Error {
   abstract readonly outcome: 'failed' | 'error';
+  /** Set by the profile for a fault of one call's answer: which exchange, and the statuses it should have had. */
+  judged?: { exchange: number; status: number[] };
 }
 
-/** A behaviour rule was broken: what was expected and what came back. */
+/**
+ * A behaviour rule was broken: what was expected and what came back. `expected` is kept only when
+ * it is comparable with `actual` (see comparable): a rule in words ("a stored message") set against
+ * a JSON item would make a diff of unlike things; the message says the rule.
+ */
 export class AssertionFailure extends ScenarioFault {
   readonly outcome = 'failed' as const;
+  readonly expected?: unknown;
   constructor(
     message: string,
-    readonly expected?: unknown,
+    expected?: unknown,
     readonly actual?: unknown,
   ) {
     super(message);
+    if (comparable(expected, actual)) this.expected = expected;
   }
+}
+
+/** The JSON kind of a value, as far as a diff of expected against actual cares. */
+const kindOf = (v: unknown): 'array' | 'object' | 'scalar' => (Array.isArray(v) ? 'array' : v !== null && typeof v === 'object' ? 'object' : 'scalar');
+
+/**
+ * Expected and actual are like with like: both lists, both objects, or both scalars (two scalars
+ * never make a diff, the message shows them). Undefined on either side compares with anything.
+ */
+function comparable(expected: unknown, actual: unknown): boolean {
+  return expected === undefined || actual === undefined || kindOf(expected) === kindOf(actual);
 }
 
 /** A response did not match the data model. */

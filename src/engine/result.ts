@@ -21,6 +21,11 @@ export const EndingSchema = z.object({
   message: z.string().optional(),
   expected: z.unknown().optional(),
   actual: z.unknown().optional(),
+  /**
+   * For a failure about one call's answer (its status or its shape): which of `exchanges` it is and
+   * the statuses it should have answered with. Repro scripts check them (report format 1.x: optional).
+   */
+  judged: z.object({ exchange: z.number().int().nonnegative(), status: z.array(z.number().int()) }).optional(),
   durationMs: z.number(),
   /** The HTTP exchanges of a scenario that did not pass (evidence); empty for passed ones. */
   exchanges: z.array(ExchangeSchema),

@@ -11,7 +11,7 @@
 import { TckError } from './errors.js';
 import { printable, type Exchange } from './evidence.js';
 import { capText, capValue } from './bounds.js';
-import { AssertionFailure, ScenarioFault, ScenarioTimeout, SkipScenario, formatSeconds } from './faults.js';
+import { AssertionFailure, LATEST_CALL, ScenarioFault, ScenarioTimeout, SkipScenario, formatSeconds } from './faults.js';
 import { DEFAULT_LIMITS } from '../util/limits.js';
 import { Liveness, type Observed } from './liveness.js';
 import type { Ending } from './result.js';
@@ -291,6 +291,7 @@ async function runOne<S, C extends RunContext, L>(
         ...('notImplemented' in err && err.notImplemented ? { notImplemented: true } : {}),
         message: err.message,
         ...(err instanceof AssertionFailure ? { expected: err.expected, actual: err.actual } : {}),
+        ...(err.judged ? { judged: { ...err.judged, exchange: err.judged.exchange === LATEST_CALL ? ctx.exchanges.length - 1 : err.judged.exchange } } : {}),
         durationMs,
         exchanges: ctx.exchanges.slice(),
         notes: ctx.notes,

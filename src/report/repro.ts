@@ -8,15 +8,22 @@
 // a request body, as text in a URL or a header. No header value or credential is ever written:
 // the run's extra headers come from the environment, credentials from the expressions the profile
 // gives (`authorization`).
+//
+// A script is a regression check: it checks what the failed check judged — the status each call
+// answered in the run (the judged call: the statuses it should have had), and the expected value
+// of a failed comparison where the script can find it in an answer — and exits 0 only once the
+// server passes them, 1 while it still fails them.
+import { isDeepStrictEqual } from 'node:util';
+import { show } from '../engine/assert.js';
 import type { Exchange } from '../engine/evidence.js';
-import { isFailing, type Outcome } from '../engine/result.js';
+import { isFailing, type Ending, type Outcome } from '../engine/result.js';
 
-interface ReproSource {
+interface ReproSource extends Partial<Pick<Ending, 'expected' | 'actual' | 'judged'>> {
   id: string;
   title: string;
   clauses: string[];
   outcome: Outcome;
-  message?: string;
+  message?: string | undefined;
   exchanges: readonly Exchange[];
 }
 
@@ -25,6 +32,8 @@ export interface ReproTarget {
   url: string;
   /** The environment variable that overrides it (the first argument overrides both). */
   envVar?: string;
+  /** The run's server was the kit's embedded one, gone with the run: the script needs a URL (argument or envVar). */
+  embedded?: boolean;
   /** What ran, for the script's header ("agent-memory-tck's hosted profile"). */
   what?: string;
   /** Lines for the header: what the reader must set before running it. */
@@ -112,7 +121,7 @@ function urlWord(url: string, base: string, origin: string, offered: Map<string,
 }
 
 /** The JSON body as shell words, picked values spliced in as JSON. */
-function bodyWord(body: Record<string, unknown>, offered: Map<string, Source>): string {
+function bodyWord(body: unknown, offered: Map<string, Source>): string {
   const marks: string[] = [];
   const json = JSON.stringify(body, (_k, v: unknown) => {
     const source = typeof v === 'string' ? offered.get(v) : undefined;
@@ -140,6 +149,71 @@ const NODE_PICK =
 
 const hasBody = (ex: Exchange) => ['POST', 'PUT', 'PATCH'].includes(ex.httpMethod ?? 'POST');
 
+/**
+ * `value` cut down to the shape of `want`: of an object only the keys `want` has, of a list of
+ * `want`'s length each item so; anything else as it is. A check compares what the scenario compared
+ * (a message's id, role and content), not the fields it left alone. The scripts' jq and node do the same.
+ */
+function project(value: unknown, want: unknown): unknown {
+  if (isObject(want) && isObject(value)) return Object.fromEntries(Object.keys(want).map((k) => [k, project(value[k] ?? null, want[k])]));
+  if (Array.isArray(want) && Array.isArray(value) && value.length === want.length) return value.map((v, i) => project(v, want[i]));
+  return value;
+}
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Every value inside a JSON value with its path, the whole value first. */
+function values(v: unknown, path: (string | number)[] = [], out: [unknown, (string | number)[]][] = []): [unknown, (string | number)[]][] {
+  out.push([v, path]);
+  if (Array.isArray(v)) v.forEach((x, i) => values(x, [...path, i], out));
+  else if (isObject(v)) for (const [k, x] of Object.entries(v)) values(x, [...path, k], out);
+  return out;
+}
+
+interface ValueCheck {
+  call: number;
+  path: string;
+  want: unknown;
+}
+
+/**
+ * The failed comparison as a check on an answer: where (the one place in the latest answer that
+ * holds) the actual value is, and the expected one. Only for a comparison of values — both lists or
+ * objects, or two values the message quotes as `expected X, got Y` — never for a rule in words.
+ */
+function valueCheck(s: ReproSource): ValueCheck | undefined {
+  if (s.expected === undefined || s.actual === undefined) return undefined;
+  // As the report holds them (a live result may hold undefined where JSON has nothing).
+  const [expected, actual] = [JSON.parse(JSON.stringify(s.expected)) as unknown, JSON.parse(JSON.stringify(s.actual)) as unknown];
+  const structured = (v: unknown) => v !== null && typeof v === 'object';
+  const comparison = structured(expected) && structured(actual) && Array.isArray(expected) === Array.isArray(actual);
+  if (!comparison && !(s.message ?? '').includes(`expected ${show(expected)}, got ${show(actual)}`)) return undefined;
+  if (typeof expected === 'string' && / more characters cut\]$/.test(expected)) return undefined; // cut for the report
+  for (let call = s.exchanges.length - 1; call >= 0; call--) {
+    const answer = answerOf(s.exchanges[call]!);
+    if (answer === undefined) continue;
+    const at = values(answer).filter(([v]) => isDeepStrictEqual(project(v, actual), actual));
+    if (at.length === 1) return { call, path: jqPath(at[0]![1]), want: expected };
+    if (at.length > 1) return undefined; // found in several places: which one was judged cannot be told
+  }
+  return undefined;
+}
+
+// `same N PATH WANT` without jq: the value at PATH of answer N, cut to WANT's shape, printed; exit 0 when it equals WANT.
+const NODE_SAME =
+  'const [f,p,w]=process.argv.slice(1);let v;try{v=JSON.parse(require("fs").readFileSync(f,"utf8"));}catch{v=null;}' +
+  'for(const m of p.matchAll(/\\.([A-Za-z_][A-Za-z0-9_]*)|\\[(\\d+)\\]|\\[("(?:[^"\\\\]|\\\\.)*")\\]/g))' +
+  '{v=v==null?null:v[m[1]??(m[2]!==undefined?Number(m[2]):JSON.parse(m[3]))]??null;}' +
+  'const o=(x)=>x!==null&&typeof x==="object"&&!Array.isArray(x);' +
+  'const proj=(x,y)=>o(y)&&o(x)?Object.fromEntries(Object.keys(y).map((k)=>[k,proj(x[k]??null,y[k])])):Array.isArray(y)&&Array.isArray(x)&&x.length===y.length?x.map((e,i)=>proj(e,y[i])):x;' +
+  'const sorted=(x)=>Array.isArray(x)?x.map(sorted):o(x)?Object.fromEntries(Object.keys(x).sort().map((k)=>[k,sorted(x[k])])):x;' +
+  'const want=JSON.parse(w),got=JSON.stringify(sorted(proj(v,want)));console.log(JSON.stringify(proj(v,want)));' +
+  'process.exit(got===JSON.stringify(sorted(want))?0:1);';
+
+// The same in jq: `proj` cuts a value to the shape of $w.
+const JQ_PROJ =
+  'def proj($w): if ($w|type) == "object" and type == "object" then . as $a | reduce ($w|keys_unsorted[]) as $k ({}; .[$k] = ($a[$k] | proj($w[$k]))) ' +
+  'elif ($w|type) == "array" and type == "array" and length == ($w|length) then [range(length) as $i | (.[$i] | proj($w[$i]))] else . end; ';
+
 /** The reproduction script of a scenario: bash, curl, and jq or node for picked values. */
 export function reproScript(s: ReproSource, target: ReproTarget): string {
   const envVar = target.envVar ?? 'TCK_URL';
@@ -152,6 +226,11 @@ export function reproScript(s: ReproSource, target: ReproTarget): string {
   }
   const offered = offeredBefore(s.exchanges);
   const headerNames = [...new Set(s.exchanges.flatMap((ex) => Object.keys(ex.requestHeaders)))].filter((n) => target.authorization === undefined || n !== 'authorization');
+  const value = valueCheck(s);
+  const statuses = s.exchanges.map((ex, n) => (s.judged?.exchange === n ? s.judged.status : ex.status === undefined ? undefined : [ex.status]));
+  const judgedEx = s.judged === undefined ? undefined : s.exchanges[s.judged.exchange];
+  // The failed check is mirrored when the judged call's status was wrong, or its value can be checked.
+  const mirrored = value !== undefined || (judgedEx !== undefined && !s.judged!.status.includes(judgedEx.status ?? -1));
   const lines = [
     '#!/usr/bin/env bash',
     `# Reproduces ${s.id} "${s.title}" (${s.clauses.join(', ')}) of ${target.what ?? 'agent-memory-tck'}`,
@@ -159,11 +238,24 @@ export function reproScript(s: ReproSource, target: ReproTarget): string {
     '# (ids, keys, tokens) are picked from its answers with jq (or node when jq is missing).',
     ...(target.notes ?? []).flatMap(comment),
     '#',
-    `#   usage: bash ${s.id}.sh [URL]      (default: $${envVar}, else the URL of the run)`,
+    target.embedded
+      ? `#   usage: bash ${s.id}.sh URL        (or set $${envVar}: the run used the kit's embedded server, gone with it)`
+      : `#   usage: bash ${s.id}.sh [URL]      (default: $${envVar}, else the URL of the run)`,
+    '#',
+    '# A regression check: it checks the status of every call (the one the kit judged: the status it',
+    '# should have had) and, where it can, the value the failed check expected. Exit status: 0 the',
+    '# server passes these checks (fixed), 1 it still fails one, 2 the script cannot run (no URL, no',
+    '# curl, neither jq nor node), 3 every status is as expected but the failed check is not one a',
+    '# script can make (run the kit).',
     '#',
     ...comment(`The kit's verdict: ${s.outcome}${s.message ? `: ${s.message}` : ''}`),
     'set -euo pipefail',
-    `BASE="\${1:-\${${envVar}:-${inDoubleQuotes(base)}}}"`,
+    target.embedded ? `BASE="\${1:-\${${envVar}:-}}"` : `BASE="\${1:-\${${envVar}:-${inDoubleQuotes(base)}}}"`,
+    ...(target.embedded
+      ? [`[ -n "$BASE" ] || { echo "usage: bash $0 URL (or set ${envVar}): the run used the kit's embedded server, which is gone" >&2; exit 2; }`]
+      : []),
+    'command -v curl >/dev/null 2>&1 || { echo "this script needs curl" >&2; exit 2; }',
+    'command -v jq >/dev/null 2>&1 || command -v node >/dev/null 2>&1 || { echo "this script needs jq or node to read the answers" >&2; exit 2; }',
     'BASE="${BASE%/}"',
     'HOSTPART="${BASE#*://}"',
     'ORIGIN="${BASE%%://*}://${HOSTPART%%/*}"',
@@ -187,8 +279,9 @@ export function reproScript(s: ReproSource, target: ReproTarget): string {
     '  [ -n "$3" ] && args+=(-H "authorization: $3")',
     '  [ $# -ge 4 ] && args+=(-H \'content-type: application/json\' --data-binary "$4")',
     '  printf \'\\n>>> [%s] %s %s %s\\n\' "$N" "$1" "${2#"$ORIGIN"}" "${4:-}"',
-    '  if ! status="$(curl "${args[@]}")"; then printf \'<<< no answer\\n\'; : > "$ANSWERS/$N"',
+    '  if ! status="$(curl "${args[@]}")"; then printf \'<<< no answer\\n\'; : > "$ANSWERS/$N"; status=none',
     '  else printf \'<<< %s\\n\' "$status"; cat "$ANSWERS/$N"; printf \'\\n\'; fi',
+    '  printf \'%s\' "$status" > "$ANSWERS/$N.status"',
     '  N=$((N + 1))',
     '}',
     '# pick N PATH: the value at PATH (e.g. .messages[0].id) of answer N, a string as text; json N PATH: as JSON.',
@@ -200,6 +293,20 @@ export function reproScript(s: ReproSource, target: ReproTarget): string {
     '  if command -v jq >/dev/null 2>&1; then jq -ce "$2" "$ANSWERS/$1"',
     `  else node -e ${shellQuote(NODE_PICK)} json "$2" "$ANSWERS/$1"; fi`,
     '}',
+    'FAILED=()',
+    '# status N "200 204": the status of call N is one of these.',
+    'status() {',
+    '  local got; got="$(cat "$ANSWERS/$1.status")"',
+    '  case " $2 " in *" $got "*) ;; *) FAILED+=("call $1 answered status $got, expected ${2// / or }") ;; esac',
+    '}',
+    '# same N PATH WANT: the value at PATH of answer N, cut to the shape of WANT (its keys, its length), is WANT.',
+    'same() {',
+    '  local got',
+    `  if command -v jq >/dev/null 2>&1; then got="$(jq -c --argjson want "$3" ${shellQuote(JQ_PROJ)}"($2) | proj(\\$want)" "$ANSWERS/$1" 2>/dev/null)" || got=null`,
+    `    [ "$(jq -n --argjson a "$got" --argjson b "$3" '$a == $b')" = true ] && return 0`,
+    `  else got="$(node -e ${shellQuote(NODE_SAME)} "$ANSWERS/$1" "$2" "$3")" && return 0; fi`,
+    '  FAILED+=("answer $1 at $2 is $got, expected $3")',
+    '}',
     '',
   );
   s.exchanges.forEach((ex, n) => {
@@ -208,7 +315,24 @@ export function reproScript(s: ReproSource, target: ReproTarget): string {
     const words = ['call', ex.httpMethod ?? 'POST', urlWord(ex.url, base, origin, offered[n]!), auth === undefined ? "''" : auth];
     if (hasBody(ex)) words.push(bodyWord(ex.requestBody, offered[n]!));
     lines.push(words.join(' '));
+    if (statuses[n] !== undefined) lines.push(`status ${n} ${shellQuote(statuses[n].join(' '))}`);
+    if (value?.call === n) lines.push(`same ${n} ${shellQuote(value.path)} ${bodyWord(value.want, offered[n]!)}`);
   });
+  const what = shellQuote(`${s.id}: ${(s.message ?? s.outcome).split('\n')[0]!.slice(0, 200)}`);
+  lines.push(
+    '',
+    'if [ ${#FAILED[@]} -gt 0 ]; then',
+    `  printf '\\nSTILL FAILING %s\\n' ${what}`,
+    "  printf '  %s\\n' \"${FAILED[@]}\"",
+    '  exit 1',
+    'fi',
+    !isFailing(s.outcome)
+      ? `printf '\\nAS IN THE RUN: every status is as when ${s.id} ${s.outcome}\\n'`
+      : mirrored
+        ? `printf '\\nFIXED: every check of ${s.id} passes (statuses${value ? ' and the value the failed check expected' : ''})\\n'`
+        : `printf '\\nNOT JUDGED: every status is as expected, but the failed check of ${s.id} is not one this script can make; run the kit: tck run --url %s --scenario ${s.id}\\n' "$BASE"`,
+    mirrored || !isFailing(s.outcome) ? 'exit 0' : 'exit 3',
+  );
   return `${lines.join('\n')}\n`;
 }
 

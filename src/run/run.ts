@@ -134,7 +134,7 @@ export async function runTck(options: TckOptions = {}): Promise<Report> {
     success: (bridge === undefined || bridgeSuccess) && (hosted === undefined || hosted.section.passed) && (bridge !== undefined || hosted !== undefined),
     warnings: [...(bridge?.summary.setup.warnings ?? []), ...(bridge?.summary.warnings ?? [])],
     interrupted: (bridge?.summary.stopped?.interrupted ?? false) || (hosted?.interrupted ?? false),
-    scenarios: bridge === undefined ? [] : withRepros(results.map(({ skippedBySelection: _, ...r }) => r), { url: bridge.target.url }),
+    scenarios: bridge === undefined ? [] : withRepros(results.map(({ skippedBySelection: _, ...r }) => r), { url: bridge.target.url, embedded: bridge.target.embedded }),
     ...(hosted !== undefined || bridge === undefined ? { profiles: [...(bridge ? ['bridge' as const] : []), ...(hosted ? ['hosted' as const] : [])] } : {}),
     ...(hosted !== undefined ? { hosted: hosted.section } : {}),
   };

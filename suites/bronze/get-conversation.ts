@@ -6,7 +6,7 @@ import type { BridgeApi } from '../../src/profiles/bridge/context.js';
 import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
 import type { Message } from '../../src/protocols/bridge/model.js';
 import { LONG_CONTENT, NESTED_METADATA, SPECIAL_CONTENT, UNICODE_CONTENT } from '../../fixtures/data.js';
-import { addAll, checkSameMessage, checkSequence, labels, labelsOf, nMessages, type Draft } from '../support/messages.js';
+import { addAll, checkOfSession, checkSameMessage, checkSequence, labels, labelsOf, nMessages, type Draft } from '../support/messages.js';
 
 const group = 'get_conversation';
 
@@ -72,6 +72,7 @@ export const scenarios: Scenario[] = [
       const conv = await bridge.get_conversation({ session_id: 'tck-b045-nonexistent' });
       // silent: the id and created_at of a conversation that has no messages (any valid values).
       check.equal(conv.session_id, 'tck-b045-nonexistent', 'get_conversation(session_id="tck-b045-nonexistent"): session_id');
+      checkOfSession(bridge, conv.messages, 'tck-b045-nonexistent', 'get_conversation(session_id="tck-b045-nonexistent") of a session without messages: messages');
       check.empty(conv.messages, 'get_conversation(session_id="tck-b045-nonexistent") of a session without messages: messages');
     },
   }),

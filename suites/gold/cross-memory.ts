@@ -2,6 +2,7 @@
 // conversation-to-reasoning flow, entities seen from other sessions, facts and preferences stored
 // next to the entities they name, and traces in the same session as a conversation.
 import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
+import { show } from '../../src/engine/assert.js';
 import type { Entity } from '../../src/protocols/bridge/index.js';
 import { sameIds } from '../support/by-id.js';
 import { addEntities } from '../support/entities.js';
@@ -148,7 +149,8 @@ export const scenarios: Scenario[] = [
       sameIds(prefs, [pref], 'search_preferences("Alice prefers email", category="communication") next to the entity Alice');
       const entities = await bridge.search_entities({ query: 'Alice' });
       check.some(entities, (e) => e.id === alice.id, 'search_entities("Alice") next to a preference about Alice: the entity Alice');
-      check.none(entities, (e) => e.id === pref.id, 'search_entities("Alice"): the preference about Alice is not an entity');
+      check.none(entities, (e) => e.id === pref.id, 'search_entities("Alice"): the preference about Alice is not an entity', (e) =>
+        `result ${show(e.id)} is the id of the preference "Alice prefers email" (category "communication"), answered as an entity ${show(e.name)} of type ${show(e.type)}`);
     },
   }),
 

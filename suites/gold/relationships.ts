@@ -3,7 +3,7 @@
 import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
 import { NESTED_METADATA } from '../../fixtures/data.js';
 import { sameIds } from '../support/by-id.js';
-import { addEntities } from '../support/entities.js';
+import { addEntities, checkEnds } from '../support/entities.js';
 
 export const scenarios: Scenario[] = [
   defineScenario({
@@ -15,14 +15,10 @@ export const scenarios: Scenario[] = [
     asserts:
       'Links Alice to Acme with WORKS_AT: the answer carries the source id, target id and type sent; ' +
       'get_related_entities(Alice) finds Acme under WORKS_AT and nothing under another type.',
-    async run({ bridge, check }) {
+    async run({ bridge }) {
       const { alice, acme } = await addEntities(bridge, { alice: ['Alice', 'PERSON'], acme: ['Acme', 'ORGANIZATION'] });
       const rel = await bridge.add_relationship({ source_id: alice.id, target_id: acme.id, relationship_type: 'WORKS_AT' });
-      check.equal(
-        { source_id: rel.source_id, target_id: rel.target_id, relationship_type: rel.relationship_type },
-        { source_id: alice.id, target_id: acme.id, relationship_type: 'WORKS_AT' },
-        'add_relationship(Alice -> Acme, "WORKS_AT"): returned relationship (source_id, target_id, relationship_type)',
-      );
+      checkEnds(rel, { source: alice, target: acme, relationship_type: 'WORKS_AT' }, 'add_relationship(Alice -> Acme, "WORKS_AT"): returned relationship (source_id, target_id, relationship_type)');
       const typed = await bridge.get_related_entities({ entity_id: alice.id, relationship_type: 'WORKS_AT' });
       // silent: whether an entity reached by several edges is listed once or more
       sameIds(typed, [acme], 'get_related_entities(Alice, relationship_type="WORKS_AT") after add_relationship', { allowRepeats: true });
@@ -114,11 +110,8 @@ export const scenarios: Scenario[] = [
         [knows.id, mentors.id, a.id, b.id],
         'add_relationship: relationship ids must be new ids, distinct from each other and from the entity ids [KNOWS, MENTORS, A, B]',
       );
-      check.equal(
-        [knows, mentors].map((r) => [r.source_id, r.target_id, r.relationship_type]),
-        [[a.id, b.id, 'KNOWS'], [b.id, a.id, 'MENTORS']],
-        'add_relationship: [source_id, target_id, relationship_type] of the two answers',
-      );
+      checkEnds(knows, { source: a, target: b, relationship_type: 'KNOWS' }, 'add_relationship(A -> B, "KNOWS"): source_id, target_id, relationship_type of the answer');
+      checkEnds(mentors, { source: b, target: a, relationship_type: 'MENTORS' }, 'add_relationship(B -> A, "MENTORS"): source_id, target_id, relationship_type of the answer');
     },
   }),
 

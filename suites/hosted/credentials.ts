@@ -23,7 +23,7 @@ async function refusedEverywhere(ctx: HostedContext, credentials: Credential[], 
     for (const r of planned) {
       const a = await ctx.call(r.method, r.path, { as, operation: r.operation, ...(r.body !== undefined ? { body: r.body } : {}) });
       // silent: 401 or 403; the body of the refusal.
-      if (!isRefusal(a)) check.fail(`${r.operation} (${a.request}) with ${as.label}: expected a refusal (401 or 403), got ${said(a)}`, { clause: rule, expected: '401 or 403', actual: a.status });
+      if (!isRefusal(a)) check.fail(`${r.operation} (${a.request}) with ${as.label}: expected a refusal (401 or 403), got ${said(a)}`, { clause: rule, expected: '401 or 403', actual: a.status, status: [401, 403] });
     }
   }
   await nothingChanged(ctx, planned, rule);
@@ -140,10 +140,10 @@ export const scenarios: HostedScenario[] = [
       check2xx(await works(ctx, k.credential), 'HOSTED-AUTH-3');
       check2xx(await ctx.call('DELETE', `/auth/api-keys/${encodeURIComponent(k.id)}`), 'HOSTED-AUTH-3');
       const next = await works(ctx, k.credential);
-      if (!isRefusal(next)) check.fail(`revocation is immediate: the very next request with the revoked key (${next.request}) answered ${said(next)}`, { clause: 'HOSTED-AUTH-3', expected: '401 or 403', actual: next.status });
+      if (!isRefusal(next)) check.fail(`revocation is immediate: the very next request with the revoked key (${next.request}) answered ${said(next)}`, { clause: 'HOSTED-AUTH-3', expected: '401 or 403', actual: next.status, status: [401, 403] });
       const userId = uid('user');
       const create = await ctx.call('POST', '/conversations', { as: k.credential, body: { userId } });
-      if (!isRefusal(create)) check.fail(`revocation is immediate: a creation with the revoked key (${create.request}) answered ${said(create)}`, { clause: 'HOSTED-AUTH-3', expected: '401 or 403', actual: create.status });
+      if (!isRefusal(create)) check.fail(`revocation is immediate: a creation with the revoked key (${create.request}) answered ${said(create)}`, { clause: 'HOSTED-AUTH-3', expected: '401 or 403', actual: create.status, status: [401, 403] });
       const list = check2xx(await ctx.call('GET', '/conversations'), 'HOSTED-AUTH-3');
       if (list.text.includes(userId)) check.fail('the refused creation with the revoked key created a conversation', { clause: 'HOSTED-AUTH-3', expected: 'nothing created', actual: userId });
     },
@@ -178,7 +178,7 @@ export const scenarios: HostedScenario[] = [
       const across = await ctx.call('GET', `/auth/api-keys/${encodeURIComponent(mine.id)}/reveal`, { as: other.credential });
       // silent: 403 or 404 (or 401) for a key of another workspace.
       if (is2xx(across) || across.text.includes(mine.key)) {
-        check.fail(`reveal works only for keys of the caller's workspace: ${other.via} revealed a key of another workspace (${across.request} answered ${across.status})`, { clause: 'HOSTED-AUTH-4', expected: '403 or 404', actual: across.status });
+        check.fail(`reveal works only for keys of the caller's workspace: ${other.via} revealed a key of another workspace (${across.request} answered ${across.status})`, { clause: 'HOSTED-AUTH-4', expected: '403 or 404', actual: across.status, status: [401, 403, 404] });
       }
       if (![401, 403, 404].includes(across.status)) ctx.note(`reveal across workspaces answered ${across.status}`);
     },

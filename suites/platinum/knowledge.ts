@@ -2,6 +2,7 @@
 import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
 import { v5 } from './clauses.js';
 import { newConversation, short } from './helpers.js';
+import { checkEdge, checkEnds } from '../support/entities.js';
 
 export const scenarios: Scenario[] = [
   defineScenario({
@@ -94,8 +95,7 @@ export const scenarios: Scenario[] = [
         const node = g.nodes.find((n) => n.id === e.id);
         check.equal(node?.name ?? null, e.name, `get_entity_graph: the node of ${JSON.stringify(e.name)} (${short(e.id)})`);
       }
-      check.ok(g.edges.some((x) => x.source === alice.id && x.target === acme.id && x.type === 'WORKS_AT'),
-        'get_entity_graph: an edge Alice Graph -WORKS_AT-> Acme Graph (source, target, type)', { expected: { source: alice.id, target: acme.id, type: 'WORKS_AT' }, actual: g.edges });
+      checkEdge(g.edges, { source: alice, target: acme, type: 'WORKS_AT' }, 'get_entity_graph: an edge Alice Graph -WORKS_AT-> Acme Graph (source, target, type)');
     },
   }),
 
@@ -136,12 +136,10 @@ export const scenarios: Scenario[] = [
       const target = await bridge.add_entity({ name: 'Alice Merge', entity_type: 'PERSON' });
       const source = await bridge.add_entity({ name: 'A. Merge', entity_type: 'PERSON' });
       const r = await bridge.merge_entities({ source_id: source.id, target_id: target.id });
-      check.equal({ source_id: r.source_id, target_id: r.target_id }, { source_id: source.id, target_id: target.id }, 'merge_entities(source -> target): source_id and target_id');
+      checkEnds(r, { source, target }, 'merge_entities("A. Merge" -> "Alice Merge"): source_id and target_id');
       check.ok(r.status.trim() !== '', 'merge_entities: status must be a non-empty string', { expected: 'a status', actual: r.status });
       const g = await bridge.get_entity_graph();
-      check.ok(g.edges.some((e) => e.type === 'SAME_AS' && e.source === source.id && e.target === target.id),
-        `get_entity_graph after merge_entities(${short(source.id)} -> ${short(target.id)}): a SAME_AS edge from source to target`,
-        { expected: { type: 'SAME_AS', source: source.id, target: target.id }, actual: g.edges });
+      checkEdge(g.edges, { source, target, type: 'SAME_AS' }, 'get_entity_graph after merge_entities("A. Merge" -> "Alice Merge"): a SAME_AS edge from source to target');
     },
   }),
 ];

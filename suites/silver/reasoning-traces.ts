@@ -6,6 +6,7 @@ import type { BridgeApi } from '../../src/profiles/bridge/context.js';
 import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
 import type { ReasoningStep, ReasoningTrace, ToolCall } from '../../src/protocols/bridge/model.js';
 import { checkSameInstant } from './entities.js';
+import { allIn } from '../support/by-id.js';
 
 // ------------------------------------------------------------------ helpers
 
@@ -325,9 +326,9 @@ export const scenarios: Scenario[] = [
       const traces = await startTraces(bridge, plan);
       const got = await bridge.list_traces({ session_id: SESSION_A, limit: 2 });
       check.length(got, 2, `list_traces(session_id=${SESSION_A}, limit=2) with three traces in that session`);
-      const ofA = new Set(traces.filter((_, i) => plan[i]![0] === SESSION_A).map((t) => t.id));
+      const startedIn = new Map(traces.map((t, i) => [t.id, plan[i]![0]]));
       // silent: which two of the session's traces the limit keeps.
-      check.every(got, (t) => ofA.has(t.id), `list_traces(session_id=${SESSION_A}, limit=2): every trace is one started in ${SESSION_A}`);
+      allIn(got, SESSION_A, (t) => startedIn.get(t.id), `list_traces(session_id=${SESSION_A}, limit=2): every trace is one started in ${SESSION_A}`, { noun: 'trace', field: 'session' });
       check.distinct(got.map((t) => t.id), `list_traces(session_id=${SESSION_A}, limit=2): trace ids`);
     },
   }),

@@ -5,6 +5,7 @@ import { UNRELATED_QUERY } from '../../fixtures/data.js';
 import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
 import { addEntities, checkSameEntity } from './entities.js';
 import { addPreferences, checkPreferenceFound } from './preferences-facts.js';
+import { allIn } from '../support/by-id.js';
 
 const ENTITY_SET = [
   { name: 'Alice Johnson', type: 'PERSON', description: 'Software engineer at Acme Corp' },
@@ -95,7 +96,7 @@ export const scenarios: Scenario[] = [
         { category: 'food', preference: 'Likes Python-shaped pasta for data analysis lunches' },
       ]);
       const hits = await checkPreferenceFound(bridge, check, target!, 'Python data analysis', 'language');
-      check.none(hits, (h) => h.category !== 'language', 'search_preferences(query="Python data analysis", category="language"): a preference of another category');
+      allIn(hits, 'language', (h) => h.category, 'search_preferences(query="Python data analysis", category="language"): only preferences of that category', { noun: 'preference', field: 'category' });
       check.none(hits, (h) => h.id === decoy!.id, 'search_preferences(category="language"): the same text stored under category tooling');
     },
   }),

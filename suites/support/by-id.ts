@@ -22,6 +22,24 @@ export function label(item: Identified): string {
 const labels = (items: readonly Identified[]) => `[${items.map(label).join(', ')}]`;
 
 /**
+ * Why an item is not where it should be, naming the field and its value against the one expected:
+ * `message "Hi" (3f2a…) belongs to session "b", not "a"`; `found` undefined: the scenario never wrote it.
+ */
+export function misplaced(noun: string, item: Identified, field: string, found: string | undefined, want: string): string {
+  return found === undefined
+    ? `${noun} ${label(item)} is none of the ${noun}s this scenario wrote`
+    : `${noun} ${label(item)} belongs to ${field} ${JSON.stringify(found)}, not ${JSON.stringify(want)}`;
+}
+
+/**
+ * Every item of `list` has `want` as its `field`, as `owner` reads it (the item's own field, or where
+ * the scenario wrote it); a failure names the first item that does not and where it belongs.
+ */
+export function allIn<T extends Identified>(list: readonly T[], want: string, owner: (item: T) => string | undefined, what: string, words: { noun: string; field: string }): void {
+  check.every(list, (x) => owner(x) === want, what, (x) => misplaced(words.noun, x, words.field, owner(x), want));
+}
+
+/**
  * The ids of `actual` are exactly those of `expected`: in the same order when `ordered`, as a set
  * otherwise (duplicates in `actual` are then ignored only when `allowRepeats`).
  */
@@ -54,7 +72,8 @@ export function indexOfId(list: readonly Identified[], item: Identified, what: s
 /** No item of `list` has the id of `item`. */
 export function absentId(list: readonly Identified[], item: Identified, what: string): void {
   check.ok(!list.some((x) => x.id === item.id), `${what}: expected ${label(item)} not to be among the results, got ${labels(list)}`, {
-    expected: `no ${item.id}`,
+    // Comparable with the actual ids: the same list without the item.
+    expected: ids(list).filter((id) => id !== item.id),
     actual: ids(list),
   });
 }

@@ -6,7 +6,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { BridgeApi } from '../../src/profiles/bridge/context.js';
 import { check, instant, show } from '../../src/engine/assert.js';
 import type { Message, Role } from '../../src/protocols/bridge/model.js';
-import { ids } from './by-id.js';
+import { allIn, ids, misplaced } from './by-id.js';
 import { sameJson, sameText } from './differences.js';
 
 export interface Draft {
@@ -15,14 +15,31 @@ export interface Draft {
   metadata?: Record<string, unknown>;
 }
 
+/**
+ * The session each message written by addAll went to (message id -> session_id), per scenario: a
+ * scenario has its own BridgeApi, so ids a server reuses across scenarios cannot mislead.
+ */
+const writtenTo = new WeakMap<BridgeApi, Map<string, string>>();
+
 /** Adds messages one after the other (each awaited) and returns what add_message answered. */
 export async function addAll(bridge: BridgeApi, session_id: string, drafts: readonly (Draft | string)[]): Promise<Message[]> {
   const sent: Message[] = [];
+  const sessions = writtenTo.get(bridge) ?? new Map<string, string>();
+  writtenTo.set(bridge, sessions);
   for (const d of drafts) {
     const draft = typeof d === 'string' ? { role: 'user' as const, content: d } : d;
-    sent.push(await bridge.add_message({ session_id, ...draft }));
+    const m = await bridge.add_message({ session_id, ...draft });
+    sessions.set(m.id, session_id);
+    sent.push(m);
   }
   return sent;
+}
+
+const SESSION = { noun: 'message', field: 'session' };
+
+/** Every message of `list` was written to `session` (by addAll); a failure says which session the message belongs to. */
+export function checkOfSession(bridge: BridgeApi, list: readonly Message[], session: string, what: string): void {
+  allIn(list, session, (m) => writtenTo.get(bridge)?.get(m.id), what, SESSION);
 }
 
 /**
@@ -122,7 +139,10 @@ export async function expectConversation(bridge: BridgeApi, session_id: string, 
     const detail = got.length !== want.length
       ? `expected ${want.length} message(s), got ${got.length}: contents ${show(got.map((m) => m.content))}`
       : `message ${i}: expected ${show(want[i])}, got ${show(got[i])}`;
-    check.fail(`${call} ${after}: ${detail} (expected the messages written, in insertion order)`, { expected: want, actual: got });
+    // A message of another session in the answer: say whose it is, so nobody has to match ids.
+    const stray = conv.messages.find((m) => ![undefined, session_id].includes(writtenTo.get(bridge)?.get(m.id)));
+    const whose = stray === undefined ? '' : `; ${misplaced(SESSION.noun, stray, SESSION.field, writtenTo.get(bridge)?.get(stray.id), session_id)}`;
+    check.fail(`${call} ${after}: ${detail}${whose} (expected the messages written, in insertion order)`, { expected: want, actual: got });
   }
   return conv.messages;
 }
@@ -132,7 +152,7 @@ export function checkStored(results: readonly Message[], stored: readonly Writte
   const byId = new Map(stored.map((m) => [m.id, m]));
   for (const r of results) {
     const own = byId.get(r.id);
-    if (own === undefined) check.fail(`${call}: result ${show(r.id)} is none of the messages stored by this scenario`, { expected: 'a stored message', actual: r });
+    if (own === undefined) check.fail(`${call}: result ${show(r.id)} is none of the messages stored by this scenario`, { actual: r });
     check.equal(view(r), view(own), `${call}: result ${show(r.id)} must read as stored`);
   }
   check.distinct(ids(results), `${call}: each message at most once`);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { classifyFailure, classifyResponse, displayText, formatExchange } from '../../src/profiles/bridge/index.js';
 import type { Exchange, ResponseFacts } from '../../src/profiles/bridge/index.js';
+import { ABSENT_METHOD, answersLikeAbsent } from '../../src/profiles/bridge/classify.js';
 
 const facts = (status: number, text = '', extra: Partial<ResponseFacts> = {}): ResponseFacts => ({
   status,
@@ -147,5 +148,19 @@ describe('exchange display', () => {
     expect(formatExchange({ ...base, transportError: 'connection refused at http://h:1' })).toBe(
       'POST /p/add_message {"a":1}\n  authorization: ***\n→ no response (connection refused at http://h:1; 3 ms)',
     );
+  });
+});
+
+describe('answersLikeAbsent: a 404 is a missing method only when a method that does not exist gets the same answer', () => {
+  const ex = (method: string, status: number, responseText: string): Exchange => ({
+    method, url: `http://h/${method}`, requestBody: {}, requestHeaders: {}, status, responseText, durationMs: 1, startedAt: '2026-01-01T00:00:00.000Z',
+  });
+  it('the same answer once the method name and digits are set aside: absent', () => {
+    expect(answersLikeAbsent(ex('get_entity_by_name', 404, '{"error":"unknown method: get_entity_by_name"}'), ex(ABSENT_METHOD, 404, `{"error":"unknown method: ${ABSENT_METHOD}"}`), 'get_entity_by_name')).toBe(true);
+    expect(answersLikeAbsent(ex('get_entity', 404, '{"ts":1763900000,"path":"/get_entity"}'), ex(ABSENT_METHOD, 404, `{"ts":1763900042,"path":"/${ABSENT_METHOD}"}`), 'get_entity')).toBe(true);
+  });
+  it('another body or status: the method exists and answered "not found"', () => {
+    expect(answersLikeAbsent(ex('get_entity_by_name', 404, '{"error":"not found"}'), ex(ABSENT_METHOD, 404, `{"error":"unknown method: ${ABSENT_METHOD}"}`), 'get_entity_by_name')).toBe(false);
+    expect(answersLikeAbsent(ex('get_entity_by_name', 404, '{"error":"not found"}'), ex(ABSENT_METHOD, 405, '{"error":"not found"}'), 'get_entity_by_name')).toBe(false);
   });
 });

@@ -82,19 +82,28 @@ describe('runner outcomes', () => {
   });
 
   it('a protocol violation is an error; 404 is "not implemented" and counts as failed', async () => {
+    let lookups = 0;
     const ref = createDispatcher(new MemoryStore());
     const { results } = await runWith(
       [
         scenario('SCN-B-901', async ({ bridge }) => void (await bridge.clear_session({ session_id: 's' }))),
         scenario('SCN-G-901', async ({ bridge }) => void (await bridge.get_similar_traces({ task: 't' })), 'gold'),
+        scenario('SCN-G-902', async ({ bridge }) => void (await bridge.get_similar_traces({ task: 't' })), 'gold'),
       ],
+      // get_similar_traces first answers as the reference answers every unknown method, then with a 404 of its own.
       (m, b) =>
-        m === 'clear_session' ? { status: 200, body: { ok: true } } : m === 'get_similar_traces' ? { status: 404, body: { error: 'no' } } : ref(m, b),
+        m === 'clear_session' ? { status: 200, body: { ok: true } }
+        : m === 'get_similar_traces' ? { status: 404, body: { error: (b as { task: string }).task === 't' && ++lookups > 1 ? 'no' : `unknown method: ${m}` } }
+        : ref(m, b),
     );
     expect(results[0]!.outcome).toBe('error');
     expect(results[0]!.message).toMatch(/^clear_session: 204 expected, got 200/);
     expect(results[1]).toMatchObject({ outcome: 'failed', notImplemented: true });
     expect(results[1]!.message).toMatch(/^get_similar_traces: not implemented/);
+    // A 404 other than the one a method that does not exist gets: the method is there, the answer breaks the protocol.
+    expect(results[2]).toMatchObject({ outcome: 'error' });
+    expect(results[2]!.notImplemented).toBeUndefined();
+    expect(results[2]!.message).toMatch(/^get_similar_traces: 404 Not Found \{"error":"no"\}, though a method that does not exist \(tck_no_such_method\) answers 404 Not Found .*: get_similar_traces exists, so this is a protocol error, not a missing method$/);
   });
 
   it('a scenario that overruns its timeout is an error and makes no further calls', async () => {

@@ -13,7 +13,8 @@ describe('status codes the protocol does not use', () => {
           res.writeHead(301, { location: '/v2/list_sessions' }).end();
           return true;
         case 'get_conversation':
-          res.writeHead(404, { 'content-type': 'application/json' }).end('{"error": "no such route"}');
+          // Answered as this server answers every method it lacks (the reference's 404): a missing method.
+          res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"unknown method: get_conversation"}');
           return true;
         case 'search_messages':
           res.writeHead(418, { 'content-type': 'text/plain' }).end("I'm a teapot");
@@ -31,9 +32,9 @@ describe('status codes the protocol does not use', () => {
       outcome: 'error',
       message: 'list_sessions: redirect 301 Moved Permanently to /v2/list_sessions not followed: the protocol answers every call directly',
     });
-    // A Bronze method answering 404 is "not implemented": a failure of Bronze, not an error.
+    // A Bronze method answering 404 as a method that does not exist does is "not implemented": a failure of Bronze, not an error.
     expect(byId(report, 'SCN-B-043')).toMatchObject({ outcome: 'failed', notImplemented: true });
-    expect(byId(report, 'SCN-B-043').message).toMatch(/^get_conversation: not implemented: 404 Not Found \{"error": "no such route"\} \(if the method exists, a lookup that finds nothing answers 200 null\)$/);
+    expect(byId(report, 'SCN-B-043').message).toMatch(/^get_conversation: not implemented: 404 Not Found \{"error":"unknown method: get_conversation"\} \(if the method exists, a lookup that finds nothing answers 200 null\)$/);
     expect(byId(report, 'SCN-B-055')).toMatchObject({ outcome: 'error', message: "search_messages: 200 expected, got 418 I'm a Teapot with body I'm a teapot" });
     expect(byId(report, 'SCN-B-070')).toMatchObject({
       outcome: 'error',

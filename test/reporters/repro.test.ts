@@ -10,6 +10,7 @@ import { reproScript } from '../../src/report/repro.js';
 import { runTck } from '../../src/run/run.js';
 import { withVariant } from '../harness/variants.js';
 import { keepsDeleted, tempDir } from './support.js';
+import { nullAs404 } from '../suites/variants/bronze-b.js';
 
 const ID = '11111111-2222-4333-8444-555555555555';
 
@@ -70,7 +71,8 @@ function bash(script: string, url: string, path?: string): Promise<{ code: numbe
   const file = join(dir, 'repro.sh');
   writeFileSync(file, script);
   return new Promise((resolve) => {
-    const child = spawn('/bin/bash', [file, url], { env: { ...process.env, ...(path ? { PATH: path } : {}) } });
+    const { TCK_URL: _, ...env } = process.env; // the URL is the argument's (or none)
+    const child = spawn('/bin/bash', url === '' ? [file] : [file, url], { env: { ...env, ...(path ? { PATH: path } : {}) } });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
@@ -98,7 +100,7 @@ describe('a repro script against the faulty server', () => {
   it.each([
     ['with jq (when installed)', undefined],
     ['with the node fallback (no jq on PATH)', pathWithoutJq()],
-  ])('shows the same wrong answer %s', async (_how, path) => {
+  ])('shows the same wrong answer and exits 1; against the reference server it exits 0 %s', async (_how, path) => {
     await withVariant({ wrap: keepsDeleted }, async (url) => {
       const report = await runTck({ url, scenarios: ['SCN-B-071'] });
       const [s] = report.scenarios;
@@ -107,7 +109,14 @@ describe('a repro script against the faulty server', () => {
       expect(judged.method).toBe('get_conversation');
 
       const { code, out } = await bash(s!.repro!, url, path);
-      expect(code, out).toBe(0);
+      // A regression check: the value the failed check expected (only the message kept) is not there yet.
+      expect(out).toMatch(/\nSTILL FAILING SCN-B-071: get_conversation\(session_id="delete-gone"\) after deleting/);
+      expect(out).toMatch(/answer 4 at \.messages is \[.*"Delete me: a unique walrus sentence".*\], expected \[\{"id":"[0-9a-f-]{36}","role":"user","content":"Keep me"\}\]/);
+      expect(code, out).toBe(1);
+      // Once the server deletes, the same script passes: exit 0.
+      const fixed = await withVariant({}, (ref) => bash(s!.repro!, ref, path));
+      expect(fixed.out).toContain('FIXED: every check of SCN-B-071 passes (statuses and the value the failed check expected)');
+      expect(fixed.code, fixed.out).toBe(0);
       // The id of the message to delete was captured from add_message's answer and sent on.
       expect(out).toMatch(/>>> \[\d+\] POST \/delete_message \{"message_id":"[0-9a-f-]{36}"\}\n<<< 200\n\{"deleted":true\}/);
       const answers = [...out.matchAll(/<<< (\d+)\n(.*)\n/g)];
@@ -116,6 +125,38 @@ describe('a repro script against the faulty server', () => {
       // The same wrong answer: both messages still there.
       expect(normalise(last[2]!)).toEqual(normalise(judged.responseText!));
       expect(normalise(last[2]!).messages).toHaveLength(2);
+    });
+  });
+});
+
+describe('what a repro script checks', () => {
+  it('a wrong status: the judged call must answer the status the protocol requires (exit 1 on the faulty server, 0 on the reference)', async () => {
+    await withVariant({ wrap: nullAs404('get_entity_by_name') }, async (url) => {
+      const report = await runTck({ url, scenarios: ['SCN-S-019'] });
+      const s = report.scenarios[0]!;
+      expect(s.judged).toEqual({ exchange: 2, status: [200] });
+      const faulty = await bash(s.repro!, url);
+      expect(faulty.out).toContain('call 2 answered status 404, expected 200');
+      expect(faulty.code, faulty.out).toBe(1);
+      const fixed = await withVariant({}, (ref) => bash(s.repro!, ref));
+      expect(fixed.code, fixed.out).toBe(0);
+    });
+  });
+
+  it('a run on the embedded server: the script needs a URL and says so in one line (exit 2)', async () => {
+    const script = reproScript(source([exchange('list_sessions', {}, [])]), { url: 'http://127.0.0.1:40001', embedded: true });
+    expect(script).not.toContain('40001');
+    const { code, out } = await bash(script, '');
+    expect(out).toMatch(/^usage: bash \S+\/repro\.sh URL \(or set TCK_URL\): the run used the kit's embedded server, which is gone\n$/);
+    expect(code).toBe(2);
+  });
+
+  it('a failed check it cannot make (a rule in words): statuses as in the run, then exit 3, never 0', async () => {
+    await withVariant({}, async (url) => {
+      const s = { ...source([{ ...exchange('list_sessions', {}, []), url: 'http://h/list_sessions' }]), expected: 'newest first', actual: 3 };
+      const { code, out } = await bash(reproScript(s, { url: 'http://h' }), url);
+      expect(out).toContain('NOT JUDGED: every status is as expected, but the failed check of SCN-B-071 is not one this script can make');
+      expect(code).toBe(3);
     });
   });
 });

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { check } from '../../src/engine/assert.js';
 import { AssertionFailure } from '../../src/engine/faults.js';
+import { expectedActualDiff } from '../../src/report/render/text.js';
 import { firstDifference, sameJson } from '../../suites/support/differences.js';
 import { compareInstants } from '../../suites/support/time.js';
 
@@ -54,5 +55,37 @@ describe('compareInstants', () => {
   it('compares any zone and any precision as instants', () => {
     expect(compareInstants('2026-01-01T00:00:00.0000001Z', '2026-01-01T01:00:00+01:00')).toBeGreaterThan(0);
     expect(compareInstants('2026-01-01T00:00:00.5Z', '2026-01-01T00:00:00.500000Z')).toBe(0);
+  });
+});
+
+describe('what a failure records for the diff box', () => {
+  it('never a rule in words against a JSON item: only the actual is kept, the message says the rule', () => {
+    const f = failure(() => check.fail('result is none of the messages stored', { expected: 'a stored message', actual: { id: 'x' } }));
+    expect(f.expected).toBeUndefined();
+    expect(f.actual).toEqual({ id: 'x' });
+    expect(expectedActualDiff(f)).toBeUndefined();
+    for (const fn of [
+      () => check.some([{ id: 'a' }], (x) => x.id === 'b', 'the message b'),
+      () => check.every([{ id: 'a' }], (x) => x.id === 'b', 'only b'),
+      () => check.none([{ id: 'a' }], (x) => x.id === 'a', 'no a'),
+      () => check.nonEmpty([], 'results'),
+      () => check.distinct(['a', 'a'], 'ids'),
+      () => check.ok(false, 'an edge Alice -> Acme', { expected: { source: 'a', target: 'b' }, actual: [{ source: 'b', target: 'a' }] }),
+    ]) {
+      expect(expectedActualDiff(failure(fn))).toBeUndefined();
+    }
+  });
+
+  it('keeps an expected value comparable with the actual one', () => {
+    expect(failure(() => check.equal([1, 2], [1], 'ids')).expected).toEqual([1]);
+    expect(failure(() => check.fail('refused', { expected: '401 or 403', actual: 200 })).expected).toBe('401 or 403');
+    expect(expectedActualDiff(failure(() => check.equal({ a: 1 }, { a: 2 }, 'answer')))).toBeDefined();
+  });
+
+  it('every and none say why an item does not qualify, when told', () => {
+    const f = failure(() => check.every([{ id: 'm1', session: 'b' }], (m) => m.session === 'a', 'search(session_id="a")', (m) => `message ${m.id} belongs to session "${m.session}", not "a"`));
+    expect(f.message).toBe('search(session_id="a"): message m1 belongs to session "b", not "a"');
+    const g = failure(() => check.none([{ id: 'p1', category: 'tooling' }], (p) => p.category !== 'language', 'category="language"', (p) => `preference ${p.id} has category "${p.category}"`));
+    expect(g.message).toBe('category="language": preference p1 has category "tooling"');
   });
 });

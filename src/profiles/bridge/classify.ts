@@ -176,6 +176,27 @@ export function classifyResponse(expect: ResponseKind, r: ResponseFacts): Outcom
   return violation(`${expected} expected, got ${statusLine(status)}${retry} ${withBody(text)}`);
 }
 
+/** A method no server has: what a target answers for it is how it says "no such method". */
+export const ABSENT_METHOD = 'tck_no_such_method';
+
+/**
+ * The answer of a lookup is the one a method that does not exist gets: same status, same body once
+ * the method's name and any digits (a timestamp, a request id) are set aside.
+ */
+export function answersLikeAbsent(answer: Exchange, absent: Exchange, method: string): boolean {
+  const norm = (ex: Exchange, name: string) => (ex.responseText ?? '').split(name).join('<method>').replace(/\d+/g, '0');
+  return answer.status === absent.status && norm(answer, method) === norm(absent, ABSENT_METHOD);
+}
+
+/**
+ * The reason for a 404 from a method that exists (it answered earlier, or a method that does not
+ * exist gets another answer): a protocol error, not a missing method.
+ */
+export function existingMethodReason(reason: string, method: string, evidence: string, lookup: boolean): string {
+  const said = reason.replace(/^not implemented: /, '').replace(/ \(if the method exists, [^)]*\)$/, '');
+  return `${said}, though ${evidence}: ${method} exists, so this is a protocol error, not a missing method${lookup ? ' (a lookup that finds nothing answers 200 null)' : ''}`;
+}
+
 /** Context for naming a transport failure. */
 interface FailureContext {
   method: string;

@@ -1,11 +1,12 @@
 // The scenario context: typed bridge calls that post, classify, validate and record, so that a
 // scenario body holds only the behaviour it checks.
 import type { BridgeClient, CallResult, Exchange } from './index.js';
+import { ABSENT_METHOD, answersLikeAbsent, existingMethodReason, snippet, statusLine } from './classify.js';
 import { METHODS, type MethodName, type ParamsOf, type ResultOf } from '../../protocols/bridge/methods.js';
 import { validate } from '../../protocols/bridge/validate.js';
 import { validateList } from '../../protocols/bridge/validate-list.js';
 import { check, type Check } from '../../engine/assert.js';
-import { AssertionFailure, ProtocolFault, SchemaViolation, SkipScenario, TransportFault, UnexpectedError } from '../../engine/faults.js';
+import { AssertionFailure, ProtocolFault, SchemaViolation, SkipScenario, TransportFault, UnexpectedError, type ScenarioFault } from '../../engine/faults.js';
 
 /** Notes kept per scenario. */
 const MAX_NOTES = 200;
@@ -72,33 +73,44 @@ export class Recorder implements ScenarioContext {
   }
 
   async expectError(method: MethodName, params: Record<string, unknown>, why: string): Promise<string> {
-    const { outcome } = await this.raw(method, params);
+    const { outcome, exchange } = await this.raw(method, params);
+    const judge = judgeOf(this.exchanges.length - 1, [400, 500]);
     switch (outcome.kind) {
       case 'error':
         return outcome.message;
       case 'transport':
-        throw new TransportFault(method, outcome.failure, outcome.reason);
+        throw judge(new TransportFault(method, outcome.failure, outcome.reason));
       case 'violation':
-        throw new ProtocolFault(method, outcome.reason, outcome.notImplemented);
+        throw judge(await this.faultOf(method, outcome, exchange));
       default:
-        throw new AssertionFailure(
-          `${method} ${why}: expected 400 or 500 with {"error": string}, got ${describeOutcome(outcome)}`,
-          '400 or 500 {"error": string}',
-          outcome,
-        );
+        throw judge(new AssertionFailure(`${method} ${why}: expected 400 or 500 with {"error": string}, got ${describeOutcome(outcome)}`, undefined, outcome));
     }
   }
 
+  /**
+   * The fault of an answer the protocol forbids. A 404 alone cannot tell a missing method from a
+   * method that answers "not found": the method is "not implemented" only when a method that does
+   * not exist gets the same answer (asked here, probe-style, and kept as evidence). A 501 says so itself.
+   */
+  private async faultOf(method: MethodName, outcome: Extract<CallResult['outcome'], { kind: 'violation' }>, exchange: Exchange): Promise<ProtocolFault> {
+    if (!outcome.notImplemented || exchange.status !== 404) return new ProtocolFault(method, outcome.reason, outcome.notImplemented);
+    const absent = (await this.raw(ABSENT_METHOD, {})).exchange;
+    if (absent.status === undefined || answersLikeAbsent(exchange, absent, method)) return new ProtocolFault(method, outcome.reason, true);
+    const said = `${statusLine(absent.status)}${absent.responseText ? ` ${snippet(absent.responseText)}` : ''}`;
+    return new ProtocolFault(method, existingMethodReason(outcome.reason, method, `a method that does not exist (${ABSENT_METHOD}) answers ${said}`, METHODS[method].kind === 'object-or-null'));
+  }
+
   private async invoke(method: MethodName, params: Record<string, unknown>): Promise<unknown> {
-    const { outcome } = await this.raw(method, params);
+    const { outcome, exchange } = await this.raw(method, params);
     const spec = METHODS[method];
+    const judge = judgeOf(this.exchanges.length - 1, [spec.kind === 'void' ? 204 : 200]);
     switch (outcome.kind) {
       case 'transport':
-        throw new TransportFault(method, outcome.failure, outcome.reason);
+        throw judge(new TransportFault(method, outcome.failure, outcome.reason));
       case 'violation':
-        throw new ProtocolFault(method, outcome.reason, outcome.notImplemented);
+        throw judge(await this.faultOf(method, outcome, exchange));
       case 'error':
-        throw new UnexpectedError(method, outcome.status, outcome.message);
+        throw judge(new UnexpectedError(method, outcome.status, outcome.message));
       case 'void':
         return undefined;
       case 'null':
@@ -111,13 +123,19 @@ export class Recorder implements ScenarioContext {
         const body = outcome.value;
         const result = spec.kind === 'list' ? await validateList(schema, body as unknown[], () => this.stopped) : validate(schema, body);
         if (this.stopped) throw new SkipScenario('scenario stopped');
-        if (!result.ok) throw new SchemaViolation(method, result.issues);
+        if (!result.ok) throw judge(new SchemaViolation(method, result.issues));
         for (const n of result.notes) this.note(`${method}: ${n}`);
         return body;
       }
     }
   }
 }
+
+/** Marks a fault as one of the answer of exchange `exchange`, which should have had one of `status` (repro scripts check it). */
+const judgeOf = (exchange: number, status: number[]) => <F extends ScenarioFault>(fault: F): F => {
+  fault.judged = { exchange, status };
+  return fault;
+};
 
 export function describeOutcome(outcome: CallResult['outcome']): string {
   switch (outcome.kind) {

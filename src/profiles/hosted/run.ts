@@ -151,6 +151,7 @@ export async function runHosted(options: HostedProfileOptions & { suite: readonl
       const script = reproScript(r, {
         url: baseUrl,
         envVar: 'TCK_HOSTED_URL',
+        embedded: target.embedded,
         what: "agent-memory-tck's hosted profile",
         notes: ["No credential is written here: the run's own come from TCK_API_KEY, TCK_TOKEN and TCK_OTHER_API_KEY."],
         authorization: (ex) => credentialRepro(ex as RestExchange),

@@ -244,7 +244,7 @@ const notFound400: Wrap = (next) => async (m, b) => {
 };
 
 /** A lookup that finds nothing answers 404 {"error": "not found"} instead of 200 null. */
-const nullAs404 = (method: string): Wrap => (next) => async (m, b) => {
+export const nullAs404 = (method: string): Wrap => (next) => async (m, b) => {
   const res = await next(m, b);
   return m === method && res.status === 200 && res.body === null ? json(404, { error: 'not found' }) : res;
 };
@@ -257,7 +257,7 @@ export const FAULTS: FaultRow[] = [
   // search_messages
   ['SCN-B-055', 'search_messages finds nothing', w(mapResponse('search_messages', () => [])), /search_messages\(query="My favourite recipe is a spicy lentil soup", limit=10, threshold=0\): the message whose content is the query \(id [0-9a-f-]+\) must be found/],
   ['SCN-B-055', 'search_messages returns messages that were never stored', w(mapResponse('search_messages', () => [CANNED])), /search_messages\(.*\): result "11111111-2222-4333-8444-555555555555" is none of the messages stored/],
-  ['SCN-B-056', 'search_messages ignores session_id', w(mapRequest('search_messages', ({ session_id: _s, ...rest }) => rest)), /search_messages\(query="Graph databases store nodes and relationships", session_id="search-filter-a", limit=10, threshold=0\): every result must belong to session "search-filter-a"/],
+  ['SCN-B-056', 'search_messages ignores session_id', w(mapRequest('search_messages', ({ session_id: _s, ...rest }) => rest)), /search_messages\(query="Graph databases store nodes and relationships", session_id="search-filter-a", limit=10, threshold=0\): every result must belong to session "search-filter-a": message "Graph databases store nodes and relationships" \([0-9a-f]{8}…\) belongs to session "search-filter-b", not "search-filter-a"/],
   ['SCN-B-056', 'search_messages applies limit before the session filter', w(filterAfterLimit), /search_messages\(.*session_id="search-filter-a", limit=1, threshold=0\): session "search-filter-a" holds a message that shares the query's words: expected at least one item/],
   ['SCN-B-057', 'search_messages ignores limit', w(mapRequest('search_messages', ({ limit: _l, ...rest }) => rest)), /search_messages\(query="Test message number", limit=2, threshold=0\): limit 2: expected at most 2 item\(s\), got 6/],
   ['SCN-B-057', 'search_messages answers [] when a limit is given', w(mapResponse('search_messages', (l, req) => (req.limit == null ? l : []))), /search_messages\(query="Test message number", limit=2, threshold=0\): more than 2 stored messages match: expected at least one item/],

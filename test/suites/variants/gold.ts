@@ -126,7 +126,7 @@ export const FAULTS: FaultRow[] = [
       const asEntities = prefs.map((p) => ({ id: p.id, name: p.preference, type: 'OBJECT', created_at: new Date().toISOString() }));
       return { status: 200, body: [...(res.body as any[]), ...asEntities] };
     }),
-    /search_entities\("Alice"\): the preference about Alice is not an entity: unexpected item/],
+    /search_entities\("Alice"\): the preference about Alice is not an entity: result "[0-9a-f-]{36}" is the id of the preference "Alice prefers email" \(category "communication"\), answered as an entity .* of type /],
   ['SCN-G-010', 'start_trace logs a system message into the session\'s conversation',
     intercept(async (next, method, body) => {
       if (method === 'start_trace') await next('add_message', { session_id: body.session_id, role: 'system', content: `trace: ${body.task}` });
@@ -140,7 +140,7 @@ export const FAULTS: FaultRow[] = [
   // ---- relationships
   ['SCN-G-003', 'add_relationship answers with source and target swapped',
     mapResponse('add_relationship', (r) => ({ ...r, source_id: r.target_id, target_id: r.source_id })),
-    /add_relationship\(Alice -> Acme, "WORKS_AT"\): returned relationship \(source_id, target_id, relationship_type\): expected/],
+    /add_relationship\(Alice -> Acme, "WORKS_AT"\): returned relationship \(source_id, target_id, relationship_type\): source and target swapped: the answer goes from "Acme" \([0-9a-f]{8}…\) to "Alice" \([0-9a-f]{8}…\), expected from "Alice" \([0-9a-f]{8}…\) to "Acme"/],
   ['SCN-G-003', 'add_relationship answers but stores nothing',
     intercept((next, method, body) =>
       method === 'add_relationship' ? { status: 200, body: { id: randomUUID(), ...body } } : next(method, body)),
@@ -164,6 +164,9 @@ export const FAULTS: FaultRow[] = [
   ['SCN-G-012', 'relationship ids are not UUIDs',
     mapResponse('add_relationship', (r) => ({ ...r, id: `rel-${r.relationship_type}` })),
     /add_relationship: response does not match the data model:[\s\S]*"rel-KNOWS" is not a UUID/],
+  ['SCN-G-012', 'add_relationship answers the ends of a relationship the wrong way round',
+    mapResponse('add_relationship', (r) => (r.relationship_type === 'MENTORS' ? { ...r, source_id: r.target_id, target_id: r.source_id } : r)),
+    /add_relationship\(B -> A, "MENTORS"\): .*: source and target swapped: the answer goes from "A" \([0-9a-f]{8}…\) to "B" \([0-9a-f]{8}…\), expected from "B"/],
   ['SCN-G-012', 'a relationship takes the id of its source entity',
     mapResponse('add_relationship', (r) => ({ ...r, id: r.source_id })),
     /add_relationship: relationship ids must be new ids, distinct from each other and from the entity ids .* occurs more than once/],

@@ -4,6 +4,7 @@
 import type { BridgeResponse } from '../../../src/servers/bridge/index.js';
 import { compose, mapAnswers, mapRequest, mapResponse, type Dispatch, type Wrap } from '../../harness/variants.js';
 import type { FaultRow, ValidRow } from '../../harness/power.js';
+import { bronzeOnly, nullAs404 } from './bronze-b.js';
 
 const FIXED_ID = '00000000-0000-4000-8000-0000000000aa';
 const FAR_FUTURE = '2999-01-01T00:00:00.000Z';
@@ -163,6 +164,13 @@ export const FAULTS: FaultRow[] = [
     /get_entity_by_name\("Alice Johnson"\) after add_entity: the entity written: expected/],
   ['SCN-S-018', 'looks names up by prefix', prefixLookup, /get_entity_by_name\("Alice Johnson"\) after add_entity: the entity written: expected/],
   ['SCN-S-019', 'answers 400 for an unknown name', notFound400('get_entity_by_name'), /get_entity_by_name: expected success, got 400/],
+  // A 404 is "not implemented" only when a method that does not exist gets the same answer (issue 14, item 8).
+  ['SCN-S-019', 'answers 404 {"error": "not found"} for an unknown name', nullAs404('get_entity_by_name'),
+    /^get_entity_by_name: 404 Not Found \{"error":"not found"\}, though a method that does not exist \(tck_no_such_method\) answers 404 Not Found \{"error":"unknown method: tck_no_such_method"\}: get_entity_by_name exists, so this is a protocol error, not a missing method \(a lookup that finds nothing answers 200 null\)$/, 'error'],
+  ['SCN-S-019', 'has no get_entity_by_name (it answers 404 as every unknown method does)',
+    (next) => (m, b) => (m === 'get_entity_by_name' ? { status: 404, body: { error: `unknown method: ${m}` } } : next(m, b)),
+    /^get_entity_by_name: not implemented: 404 Not Found \{"error":"unknown method: get_entity_by_name"\}/],
+  ['SCN-S-019', 'implements Bronze only (every Silver method answers 404)', bronzeOnly, /^add_entity: not implemented: 404 Not Found/],
   ['SCN-S-019', 'looks names up by prefix', prefixLookup, /get_entity_by_name\("Alice"\) where no entity has that exact name: the lookup finds nothing: expected null/],
 
   // add_preference / add_fact
@@ -216,7 +224,7 @@ export const FAULTS: FaultRow[] = [
   ['SCN-S-016', 'finds nothing', mapResponse('search_preferences', () => []),
     /search_preferences\(query="Python"\): the matching preference .*: no such item/],
   ['SCN-S-017', 'ignores category', dropParam('search_preferences', 'category'),
-    /search_preferences\(query="Python data analysis", category="language"\): a preference of another category: unexpected item/],
+    /search_preferences\(query="Python data analysis", category="language"\): only preferences of that category: preference "Prefers Python for data analysis" \([0-9a-f]{8}…\) belongs to category "tooling", not "language"/],
   ['SCN-S-017', 'filters category before anything can match', mapRequest('search_preferences', (b) => ({ ...b, category: b.category && b.category.toUpperCase() })),
     /search_preferences\(query="Python data analysis", category="language"\): the matching preference .*: no such item/],
   ['SCN-S-053', 'answers a sample preference on an empty store', ghostWhenEmpty('search_preferences', GHOST_PREFERENCE),
@@ -284,6 +292,8 @@ export const FAULTS: FaultRow[] = [
   ['SCN-S-033', 'reads the steps of every trace', tracking('add_step', (seen) => readSteps(() => seen.map((s) => s.res))),
     /get_trace_with_steps of a trace whose steps were interleaved with another trace: the steps added, in order/],
   ['SCN-S-035', 'answers 400 for an unknown trace', notFound400('get_trace_with_steps'), /get_trace_with_steps: expected success, got 400/],
+  ['SCN-S-035', 'answers 404 {"error": "not found"} for an unknown trace', nullAs404('get_trace_with_steps'),
+    /^get_trace_with_steps: 404 Not Found \{"error":"not found"\}, though a method that does not exist .*: get_trace_with_steps exists, so this is a protocol error, not a missing method/, 'error'],
   ['SCN-S-035', 'answers the latest trace for an unknown id',
     replaceAnswer('get_trace_with_steps', async (_req, res, next) => {
       if (res.body !== null) return undefined;
@@ -300,6 +310,8 @@ export const FAULTS: FaultRow[] = [
   ['SCN-S-064', 'answers a sample trace on an empty store', ghostWhenEmpty('list_traces', GHOST_TRACE), /list_traces\(\) with no traces stored: expected \[\], got 1/],
   ['SCN-S-064', 'answers null instead of []', replaceAnswer('list_traces', (_req, res) => ((res.body as unknown[]).length === 0 ? ok(null) : undefined)),
     /list_traces: .*null/, 'error'],
+  ['SCN-S-103', 'ignores session_id', dropParam('list_traces', 'session_id'),
+    /list_traces\(session_id=tck-silver-session-a, limit=2\): every trace is one started in tck-silver-session-a: trace "Task B\d" \([0-9a-f]{8}…\) belongs to session "tck-silver-session-b", not "tck-silver-session-a"/],
   ['SCN-S-103', 'applies the limit before the session filter', (next) => async (m, body: any) => {
     if (m !== 'list_traces' || body.session_id == null || body.limit == null) return next(m, body);
     const res = await next(m, { limit: body.limit });
