@@ -19,7 +19,7 @@ export function renderBadge(report: Report, defaultLabel = 'agent-memory tck'): 
   // The first section's verdict: the tier reached, a narrowed run's or the hosted profile's (tagged).
   const verdict = shortVerdict(report);
   const label = verdict.tag ? `${defaultLabel} ${verdict.tag}` : defaultLabel;
-  const value = verdict.value.toLowerCase();
+  const value = verdict.short;
   const colour = COLOUR[verdict.colour]!;
   const lw = textWidth(label) + 12;
   const vw = textWidth(value) + 12;

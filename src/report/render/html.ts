@@ -15,7 +15,7 @@ import { isFailing, type AnyReportScenario, type Gate, type Report } from '../mo
 import { SEARCH_CSS, SEARCH_SCRIPT, SEARCH_SCRIPT_HASH, searchBox, searchText } from './search.js';
 import { exploreFailureLines } from './explore.js';
 import { OUTCOME_LABEL, clip, diffText, expectedActualDiff, isFailure, placeOf, type Outcome } from './text.js';
-import { shortVerdict, verdicts, viewOf, type GradedSection, type ReportView, type SectionRow } from './view.js';
+import { shortVerdict, verdicts, viewOf, type ReportView, type SectionRow } from './view.js';
 
 type Exchange = AnyReportScenario['exchanges'][number];
 type Summary = Pick<SectionRow, 'total' | 'passed' | 'failed' | 'error' | 'skipped' | 'notRun'>;
@@ -247,11 +247,9 @@ export function renderHtml(report: Report): string {
     ['run', `${report.startedAt} – ${report.endedAt} (${(report.durationMs / 1000).toFixed(1)} s)`],
     ['environment', `node ${report.environment.node}, ${report.environment.platform}/${report.environment.arch}`],
   ];
-  const rows = view.sections.flatMap((section) => section.rows.filter((r) => r.total > 0).map((r) => ({ section, r })));
-  const groups = rows.map(({ r }) => `<div class="tier-group"><h2>${esc(r.path.join(': '))}</h2>${r.scenarios.map(scenario).join('\n')}</div>`);
-  // A row's verdicts in words: the first as it is, the others named by their column ("tier reached: yes").
-  const standing = (section: GradedSection, r: SectionRow) => r.verdict.map((v, i) => (i === 0 ? v.text : `${section.columns[i]}: ${v.text}`)).join('; ');
-  const bars = rows.map(({ section, r }) => bar(r, r.path.join(' '), { text: standing(section, r), ok: r.ok }));
+  const rows = view.sections.flatMap((section) => section.rows.filter((r) => r.total > 0));
+  const groups = rows.map((r) => `<div class="tier-group"><h2>${esc(r.path.join(': '))}</h2>${r.scenarios.map(scenario).join('\n')}</div>`);
+  const bars = rows.map((r) => bar(r, r.path.join(' '), { text: r.standing, ok: r.ok }));
   const warnings = view.warnings;
   return `<!doctype html>
 <html lang="en">
@@ -259,7 +257,7 @@ export function renderHtml(report: Report): string {
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${CSP}; script-src '${SEARCH_SCRIPT_HASH}'">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>agent-memory-tck: ${esc([badge.tag, badge.value].filter(Boolean).join(' '))} — ${esc(report.target.url)}</title>
+<title>agent-memory-tck: ${esc(badge.label)} ${esc(badge.value)} — ${esc(report.target.url)}</title>
 <style>${CSS}</style>
 </head>
 <body>

@@ -24,6 +24,8 @@ export interface SectionRow extends LevelCounts {
   path: string[];
   /** One verdict per column of the section's `columns`. */
   verdict: Standing[];
+  /** The verdicts in one line: "all passed; reached: yes", "passed". */
+  standing: string;
   /** The row as a whole is good (its colour). */
   ok: boolean;
   scenarios: AnyReportScenario[];
@@ -48,8 +50,11 @@ export interface GradedSection {
   headline: string;
   /** The verdict line: "Achieved tier: GOLD" + " (requested gold, grading strict)" (+ " against WHERE"). */
   verdict: Standing & { head: string; detail: string };
-  /** The short verdict a badge or a title shows; `tag` names what it is on the small SVG badge ("" for a tier). */
-  badge: { label: string; tag: string; value: string; colour: ScenarioTier | 'none' | 'passed' | 'failed' };
+  /**
+   * The short verdict a badge shows: `label` and `value` on the report's round badge, `short` on the
+   * small SVG badge, whose label `tag` qualifies ("" for the bridge tiers).
+   */
+  badge: { label: string; value: string; short: string; tag: string; colour: ScenarioTier | 'none' | 'passed' | 'failed' };
   /** What was run and how it is graded, as labelled lines (the HTML report's header). */
   about: [string, string][];
   warnings: string[];
@@ -94,6 +99,7 @@ function bridgeSection(report: Report): GradedSection {
         name: t.tier,
         path: [t.tier],
         verdict: [{ text: s.own, ok: t.passes }, { text: s.reached, ok: reaches(report.achieved, t.tier) }],
+        standing: `${s.own}; reached: ${s.reached}`,
         ok: s.ok,
         scenarios: report.scenarios.filter((x) => x.tier === t.tier),
         facts: facts(t),
@@ -104,8 +110,8 @@ function bridgeSection(report: Report): GradedSection {
     headline: selection ?? tierName(report.achieved),
     verdict: { ...verdict, text: `${verdict.head}${verdict.detail} against ${where}` },
     badge: n
-      ? { label: 'selection', tag: 'selection', value: n.passed ? 'PASSED' : 'FAILED', colour: word(n.passed) }
-      : { label: 'achieved tier', tag: '', value: tierName(report.achieved), colour: report.achieved ?? 'none' },
+      ? { label: 'selection', value: n.passed ? 'PASSED' : 'FAILED', short: `selection ${word(n.passed)}`, tag: '', colour: word(n.passed) }
+      : { label: 'achieved tier', value: tierName(report.achieved), short: report.achieved ?? 'none', tag: '', colour: report.achieved ?? 'none' },
     about: [
       ['target', where],
       ['requested', `${report.requestedTier}${report.interrupted ? ' (run interrupted)' : ''}`],
@@ -131,6 +137,7 @@ function hostedSection(report: Report, h: NonNullable<Report['hosted']>): Graded
       name: g.group,
       path: ['hosted', g.group],
       verdict: [{ text: word(g.passes), ok: g.passes }],
+      standing: word(g.passes),
       ok: g.passes,
       scenarios: h.scenarios.filter((s) => s.group === g.group),
       facts: [
@@ -143,7 +150,7 @@ function hostedSection(report: Report, h: NonNullable<Report['hosted']>): Graded
     target: { url: h.target.url, where },
     headline: `hosted profile ${h.passed ? 'PASSED' : 'FAILED'}`,
     verdict: { head, detail, text: `${head}${detail} against ${where}`, ok: h.passed },
-    badge: { label: 'hosted profile', tag: 'hosted', value: h.passed ? 'PASSED' : 'FAILED', colour: word(h.passed) },
+    badge: { label: 'hosted profile', value: h.passed ? 'PASSED' : 'FAILED', short: word(h.passed), tag: 'hosted', colour: word(h.passed) },
     about: [
       ['hosted', `${where}, ${h.target.credential === 'api-key' ? 'an API key' : 'an access token'}, identity-provider token ${h.target.idpToken}${interrupted}`],
       ['hosted grade', 'a group passes when every one of its scenarios passed; skipped and not-run scenarios count against it'],
@@ -183,5 +190,5 @@ export const verdictLine = (report: Report): string => verdicts(report).map((v) 
 /** The short verdict a badge or a title shows: the first section's, or explore's when nothing else ran. */
 export function shortVerdict(report: Report): GradedSection['badge'] {
   const first = viewOf(report).sections[0];
-  return first?.badge ?? { label: 'explore', tag: 'explore', value: report.success ? 'PASSED' : 'FAILED', colour: word(report.success) };
+  return first?.badge ?? { label: 'explore', value: report.success ? 'PASSED' : 'FAILED', short: word(report.success), tag: 'explore', colour: word(report.success) };
 }
