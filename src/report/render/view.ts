@@ -170,7 +170,8 @@ export function viewOf(report: Report): ReportView {
     sections,
     scenarios,
     failures: scenarios.filter((s) => isFailing(s.outcome)),
-    warnings: sections.flatMap((s) => s.warnings.map((w) => (s.profile === 'bridge' ? w : `(${s.profile}) ${w}`))),
+    // The run's own warnings (the bridge's) whatever ran, then each other section's, tagged.
+    warnings: [...report.warnings, ...sections.filter((s) => s.profile !== 'bridge').flatMap((s) => s.warnings.map((w) => `(${s.profile}) ${w}`))],
   };
 }
 
