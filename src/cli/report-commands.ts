@@ -13,6 +13,7 @@ import { ConsoleReporter } from '../report/render/console.js';
 import { publishToGithub } from '../report/render/github.js';
 import { filesUnder, writeReports, type FileFormat, type FileTarget, type ReporterName } from '../report/render/index.js';
 import { isFailure } from '../report/render/text.js';
+import { scenariosOf } from '../report/render/view.js';
 import { reproScript } from '../report/repro.js';
 import { EXIT, TckError } from '../engine/errors.js';
 
@@ -56,7 +57,7 @@ export async function prepareRun(flags: ReportingFlags, known: readonly string[]
   if (flags.onlyFailed) {
     if (flags.scenario?.length) throw new TckError('--only-failed and --scenario cannot be combined');
     const previous = await loadReport(resolve(flags.onlyFailed!));
-    const failed = [...previous.scenarios, ...(previous.hosted?.scenarios ?? [])].filter(isFailure).map((s) => s.id);
+    const failed = scenariosOf(previous).filter(isFailure).map((s) => s.id);
     const all = [...known, ...hosted];
     const notHosted = failed.filter((id) => id.startsWith('SCN-H-') && hosted.length === 0);
     if (notHosted.length) process.stderr.write(`tck: --only-failed: ${notHosted.join(', ')} are hosted scenarios and --hosted is not given; left out\n`);
@@ -176,7 +177,7 @@ export async function reproCommand(rawId: string, flags: ReproFlags): Promise<nu
   const id = rawId.toUpperCase();
   if (flags.report) {
     const report = await loadReport(resolve(flags.report!));
-    const s = [...report.scenarios, ...(report.hosted?.scenarios ?? [])].find((x) => x.id === id);
+    const s = scenariosOf(report).find((x) => x.id === id);
     if (!s) throw new TckError(`${id} is not in ${flags.report}`);
     if (!isFailure(s)) throw new TckError(`${id} ${s.outcome} in ${flags.report}: nothing to reproduce (run \`tck repro ${id} --url URL\` to get its requests)`);
     if (s.repro === undefined && !('tier' in s)) throw new TckError(`${id} in ${flags.report} has no reproduction script`);

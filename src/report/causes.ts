@@ -3,7 +3,7 @@
 // failures by method + rule + shape of the difference turns that into one line per defect, which
 // the console, HTML, Markdown and GitHub annotations lead with.
 import { isMethodName } from '../protocols/bridge/methods.js';
-import { isFailing, type AnyReportScenario, type Report } from './model.js';
+import { isFailing, type AnyReportScenario } from './model.js';
 
 interface Cause {
   /** The method whose answer failed (from the message; undefined when none is named). */
@@ -92,10 +92,10 @@ function blockedBy(method: string | undefined, s: AnyReportScenario): string | u
   return subjects.length > 0 && !subjects.includes(method) ? method : undefined;
 }
 
-/** The failed and errored scenarios of a report grouped by cause, the largest first. */
-export function causesOf(report: Pick<Report, 'scenarios' | 'hosted'>): Cause[] {
+/** The failed and errored ones of a report's scenarios (every section's) grouped by cause, the largest first. */
+export function causesOf(scenarios: readonly AnyReportScenario[]): Cause[] {
   const byKey = new Map<string, Cause>();
-  for (const s of [...report.scenarios, ...(report.hosted?.scenarios ?? [])]) {
+  for (const s of scenarios) {
     if (!isFailing(s.outcome)) continue;
     const { method, key, example } = causeKey(s);
     const id = `${s.outcome}\n${key}`;

@@ -21,7 +21,7 @@ const camel = (v: unknown): unknown =>
 describe('root causes', () => {
   it('a void method answering 200 before every scenario is one cause, "blocked by clear_all_data", in console order, Markdown and GitHub', async () => {
     const report = await reportOn(clear200 as never, { tier: 'bronze', grep: 'SCN-B-00[1-9]|SCN-B-12[67]' });
-    const causes = causesOf(report);
+    const causes = causesOf(report.scenarios);
     expect(causes).toHaveLength(1);
     expect(causeLine(causes[0]!)).toBe('blocked by clear_all_data: 204 expected, got 200 with body {"ok":true} — 11 scenarios');
     expect(compactIds(causes[0]!.scenarios.map((s) => s.id))).toBe('SCN-B-001–009, SCN-B-126, SCN-B-127');

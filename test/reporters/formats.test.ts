@@ -108,7 +108,7 @@ describe('Markdown, badge and GitHub', () => {
   it('annotations escape newlines and separators; the summary is appended to GITHUB_STEP_SUMMARY', async () => {
     const lines = githubAnnotations(report);
     // One per root cause, never more than ten.
-    expect(lines.length).toBe(Math.min(10, causesOf(report).length));
+    expect(lines.length).toBe(Math.min(10, causesOf(report.scenarios).length));
     for (const l of lines) expect(l).toMatch(/^::error title=\d+ (scenarios? failing|more causes)[^:]*::[^\n]+$/);
     expect(lines.every((l) => l.includes('%0A'))).toBe(true); // title and message on one line
 

@@ -1,7 +1,7 @@
 // badge.svg: the achieved tier as a shields.io-style flat badge, for a vendor's README.
-import { bridgeRan, type Report } from '../model.js';
+import type { Report } from '../model.js';
 import { TIER_COLOUR as COLOUR, esc } from './html.js';
-import { shortVerdict } from './text.js';
+import { shortVerdict } from './view.js';
 
 /** Approximate advance widths of Verdana 11px (shields' font), enough to size the two halves. */
 function textWidth(text: string): number {
@@ -16,11 +16,10 @@ function textWidth(text: string): number {
 }
 
 export function renderBadge(report: Report, defaultLabel = 'agent-memory tck'): string {
-  // The hosted profile alone: its verdict instead of a tier; a narrowed run: the selection's.
-  const hostedOnly = report.hosted !== undefined && !bridgeRan(report);
-  const label = hostedOnly ? `${defaultLabel} hosted` : defaultLabel;
+  // The first section's verdict: the tier reached, a narrowed run's or the hosted profile's (tagged).
   const verdict = shortVerdict(report);
-  const value = verdict.value;
+  const label = verdict.tag ? `${defaultLabel} ${verdict.tag}` : defaultLabel;
+  const value = verdict.short;
   const colour = COLOUR[verdict.colour]!;
   const lw = textWidth(label) + 12;
   const vw = textWidth(value) + 12;

@@ -4,12 +4,13 @@
 // verdict. --quiet: only the table and the verdict; --verbose: every exchange as it happens.
 import type { ChalkInstance } from 'chalk';
 import type { Exchange } from '../../engine/evidence.js';
-import { bridgeRan, type AnyReportScenario, type Gate, type Report } from '../model.js';
+import type { AnyReportScenario, Gate, Report } from '../model.js';
 import { causeLine, causesOf, compactIds } from '../causes.js';
 import { exploreFailureLines } from './explore.js';
 import { colorFor, type ColorTarget } from './color.js';
 import { totalsLine } from './totals.js';
-import { OUTCOME_LABEL, SHOWN_EXCHANGES, diffText, evidenceText, expectedActualDiff, failuresOf, indent, placeOf, reproHint, tierStanding, verdicts, type Outcome } from './text.js';
+import { OUTCOME_LABEL, evidenceText, failureLines, indent, layOut, type FailureLine, type Outcome } from './text.js';
+import { verdicts, viewOf, type SectionRow } from './view.js';
 
 export interface ConsoleStream extends ColorTarget {
   write(chunk: string): unknown;
@@ -28,7 +29,6 @@ export interface ConsoleOptions {
 
 /** A bridge tier, or "hosted" for the hosted profile's scenarios. */
 type Tier = string;
-type Summary = Pick<Report['tiers'][number], 'total' | 'passed' | 'failed' | 'error' | 'skipped' | 'notRun' | 'passes'>;
 interface Planned {
   id: string;
   tier: Tier;
@@ -180,8 +180,9 @@ export class ConsoleReporter {
     this.stop();
     this.target = report.target;
     const c = this.c;
-    const bad = failuresOf(report);
-    const causes = causesOf(report);
+    const view = viewOf(report);
+    const bad = view.failures;
+    const causes = causesOf(view.scenarios);
     if (!this.options.quiet && bad.length > 0) {
       // Causes first: one defect failing 200 scenarios is one entry, shown by its first scenario.
       this.w();
@@ -198,22 +199,15 @@ export class ConsoleReporter {
         for (const r of bad) this.failure(r);
       }
     }
-    for (const warning of report.warnings) this.w(c.yellow(`warning: ${warning}`));
-    for (const w of report.hosted?.warnings ?? []) this.w(c.yellow(`warning (hosted): ${w}`));
+    for (const warning of view.warnings) this.w(c.yellow(`warning: ${warning}`));
     this.w();
-    if (bridgeRan(report)) {
-      this.table('tier', ['its own scenarios', 'tier reached'], report.tiers.map((t) => {
-        const s = tierStanding(report, t);
-        return { ...t, name: t.tier, last: [s.own, s.reached], ok: s.ok };
-      }));
-    }
-    if (report.hosted) {
-      if (bridgeRan(report)) this.w();
-      this.table('hosted', ['group'], report.hosted.groups.map((g) => ({ ...g, name: g.group, last: [g.passes ? 'passed' : 'failed'], ok: g.passes })));
-    }
+    view.sections.forEach((section, i) => {
+      if (i > 0) this.w();
+      this.table(section.heading, section.columns, section.rows);
+    });
     this.w();
-    // An explore-only report has no scenarios: its own verdict line says what ran.
-    if (report.scenarios.length > 0 || report.hosted !== undefined || report.explore === undefined) this.w(totalsLine(report, causes.length));
+    // An explore-only report has no graded section: its own verdict line says what ran.
+    if (view.sections.length > 0 || report.explore === undefined) this.w(totalsLine(report, causes.length));
     for (const v of verdicts(report)) this.w(v.ok ? c.bold.green(v.text) : c.bold.red(v.text));
     if (report.explore) for (const line of exploreFailureLines(report.explore)) this.w(line);
     if (report.gate) this.gate(report.gate);
@@ -221,34 +215,32 @@ export class ConsoleReporter {
 
   private failure(r: AnyReportScenario, intro?: string): void {
     const c = this.c;
+    const colour: Record<FailureLine['kind'], (l: FailureLine) => string> = {
+      heading: (l) => this.paint(r.outcome, c.bold(l.text)),
+      clauses: (l) => `${l.text} ${c.dim(l.aside ?? '')}`,
+      message: (l) => l.text,
+      'diff-minus': (l) => c.red(l.text),
+      'diff-plus': (l) => c.green(l.text),
+      'diff-same': (l) => c.dim(l.text),
+      exchange: (l) => c.dim(l.text),
+      repro: (l) => c.dim(l.text),
+      note: (l) => c.dim(l.text),
+    };
     this.w(intro ?? '');
-    this.w(this.paint(r.outcome, c.bold(`${OUTCOME_LABEL[r.outcome]} ${r.id} ${r.title}`)));
-    this.w(`  clauses: ${r.clauses.join(', ')} ${c.dim(`(${placeOf(r)}, ${r.group})`)}`);
-    if (r.message) this.w(indent(r.message, '  '));
-    const diff = expectedActualDiff(r);
-    if (diff) {
-      this.w(c.dim('  diff (- expected, + actual):'));
-      for (const line of diffText(diff).split('\n')) {
-        this.w(`    ${line.startsWith('-') ? c.red(line) : line.startsWith('+') ? c.green(line) : c.dim(line)}`);
-      }
-    }
-    const shown = this.options.verbose ? r.exchanges : r.exchanges.slice(-SHOWN_EXCHANGES);
-    if (shown.length < r.exchanges.length) this.w(c.dim(`  (last ${shown.length} of ${r.exchanges.length} exchanges; --verbose or the JSON report shows all)`));
-    for (const ex of shown) this.w(c.dim(indent(evidenceText(ex), '    ')));
-    if (r.repro) this.w(c.dim(`  reproduce: ${reproHint(r, this.target)}`));
+    for (const line of layOut(failureLines(r, { all: this.options.verbose, target: this.target }), '  ', 0, (l) => colour[l.kind](l))) this.w(line);
   }
 
-  /** The tier table, or the hosted group table: counts per row, and the verdicts in the last columns. */
-  private table(title: string, last: string[], rows: (Summary & { name: string; last: string[]; ok: boolean })[]): void {
+  /** A section's table (the tiers, the hosted groups): counts per row, and the verdicts in the last columns. */
+  private table(title: string, last: string[], rows: readonly SectionRow[]): void {
     const c = this.c;
-    const width = Math.max(8, ...rows.map((r) => r.name.length));
+    const width = Math.max(8, title.length, ...rows.map((r) => r.name.length));
     const shown = rows.filter((t) => t.total > 0);
-    const widths = last.map((h, i) => Math.max(h.length, ...shown.map((r) => r.last[i]!.length)));
+    const widths = last.map((h, i) => Math.max(h.length, ...shown.map((r) => r.verdict[i]!.text.length)));
     const row = (cells: string[], tail: string[]) =>
       `${cells[0]!.padEnd(width)} ${cells.slice(1, 6).map((x, i) => x.padStart(i === 3 || i === 4 ? 7 : 6)).join(' ')}  ${tail.map((x, i) => (i === tail.length - 1 ? x : x.padEnd(widths[i]!))).join('  ')}`;
     this.w(c.bold(row([title, 'passed', 'failed', 'error', 'skipped', 'not run'], last)));
     for (const t of shown) {
-      const line = row([t.name, ...[t.passed, t.failed, t.error, t.skipped, t.notRun].map(String)], t.last);
+      const line = row([t.name, ...[t.passed, t.failed, t.error, t.skipped, t.notRun].map(String)], t.verdict.map((v) => v.text));
       this.w(t.ok ? c.green(line) : c.red(line));
     }
   }

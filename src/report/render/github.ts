@@ -5,6 +5,7 @@ import type { Report } from '../model.js';
 import { renderMarkdown } from './markdown.js';
 import { causeLine, causesOf, compactIds } from '../causes.js';
 import { clip } from './text.js';
+import { scenariosOf } from './view.js';
 
 const escapeData = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 const escapeProperty = (s: string) => escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
@@ -15,9 +16,9 @@ const MAX_ANNOTATIONS = 10;
 /** The workflow commands for a report's failures, one per root cause (and a gate's fixed scenarios). */
 export function githubAnnotations(report: Report): string[] {
   const known = new Set(report.gate?.known.map((k) => k.id));
+  const all = scenariosOf(report);
   // New failures' causes first (errors), then the causes of failures the baseline knows (warnings).
-  const part = (isKnown: boolean) =>
-    causesOf({ scenarios: report.scenarios.filter((s) => known.has(s.id) === isKnown), hosted: report.hosted && { ...report.hosted, scenarios: report.hosted.scenarios.filter((s) => known.has(s.id) === isKnown) } });
+  const part = (isKnown: boolean) => causesOf(all.filter((s) => known.has(s.id) === isKnown));
   const causes = [...part(false), ...part(true)];
   const shown = causes.length > MAX_ANNOTATIONS ? causes.slice(0, MAX_ANNOTATIONS - 1) : causes;
   const lines = shown.map((c) => {
@@ -28,7 +29,7 @@ export function githubAnnotations(report: Report): string[] {
     return `::${allKnown ? 'warning' : 'error'} title=${escapeProperty(title)}::${escapeData(clip(body, 4000))}`;
   });
   // A run that did not check everything (unreachable, interrupted, cut by a limit) says so first.
-  const notRun = [...report.scenarios, ...(report.hosted?.scenarios ?? [])].filter((s) => s.outcome === 'not-run').length;
+  const notRun = all.filter((s) => s.outcome === 'not-run').length;
   if (notRun > 0 || report.interrupted) {
     lines.unshift(`::error title=${escapeProperty(`${notRun} scenarios not run`)}::${escapeData(clip(report.warnings[0] ?? (report.interrupted ? 'the run was interrupted' : 'the run stopped early'), 4000))}`);
   }

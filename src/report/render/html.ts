@@ -11,13 +11,14 @@
 // SHA-256 and nothing else, so a hostile answer still could not run code in the report even if
 // something slipped through the escaping.
 import { causeLine, causesOf, compactIds } from '../causes.js';
-import { bridgeRan, isFailing, type AnyReportScenario, type Gate, type Report } from '../model.js';
+import { isFailing, type AnyReportScenario, type Gate, type Report } from '../model.js';
 import { SEARCH_CSS, SEARCH_SCRIPT, SEARCH_SCRIPT_HASH, searchBox, searchText } from './search.js';
 import { exploreFailureLines } from './explore.js';
-import { OUTCOME_LABEL, clip, expectedActualDiff, isFailure, placeOf, shortVerdict, tierName, tierStanding, verdicts, type Outcome } from './text.js';
+import { OUTCOME_LABEL, clip, diffText, expectedActualDiff, isFailure, placeOf, type Outcome } from './text.js';
+import { shortVerdict, verdicts, viewOf, type ReportView, type SectionRow } from './view.js';
 
 type Exchange = AnyReportScenario['exchanges'][number];
-type Summary = Pick<Report['tiers'][number], 'total' | 'passed' | 'failed' | 'error' | 'skipped' | 'notRun' | 'passes'>;
+type Summary = Pick<SectionRow, 'total' | 'passed' | 'failed' | 'error' | 'skipped' | 'notRun'>;
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -172,13 +173,13 @@ function diff(s: AnyReportScenario): string {
   const lines = expectedActualDiff(s);
   if (!lines) return '';
   const cls = { '-': 'del', '+': 'add', ' ': 'ctx', '…': 'ctx' } as const;
-  const body = lines.map((l) => `<span class="${cls[l.kind]}">${esc(l.kind === '…' ? '  …' : `${l.kind} ${l.text}`)}</span>`).join('');
+  const body = lines.map((l) => `<span class="${cls[l.kind]}">${esc(diffText([l]))}</span>`).join('');
   return `<p>diff (− expected, + actual)</p><pre class="diff">${body}</pre>`;
 }
 
 /** The causes the failures come from, first on the page when there are any (server text escaped). */
-function causesSection(report: Report): string {
-  const causes = causesOf(report);
+function causesSection(view: ReportView): string {
+  const causes = causesOf(view.scenarios);
   if (causes.length === 0) return '';
   const items = causes.map(
     (c) => `<li>${esc(causeLine(c))}<div class="ids">${esc(compactIds(c.scenarios.map((s) => s.id)))}</div></li>`,
@@ -219,8 +220,8 @@ function gate(g: Gate): string {
   );
 }
 
-function filter(report: Report): string {
-  const all = [...report.scenarios, ...(report.hosted?.scenarios ?? [])];
+function filter(view: ReportView): string {
+  const all = view.scenarios;
   const count = (f: (o: Outcome) => boolean) => all.filter((s) => f(s.outcome)).length;
   const options: [string, string, number][] = [
     ['all', 'All', all.length],
@@ -236,59 +237,32 @@ function filter(report: Report): string {
 }
 
 export function renderHtml(report: Report): string {
-  const bridge = bridgeRan(report);
-  const h = report.hosted;
-  // The badge: the tier reached, or (the hosted profile alone) its verdict.
-  const short = shortVerdict(report);
-  const [badgeLabel, achieved, colour] = bridge
-    ? report.narrowed
-      ? ['selection', report.narrowed.passed ? 'PASSED' : 'FAILED', TIER_COLOUR[short.colour]!]
-      : ['achieved tier', tierName(report.achieved), TIER_COLOUR[report.achieved ?? 'none']!]
-    : ['hosted profile', h?.passed ? 'PASSED' : 'FAILED', TIER_COLOUR[h?.passed ? 'passed' : 'failed']!];
+  const view = viewOf(report);
+  // The badge: the first section's verdict (the tier reached, a selection's, the hosted profile's).
+  const badge = shortVerdict(report);
+  const colour = TIER_COLOUR[badge.colour]!;
   const meta: [string, string][] = [
-    ...(bridge
-      ? ([
-          ['target', `${report.target.url}${report.target.embedded ? ' (embedded reference server)' : ''}`],
-          ['requested', `${report.requestedTier}${report.interrupted ? ' (run interrupted)' : ''}`],
-          ['grading', `${report.grading.rule}: ${report.grading.description}`],
-        ] as [string, string][])
-      : []),
-    ...(h
-      ? ([
-          ['hosted', `${h.target.url}${h.target.embedded ? ' (embedded hosted reference service)' : ''}, ${h.target.credential === 'api-key' ? 'an API key' : 'an access token'}, identity-provider token ${h.target.idpToken}${!bridge && report.interrupted ? ' (run interrupted)' : ''}`],
-          ['hosted grade', 'a group passes when every one of its scenarios passed; skipped and not-run scenarios count against it'],
-        ] as [string, string][])
-      : []),
+    ...view.sections.flatMap((s) => s.about),
     ['kit', `${report.kit.name} ${report.kit.version}, bridge protocol ${report.kit.protocol}${report.target.protocolVersion ? ` (target reports ${report.target.protocolVersion})` : ''}`],
     ['run', `${report.startedAt} – ${report.endedAt} (${(report.durationMs / 1000).toFixed(1)} s)`],
     ['environment', `node ${report.environment.node}, ${report.environment.platform}/${report.environment.arch}`],
   ];
-  const groups = report.tiers
-    .filter((t) => t.total > 0)
-    .map((t) => `<div class="tier-group"><h2>${esc(t.tier)}</h2>${report.scenarios.filter((s) => s.tier === t.tier).map(scenario).join('\n')}</div>`);
-  for (const g of h?.groups ?? []) {
-    if (g.total > 0) groups.push(`<div class="tier-group"><h2>hosted: ${esc(g.group)}</h2>${h!.scenarios.filter((s) => s.group === g.group).map(scenario).join('\n')}</div>`);
-  }
-  const bars = [
-    ...report.tiers.filter((t) => t.total > 0).map((t) => {
-      const st = tierStanding(report, t);
-      return bar(t, t.tier, { text: `${st.own}; reached: ${st.reached}`, ok: st.ok });
-    }),
-    ...(h?.groups ?? []).filter((g) => g.total > 0).map((g) => bar(g, `hosted ${g.group}`, { text: g.passes ? 'passed' : 'failed', ok: g.passes })),
-  ];
-  const warnings = [...report.warnings, ...(h?.warnings ?? []).map((w) => `(hosted) ${w}`)];
+  const rows = view.sections.flatMap((section) => section.rows.filter((r) => r.total > 0));
+  const groups = rows.map((r) => `<div class="tier-group"><h2>${esc(r.path.join(': '))}</h2>${r.scenarios.map(scenario).join('\n')}</div>`);
+  const bars = rows.map((r) => bar(r, r.path.join(' '), { text: r.standing, ok: r.ok }));
+  const warnings = view.warnings;
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${CSP}; script-src '${SEARCH_SCRIPT_HASH}'">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>agent-memory-tck: ${bridge && report.narrowed ? 'selection ' : ''}${esc(achieved)} — ${esc(report.target.url)}</title>
+<title>agent-memory-tck: ${esc(badge.label)} ${esc(badge.value)} — ${esc(report.target.url)}</title>
 <style>${CSS}</style>
 </head>
 <body>
 <header class="top">
-<div class="badge" style="background:${colour}" role="img" aria-label="${badgeLabel} ${esc(achieved)}"><span class="label">${badgeLabel}</span><span class="value">${esc(achieved)}</span></div>
+<div class="badge" style="background:${colour}" role="img" aria-label="${esc(badge.label)} ${esc(badge.value)}"><span class="label">${esc(badge.label)}</span><span class="value">${esc(badge.value)}</span></div>
 <div>
 <h1>agent-memory-tck conformance report</h1>
 ${verdicts(report).map((v) => `<p class="verdict ${v.ok ? 'ok' : 'bad'}">${esc(v.text)}</p>`).join('\n')}
@@ -298,8 +272,8 @@ ${verdicts(report).map((v) => `<p class="verdict ${v.ok ? 'ok' : 'bad'}">${esc(v
 <section class="tiers">${bars.join('')}</section>
 ${report.explore?.failure ? `<section><h2>explore: minimal failing sequence</h2><pre>${esc(exploreFailureLines(report.explore).join('\n'))}</pre></section>` : ''}
 ${report.gate || warnings.length ? `<section>${report.gate ? gate(report.gate) : ''}${warnings.map((w) => `<div class="notice">warning: ${esc(w)}</div>`).join('')}</section>` : ''}
-${causesSection(report)}
-${filter(report)}
+${causesSection(view)}
+${filter(view)}
 <main>
 ${groups.join('\n')}
 </main>

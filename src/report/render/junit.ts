@@ -5,8 +5,8 @@
 import junitModule, { type Builder } from 'junit-report-builder';
 import type { AnyReportScenario, Report } from '../model.js';
 import { exploreFailureLines } from './explore.js';
-import { reaches } from '../../engine/grading.js';
-import { failureText, placeOf, selectionVerdict } from './text.js';
+import { failureText, placeOf } from './text.js';
+import { scenariosOf, viewOf } from './view.js';
 
 // The package is CommonJS (`module.exports = builder`) while its types declare a default export.
 export const junit: Builder = (junitModule as unknown as { default?: Builder }).default ?? (junitModule as unknown as Builder);
@@ -61,39 +61,19 @@ export function renderJunit(report: Report): string {
   const builder = junit.newBuilder().name(`agent-memory-tck ${report.target.url}`);
   const reasons: SkipReasons = [];
   runCase(builder, report);
-  for (const t of report.tiers) {
-    const scenarios = report.scenarios.filter((s) => s.tier === t.tier);
-    if (scenarios.length === 0) continue;
-    const suite = builder
-      .testSuite()
-      .name(`agent-memory-tck ${t.tier}`)
-      .timestamp(report.startedAt.slice(0, 19))
-      .time(seconds(scenarios.reduce((sum, s) => sum + s.durationMs, 0)))
-      .property('target', xmlSafe(report.target.url))
-      .property('kit', `${report.kit.name} ${report.kit.version}`)
-      .property('protocol', report.kit.protocol)
-      .property('grading', report.grading.rule)
-      .property('tier.all-passed', String(t.passes))
-      .property('tier.reached', String(reaches(report.achieved, t.tier)))
-      .property('achieved', report.achieved ?? 'none')
-      .property('verdict', selectionVerdict(report) ?? `achieved tier ${report.achieved ?? 'none'}`);
-    for (const s of scenarios) addCase(suite, s, reasons, report.target);
-  }
-  const h = report.hosted;
-  for (const g of h?.groups ?? []) {
-    const scenarios = h!.scenarios.filter((s) => s.group === g.group);
-    if (scenarios.length === 0) continue;
-    const suite = builder
-      .testSuite()
-      .name(`agent-memory-tck hosted ${g.group}`)
-      .timestamp(report.startedAt.slice(0, 19))
-      .time(seconds(scenarios.reduce((sum, s) => sum + s.durationMs, 0)))
-      .property('target', xmlSafe(h!.target.url))
-      .property('kit', `${report.kit.name} ${report.kit.version}`)
-      .property('profile', 'hosted')
-      .property('group.passed', String(g.passes))
-      .property('hosted.passed', String(h!.passed));
-    for (const s of scenarios) addCase(suite, s, reasons, report.target);
+  for (const section of viewOf(report).sections) {
+    for (const row of section.rows) {
+      if (row.scenarios.length === 0) continue;
+      const suite = builder
+        .testSuite()
+        .name(`agent-memory-tck ${row.path.join(' ')}`)
+        .timestamp(report.startedAt.slice(0, 19))
+        .time(seconds(row.scenarios.reduce((sum, s) => sum + s.durationMs, 0)))
+        .property('target', xmlSafe(section.target.url))
+        .property('kit', `${report.kit.name} ${report.kit.version}`);
+      for (const [name, value] of row.facts) suite.property(name, value);
+      for (const s of row.scenarios) addCase(suite, s, reasons, report.target);
+    }
   }
   const e = report.explore;
   if (e) {
@@ -121,7 +101,7 @@ const escAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').re
  * it gets one errored test case of its own, first, saying what was not checked.
  */
 function runCase(builder: Builder, report: Report): void {
-  const all = [...report.scenarios, ...(report.hosted?.scenarios ?? [])];
+  const all = scenariosOf(report);
   const notRun = all.filter((s) => s.outcome === 'not-run');
   if (!report.interrupted && notRun.length === 0) return;
   const why = report.interrupted ? 'the run was interrupted' : firstLine(notRun[0]?.message, 'the run stopped early');

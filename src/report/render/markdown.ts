@@ -2,10 +2,11 @@
 // tier table, the baseline gate, and each failure folded in <details> with its evidence in a
 // code block. Server text only ever appears inside code blocks; kit text in HTML is escaped.
 import { causeLine, causesOf, compactIds } from '../causes.js';
-import { bridgeRan, type Report } from '../model.js';
+import type { Report } from '../model.js';
 import { exploreFailureLines, exploreSummary } from './explore.js';
 import { esc } from './html.js';
-import { OUTCOME_LABEL, clip, failureText, failuresOf, selectionVerdict, tierName, tierStanding } from './text.js';
+import { OUTCOME_LABEL, clip, failureText } from './text.js';
+import { viewOf, type SectionRow } from './view.js';
 
 /** Failures shown with their evidence; the rest are listed one per line (GitHub caps a summary at 1 MiB). */
 const DETAILED = 50;
@@ -27,41 +28,22 @@ function inlineCode(text: string): string {
 
 export function renderMarkdown(report: Report): string {
   const out: string[] = [];
-  const bridge = bridgeRan(report);
-  const h = report.hosted;
-  const selection = selectionVerdict(report);
-  const headline = bridge ? (selection ?? tierName(report.achieved)) : h ? `hosted profile ${h.passed ? 'PASSED' : 'FAILED'}` : `explore ${report.success ? 'PASSED' : 'FAILED'}`;
+  const view = viewOf(report);
+  const headline = view.sections[0]?.headline ?? `explore ${report.success ? 'PASSED' : 'FAILED'}`;
   out.push(`## agent-memory-tck: ${headline} ${report.success ? '✅' : '❌'}`, '');
-  if (bridge) {
-    const where = `${inlineCode(report.target.url)}${report.target.embedded ? ' (embedded reference server)' : ''}`;
-    out.push(
-      selection
-        ? `**${esc(selection)}**: a partial run, no tier awarded (grading ${report.grading.rule}) against ${where}`
-        : `**Achieved tier: ${tierName(report.achieved)}** (requested ${report.requestedTier}, grading ${report.grading.rule}) against ${where}`,
-      '',
-    );
-  }
-  if (h) {
-    const where = `${inlineCode(h.target.url)}${h.target.embedded ? ' (embedded hosted reference service)' : ''}`;
-    out.push(`**Hosted profile: ${h.passed ? 'PASSED' : 'FAILED'}** (each group passes when every one of its scenarios passed) against ${where}`, '');
+  for (const s of view.sections) {
+    const { url, where } = s.target;
+    out.push(`**${esc(s.verdict.head)}**${esc(s.verdict.detail)} against ${inlineCode(url)}${esc(where.slice(url.length))}`, '');
   }
   out.push(
     `kit ${esc(report.kit.version)} · bridge protocol ${esc(report.kit.protocol)} · ${esc(report.startedAt)} · ${(report.durationMs / 1000).toFixed(1)} s${report.interrupted ? ' · **interrupted**' : ''}`,
     '',
   );
-  if (bridge) {
-    out.push('| tier | passed | failed | error | skipped | not run | its own scenarios | tier reached |', '|---|---:|---:|---:|---:|---:|---|---|');
-    for (const t of report.tiers.filter((x) => x.total > 0)) {
-      const st = tierStanding(report, t);
-      out.push(`| ${t.tier} | ${t.passed} | ${t.failed} | ${t.error} | ${t.skipped} | ${t.notRun} | ${esc(st.own)} | ${st.reached.startsWith('yes') ? '✅' : '❌'} ${esc(st.reached)} |`);
-    }
-    out.push('');
-  }
-  if (h) {
-    out.push('| hosted group | passed | failed | error | skipped | not run | group passes |', '|---|---:|---:|---:|---:|---:|:---:|');
-    for (const g of h.groups.filter((x) => x.total > 0)) {
-      out.push(`| ${g.group} | ${g.passed} | ${g.failed} | ${g.error} | ${g.skipped} | ${g.notRun} | ${g.passes ? '✅' : '❌'} |`);
-    }
+  for (const s of view.sections) {
+    // A row's last verdict (the tier reached, the group passing) carries the mark.
+    const cells = (r: SectionRow) => r.verdict.map((v, i) => `${i === r.verdict.length - 1 ? `${v.ok ? '✅' : '❌'} ` : ''}${esc(v.text)}`);
+    out.push(`| ${s.heading} | passed | failed | error | skipped | not run | ${s.columns.join(' | ')} |`, `|---|---:|---:|---:|---:|---:|${s.columns.map(() => '---|').join('')}`);
+    for (const r of s.rows.filter((x) => x.total > 0)) out.push(`| ${r.name} | ${r.passed} | ${r.failed} | ${r.error} | ${r.skipped} | ${r.notRun} | ${cells(r).join(' | ')} |`);
     out.push('');
   }
   const g = report.gate;
@@ -76,12 +58,11 @@ export function renderMarkdown(report: Report): string {
     out.push(`**${esc(exploreSummary(e))}**`, '');
     if (e.failure) out.push('<details><summary>minimal failing sequence</summary>', '', codeBlock(clip(exploreFailureLines(e).join('\n'), EVIDENCE_CAP)), '', '</details>', '');
   }
-  for (const w of report.warnings) out.push(`> warning: ${esc(w)}`, '');
-  for (const w of h?.warnings ?? []) out.push(`> warning (hosted): ${esc(w)}`, '');
-  const bad = failuresOf(report);
+  for (const w of view.warnings) out.push(`> warning: ${esc(w)}`, '');
+  const bad = view.failures;
   if (bad.length) {
     // Causes lead: server text only ever inside a code block.
-    const causes = causesOf(report);
+    const causes = causesOf(view.scenarios);
     out.push(`### ${causes.length} cause${causes.length === 1 ? '' : 's'} of ${bad.length} failure${bad.length === 1 ? '' : 's'}`, '');
     out.push(codeBlock(clip(causes.map((c, i) => `${i + 1}. ${causeLine(c)}\n   ${compactIds(c.scenarios.map((s) => s.id))}`).join('\n'), EVIDENCE_CAP)), '');
     out.push(`### Failures (${bad.length})`, '');

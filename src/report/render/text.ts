@@ -1,10 +1,10 @@
-// Plain-text pieces every format shares: which scenarios failed, the expected/actual diff, the
-// evidence of a failure, and the verdict line. Pure functions of the report.
+// Plain-text pieces every format shares: the verdict words of a tier, the expected/actual diff, and
+// a failure with its evidence as structured lines (the console paints them, the other formats join
+// them). Pure functions of the report.
 import { formatExchange, printable } from '../../engine/evidence.js';
 import { reaches } from '../../engine/grading.js';
-import { exploreSummary } from './explore.js';
-import { TIERS, type ScenarioTier } from '../../engine/scenario.js';
-import { bridgeRan, isFailing, type AnyReportScenario, type Report, type ScenarioOutcome as Outcome } from '../model.js';
+import { TIERS } from '../../engine/scenario.js';
+import { isFailing, type AnyReportScenario, type Report, type ScenarioOutcome as Outcome } from '../model.js';
 
 export type { Outcome };
 
@@ -18,17 +18,12 @@ export const OUTCOME_LABEL: Record<Outcome, string> = {
 
 export const isFailure = (s: { outcome: Outcome }): boolean => isFailing(s.outcome);
 
-/** The failed and errored scenarios: the bridge suites', then the hosted profile's. */
-export function failuresOf(report: Report): AnyReportScenario[] {
-  return [...report.scenarios, ...(report.hosted?.scenarios ?? [])].filter(isFailure);
-}
-
 /** Where a scenario belongs, for "(tier, group)": its tier, or "hosted". */
 export const placeOf = (s: AnyReportScenario): string => ('tier' in s ? s.tier : 'hosted');
 
 export const tierName = (tier: string | null): string => (tier ? tier.toUpperCase() : 'NONE');
 
-const capital = (t: string) => t.charAt(0).toUpperCase() + t.slice(1);
+export const capital = (t: string) => t.charAt(0).toUpperCase() + t.slice(1);
 
 /** "Bronze", "Bronze and Silver", "Bronze, Silver and Gold": the tiers up to `tier`. */
 function tiersUpTo(tier: string): string {
@@ -46,13 +41,6 @@ export function selectionVerdict(report: Report): string | undefined {
   if (!n) return undefined;
   const of = `${n.selected} of ${n.population} ${tiersUpTo(report.requestedTier)} scenarios`;
   return n.passed ? `selection passed (${of})` : `selection FAILED (${n.passing} of ${n.selected} selected passed; ${of})`;
-}
-
-/** The short verdict a badge or a title shows: the tier reached, "selection passed/failed", or the hosted verdict. */
-export function shortVerdict(report: Report): { value: string; colour: ScenarioTier | 'none' | 'passed' | 'failed' } {
-  if (!bridgeRan(report)) return report.hosted?.passed ? { value: 'passed', colour: 'passed' } : { value: 'failed', colour: 'failed' };
-  if (report.narrowed) return report.narrowed.passed ? { value: 'selection passed', colour: 'passed' } : { value: 'selection failed', colour: 'failed' };
-  return { value: report.achieved ?? 'none', colour: report.achieved ?? 'none' };
 }
 
 /**
@@ -80,37 +68,6 @@ export function tierStanding(report: Report, t: Report['tiers'][number]): { own:
         : 'no';
   return { own, reached, ok: isReached || (report.narrowed !== undefined && t.passed === t.total - t.skipped && t.failed + t.error === 0) };
 }
-
-/**
- * The verdict, one line per profile that ran, and whether it is good: "Achieved tier: GOLD
- * (requested gold, grading strict) against URL", "Hosted profile: PASSED (resources passed, …) against URL".
- */
-export function verdicts(report: Report): { text: string; ok: boolean }[] {
-  const lines: { text: string; ok: boolean }[] = [];
-  if (bridgeRan(report)) {
-    const where = `${report.target.url}${report.target.embedded ? ' (embedded reference server)' : ''}`;
-    const selection = selectionVerdict(report);
-    lines.push(
-      selection
-        ? { text: `${capital(selection)}, no tier awarded to a partial run, against ${where}`, ok: report.narrowed!.passed }
-        : {
-            text: `Achieved tier: ${tierName(report.achieved)} (requested ${report.requestedTier}, grading ${report.grading.rule}) against ${where}`,
-            ok: reaches(report.achieved, report.requestedTier),
-          },
-    );
-  }
-  const h = report.hosted;
-  if (h) {
-    const groups = h.groups.filter((g) => g.total > 0).map((g) => `${g.group} ${g.passes ? 'passed' : 'failed'}`).join(', ');
-    const where = `${h.target.url}${h.target.embedded ? ' (embedded hosted reference service)' : ''}`;
-    lines.push({ text: `Hosted profile: ${h.passed ? 'PASSED' : 'FAILED'} (${groups || 'nothing ran'}) against ${where}`, ok: h.passed });
-  }
-  if (report.explore) lines.push({ text: `${exploreSummary(report.explore)} against ${report.target.url}`, ok: report.explore.failure === undefined });
-  return lines;
-}
-
-/** Every verdict of a report in one line (the bridge tiers, and the hosted groups when they ran). */
-export const verdictLine = (report: Report): string => verdicts(report).map((v) => v.text).join('; ');
 
 /**
  * formatExchange for either profile: a hosted exchange shows its own HTTP method, path and query
@@ -231,17 +188,13 @@ export function diffText(lines: readonly DiffLine[]): string {
 }
 
 /** The exchanges a failure shows by default: the last few, which hold the answer judged. */
-export const SHOWN_EXCHANGES = 3;
+const SHOWN_EXCHANGES = 3;
 
-/**
- * The evidence of a failed or errored scenario as plain text: clauses, message, diff, the last
- * exchanges (all of them with `all`), and how to reproduce it.
- */
 /**
  * How to reproduce a failure: with the target's real URL; against the embedded server (gone with
  * the run) or for a hosted scenario, from the report.
  */
-export function reproHint(s: AnyReportScenario, target?: Report['target']): string {
+function reproHint(s: AnyReportScenario, target?: Report['target']): string {
   const from = !('tier' in s) || target === undefined || target.embedded ? '--report report.json' : `--url ${shellWord(target.url)}`;
   return `tck repro ${s.id} ${from}`;
 }
@@ -249,21 +202,54 @@ export function reproHint(s: AnyReportScenario, target?: Report['target']): stri
 /** A word the shell passes through unchanged (quoted when it must be). */
 const shellWord = (w: string) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
 
-export function failureText(s: AnyReportScenario, options: { all?: boolean; target?: Report['target'] } = {}): string {
-  const parts = [`${OUTCOME_LABEL[s.outcome]} ${s.id} ${s.title}`, `clauses: ${s.clauses.join(', ')} (${placeOf(s)}, ${s.group})`];
-  if (s.message) parts.push(s.message);
-  const diff = expectedActualDiff(s);
-  if (diff) parts.push(`diff (- expected, + actual):\n${indent(diffText(diff), '  ')}`);
-  parts.push(exchangesText(s, options.all));
-  if (s.repro) parts.push(`reproduce: ${reproHint(s, options.target)} (or the script in report.json)`);
-  return parts.join('\n');
+/** What a line of a failure is, for its colour on a console. */
+type FailureLineKind = 'heading' | 'clauses' | 'message' | 'diff-minus' | 'diff-plus' | 'diff-same' | 'exchange' | 'repro' | 'note';
+
+export interface FailureLine {
+  kind: FailureLineKind;
+  /** Nesting: 0 the heading, 1 what is said of it, 2 the diff's and the exchanges' lines. */
+  depth: 0 | 1 | 2;
+  text: string;
+  /** Said after the text, quieter (where the scenario belongs). */
+  aside?: string;
 }
 
-function exchangesText(s: AnyReportScenario, all = false): string {
-  const shown = all ? s.exchanges : s.exchanges.slice(-SHOWN_EXCHANGES);
-  const head =
-    shown.length < s.exchanges.length
-      ? `exchanges (last ${shown.length} of ${s.exchanges.length}; the JSON report holds all):`
-      : `exchanges (${s.exchanges.length}):`;
-  return [head, ...shown.map((ex) => indent(evidenceText(ex), '  '))].join('\n');
+const DIFF_KIND = { '-': 'diff-minus', '+': 'diff-plus', ' ': 'diff-same', '…': 'diff-same' } as const;
+
+/**
+ * A failed or errored scenario, once for every format, as lines: heading, clauses, message, the
+ * expected/actual diff, the last exchanges (all of them with `all`), and how to reproduce it.
+ */
+export function failureLines(s: AnyReportScenario, options: { all?: boolean; target?: Report['target'] } = {}): FailureLine[] {
+  const lines: FailureLine[] = [
+    { kind: 'heading', depth: 0, text: `${OUTCOME_LABEL[s.outcome]} ${s.id} ${s.title}` },
+    { kind: 'clauses', depth: 1, text: `clauses: ${s.clauses.join(', ')}`, aside: `(${placeOf(s)}, ${s.group})` },
+  ];
+  if (s.message) for (const text of s.message.split('\n')) lines.push({ kind: 'message', depth: 1, text });
+  const diff = expectedActualDiff(s);
+  if (diff) {
+    lines.push({ kind: 'note', depth: 1, text: 'diff (- expected, + actual):' });
+    for (const l of diff) lines.push({ kind: DIFF_KIND[l.kind], depth: 2, text: diffText([l]) });
+  }
+  const shown = options.all ? s.exchanges : s.exchanges.slice(-SHOWN_EXCHANGES);
+  if (shown.length > 0) {
+    lines.push({
+      kind: 'note',
+      depth: 1,
+      text: shown.length < s.exchanges.length ? `(last ${shown.length} of ${s.exchanges.length} exchanges; --verbose or the JSON report shows all)` : `exchanges (${shown.length}):`,
+    });
+  }
+  for (const ex of shown) for (const text of evidenceText(ex).split('\n')) lines.push({ kind: 'exchange', depth: 2, text });
+  if (s.repro) lines.push({ kind: 'repro', depth: 1, text: `reproduce: ${reproHint(s, options.target)}` });
+  return lines;
+}
+
+/** The lines laid out with `pad` per level below `top` (an empty line stays empty). */
+export function layOut(lines: readonly FailureLine[], pad: string, top: number, paint: (l: FailureLine) => string = (l) => (l.aside ? `${l.text} ${l.aside}` : l.text)): string[] {
+  return lines.map((l) => (l.text === '' ? '' : pad.repeat(Math.max(0, l.depth - top)) + paint(l)));
+}
+
+/** A failure as plain text: the heading and what is said of it flush left, diff and exchanges indented. */
+export function failureText(s: AnyReportScenario, options: { all?: boolean; target?: Report['target'] } = {}): string {
+  return layOut(failureLines(s, options), '  ', 1).join('\n');
 }

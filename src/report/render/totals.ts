@@ -2,6 +2,7 @@
 // e.g. "202 scenarios: 199 passed, 3 failed (2 causes) in 1.4 s". Zero counts other than "passed"
 // are left out; the number of root causes (src/report/causes.ts) follows the failures when given.
 import type { Report } from '../model.js';
+import { scenariosOf } from './view.js';
 
 const PARTS = [
   ['passed', 'passed'],
@@ -12,7 +13,7 @@ const PARTS = [
 ] as const;
 
 export function totalsLine(report: Report, causes?: number): string {
-  const all = [...report.scenarios, ...(report.hosted?.scenarios ?? [])];
+  const all = scenariosOf(report);
   const counts = PARTS.map(([outcome, word]) => [all.filter((s) => s.outcome === outcome).length, word] as const);
   const parts = counts.filter(([n, word]) => n > 0 || word === 'passed').map(([n, word]) => `${n} ${word}`);
   const failing = all.filter((s) => s.outcome === 'failed' || s.outcome === 'error').length;
