@@ -9,7 +9,7 @@
 // request or an answer. Each is replaced by "***" in the recorded URL, request body and answer
 // (makeScrubber), and `scrubValue` does the same to anything else before it is reported.
 import { Pool } from 'undici';
-import { classifyFailure, type TransportFailure } from '../bridge/classify.js';
+import { classifyFailure, type TransportFailure } from '../http/failure.js';
 import { displayText, type Exchange } from '../../engine/evidence.js';
 import { DEFAULT_LIMITS } from '../../util/limits.js';
 import { makeScrubber } from '../http/headers.js';
