@@ -104,6 +104,9 @@ function decodeBody(encoding: string | undefined, buf: Buffer, maxBodyBytes: num
     try {
       out = decode(out, { maxOutputLength: maxBodyBytes });
     } catch (err) {
+      if ((err as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') {
+        return `Content-Encoding ${JSON.stringify(encoding)}: the decoded body is larger than the limit of ${maxBodyBytes} bytes`;
+      }
       return `Content-Encoding ${JSON.stringify(encoding)}, but the body is not ${coding} data (${err instanceof Error ? err.message : String(err)}); expected a body encoded as labelled, or no Content-Encoding`;
     }
   }
@@ -131,6 +134,31 @@ export function isoNow(): string {
     iso = new Date(ms).toISOString();
   }
   return iso;
+}
+
+/** The handler of each request, by its dispatch options (a Pool hands the same object to the Client it picks). */
+const handlerOf = new WeakMap<object, ExchangeHandler>();
+
+/**
+ * An undici Client (one connection, reconnected when lost) that counts the exchanges completed
+ * since it last connected: > 0 means a request it starts goes out on a reused keep-alive socket,
+ * which the server may have closed while idle (see HttpTransport.#attempt).
+ */
+class TrackedClient extends Client {
+  served = 0;
+
+  constructor(origin: string | URL, options: Client.Options) {
+    super(origin, options);
+    this.on('connect', () => {
+      this.served = 0;
+    });
+  }
+
+  override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+    const h = handlerOf.get(options);
+    if (h !== undefined) h.client = this;
+    return super.dispatch(options, handler);
+  }
 }
 
 /** Marker errors used to abort a dispatch; never surface to callers. */
@@ -161,9 +189,10 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
     /** HttpRequest.signal: aborting it cancels the exchange. */
     readonly signal: AbortSignal | undefined,
     private readonly settle: (h: ExchangeHandler, err: unknown) => void,
-    /** Whether the connection undici writes this request on has served an exchange before. */
-    private readonly connectionServed: () => boolean,
   ) {}
+
+  /** The undici Client (one socket at a time) that took the request; set when it is dispatched there. */
+  client: TrackedClient | undefined = undefined;
 
   /** The deadline passed: the exchange ends as a timeout. */
   expire(): void {
@@ -194,7 +223,7 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.controller = controller;
     // undici starts a request when it writes it to a connected socket.
-    this.reused = this.connectionServed();
+    this.reused = (this.client?.served ?? 0) > 0;
     if (this.abortReason !== null) controller.abort(this.abortReason);
   }
 
@@ -269,13 +298,7 @@ export class HttpTransport {
   readonly #watched = new WeakSet<AbortSignal>();
   #closed = false;
   readonly #name: string;
-  /**
-   * Exchanges completed since the last new connection: > 0 means the next request goes out on a
-   * pooled keep-alive socket, which the server may have closed while idle (see #attempt). With
-   * several connections this is per pool, not per socket: a request on a fresh socket of a busy
-   * pool may count as reused, which only allows one retry that was not needed.
-   */
-  #servedSinceConnect = 0;
+  readonly #connections: number;
 
   constructor(options: TransportOptions) {
     const url = new URL(options.origin);
@@ -285,6 +308,7 @@ export class HttpTransport {
     this.maxBodyBytes = options.maxBodyBytes;
     this.#evidenceBytes = options.evidenceBytes;
     this.#name = options.name;
+    this.#connections = options.connections;
     const socketOptions = {
       pipelining: 1,
       connectTimeout: this.timeoutMs,
@@ -294,13 +318,11 @@ export class HttpTransport {
     };
     // One connection is an undici Client itself: a Pool of one hands its socket back a turn after
     // each response, so every next sequential request would queue in the Pool for it.
+    // Each connection's own count of exchanges tells a reused socket from a fresh one.
     this.#pool =
       options.connections === 1
-        ? new Client(this.origin, socketOptions)
-        : new Pool(this.origin, { ...socketOptions, connections: options.connections });
-    this.#pool.on('connect', () => {
-      this.#servedSinceConnect = 0;
-    });
+        ? new TrackedClient(this.origin, socketOptions)
+        : new Pool(this.origin, { ...socketOptions, connections: options.connections, factory: (origin, opts) => new TrackedClient(origin, opts) });
   }
 
   get closed(): boolean {
@@ -320,21 +342,21 @@ export class HttpTransport {
     };
     if (req.signal?.aborted) return failed(`${operation}: ${CANCELLED}`);
     if (this.#closed) return failed(`${operation}: ${this.#name} is closed`);
-    return this.#attempt(exchange, req, req.timeoutMs ?? this.timeoutMs, t0, false);
+    return this.#attempt(exchange, req, req.timeoutMs ?? this.timeoutMs, t0, 0);
   }
 
   /**
    * Sends the request once. A request that went out on a reused keep-alive socket and failed with
-   * a reset before any response byte is sent once more, on a fresh connection: the request then
-   * never reached the server. This is what browsers and HTTP clients do; the retry is recorded in
+   * a reset before any response byte is sent once more (with one connection, on a fresh one): the
+   * request then never reached the server. This is what browsers and HTTP clients do; the retry is recorded in
    * the evidence (Exchange.retried). It shares the request's deadline, so a request is still
    * bounded by its timeout.
    */
-  #attempt(exchange: Exchange, req: HttpRequest, timeoutMs: number, t0: number, retried: boolean): Promise<HttpOutcome> {
+  #attempt(exchange: Exchange, req: HttpRequest, timeoutMs: number, t0: number, retries: number): Promise<HttpOutcome> {
     return new Promise<HttpOutcome>((resolve) => {
       const handler = new ExchangeHandler(this.maxBodyBytes, t0 + timeoutMs, req.signal, (h, err) => {
         this.#inflight.delete(h);
-        if (h.status !== undefined && (err === null || err === undefined)) this.#servedSinceConnect++;
+        if (h.client !== undefined && h.status !== undefined && (err === null || err === undefined)) h.client.served++;
         // This runs inside undici's callbacks: nothing may throw out of it, or the request would hang.
         let outcome: HttpOutcome;
         try {
@@ -342,29 +364,34 @@ export class HttpTransport {
         } catch (e) {
           outcome = { kind: 'transport', failure: 'other', reason: `${exchange.method}: internal error of the HTTP transport (${e instanceof Error ? e.message : String(e)})` };
         }
-        if (!retried && h.reused && h.status === undefined && h.bytes === 0 && outcome.kind === 'transport' && outcome.failure === 'reset' && !this.#closed) {
-          exchange.retried = `the reused keep-alive connection failed before any response (${outcome.reason}); sent again on a fresh connection`;
-          resolve(this.#attempt(exchange, req, timeoutMs, t0, true));
+        if (retries < this.#connections && h.reused && h.status === undefined && h.bytes === 0 && outcome.kind === 'transport' && outcome.failure === 'reset' && !this.#closed) {
+          // One connection reconnects for the retry; a pool may hand it another idle socket the
+          // server closed at the same time, which is retried the same way (once per connection).
+          const where = this.#connections === 1 ? 'a fresh connection' : 'another connection';
+          exchange.retried =
+            retries === 0
+              ? `the reused keep-alive connection failed before any response (${outcome.reason}); sent again on ${where}`
+              : `${exchange.retried ?? ''}; that one was a reused keep-alive connection too and failed the same way; sent again on ${where}`;
+          resolve(this.#attempt(exchange, req, timeoutMs, t0, retries + 1));
           return;
         }
         exchange.durationMs = performance.now() - t0;
         resolve(outcome);
-      }, () => this.#servedSinceConnect > 0);
+      });
       this.#inflight.add(handler);
       if (req.signal !== undefined) this.#watch(req.signal);
       this.#arm(handler.deadline);
+      const options: Dispatcher.DispatchOptions = {
+        path: req.path,
+        method: req.method as Dispatcher.HttpMethod,
+        headers: req.headers,
+        ...(req.body !== undefined ? { body: req.body } : {}),
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      };
+      handlerOf.set(options, handler);
       try {
-        this.#pool.dispatch(
-          {
-            path: req.path,
-            method: req.method as Dispatcher.HttpMethod,
-            headers: req.headers,
-            ...(req.body !== undefined ? { body: req.body } : {}),
-            headersTimeout: timeoutMs,
-            bodyTimeout: timeoutMs,
-          },
-          handler,
-        );
+        this.#pool.dispatch(options, handler);
       } catch (err) {
         handler.finish(err);
       }
