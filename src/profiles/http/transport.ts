@@ -48,7 +48,7 @@ interface TransportOptions {
   name: string;
 }
 
-export interface HttpRequest {
+interface HttpRequest {
   /** GET, POST, … */
   method: string;
   /** Path and query, starting with "/". */
