@@ -13,8 +13,9 @@
 // - Bounded size. A Content-Length over maxBodyBytes is refused before its body is read; a body
 //   that grows past it is aborted as it arrives; decoding a Content-Encoding stops at it too.
 // - Stale pooled sockets. A request that went out on a reused keep-alive socket and failed with a
-//   reset before any response byte is sent once more on a fresh connection (a server may close an
-//   idle connection at any time, RFC 9112 §9.6), and the Exchange says so (Exchange.retried).
+//   reset before any response byte is sent once more, on a fresh connection (in a pool, on another
+//   one, at most once per connection): a server may close an idle connection at any time
+//   (RFC 9112 §9.6). The Exchange says so (Exchange.retried).
 // - Content-Encoding. The client asks for none; a body correctly encoded as labelled is decoded,
 //   one that is not what its label says (or an unknown coding) is reported as such.
 //
