@@ -1,21 +1,17 @@
-// The HTTP client of the bridge protocol: one keep-alive undici Pool per target, one POST per
-// adapter method call, every response (or failure) classified and recorded as evidence.
+// The HTTP client of the bridge protocol: one POST per adapter method call to /{method}, every
+// response (or failure) classified against the method's response kind and recorded as evidence.
 //
 // `call` never throws for anything the server or the network does: it always resolves to a
-// CallResult. The request is driven through Pool.dispatch with a small handler (no response
-// stream object per call); the body is counted as it arrives and the exchange is aborted as
-// soon as it passes maxBodyBytes. One timer per call bounds the whole exchange (connect,
-// headers and body), so a server that dribbles bytes cannot hold a call past timeoutMs.
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
-import { Client, Pool } from 'undici';
-import type { Dispatcher } from 'undici';
+// CallResult. Sending and reading (timeouts, body cap, stale keep-alive sockets, Content-Encoding,
+// the evidence of the exchange) are the shared HTTP transport's (../http/transport.ts); this
+// layer adds the method routes, the JSON body, the extra headers and the classification.
 import { METHODS, isMethodName } from '../../protocols/bridge/methods.js';
 import type { MethodName, ParamsOf, ResponseKind } from '../../protocols/bridge/methods.js';
-import { classifyFailure, classifyResponse } from './classify.js';
+import { classifyResponse } from './classify.js';
 import type { CallResult, Outcome } from './classify.js';
-import { displayText } from '../../engine/evidence.js';
 import type { Exchange } from '../../engine/evidence.js';
 import { BridgeUsageError, makeScrubber, parseHeaderArgs, redactHeaders } from '../http/headers.js';
+import { HttpTransport, isoNow } from '../http/transport.js';
 import { DEFAULT_LIMITS } from '../../util/limits.js';
 
 /** The target URL is not usable (not a URL, not http(s), carries credentials or a query). */
@@ -73,7 +69,6 @@ export function expectedKind(method: string): ResponseKind {
 
 interface Target {
   origin: string;
-  host: string;
   basePath: string;
 }
 
@@ -95,7 +90,7 @@ function parseTarget(raw: string): Target {
   if (u.search !== '' || u.hash !== '') {
     throw new InvalidTargetError('invalid target URL: it must not have a query string or fragment');
   }
-  return { origin: u.origin, host: u.hostname, basePath: u.pathname.replace(/\/+$/, '') };
+  return { origin: u.origin, basePath: u.pathname.replace(/\/+$/, '') };
 }
 
 function positive(name: string, v: number | undefined, dflt: number): number {
@@ -119,181 +114,10 @@ export function omitNulls(params: Record<string, unknown>): Record<string, unkno
   return params;
 }
 
-function headerString(v: string | string[] | undefined): string | undefined {
-  return Array.isArray(v) ? v.join(', ') : v;
-}
-
-/** A Content-Length header as a number, when it is one. */
-function declaredLength(v: string | undefined): number | undefined {
-  return v !== undefined && /^\d+$/.test(v) ? Number(v) : undefined;
-}
-
 interface Route {
   path: string;
   url: string;
   expect: ResponseKind;
-}
-
-const DECODERS: Record<string, (buf: Buffer, o: { maxOutputLength: number }) => Buffer> = {
-  gzip: gunzipSync,
-  'x-gzip': gunzipSync,
-  deflate: inflateSync,
-  br: brotliDecompressSync,
-};
-
-/**
- * The body with its Content-Encoding undone (the client asks for none, so identity is expected,
- * but a correctly encoded body is read). A body that is not what its Content-Encoding says, or an
- * encoding HTTP does not define, is a protocol error of the method: returns its reason. Decoding
- * is capped at maxBodyBytes of output.
- */
-function decodeBody(encoding: string | undefined, buf: Buffer, maxBodyBytes: number): Buffer | string {
-  if (encoding === undefined || buf.length === 0) return buf;
-  let out = buf;
-  // Codings are listed in the order they were applied: undo them from the last.
-  for (const coding of encoding.toLowerCase().split(',').map((c) => c.trim()).filter((c) => c !== '' && c !== 'identity').reverse()) {
-    const decode = DECODERS[coding];
-    if (decode === undefined) return `Content-Encoding ${JSON.stringify(encoding)}: ${JSON.stringify(coding)} is not a content coding the client can read (it asked for none)`;
-    try {
-      out = decode(out, { maxOutputLength: maxBodyBytes });
-    } catch (err) {
-      return `Content-Encoding ${JSON.stringify(encoding)}, but the body is not ${coding} data (${err instanceof Error ? err.message : String(err)}); expected a body encoded as labelled, or no Content-Encoding`;
-    }
-  }
-  return out;
-}
-
-/** One call's fixed parts, shared by its attempts. */
-interface Attempt {
-  exchange: Exchange;
-  route: Route;
-  json: string;
-  expect: ResponseKind;
-  timeoutMs: number;
-  t0: number;
-  signal: AbortSignal | undefined;
-}
-
-/** Marker errors used to abort a dispatch; never surface to callers. */
-class AbortMarker extends Error {}
-
-/** The reason of a call cancelled through CallOptions.signal (after "method: "). */
-const CANCELLED = 'request cancelled by the kit';
-
-const EMPTY = Buffer.alloc(0);
-
-/**
- * One in-flight exchange: collects the response through undici's dispatch-handler API and
- * settles exactly once (response complete, failure, body cap passed, or timer).
- */
-class ExchangeHandler implements Dispatcher.DispatchHandler {
-  controller: Dispatcher.DispatchController | null = null;
-  abortReason: Error | null = null;
-  status: number | undefined = undefined;
-  headers: Record<string, string | string[] | undefined> | undefined = undefined;
-  chunks: Buffer[] = [];
-  bytes = 0;
-  done = false;
-  timedOut = false;
-  /** Set when the body cap was passed: the reason text. */
-  tooLarge: string | undefined = undefined;
-  /** The request went out on a connection that had already carried a complete exchange. */
-  reused = false;
-
-  constructor(
-    private readonly maxBodyBytes: number,
-    /** performance.now() by which the whole exchange must be over. */
-    readonly deadline: number,
-    /** CallOptions.signal: aborting it cancels the exchange. */
-    readonly signal: AbortSignal | undefined,
-    private readonly settle: (h: ExchangeHandler, err: unknown) => void,
-    /** Whether the connection undici writes this request on has served an exchange before. */
-    private readonly connectionServed: () => boolean,
-  ) {}
-
-  /** The deadline passed: the exchange ends as a timeout. */
-  expire(): void {
-    if (this.done) return;
-    this.timedOut = true;
-    this.finish(new AbortMarker('timeout'));
-    this.abort(new AbortMarker('timeout'));
-  }
-
-  /** The caller's signal was aborted. */
-  cancel(): void {
-    if (this.done) return;
-    this.finish(new AbortMarker(CANCELLED));
-    this.abort(new AbortMarker(CANCELLED));
-  }
-
-  abort(reason: Error): void {
-    if (this.abortReason === null) this.abortReason = reason;
-    if (this.controller !== null && !this.controller.aborted) {
-      try {
-        this.controller.abort(reason);
-      } catch {
-        /* the exchange is over either way */
-      }
-    }
-  }
-
-  onRequestStart(controller: Dispatcher.DispatchController): void {
-    this.controller = controller;
-    // undici starts a request when it writes it to a connected socket.
-    this.reused = this.connectionServed();
-    if (this.abortReason !== null) controller.abort(this.abortReason);
-  }
-
-  onResponseStart(
-    _controller: Dispatcher.DispatchController,
-    statusCode: number,
-    headers: Record<string, string | string[] | undefined>,
-  ): void {
-    if (statusCode < 200 || this.done) return; // 1xx informational: wait for the real response
-    this.status = statusCode;
-    this.headers = headers;
-    const cl = headerString(headers['content-length']);
-    if (cl !== undefined && Number(cl) > this.maxBodyBytes) {
-      this.tooLarge = `response body too large: Content-Length ${cl} exceeds the limit of ${this.maxBodyBytes} bytes`;
-      this.finish(null);
-      this.abort(new AbortMarker('too large'));
-    }
-  }
-
-  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    if (this.done) return;
-    const next = this.bytes + chunk.length;
-    if (next > this.maxBodyBytes) {
-      this.tooLarge =
-        `response body too large: more than ${this.maxBodyBytes} bytes received ` +
-        `(the limit); the stream was aborted`;
-      this.finish(null);
-      this.abort(new AbortMarker('too large'));
-      return;
-    }
-    this.chunks.push(chunk);
-    this.bytes = next;
-  }
-
-  onResponseEnd(): void {
-    this.finish(null);
-  }
-
-  onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
-    this.finish(err);
-  }
-
-  finish(err: unknown): void {
-    if (this.done) return;
-    this.done = true;
-    this.settle(this, err);
-  }
-
-  body(): Buffer {
-    if (this.chunks.length === 0) return EMPTY;
-    if (this.chunks.length === 1) return this.chunks[0] as Buffer;
-    return Buffer.concat(this.chunks, this.bytes);
-  }
 }
 
 export class BridgeClient {
@@ -301,10 +125,9 @@ export class BridgeClient {
   readonly url: string;
   readonly timeoutMs: number;
   readonly maxBodyBytes: number;
-  readonly #evidenceBytes: number | undefined;
 
   readonly #target: Target;
-  readonly #pool: Client | Pool;
+  readonly #transport: HttpTransport;
   readonly #requestHeaders: Record<string, string>;
   readonly #redacted: Readonly<Record<string, string>>;
   readonly #scrub: ((text: string) => string) | undefined;
@@ -312,34 +135,13 @@ export class BridgeClient {
   readonly #routes = new Map<string, Route>();
   /** Methods that have answered with a success in this client's run: they exist, so a 404 from them is no "not implemented". */
   readonly #answered = new Set<string>();
-  /**
-   * The exchanges in flight. One timer per client, armed for the earliest deadline among them and
-   * left running when a call ends (it re-arms for whatever is in flight when it fires), instead of
-   * a timer set and cleared per call; one 'abort' listener per signal, not one per call.
-   */
-  readonly #inflight = new Set<ExchangeHandler>();
-  #timer: NodeJS.Timeout | undefined = undefined;
-  #timerAt = Infinity;
-  readonly #watched = new WeakSet<AbortSignal>();
-  /** The last millisecond #isoNow formatted, and its text: calls come many to a millisecond. */
-  #isoMs = NaN;
-  #iso = '';
   #count = 0;
-  #closed = false;
-  /**
-   * Exchanges completed since the last new connection: > 0 means the next request goes out on a
-   * pooled keep-alive socket, which the server may have closed while idle (see #exchange). With
-   * several connections this is per pool, not per socket: a request on a fresh socket of a busy
-   * pool may count as reused, which only allows one retry that was not needed.
-   */
-  #servedSinceConnect = 0;
 
   constructor(options: BridgeClientOptions) {
     this.#target = parseTarget(options.url);
     this.url = this.#target.origin + this.#target.basePath;
     this.timeoutMs = positive('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS);
     this.maxBodyBytes = positive('maxBodyBytes', options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES);
-    this.#evidenceBytes = options.evidenceBytes;
 
     // Same checks as for --header arguments (names lowercased, reserved names and bad values
     // rejected, values never echoed).
@@ -356,23 +158,15 @@ export class BridgeClient {
             return r;
           };
 
-    const connections = positive('connections', options.connections, 1);
-    const socketOptions = {
-      pipelining: 1,
-      connectTimeout: this.timeoutMs,
-      headersTimeout: this.timeoutMs,
-      bodyTimeout: this.timeoutMs,
-    };
-    // One connection is an undici Client itself: a Pool of one hands its socket back a turn after
-    // each response, so every next sequential call would queue in the Pool for it.
-    this.#pool =
-      connections === 1
-        ? new Client(this.#target.origin, socketOptions)
-        : new Pool(this.#target.origin, { ...socketOptions, connections });
-    for (const name of Object.keys(METHODS)) this.#routes.set(name, this.#makeRoute(name));
-    this.#pool.on('connect', () => {
-      this.#servedSinceConnect = 0;
+    this.#transport = new HttpTransport({
+      origin: this.#target.origin,
+      timeoutMs: this.timeoutMs,
+      maxBodyBytes: this.maxBodyBytes,
+      connections: positive('connections', options.connections, 1),
+      name: 'the bridge client',
+      ...(options.evidenceBytes !== undefined ? { evidenceBytes: options.evidenceBytes } : {}),
     });
+    for (const name of Object.keys(METHODS)) this.#routes.set(name, this.#makeRoute(name));
   }
 
   /** How many calls this client has made (each one is one HTTP request). */
@@ -404,7 +198,6 @@ export class BridgeClient {
     this.#count++;
     const route = this.#routes.get(method) ?? this.#makeRoute(method);
     const expect = opts?.expect ?? route.expect;
-    const timeoutMs = opts?.timeoutMs ?? this.timeoutMs;
     const t0 = performance.now();
     const requestBody = omitNulls(params);
 
@@ -414,18 +207,9 @@ export class BridgeClient {
       requestBody,
       requestHeaders: this.#redacted,
       durationMs: 0,
-      startedAt: this.#isoNow(),
+      startedAt: isoNow(),
     };
 
-    const signal = opts?.signal;
-    if (signal?.aborted) {
-      const reason = `${method}: ${CANCELLED}`;
-      return Promise.resolve(this.#complete(exchange, t0, { kind: 'transport', failure: 'other', reason }));
-    }
-    if (this.#closed) {
-      const reason = `${method}: the bridge client is closed`;
-      return Promise.resolve(this.#complete(exchange, t0, { kind: 'transport', failure: 'other', reason }));
-    }
     let json: string;
     if (opts?.rawBody !== undefined) exchange.requestText = opts.rawBody;
     try {
@@ -434,154 +218,24 @@ export class BridgeClient {
       const reason = `${method}: the request body cannot be serialised as JSON (${err instanceof Error ? err.message : String(err)})`;
       return Promise.resolve(this.#complete(exchange, t0, { kind: 'transport', failure: 'other', reason }));
     }
-
-    return this.#attempt({ exchange, route, json, expect, timeoutMs, t0, signal }, false);
-  }
-
-  /**
-   * Sends the request once. A request that went out on a reused keep-alive socket and failed with
-   * a reset before any response byte is sent once more, on a fresh connection: a server may close
-   * an idle connection at any time (RFC 9112 §9.6), and the request then never reached it. This is
-   * what browsers and HTTP clients do; the retry is recorded in the evidence (Exchange.retried).
-   * The retry shares the call's deadline, so a call is still bounded by its timeout.
-   */
-  #attempt(a: Attempt, retried: boolean): Promise<CallResult> {
-    const { exchange, route, json, expect, timeoutMs, t0, signal } = a;
-    const method = exchange.method;
-    return new Promise<CallResult>((resolve) => {
-      const handler = new ExchangeHandler(this.maxBodyBytes, t0 + timeoutMs, signal, (h, err) => {
-        this.#inflight.delete(h);
-        if (h.status !== undefined && (err === null || err === undefined)) this.#servedSinceConnect++;
-        // This runs inside undici's callbacks: nothing may throw out of it, or the call would hang.
-        let result: CallResult;
-        try {
-          result = this.#settle(exchange, t0, expect, timeoutMs, h, err);
-        } catch (e) {
-          const reason = `${method}: internal error of the bridge client (${e instanceof Error ? e.message : String(e)})`;
-          result = { outcome: { kind: 'transport', failure: 'other', reason }, exchange };
-        }
-        const { outcome } = result;
-        if (!retried && h.reused && h.status === undefined && h.bytes === 0 && outcome.kind === 'transport' && outcome.failure === 'reset' && !this.#closed) {
-          exchange.retried = `the reused keep-alive connection failed before any response (${outcome.reason}); sent again on a fresh connection`;
-          delete exchange.transportError;
-          resolve(this.#attempt(a, true));
-          return;
-        }
-        resolve(result);
-      }, () => this.#servedSinceConnect > 0);
-      this.#inflight.add(handler);
-      if (signal !== undefined) this.#watch(signal);
-      this.#arm(handler.deadline);
-      try {
-        this.#pool.dispatch(
-          {
-            path: route.path,
-            method: 'POST',
-            headers: this.#requestHeaders,
-            body: json,
-            headersTimeout: timeoutMs,
-            bodyTimeout: timeoutMs,
-          },
-          handler,
-        );
-      } catch (err) {
-        handler.finish(err);
-      }
+    const request = {
+      method: 'POST',
+      path: route.path,
+      headers: this.#requestHeaders,
+      body: json,
+      ...(opts?.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
+      ...(opts?.signal !== undefined ? { signal: opts.signal } : {}),
+    };
+    return this.#transport.send(exchange, request, t0).then((r) => {
+      // A body that is not what its Content-Encoding says is a protocol error of the method.
+      const outcome: Outcome =
+        r.kind === 'response'
+          ? classifyResponse(expect, { status: r.status, text: r.text, bytes: r.bytes, location: r.headers['location'], retryAfter: r.headers['retry-after'] })
+          : r.kind === 'undecodable'
+            ? { kind: 'violation', reason: r.reason }
+            : r;
+      return this.#complete(exchange, t0, outcome);
     });
-  }
-
-  /** The current time as ISO 8601 text (Date.toISOString), formatted once per millisecond. */
-  #isoNow(): string {
-    const ms = Date.now();
-    if (ms !== this.#isoMs) {
-      this.#isoMs = ms;
-      this.#iso = new Date(ms).toISOString();
-    }
-    return this.#iso;
-  }
-
-  /** Makes sure the timer fires by `deadline`. */
-  #arm(deadline: number): void {
-    if (deadline >= this.#timerAt) return;
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#timerAt = deadline;
-    // Unref'd: an exchange in flight keeps the process alive by its socket; an idle client must not.
-    this.#timer = setTimeout(this.#onTimer, Math.max(1, Math.ceil(deadline - performance.now()))).unref();
-  }
-
-  readonly #onTimer = (): void => {
-    this.#timer = undefined;
-    this.#timerAt = Infinity;
-    // Timers fire on the loop's millisecond clock: a deadline less than 1 ms away counts as passed.
-    const now = performance.now() + 1;
-    let next = Infinity;
-    for (const h of this.#inflight) {
-      if (h.deadline <= now) h.expire();
-      else if (h.deadline < next) next = h.deadline;
-    }
-    if (next !== Infinity) this.#arm(next);
-  };
-
-  /** One listener per signal: aborting it cancels every exchange in flight under it. */
-  #watch(signal: AbortSignal): void {
-    if (this.#watched.has(signal)) return;
-    this.#watched.add(signal);
-    signal.addEventListener(
-      'abort',
-      () => {
-        for (const h of this.#inflight) if (h.signal === signal) h.cancel();
-      },
-      { once: true },
-    );
-  }
-
-  #settle(
-    exchange: Exchange,
-    t0: number,
-    expect: ResponseKind,
-    timeoutMs: number,
-    h: ExchangeHandler,
-    err: unknown,
-  ): CallResult {
-    let outcome: Outcome;
-    const buf = h.body();
-    const text = h.bytes === 0 ? '' : buf.toString('utf8');
-    if (h.status !== undefined) {
-      exchange.status = h.status;
-      const ct = h.headers === undefined ? undefined : headerString(h.headers['content-type']);
-      if (ct !== undefined) exchange.contentType = ct;
-      exchange.responseBytes = h.bytes;
-      exchange.responseText = displayText(buf, text, this.#evidenceBytes);
-    }
-    if (h.tooLarge !== undefined) {
-      outcome = { kind: 'transport', failure: 'too-large', reason: h.tooLarge };
-    } else if (err !== null && err !== undefined) {
-      outcome = classifyFailure(err, {
-        method: exchange.method,
-        url: exchange.url,
-        origin: this.#target.origin,
-        host: this.#target.host,
-        timeoutMs,
-        timedOut: h.timedOut,
-        status: h.status,
-        bytes: h.bytes,
-        declaredBytes: h.headers === undefined ? undefined : declaredLength(headerString(h.headers['content-length'])),
-      });
-    } else if (h.status === undefined) {
-      outcome = { kind: 'transport', failure: 'other', reason: `${exchange.method}: the connection ended without a response` };
-    } else {
-      const headers = h.headers ?? {};
-      const decoded = decodeBody(headerString(headers['content-encoding']), buf, this.maxBodyBytes);
-      if (typeof decoded === 'string') return this.#complete(exchange, t0, { kind: 'violation', reason: decoded });
-      outcome = classifyResponse(expect, {
-        status: h.status,
-        text: decoded === buf ? text : decoded.toString('utf8'),
-        bytes: h.bytes,
-        location: headerString(headers['location']),
-        retryAfter: headerString(headers['retry-after']),
-      });
-    }
-    return this.#complete(exchange, t0, outcome);
   }
 
   #complete(exchange: Exchange, t0: number, outcome: Outcome): CallResult {
@@ -605,14 +259,7 @@ export class BridgeClient {
   }
 
   /** Closes the pool: waits for in-flight calls, then closes the sockets. */
-  async close(): Promise<void> {
-    this.#closed = true;
-    if (this.#inflight.size === 0 && this.#timer !== undefined) {
-      clearTimeout(this.#timer);
-      this.#timer = undefined;
-      this.#timerAt = Infinity;
-    }
-    if (this.#pool.closed || this.#pool.destroyed) return;
-    await this.#pool.close();
+  close(): Promise<void> {
+    return this.#transport.close();
   }
 }

@@ -3,7 +3,8 @@ export {
   BridgeClient,
   InvalidTargetError,
 } from './client.js';
-export { classifyResponse, classifyFailure } from './classify.js';
+export { classifyResponse } from './classify.js';
+export { classifyFailure } from '../http/failure.js';
 export type { CallResult, Outcome, ResponseFacts } from './classify.js';
 export { formatExchange, displayText } from '../../engine/evidence.js';
 export type { Exchange } from '../../engine/evidence.js';

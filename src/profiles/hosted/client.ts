@@ -1,16 +1,17 @@
-// The HTTP client of the hosted profile: one undici keep-alive Pool per origin (the service's, and
-// any other a discovery document points at), any method and path, every exchange recorded as
-// evidence of the bridge client's shape (src/engine/evidence.ts) plus the HTTP method and a label
-// of the credential it carried. Transport failures are classified by the bridge's classifyFailure.
+// The HTTP client of the hosted profile: any method and path, with a credential, over one shared
+// HTTP transport per origin (the service's, and any other a discovery document points at; see
+// ../http/transport.ts: phased timeouts, body cap, stale keep-alive sockets, Content-Encoding).
+// Every exchange is recorded as the engine's evidence record (src/engine/evidence.ts) plus the
+// HTTP method and a label of the credential it carried.
 //
 // Secrets never reach the evidence. The client knows every secret it has been given (the run's
 // API key, access token and identity-provider tokens) and learns those it sees: every credential
 // it sends, and every value of a secret-bearing field (key, access_token, refresh_token, …) in a
 // request or an answer. Each is replaced by "***" in the recorded URL, request body and answer
 // (makeScrubber), and `scrubValue` does the same to anything else before it is reported.
-import { Pool } from 'undici';
-import { classifyFailure, type TransportFailure } from '../bridge/classify.js';
-import { displayText, type Exchange } from '../../engine/evidence.js';
+import type { TransportOutcome } from '../http/failure.js';
+import { HttpTransport, isoNow } from '../http/transport.js';
+import type { Exchange } from '../../engine/evidence.js';
 import { DEFAULT_LIMITS } from '../../util/limits.js';
 import { makeScrubber } from '../http/headers.js';
 import type { HttpMethod } from '../../protocols/hosted/document.js';
@@ -25,7 +26,7 @@ export interface RestExchange extends Exchange {
 
 type RestOutcome =
   | { kind: 'answer'; status: number; text: string; json: unknown; isJson: boolean; contentType: string | undefined }
-  | { kind: 'transport'; failure: TransportFailure; reason: string };
+  | TransportOutcome;
 
 interface RestResult {
   outcome: RestOutcome;
@@ -67,7 +68,7 @@ const MIN_SECRET_LENGTH = 8;
 export class RestClient {
   readonly timeoutMs: number;
   readonly maxBodyBytes: number;
-  readonly #pools = new Map<string, Pool>();
+  readonly #transports = new Map<string, HttpTransport>();
   readonly #secrets = new Set<string>();
   /** Where a secret was first seen in an answer: the exchange and the value's jq path. */
   readonly #issued = new Map<string, { exchange: RestExchange; path: string }>();
@@ -124,13 +125,20 @@ export class RestClient {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.scrubValue(v, depth + 1)])) as T;
   }
 
-  #pool(origin: string): Pool {
-    let pool = this.#pools.get(origin);
-    if (pool === undefined) {
-      pool = new Pool(origin, { connections: 4, pipelining: 1, connectTimeout: this.timeoutMs, keepAliveTimeout: DEFAULT_LIMITS.keepAliveMs });
-      this.#pools.set(origin, pool);
+  #transport(origin: string): HttpTransport {
+    let transport = this.#transports.get(origin);
+    if (transport === undefined) {
+      transport = new HttpTransport({
+        origin,
+        timeoutMs: this.timeoutMs,
+        maxBodyBytes: this.maxBodyBytes,
+        connections: 4,
+        keepAliveTimeoutMs: DEFAULT_LIMITS.keepAliveMs,
+        name: 'the client',
+      });
+      this.#transports.set(origin, transport);
     }
-    return pool;
+    return transport;
   }
 
   /** Sends one request; never rejects for anything the server or the network does. */
@@ -147,10 +155,12 @@ export class RestClient {
       requestHeaders: req.authorization === undefined ? {} : { authorization: '***' },
       ...(req.credential !== undefined ? { credential: req.credential } : {}),
       durationMs: 0,
-      startedAt: new Date().toISOString(),
+      startedAt: isoNow(),
     };
+    // The transport records the answer as received: it is scrubbed here, once the secrets in it are learned.
     const finish = (outcome: RestOutcome): RestResult => {
       exchange.durationMs = performance.now() - started;
+      if (exchange.responseText !== undefined) exchange.responseText = this.scrub(exchange.responseText);
       if (outcome.kind === 'transport') {
         outcome.reason = this.scrub(outcome.reason);
         exchange.transportError = outcome.reason;
@@ -160,75 +170,38 @@ export class RestClient {
     };
     if (this.#closed) return finish({ kind: 'transport', failure: 'other', reason: `${req.operation}: the client is closed` });
 
-    const timeoutMs = req.timeoutMs ?? this.timeoutMs;
-    const timer = AbortSignal.timeout(timeoutMs);
-    const signal = req.signal === undefined ? timer : AbortSignal.any([timer, req.signal]);
     const headers: Record<string, string> = { accept: 'application/json' };
     if (req.authorization !== undefined) headers.authorization = req.authorization;
     if (req.body !== undefined) headers['content-type'] = 'application/json';
-    let status: number | undefined;
-    let bytes = 0;
-    try {
-      const res = await this.#pool(url.origin).request({
-        path: `${url.pathname}${url.search}`,
-        method: req.method,
-        headers,
-        ...(req.body !== undefined ? { body: JSON.stringify(req.body) } : {}),
-        signal,
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-      });
-      status = res.statusCode;
-      const chunks: Buffer[] = [];
-      for await (const chunk of res.body as AsyncIterable<Buffer>) {
-        bytes += chunk.length;
-        if (bytes > this.maxBodyBytes) {
-          res.body.destroy();
-          return finish({ kind: 'transport', failure: 'too-large', reason: `${req.operation}: response body larger than ${this.maxBodyBytes} bytes` });
-        }
-        chunks.push(chunk);
+    const r = await this.#transport(url.origin).send(exchange, {
+      method: req.method,
+      path: `${url.pathname}${url.search}`,
+      headers,
+      ...(req.body !== undefined ? { body: JSON.stringify(req.body) } : {}),
+      ...(req.timeoutMs !== undefined ? { timeoutMs: req.timeoutMs } : {}),
+      ...(req.signal !== undefined ? { signal: req.signal } : {}),
+    }, started);
+    if (r.kind === 'transport') return finish(r);
+    // A body that is not what its Content-Encoding says has no text a scenario could judge.
+    if (r.kind === 'undecodable') return finish({ kind: 'transport', failure: 'other', reason: `${req.operation}: ${r.reason}` });
+    const { status, text } = r;
+    const contentType = r.headers['content-type'];
+    let json: unknown;
+    let isJson = false;
+    if (text.trim() !== '') {
+      try {
+        json = JSON.parse(text);
+        isJson = true;
+      } catch {
+        /* not JSON: the scenario judges */
       }
-      const buf = Buffer.concat(chunks);
-      const text = buf.toString('utf8');
-      const contentType = typeof res.headers['content-type'] === 'string' ? res.headers['content-type'] : undefined;
-      let json: unknown;
-      let isJson = false;
-      if (text.trim() !== '') {
-        try {
-          json = JSON.parse(text);
-          isJson = true;
-        } catch {
-          /* not JSON: the scenario judges */
-        }
-      }
-      if (isJson) this.learnFrom(json, exchange);
-      exchange.status = status;
-      if (contentType !== undefined) exchange.contentType = contentType;
-      exchange.responseBytes = bytes;
-      exchange.responseText = this.scrub(displayText(buf, text));
-      return finish({ kind: 'answer', status, text, json, isJson, contentType });
-    } catch (err) {
-      if (status !== undefined) {
-        exchange.status = status;
-        exchange.responseBytes = bytes;
-      }
-      const cancelled = req.signal?.aborted === true && !timer.aborted;
-      if (cancelled) return finish({ kind: 'transport', failure: 'other', reason: `${req.operation}: request cancelled by the kit` });
-      return finish(classifyFailure(err, {
-        method: req.operation,
-        url: exchange.url,
-        origin: url.origin,
-        host: url.hostname,
-        timeoutMs,
-        timedOut: timer.aborted,
-        status,
-        bytes,
-      }));
     }
+    if (isJson) this.learnFrom(json, exchange);
+    return finish({ kind: 'answer', status, text, json, isJson, contentType });
   }
 
   async close(): Promise<void> {
     this.#closed = true;
-    await Promise.all([...this.#pools.values()].map((p) => p.close()));
+    await Promise.all([...this.#transports.values()].map((t) => t.close()));
   }
 }
