@@ -7,8 +7,12 @@ import type { ExploreSection } from '../../src/report/model.js';
 import { mapRequest, withVariant, type VariantOptions, type Wrap } from '../harness/variants.js';
 import { reusesDeletedIds } from '../suites/variants/fidelity.js';
 
-/** The fixed seed of explore's own tests (CI is deterministic; local runs of tck explore draw new ones). */
-const SEED = 20_240_615;
+/**
+ * The fixed seed of explore's own tests (CI is deterministic; local runs of tck explore draw new
+ * ones). The rarest faults here (the two graph ones) take 14 to 400 sequences to meet with seeds
+ * 1, 2 and 3; with some seeds (20240615) the merge one is not met within the default 1 000.
+ */
+const SEED = 2;
 /** Explore against a variant: explore's defaults but the seed and a shorter request timeout. */
 export const exploreVariant = (variant: VariantOptions, options: Partial<ExploreOptions> = {}): Promise<ExploreSection> =>
   withVariant(variant, (url) => explore({ url, seed: SEED, requestTimeoutMs: 5_000, ...options }));
