@@ -4,6 +4,7 @@ import { DEFAULT_REPORTERS, UnknownReporterError, parseReporters, type ReporterN
 import { KIT_VERSION } from '../util/kit.js';
 import { EXIT, TckError, exitCodeOfError } from '../engine/errors.js';
 import { DEFAULT_LIMITS } from '../util/limits.js';
+import { EXPLORE_DEFAULTS } from '../explore/defaults.js';
 import { TIERS } from '../engine/scenario.js';
 import { FileSystemHangs } from './paths.js';
 
@@ -211,13 +212,13 @@ Exit codes: 0 requested tier reached and, with --hosted, every hosted group pass
     .option('-u, --url <url>', 'conformance server base URL (omit to explore the embedded reference server)')
     .option('-H, --header <header>', "extra request header 'Name: value' (repeatable; also TCK_HEADERS)", collect)
     .option('--request-timeout <ms>', 'per-request timeout in milliseconds', positiveInt('--request-timeout'), DEFAULT_LIMITS.requestTimeoutMs)
-    .option('--runs <n>', 'sequences to try', positiveInt('--runs'), 100)
+    .option('--runs <n>', 'sequences to try', positiveInt('--runs'), EXPLORE_DEFAULTS.runs)
     .option('--seed <n>', 'seed of the random sequences (default: a new one, printed)', integer('--seed'))
     .option('--path <path>', "with --seed: replay this failing case (fast-check's path, printed with a failure)")
     .option('--replay-path <path>', "with --path: the commands' replay path, printed with a failure")
-    .option('--max-steps <n>', 'longest sequence', positiveInt('--max-steps'), 40)
+    .option('--max-steps <n>', 'longest sequence', positiveInt('--max-steps'), EXPLORE_DEFAULTS.maxSteps)
     .option('--methods <list>', 'methods or tiers to draw from, comma-separated (default: all but setup and teardown)')
-    .option('--time-budget <ms>', 'bound on the exploration in milliseconds (shrinking included)', positiveInt('--time-budget'), 60_000)
+    .option('--time-budget <ms>', 'bound on the exploration in milliseconds (shrinking included)', positiveInt('--time-budget'), EXPLORE_DEFAULTS.timeBudgetMs)
     .option('-o, --out <dir>', 'directory for report files', 'reports')
     .option('-r, --reporter <list>', `reporters, comma-separated or repeated: console, json, junit, html, md, badge (default: ${DEFAULT_REPORTERS.join(',')})`, reporters, DEFAULT_REPORTERS)
     .action(async (opts) => {

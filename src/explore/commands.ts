@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { METHODS, TOOL_CALL_STATUSES, ENTITY_TYPES, ROLES, type MethodName } from '../protocols/bridge/index.js';
 import { compareAnswers, type Answer } from './compare.js';
 import type { ExploreModel, RefKind } from './model.js';
-import { NAMES, SESSION_IDS, jsonObject, query, text } from './values.js';
+import { NAMES, ONE_SESSION_MOSTLY, SESSION_IDS, jsonObject, query, text } from './values.js';
 
 /** The server under test, as explore sees it: one call, one answer (or a Mismatch thrown). */
 export interface Target {
@@ -84,7 +84,7 @@ const REFS: Record<string, RefKind> = {
 /** How often each method is drawn relative to the others (default 1): writes that build state win. */
 const WEIGHTS: Partial<Record<MethodName, number>> = {
   add_message: 6, get_conversation: 3, delete_message: 2, list_sessions: 2, search_messages: 2,
-  add_entity: 3, add_relationship: 2, get_related_entities: 2,
+  add_entity: 3, add_relationship: 2, get_related_entities: 3, merge_duplicate_entities: 2,
   start_trace: 2, add_step: 2, record_tool_call: 2,
 };
 
@@ -109,11 +109,12 @@ type Drawn = Record<string, unknown>;
 const isOptional = (schema: { safeParse(v: unknown): { success: boolean } }) => schema.safeParse(undefined).success;
 
 /** The arbitrary of a method's parameters: refs as indexes, optional ones sometimes omitted. */
-function paramsArbitrary(method: MethodName): fc.Arbitrary<Drawn> {
+function paramsArbitrary(method: MethodName, values: Record<string, fc.Arbitrary<unknown>> = PARAM_VALUES): fc.Arbitrary<Drawn> {
   const shape = METHODS[method].params.shape as Record<string, { safeParse(v: unknown): { success: boolean } }>;
   const fields: Record<string, fc.Arbitrary<unknown>> = {};
   for (const [name, schema] of Object.entries(shape)) {
-    const base = REFS[name] !== undefined ? fc.nat({ max: 30 }) : PARAM_VALUES[name] ?? text;
+    // Refs unbiased: every live object as likely as another (a bias to 0 would pick the first one).
+    const base = REFS[name] !== undefined ? fc.noBias(fc.nat({ max: 30 })) : values[name] ?? text;
     fields[name] = isOptional(schema) ? maybe(base) : base;
   }
   return fc.record(fields) as fc.Arbitrary<Drawn>;
@@ -182,11 +183,40 @@ export class BridgeCommand implements fc.AsyncCommand<World, World> {
   }
 }
 
-/** The command arbitraries of the given methods, each repeated by its weight. */
-export function commandArbitraries(methods: readonly MethodName[]): fc.Arbitrary<BridgeCommand>[] {
+/**
+ * The memory area of a method, read from its name: a sequence that focuses on one area draws that
+ * area's methods more often (see sequences).
+ */
+const AREAS: [area: string, pattern: RegExp, values?: Record<string, fc.Arbitrary<unknown>>][] = [
+  // Most messages, deletes and clears of a conversation-focused sequence meet in one session.
+  ['conversation', /message|conversation|session/, { ...PARAM_VALUES, session_id: ONE_SESSION_MOSTLY }],
+  ['graph', /entit|relationship/],
+  ['reasoning', /trace|step|tool/],
+  ['preferences', /preference|fact/],
+];
+/** How much more often a focused sequence draws the methods of its area. */
+const FOCUS = 8;
+
+/** The command arbitraries of the given methods, each repeated by its weight (times FOCUS in the focused area). */
+function commandArbitraries(methods: readonly MethodName[], focus?: RegExp, values = PARAM_VALUES): fc.Arbitrary<BridgeCommand>[] {
   return methods.flatMap((m) => {
-    const arb = paramsArbitrary(m).map((drawn) => new BridgeCommand(m, drawn));
-    return Array.from({ length: WEIGHTS[m] ?? 1 }, () => arb);
+    const arb = paramsArbitrary(m, values).map((drawn) => new BridgeCommand(m, drawn));
+    return Array.from({ length: (WEIGHTS[m] ?? 1) * (focus?.test(m) ? FOCUS : 1) }, () => arb);
   });
 }
 
+/**
+ * Sequences of commands (swarm testing): each sequence draws from every method, either with the
+ * plain weights or focused on one memory area whose methods it draws FOCUS times as often. A
+ * focused sequence piles up the state of its area (many messages in a few sessions, a graph of
+ * several entities, traces with several steps), where stateful defects show, without ever leaving
+ * a method out. Shrinking stays within the sequence's own mix.
+ */
+export function sequences(methods: readonly MethodName[], options: { maxCommands: number; replayPath?: string }): fc.Arbitrary<Iterable<fc.AsyncCommand<World, World>>> {
+  const settings = { maxCommands: options.maxCommands, size: 'max' as const, ...(options.replayPath ? { replayPath: options.replayPath } : {}) };
+  const focused = AREAS.filter(([, pattern]) => methods.some((m) => pattern.test(m)));
+  return fc.oneof(
+    fc.commands(commandArbitraries(methods), settings),
+    ...focused.map(([, pattern, values]) => fc.commands(commandArbitraries(methods, pattern, values), settings)),
+  );
+}

@@ -8,7 +8,8 @@ import { TargetUnreachable } from '../engine/runner.js';
 import { METHODS, validate, type MethodName } from '../protocols/bridge/index.js';
 import type { ExploreSection } from '../report/model.js';
 import type { Answer } from './compare.js';
-import { BridgeCommand, commandArbitraries, explorableMethods, type StepRecord, type Target, type World } from './commands.js';
+import { BridgeCommand, explorableMethods, sequences, type StepRecord, type Target, type World } from './commands.js';
+import { EXPLORE_DEFAULTS } from './defaults.js';
 import { ExploreModel, Mismatch } from './model.js';
 import { curlScript, scenarioFile } from './repro.js';
 import { TOLERANCES } from './tolerances.js';
@@ -17,14 +18,14 @@ export interface ExploreOptions {
   url: string;
   headers?: Record<string, string>;
   requestTimeoutMs?: number;
-  /** Sequences to try (default 100). */
+  /** Sequences to try (default EXPLORE_DEFAULTS.runs). */
   runs?: number;
   /** Default: a random one (printed, so the run can be replayed). */
   seed?: number;
   /** fast-check's path of a failing case, with replayPath: replays it directly. */
   path?: string;
   replayPath?: string;
-  /** Longest sequence (default 40). */
+  /** Longest sequence (default EXPLORE_DEFAULTS.maxSteps). */
   maxSteps?: number;
   /** Method names or tiers to draw from (default: every Bronze–Gold method but setup and teardown). */
   methods?: string[];
@@ -74,10 +75,10 @@ function bridgeTarget(client: BridgeClient, stopped: () => boolean, signal: Abor
 const replayPathOf = (text: string) => /replayPath="([^"]*)"/.exec(text)?.[1];
 
 export async function explore(options: ExploreOptions): Promise<ExploreSection> {
-  const runs = options.runs ?? 100;
+  const runs = options.runs ?? EXPLORE_DEFAULTS.runs;
   const seed = options.seed ?? (Math.random() * 2 ** 31) | 0;
-  const maxSteps = options.maxSteps ?? 40;
-  const timeBudgetMs = options.timeBudgetMs ?? 60_000;
+  const maxSteps = options.maxSteps ?? EXPLORE_DEFAULTS.maxSteps;
+  const timeBudgetMs = options.timeBudgetMs ?? EXPLORE_DEFAULTS.timeBudgetMs;
   const methods = explorableMethods(options.methods);
   const started = Date.now();
   const deadline = started + timeBudgetMs;
@@ -110,7 +111,7 @@ export async function explore(options: ExploreOptions): Promise<ExploreSection> 
       return true;
     };
     const property = fc.asyncProperty(
-      fc.commands(commandArbitraries(methods), { maxCommands: maxSteps, size: 'medium', ...(options.replayPath ? { replayPath: options.replayPath } : {}) }),
+      sequences(methods, { maxCommands: maxSteps, ...(options.replayPath ? { replayPath: options.replayPath } : {}) }),
       async (cmds) => {
         // Stopped before any finding: end fast-check's loop at once (a returned `true` would let it
         // generate every remaining sequence first). Stopped while shrinking a finding: each candidate

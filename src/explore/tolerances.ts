@@ -61,6 +61,18 @@ export const TOLERANCES = {
   framing: { silent: 'Content-Length or chunked bodies', relaxes: 'not judged (the bridge client accepts both)' },
   'connection-close': { silent: 'keep-alive or Connection: close', relaxes: 'not judged (the bridge client reconnects)' },
   'path-prefix': { silent: 'a base path in front of /{method}', relaxes: 'the --url path prefix is kept on every call' },
+  'limit-zero': {
+    silent: 'get_conversation(limit=0): no messages, or no limit',
+    relaxes: 'get_conversation(limit=0) may answer no messages or every message of the session',
+  },
+  'tool-stats-unfinished': {
+    silent: 'whether pending and cancelled tool calls count as failed in get_tool_stats',
+    relaxes: 'failed_calls may be the failure/error/timeout calls or every call that did not succeed',
+  },
+  'merge-source-lookup': {
+    silent: 'get_entity_by_name(source name) after a merge',
+    relaxes: 'a name that only merged-away entities had may find the entity they were merged into, or nothing',
+  },
   'embedding-values': {
     silent: 'embeddings: null or a vector of any length', own: true,
     relaxes: 'embedding fields are not compared',

@@ -5,6 +5,11 @@ import fc from 'fast-check';
 
 /** Session ids: a few realistic ones, and ones that differ only in case or a trailing space. */
 export const SESSION_IDS = ['s-1', 's-2', 'Alice', 'alice', 'alice ', 'سلام-٣'] as const;
+/**
+ * A session id, the first as often as all the others together: most messages of a sequence meet
+ * in one session (deletes, limits and clears then act on a longer conversation).
+ */
+export const ONE_SESSION_MOSTLY = fc.oneof({ arbitrary: fc.constant(SESSION_IDS[0]), weight: SESSION_IDS.length - 1 }, { arbitrary: fc.constantFrom(...SESSION_IDS.slice(1)), weight: 1 });
 
 /** Texts: realistic sentences and nasty strings (combining marks, emoji, RTL, whitespace). */
 const TEXTS = [

@@ -1,11 +1,21 @@
 // Stateful faulty variants of the reference server that no fixed scenario catches (proven in
-// test/explore/explore.test.ts): each breaks one rule only after a particular history of calls.
+// test/explore/faults.test.ts): each breaks one rule only after a particular history of calls.
 import { MemoryStore, type Params } from '../../src/servers/bridge/index.js';
 import type { Message, ReasoningTrace, SessionInfo } from '../../src/protocols/bridge/index.js';
-import { mapRequest, type VariantOptions, type Wrap } from '../harness/variants.js';
+import { explore, type ExploreOptions } from '../../src/explore/run.js';
+import type { ExploreSection } from '../../src/report/model.js';
+import { mapRequest, withVariant, type VariantOptions, type Wrap } from '../harness/variants.js';
 import { reusesDeletedIds } from '../suites/variants/fidelity.js';
 
- 
+/**
+ * The fixed seed of explore's own tests (CI is deterministic; local runs of tck explore draw new
+ * ones). The rarest faults here (the two graph ones) take 14 to 400 sequences to meet with seeds
+ * 1, 2 and 3; with some seeds (20240615) the merge one is not met within the default 1 000.
+ */
+const SEED = 2;
+/** Explore against a variant: explore's defaults but the seed and a shorter request timeout. */
+export const exploreVariant = (variant: VariantOptions, options: Partial<ExploreOptions> = {}): Promise<ExploreSection> =>
+  withVariant(variant, (url) => explore({ url, seed: SEED, requestTimeoutMs: 5_000, ...options }));
 
 /** After a delete in a session, the next message added to it is listed first. */
 class ReorderAfterDelete extends MemoryStore {
@@ -136,22 +146,119 @@ class StepsRestartAfterComplete extends MemoryStore {
   }
 }
 
-/** [name, a fresh faulty variant, explore options beyond the defaults (methods to draw from)]. */
+/** clear_session(id) clears every session whose id starts with id (an unescaped LIKE 'id%'). */
+class ClearSessionByPrefix extends MemoryStore {
+  override clear_session(p: Params<'clear_session'>) {
+    for (const sid of [...this.sessions.keys()]) if (sid !== p.session_id && sid.startsWith(p.session_id)) super.clear_session({ session_id: sid });
+    super.clear_session(p);
+  }
+}
+
+/** get_trace_with_steps answers a completed trace from a cache filled by complete_trace. */
+class CompletedTraceCached extends MemoryStore {
+  #cache = new Map<string, ReasoningTrace>();
+  override complete_trace(p: Params<'complete_trace'>): ReasoningTrace {
+    const t = super.complete_trace(p);
+    this.#cache.set(p.trace_id, t);
+    return t;
+  }
+  override clear_all_data(p: Params<'clear_all_data'>) {
+    this.#cache.clear();
+    super.clear_all_data(p);
+  }
+  override get_trace_with_steps(p: Params<'get_trace_with_steps'>) {
+    return this.#cache.get(p.trace_id) ?? super.get_trace_with_steps(p);
+  }
+}
+
 /**
- * [name, the faulty server, the methods explore draws from (default: all), the fixed scenarios that
- * catch it too]. Explore found these before any fixed scenario did; four of them issue 12 then gave
- * fixed scenarios of their own (listed), the rest no fixed scenario catches.
+ * message_count kept as a counter per session, decremented by every delete_message naming one of the
+ * session's messages, found or not: deleting a message twice makes the count drift.
  */
-export const FAULTS: [name: string, make: () => VariantOptions, methods?: string[], caughtBy?: string[]][] = [
-  ['order breaks after a delete (the next message is listed first)', () => ({ store: new ReorderAfterDelete() }), ['add_message', 'delete_message', 'get_conversation']],
-  ['ids of deleted messages are reused', () => ({ store: reusesDeletedIds() }), undefined, ['SCN-B-138']],
-  ['session ids are case-folded', () => ({ wrap: caseFolded }), undefined, ['SCN-B-139']],
-  ['a merge drops the incoming edges of the source', () => ({ store: new MergeDropsIncoming() }), ['add_entity', 'add_relationship', 'merge_duplicate_entities', 'get_related_entities'], ['SCN-G-104']],
+class CountDriftsOnRepeatedDelete extends MemoryStore {
+  #owner = new Map<string, string>();
+  #counts = new Map<string, number>();
+  override add_message(p: Params<'add_message'>): Message {
+    const m = super.add_message(p);
+    this.#owner.set(m.id, p.session_id);
+    this.#counts.set(p.session_id, (this.#counts.get(p.session_id) ?? 0) + 1);
+    return m;
+  }
+  override delete_message(p: Params<'delete_message'>) {
+    const sid = this.#owner.get(p.message_id);
+    if (sid !== undefined) this.#counts.set(sid, (this.#counts.get(sid) ?? 0) - 1);
+    return super.delete_message(p);
+  }
+  override clear_session(p: Params<'clear_session'>) {
+    for (const [id, sid] of this.#owner) if (sid === p.session_id) this.#owner.delete(id);
+    this.#counts.delete(p.session_id);
+    super.clear_session(p);
+  }
+  override clear_all_data(p: Params<'clear_all_data'>) {
+    this.#owner.clear();
+    this.#counts.clear();
+    super.clear_all_data(p);
+  }
+  override list_sessions(p: Params<'list_sessions'>): SessionInfo[] {
+    return super.list_sessions(p).map((s) => ({ ...s, message_count: Math.max(0, this.#counts.get(s.session_id) ?? 0) }));
+  }
+}
+
+/** Tool stats grouped by tool name under a case-insensitive collation ("search" and "Search" as one). */
+class ToolStatsCaseInsensitive extends MemoryStore {
+  override get_tool_stats(p: Params<'get_tool_stats'>) {
+    const all = this.traces;
+    const fold = (r: (typeof all extends Map<string, infer R> ? R : never)) => ({
+      ...r, trace: { ...r.trace, steps: r.trace.steps.map((st) => ({ ...st, tool_calls: st.tool_calls.map((c) => ({ ...c, tool_name: c.tool_name.toLowerCase() })) })) },
+    });
+    this.traces = new Map([...all].map(([id, r]) => [id, fold(r)]));
+    try {
+      return super.get_tool_stats(p.tool_name == null ? p : { ...p, tool_name: p.tool_name.toLowerCase() });
+    } finally {
+      this.traces = all;
+    }
+  }
+}
+
+/** get_related_entities applies relationship_type to the first hop only. */
+class TypeFilterFirstHopOnly extends MemoryStore {
+  override get_related_entities(p: Params<'get_related_entities'>) {
+    const first = super.get_related_entities({ ...p, depth: 1 });
+    if (p.relationship_type == null || (p.depth ?? 1) <= 1) return first;
+    const seen = new Set([p.entity_id, ...first.map((e) => e.id)]);
+    const out = [...first];
+    for (const e of first) {
+      for (const n of super.get_related_entities({ entity_id: e.id, depth: (p.depth ?? 1) - 1, relationship_type: null })) {
+        if (!seen.has(n.id)) {
+          seen.add(n.id);
+          out.push(n);
+        }
+      }
+    }
+    return out;
+  }
+}
+
+/**
+ * [name, the faulty server, the fixed scenarios that catch it too]. Explore found these before any
+ * fixed scenario did; four of them issue 12 then gave fixed scenarios of their own (listed), the
+ * rest no fixed scenario catches.
+ */
+export const FAULTS: [name: string, make: () => VariantOptions, caughtBy?: string[]][] = [
+  ['order breaks after a delete (the next message is listed first)', () => ({ store: new ReorderAfterDelete() })],
+  ['ids of deleted messages are reused', () => ({ store: reusesDeletedIds() }), ['SCN-B-138']],
+  ['session ids are case-folded', () => ({ wrap: caseFolded }), ['SCN-B-139']],
+  ['a merge drops the incoming edges of the source', () => ({ store: new MergeDropsIncoming() }), ['SCN-G-104']],
   ['nested false / 0 / "" dropped from metadata', () => ({ wrap: nestedFalsyDropped })],
   ['tool stats count only the first step of a trace', () => ({ store: new StatsFirstStepOnly() })],
   ['list_sessions(limit) counts cleared sessions', () => ({ store: new LimitCountsClearedSessions() })],
   ['session ids are trimmed', () => ({ wrap: trimmed })],
-  ['get_conversation(limit) counts deleted messages against the limit', () => ({ store: new LimitCountsDeleted() }), undefined, ['SCN-B-137']],
+  ['get_conversation(limit) counts deleted messages against the limit', () => ({ store: new LimitCountsDeleted() }), ['SCN-B-137']],
   ['list_traces(session_id) matches sessions case-insensitively', () => ({ store: new TracesCaseInsensitive() })],
   ['steps added after complete_trace are numbered from 1 again', () => ({ store: new StepsRestartAfterComplete() })],
+  ['clear_session clears every session whose id starts with it', () => ({ store: new ClearSessionByPrefix() })],
+  ['get_trace_with_steps answers a completed trace from a stale cache', () => ({ store: new CompletedTraceCached() })],
+  ['message_count drifts when a message is deleted twice', () => ({ store: new CountDriftsOnRepeatedDelete() })],
+  ['tool stats group tool names case-insensitively', () => ({ store: new ToolStatsCaseInsensitive() })],
+  ['get_related_entities applies relationship_type to the first hop only', () => ({ store: new TypeFilterFirstHopOnly() })],
 ];

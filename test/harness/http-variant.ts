@@ -48,10 +48,12 @@ export async function startHttpVariant(dispatch: Dispatch, quirks: HttpQuirks): 
       if (text !== undefined && !quirks.chunked) headers['content-length'] = String(Buffer.byteLength(text));
       res.writeHead(status, headers);
       if (text !== undefined && quirks.chunked) {
-        // Two chunks at least, so the body is really framed by chunks.
-        const half = Math.floor(text.length / 2);
-        res.write(text.slice(0, half));
-        res.end(text.slice(half));
+        // Two chunks at least, so the body is really framed by chunks. Split by bytes: a split by
+        // UTF-16 units could cut a surrogate pair and send two invalid halves.
+        const bytes = Buffer.from(text);
+        const half = Math.floor(bytes.length / 2);
+        res.write(bytes.subarray(0, half));
+        res.end(bytes.subarray(half));
       } else res.end(text);
     };
     const json = quirks.contentType ?? 'application/json';
