@@ -37,6 +37,14 @@ export const TOLERANCES = {
     silent: 'whether get_related_entities includes incoming edges',
     relaxes: 'the answer may be the undirected or the outgoing-only neighbourhood (duplicates collapsed)',
   },
+  'related-depth': {
+    silent: 'how far get_related_entities reaches (the default of depth, its meaning) and whether the start entity can come back',
+    relaxes: 'the answer must hold every direct neighbour and nothing a walk of at most depth hops (any number without depth) does not reach; the start entity only when relationships lead back to it',
+  },
+  'related-unknown-entity': {
+    silent: 'get_related_entities of an entity_id that names no entity',
+    relaxes: 'an error or [] both match',
+  },
   'timestamp-format': {
     silent: 'Z or +00:00, precision, and the exact instant of timestamps',
     relaxes: 'timestamps are checked for ISO 8601 format, plausibility (within a day of the kit clock) and order (messages of a conversation, updated_at >= created_at, completed_at >= started_at), never for equality',
