@@ -247,17 +247,15 @@ function toolStats(a: StepAnswers): void {
  * can lead back to it (a Cypher variable-length match does that).
  */
 function reach(edges: readonly { source_id: string; target_id: string }[], start: string, depth: number | undefined, both: boolean): { least: Set<string>; most: Set<string> } {
+  /** The entities one hop from `from`. */
   const steps = (from: ReadonlySet<string>) =>
-    edges.flatMap((r, i) => [
-      ...(from.has(r.source_id) ? [{ to: r.target_id, i }] : []),
-      ...(both && from.has(r.target_id) ? [{ to: r.source_id, i }] : []),
-    ]);
-  const least = new Set(steps(new Set([start])).map((x) => x.to).filter((id) => id !== start));
+    edges.flatMap((r) => [...(from.has(r.source_id) ? [r.target_id] : []), ...(both && from.has(r.target_id) ? [r.source_id] : [])]);
+  const least = new Set(steps(new Set([start])).filter((id) => id !== start));
   const most = new Set<string>();
   let frontier = new Set([start]);
   for (let hop = 0; hop < (depth ?? edges.length) && frontier.size > 0; hop++) {
     const next = new Set<string>();
-    for (const { to } of steps(frontier)) if (to !== start && !most.has(to)) { most.add(to); next.add(to); }
+    for (const to of steps(frontier)) if (to !== start && !most.has(to)) { most.add(to); next.add(to); }
     frontier = next;
   }
   // Back to the start over distinct relationships: a loop on it (any depth), or from two hops on,

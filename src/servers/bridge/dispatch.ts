@@ -4,23 +4,7 @@
 // wrap it (inject faults, change answers) without an HTTP proxy.
 import { METHODS, type MethodName } from '../../protocols/bridge/index.js';
 import { BadRequestError, MAX_ID_CHARS, type StoreHandlers } from './store.js';
-import { checkRequest, errorResponse, type BridgeResponse } from './request.js';
-
-/** Maps a store result onto the response kind of the method. */
-function respond(method: MethodName, result: unknown): BridgeResponse {
-  switch (METHODS[method].kind) {
-    case 'void':
-      return { status: 204 };
-    // Stryker disable next-line ConditionalExpression: equivalent: a store answers null for "none", which the object case passes on unchanged
-    case 'object-or-null':
-      // Stryker disable next-line ConditionalExpression: equivalent, a store answers null, never undefined, for "none"
-      return { status: 200, body: result ?? null };
-    case 'object':
-    case 'list':
-    case 'deleted':
-      return { status: 200, body: result };
-  }
-}
+import { checkRequest, errorResponse, respond, type BridgeResponse } from './request.js';
 
 /** The reference's own size rule: an identifier (session_id, every *_id) of at most MAX_ID_CHARS characters. */
 // Stryker disable next-line all: not a protocol rule: the identifier size limit is the reference's own robustness limit (unit-tested in test/reference)

@@ -1,7 +1,6 @@
 // What every bridge dispatcher does before it calls a handler (the reference's and the
 // forwarder's): the method must be known and served, the body a JSON object of parameters within
 // the nesting cap, and the parameters valid for the method (bridge-protocol.md, "Error rules").
-import type { z } from 'zod';
 import { METHODS, describe, isMethodName, validate, type MethodName } from '../../protocols/bridge/index.js';
 import { isJsonObject } from '../../util/json.js';
 import { nestingIssue } from '../nesting.js';
@@ -21,14 +20,20 @@ export function errorResponse(status: number, error: string): BridgeResponse {
   return { status, body: { error } };
 }
 
-/**
- * One line per parameter problem, each naming the parameter (the data model's own validation):
- * `role: "bogus" is not a role (user, assistant, system)`, `session_id: is missing (required)`.
- */
-function paramIssues(schema: z.ZodType, body: Record<string, unknown>): { ok: true; value: unknown } | { ok: false; issues: string[] } {
-  const result = validate(schema, body);
-  // Stryker disable next-line ObjectLiteral,BooleanLiteral: silent point error-status: the refusal still answers 400 or 500 with {"error"} (an exception or a malformed reply becomes 500 {"error"})
-  return result.ok ? { ok: true, value: result.value } : { ok: false, issues: result.issues };
+/** Maps a handler's result onto the response kind of the method (204, null for "none", or the value). */
+export function respond(method: MethodName, result: unknown): BridgeResponse {
+  switch (METHODS[method].kind) {
+    case 'void':
+      return { status: 204 };
+    // Stryker disable next-line ConditionalExpression: equivalent: a store answers null for "none", which the object case passes on unchanged
+    case 'object-or-null':
+      // Stryker disable next-line ConditionalExpression: equivalent, a store answers null, never undefined, for "none"
+      return { status: 200, body: result ?? null };
+    case 'object':
+    case 'list':
+    case 'deleted':
+      return { status: 200, body: result };
+  }
 }
 
 type CheckedRequest =
@@ -64,7 +69,7 @@ export function checkRequest(
   const problem = nestingIssue(params, Object.keys(METHODS[method].params.shape)) ?? extra(params);
   // Stryker disable next-line ConditionalExpression: not a protocol rule: the nesting cap and the identifier size limit are the reference's own robustness limits (unit-tested in test/reference)
   if (problem !== undefined) return refuse(400, problem);
-  const checked = paramIssues(METHODS[method].params, params);
+  const checked = validate(METHODS[method].params, params);
   // Stryker disable next-line ConditionalExpression,StringLiteral: silent point error-status: the refusal still answers 400 or 500 with {"error"} (an exception or a malformed reply becomes 500 {"error"}); the separator of the issues is wording
   if (!checked.ok) return refuse(400, checked.issues.join('; '));
   // The validated parameters, with user data (metadata, arguments, properties) exactly as sent.

@@ -16,8 +16,8 @@
 //   body that is not JSON or not of the expected shape, no answer at all) is an upstream failure:
 //   502 with the upstream status and body in the error.
 import { STATUS_CODES } from 'node:http';
-import { METHODS, type MethodName } from '../../protocols/bridge/index.js';
-import { checkRequest, errorResponse, type BridgeResponse, type Dispatcher } from '../bridge/request.js';
+import type { MethodName } from '../../protocols/bridge/index.js';
+import { checkRequest, errorResponse, respond, type BridgeResponse, type Dispatcher } from '../bridge/request.js';
 import { PROTOCOL_VERSION } from '../../protocols/bridge/version.js';
 import { DEFAULT_LIMITS } from '../../util/limits.js';
 import { normalizeEndpoint } from '../../protocols/hosted/endpoint.js';
@@ -463,15 +463,7 @@ export function createForwarder(options: ForwarderOptions): Dispatcher {
     if (!request.ok) return request.response;
     const handler = handlers[request.method]!;
     try {
-      const result = await handler(request.value);
-      switch (METHODS[request.method].kind) {
-        case 'void':
-          return { status: 204 };
-        case 'object-or-null':
-          return { status: 200, body: result ?? null };
-        default:
-          return { status: 200, body: result };
-      }
+      return respond(request.method, await handler(request.value));
     } catch (err) {
       if (err instanceof Refused) return errorResponse(400, err.message);
       if (err instanceof UpstreamFailure) {
