@@ -17,6 +17,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { show } from '../engine/assert.js';
 import type { Exchange } from '../engine/evidence.js';
 import { isFailing, type Ending, type Outcome } from '../engine/result.js';
+import { isJsonObject as isObject } from '../util/json.js';
 
 interface ReproSource extends Partial<Pick<Ending, 'expected' | 'actual' | 'judged'>> {
   id: string;
@@ -57,12 +58,9 @@ function jqPath(path: (string | number)[]): string {
   return text.startsWith('.') ? text : `.${text}`;
 }
 
-/** Every string leaf of a JSON value with its path, in document order. */
-function strings(v: unknown, path: (string | number)[] = [], out: [string, string][] = []): [string, string][] {
-  if (typeof v === 'string') out.push([v, jqPath(path)]);
-  else if (Array.isArray(v)) v.forEach((x, i) => strings(x, [...path, i], out));
-  else if (v !== null && typeof v === 'object') for (const [k, x] of Object.entries(v)) strings(x, [...path, k], out);
-  return out;
+/** Every string leaf of a JSON value with its jq path, in document order. */
+function strings(v: unknown): [string, string][] {
+  return values(v).flatMap(([x, path]) => (typeof x === 'string' ? [[x, jqPath(path)] as [string, string]] : []));
 }
 
 function answerOf(ex: Exchange): unknown {
@@ -159,9 +157,8 @@ function project(value: unknown, want: unknown): unknown {
   if (Array.isArray(want) && Array.isArray(value) && value.length === want.length) return value.map((v, i) => project(v, want[i]));
   return value;
 }
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Every value inside a JSON value with its path, the whole value first. */
+/** Every value inside a JSON value with its path, the whole value first (pre-order: document order). */
 function values(v: unknown, path: (string | number)[] = [], out: [unknown, (string | number)[]][] = []): [unknown, (string | number)[]][] {
   out.push([v, path]);
   if (Array.isArray(v)) v.forEach((x, i) => values(x, [...path, i], out));
