@@ -9,6 +9,8 @@ export abstract class ScenarioFault extends Error {
   abstract readonly outcome: 'failed' | 'error';
   /** Set by the profile for a fault of one call's answer: which exchange, and the statuses it should have had. */
   judged?: { exchange: number; status: number[] };
+  /** The sentences of the clause map the broken assertion enforces (set by the check or the profile). */
+  cites?: readonly string[];
 }
 
 /**

@@ -13,6 +13,32 @@ export type Outcome = z.infer<typeof OutcomeSchema>;
 /** Failed or errored: what a gate, a diff and the failure lists count as a failure. */
 export const isFailing = (outcome: Outcome): boolean => outcome === 'failed' || outcome === 'error';
 
+/** How a run treats advisories (the kit's own readings): noted beside the verdict, or failures. */
+const ADVISORY_MODES = ['report', 'fail'] as const;
+export const AdvisoryModeSchema = z.enum(ADVISORY_MODES);
+export type AdvisoryMode = z.infer<typeof AdvisoryModeSchema>;
+
+/** An advisory that did not hold: its id (ADV-…), what was found, and the values when comparable. */
+export const AdvisoryNoteSchema = z.object({
+  id: z.string(),
+  message: z.string(),
+  expected: z.unknown().optional(),
+  actual: z.unknown().optional(),
+});
+export type AdvisoryNote = z.infer<typeof AdvisoryNoteSchema>;
+
+/** One assertion a scenario made: the sentences (or the advisory) it enforces, and whether it held. */
+export const AssertionRecordSchema = z.object({
+  cites: z.array(z.string()),
+  what: z.string(),
+  passed: z.boolean(),
+  /** Cited through the scenario's clauses, not by the assertion itself. */
+  implicit: z.literal(true).optional(),
+  /** An advisory (its cites are its one ADV- id). */
+  advisory: z.literal(true).optional(),
+});
+export type AssertionRecord = z.infer<typeof AssertionRecordSchema>;
+
 /** How a scenario ended, with its evidence: the part of a result every profile shares. */
 export const EndingSchema = z.object({
   outcome: OutcomeSchema,
@@ -26,6 +52,14 @@ export const EndingSchema = z.object({
    * the statuses it should have answered with. Repro scripts check them (report format 1.x: optional).
    */
   judged: z.object({ exchange: z.number().int().nonnegative(), status: z.array(z.number().int()) }).optional(),
+  /** For a failure: the sentences of the clause map the assertion that broke enforces. */
+  cites: z.array(z.string()).optional(),
+  /** How many assertions the scenario made (its body's and the profile's checks of each answer). */
+  assertions: z.number().int().nonnegative().optional(),
+  /** Advisories that did not hold: never a failure of the scenario unless the run fails advisories. */
+  advisories: z.array(AdvisoryNoteSchema).optional(),
+  /** Every assertion made, when the run keeps them (the clause map, `tck explain`). */
+  checked: z.array(AssertionRecordSchema).optional(),
   durationMs: z.number(),
   /** The HTTP exchanges of a scenario that did not pass (evidence); empty for passed ones. */
   exchanges: z.array(ExchangeSchema),

@@ -14,7 +14,8 @@ import { capText, capValue } from './bounds.js';
 import { AssertionFailure, LATEST_CALL, ScenarioFault, ScenarioTimeout, SkipScenario, formatSeconds } from './faults.js';
 import { DEFAULT_LIMITS } from '../util/limits.js';
 import { Liveness, type Observed } from './liveness.js';
-import type { Ending } from './result.js';
+import type { AdvisoryMode, Ending } from './result.js';
+import { AssertionLog, withAssertionLog } from './assert.js';
 
 export interface SetupInfo {
   ok: boolean;
@@ -44,10 +45,14 @@ export interface RunOptions<S, R> {
   onStart?: (scenario: S) => void;
   /** Keep the exchanges of passed and skipped scenarios too (a certification bundle replays every scenario). */
   keepExchanges?: boolean;
+  /** Keep every assertion of every scenario in its result (`checked`: the clause map, `tck explain`). */
+  keepAssertions?: boolean;
+  /** Advisories (the kit's own readings) noted beside the verdict (default), or failures. */
+  advisories?: AdvisoryMode;
 }
 
 /** The limits among a caller's options that are set, as RunOptions (callbacks left to the caller). */
-type RunLimits = Pick<RunOptions<unknown, unknown>, 'scenarioTimeoutMs' | 'maxTimeMs' | 'reconnectWindowMs' | 'signal' | 'bail'>;
+type RunLimits = Pick<RunOptions<unknown, unknown>, 'scenarioTimeoutMs' | 'maxTimeMs' | 'reconnectWindowMs' | 'signal' | 'bail' | 'advisories'>;
 
 export function runLimits(o: RunLimits): RunLimits {
   return {
@@ -56,6 +61,7 @@ export function runLimits(o: RunLimits): RunLimits {
     ...(o.reconnectWindowMs !== undefined ? { reconnectWindowMs: o.reconnectWindowMs } : {}),
     ...(o.signal ? { signal: o.signal } : {}),
     ...(o.bail !== undefined ? { bail: o.bail } : {}),
+    ...(o.advisories !== undefined ? { advisories: o.advisories } : {}),
   };
 }
 
@@ -137,7 +143,7 @@ export interface RunDriver<S, C extends RunContext, L> {
 }
 
 /** Runs `scenarios` one at a time through `driver` (see the head of this file). */
-export async function runWith<S extends { id: string }, C extends RunContext, L>(
+export async function runWith<S extends { id: string; clauses?: readonly string[] }, C extends RunContext, L>(
   driver: RunDriver<S, C, L>,
   scenarios: readonly S[],
   options: RunOptions<S, L & Ending> = {},
@@ -169,7 +175,7 @@ export async function runWith<S extends { id: string }, C extends RunContext, L>
         continue;
       }
       options.onStart?.(scenario);
-      const result = printableResult(await runOne(driver, scenario, timeoutMs, run.signal, liveness, options.keepExchanges ?? false));
+      const result = printableResult(await runOne(driver, scenario, timeoutMs, run.signal, liveness, options));
       results.push(result);
       options.onResult?.(result);
       halt();
@@ -213,6 +219,8 @@ function printableResult<R extends Ending>(r: R): R {
     ...('expected' in r ? { expected: capValue(r.expected) } : {}),
     ...('actual' in r ? { actual: capValue(r.actual) } : {}),
     notes: r.notes.map((n) => printable(capText(n))),
+    ...(r.advisories ? { advisories: r.advisories.map((a) => ({ ...a, message: printable(capText(a.message)), ...('expected' in a ? { expected: capValue(a.expected) } : {}), ...('actual' in a ? { actual: capValue(a.actual) } : {}) })) } : {}),
+    ...(r.checked ? { checked: r.checked.map((c) => ({ ...c, what: printable(capText(c.what)) })) } : {}),
   };
 }
 
@@ -240,15 +248,23 @@ function runControl(options: Pick<RunLimits, 'signal' | 'maxTimeMs'>): { signal:
 /** The reason given to a scenario's cancel.abort(): without one, abort() builds a DOMException (stack and all) per scenario. */
 const SCENARIO_OVER = new Error('the scenario is over');
 
-async function runOne<S, C extends RunContext, L>(
+async function runOne<S extends { clauses?: readonly string[] }, C extends RunContext, L>(
   driver: RunDriver<S, C, L>,
   scenario: S,
   timeoutMs: number,
   runSignal: AbortSignal,
   liveness: Liveness,
-  keepExchanges: boolean,
+  options: Pick<RunOptions<S, L & Ending>, 'keepExchanges' | 'keepAssertions' | 'advisories'>,
 ): Promise<L & Ending> {
   const started = performance.now();
+  const keepExchanges = options.keepExchanges ?? false;
+  // The scenario's assertions: counted, cited, and its advisories that did not hold.
+  const log = new AssertionLog(scenario.clauses ?? [], options.advisories ?? 'report');
+  const checked = () => ({
+    assertions: log.count,
+    ...(log.advisories.length > 0 ? { advisories: log.advisories.slice() } : {}),
+    ...(options.keepAssertions ? { checked: log.records.slice() } : {}),
+  });
   // Every call of the scenario can be cancelled when it ends early, and is shown to the liveness
   // tracker (unless the run itself is stopping: a call cancelled for that says nothing).
   const cancel = new AbortController();
@@ -269,20 +285,20 @@ async function runOne<S, C extends RunContext, L>(
       if (runSignal.aborted) onStop();
       else runSignal.addEventListener('abort', onStop, { once: true });
     });
-    const body = driver.run(scenario, ctx);
+    const body = withAssertionLog(log, () => driver.run(scenario, ctx));
     // After a timeout the body is abandoned; whatever it ends with later is of no interest.
     body.catch(() => {});
     await Promise.race([body, ended]);
-    return { ...base, outcome: 'passed', durationMs: performance.now() - started, exchanges: keepExchanges ? ctx.exchanges.slice() : [], notes: ctx.notes };
+    return { ...base, outcome: 'passed', ...checked(), durationMs: performance.now() - started, exchanges: keepExchanges ? ctx.exchanges.slice() : [], notes: ctx.notes };
   } catch (err) {
     ctx.stop();
     cancel.abort(SCENARIO_OVER);
     const durationMs = performance.now() - started;
     if (err instanceof RunStopped) {
-      return { ...base, outcome: 'not-run', message: `not finished: ${err.message}`, durationMs, exchanges: ctx.exchanges.slice(), notes: ctx.notes };
+      return { ...base, outcome: 'not-run', message: `not finished: ${err.message}`, ...checked(), durationMs, exchanges: ctx.exchanges.slice(), notes: ctx.notes };
     }
     if (err instanceof SkipScenario) {
-      return { ...base, outcome: 'skipped', message: err.message, durationMs, exchanges: keepExchanges ? ctx.exchanges.slice() : [], notes: ctx.notes };
+      return { ...base, outcome: 'skipped', message: err.message, ...checked(), durationMs, exchanges: keepExchanges ? ctx.exchanges.slice() : [], notes: ctx.notes };
     }
     if (err instanceof ScenarioFault) {
       return {
@@ -291,6 +307,8 @@ async function runOne<S, C extends RunContext, L>(
         ...('notImplemented' in err && err.notImplemented ? { notImplemented: true } : {}),
         message: err.message,
         ...(err instanceof AssertionFailure ? { expected: err.expected, actual: err.actual } : {}),
+        ...(err.cites && err.cites.length > 0 ? { cites: [...err.cites] } : {}),
+        ...checked(),
         ...(err.judged ? { judged: { ...err.judged, exchange: err.judged.exchange === LATEST_CALL ? ctx.exchanges.length - 1 : err.judged.exchange } } : {}),
         durationMs,
         exchanges: ctx.exchanges.slice(),
@@ -299,7 +317,7 @@ async function runOne<S, C extends RunContext, L>(
     }
     // A bug in a scenario body is the kit's fault, not the target's: report it plainly.
     const message = err instanceof Error ? `internal error in scenario: ${err.message}` : String(err);
-    return { ...base, outcome: 'error', message, durationMs, exchanges: ctx.exchanges.slice(), notes: ctx.notes };
+    return { ...base, outcome: 'error', message, ...checked(), durationMs, exchanges: ctx.exchanges.slice(), notes: ctx.notes };
   } finally {
     clearTimeout(timer);
     if (onStop) runSignal.removeEventListener('abort', onStop);

@@ -9,7 +9,7 @@ import type { Exchange } from '../profiles/bridge/index.js';
 import { TIER_RANK, grade, reaches, type GradingRuleName } from '../engine/grading.js';
 import { TargetUnreachable, runLimits } from '../engine/runner.js';
 import { labelOf, runScenarios, unreachableRun, type BridgeRunSummary } from '../profiles/bridge/driver.js';
-import { type ScenarioResult } from '../engine/result.js';
+import { type AdvisoryMode, type ScenarioResult } from '../engine/result.js';
 import { DEFAULT_TIER, type ScenarioTier } from '../engine/scenario.js';
 import type { Scenario } from '../profiles/bridge/scenario.js';
 import { SelectionError, selectScenarios, type Selection } from '../engine/select.js';
@@ -23,6 +23,8 @@ export interface TckOptions extends Selection {
   /** Conformance server URL; omitted: the embedded reference server on a free port. */
   url?: string;
   grading?: GradingRuleName;
+  /** Advisories (the kit's own readings): noted beside the verdict (default), or failures. */
+  advisories?: AdvisoryMode;
   bail?: boolean;
   requestTimeoutMs?: number;
   scenarioTimeoutMs?: number;

@@ -5,8 +5,9 @@ import { ABSENT_METHOD, answersLikeAbsent, existingMethodReason, snippet, status
 import { METHODS, type MethodName, type ParamsOf, type ResultOf } from '../../protocols/bridge/methods.js';
 import { validate } from '../../protocols/bridge/validate.js';
 import { validateList } from '../../protocols/bridge/validate-list.js';
-import { check, type Check } from '../../engine/assert.js';
-import { AssertionFailure, ProtocolFault, SchemaViolation, SkipScenario, TransportFault, UnexpectedError, type ScenarioFault } from '../../engine/faults.js';
+import { check, recordImplicit, type Check } from '../../engine/assert.js';
+import { answerCites, modelCites } from '../../protocols/clauses/index.js';
+import { ProtocolFault, SchemaViolation, SkipScenario, TransportFault, UnexpectedError, type ScenarioFault } from '../../engine/faults.js';
 
 /** Notes kept per scenario. */
 const MAX_NOTES = 200;
@@ -19,8 +20,13 @@ export type BridgeApi = {
 export interface ScenarioContext {
   bridge: BridgeApi;
   check: Check;
-  /** Calls `method` expecting the protocol's error answer (400 or 500 with {"error": string}); returns the message. */
-  expectError<M extends MethodName>(method: M, params: ParamsOf<M> | Record<string, unknown>, why: string): Promise<string>;
+  /**
+   * Calls `method` expecting the protocol's error answer (400 or 500 with {"error": string}); returns
+   * the message. The expectation cites the scenario's clauses, or `cites` given; with `advise` it is
+   * that advisory's (the kit's own reading): an answer that is not an error is then noted, and null returned.
+   */
+  expectError<M extends MethodName>(method: M, params: ParamsOf<M> | Record<string, unknown>, why: string, how?: { cites: string[] }): Promise<string>;
+  expectError<M extends MethodName>(method: M, params: ParamsOf<M> | Record<string, unknown>, why: string, how: { advise: string }): Promise<string | null>;
   /** Posts anything and returns the classified result unjudged (for protocol-shape scenarios). */
   raw(method: string, params?: Record<string, unknown>, opts?: { rawBody?: string }): Promise<CallResult>;
   /** Marks the scenario skipped with a reason. */
@@ -72,18 +78,29 @@ export class Recorder implements ScenarioContext {
     throw new SkipScenario(reason);
   }
 
-  async expectError(method: MethodName, params: Record<string, unknown>, why: string): Promise<string> {
+  expectError(method: MethodName, params: Record<string, unknown>, why: string, how?: { cites: string[] }): Promise<string>;
+  expectError(method: MethodName, params: Record<string, unknown>, why: string, how: { advise: string }): Promise<string | null>;
+  async expectError(method: MethodName, params: Record<string, unknown>, why: string, how?: { cites: string[] } | { advise: string }): Promise<string | null> {
     const { outcome, exchange } = await this.raw(method, params);
     const judge = judgeOf(this.exchanges.length - 1, [400, 500]);
+    const expectation = `${method} ${why}: expected 400 or 500 with {"error": string}`;
     switch (outcome.kind) {
       case 'error':
+        recordOf(how)(expectation);
         return outcome.message;
       case 'transport':
         throw judge(new TransportFault(method, outcome.failure, outcome.reason));
       case 'violation':
         throw judge(await this.faultOf(method, outcome, exchange));
-      default:
-        throw judge(new AssertionFailure(`${method} ${why}: expected 400 or 500 with {"error": string}, got ${describeOutcome(outcome)}`, undefined, outcome));
+      default: {
+        const detail = { status: [400, 500], actual: outcome };
+        const message = `${expectation}, got ${describeOutcome(outcome)}`;
+        if (how !== undefined && 'advise' in how) {
+          check.advise(how.advise).fail(message, detail);
+          return null;
+        }
+        return (how === undefined ? check : check.by(...how.cites)).fail(message, detail);
+      }
     }
   }
 
@@ -104,26 +121,38 @@ export class Recorder implements ScenarioContext {
     const { outcome, exchange } = await this.raw(method, params);
     const spec = METHODS[method];
     const judge = judgeOf(this.exchanges.length - 1, [spec.kind === 'void' ? 204 : 200]);
+    // The checks every call makes: the answer's status and kind, then its data model.
+    const answered = `${method} answers ${spec.kind === 'void' ? '204' : `200 (${spec.kind})`}`;
+    const cite = <F extends ScenarioFault>(fault: F, cites: string[], what: string): F => {
+      recordImplicit(cites, what, false);
+      fault.cites = cites;
+      return judge(fault);
+    };
     switch (outcome.kind) {
       case 'transport':
         throw judge(new TransportFault(method, outcome.failure, outcome.reason));
       case 'violation':
-        throw judge(await this.faultOf(method, outcome, exchange));
+        throw cite(await this.faultOf(method, outcome, exchange), answerCites(method), answered);
       case 'error':
-        throw judge(new UnexpectedError(method, outcome.status, outcome.message));
+        throw cite(new UnexpectedError(method, outcome.status, outcome.message), answerCites(method), answered);
       case 'void':
+        recordImplicit(answerCites(method), answered, true);
         return undefined;
       case 'null':
+        recordImplicit(answerCites(method), answered, true);
         return null;
       case 'deleted':
       case 'object':
       case 'list': {
+        recordImplicit(answerCites(method), answered, true);
         const schema = spec.result;
         if (schema === null) return outcome.value;
         const body = outcome.value;
         const result = spec.kind === 'list' ? await validateList(schema, body as unknown[], () => this.stopped) : validate(schema, body);
         if (this.stopped) throw new SkipScenario('scenario stopped');
-        if (!result.ok) throw judge(new SchemaViolation(method, result.issues));
+        const modelled = `${method}: the answer matches the data model`;
+        if (!result.ok) throw cite(new SchemaViolation(method, result.issues), modelCites(method), modelled);
+        recordImplicit(modelCites(method), modelled, true);
         for (const n of result.notes) this.note(`${method}: ${n}`);
         return body;
       }
@@ -157,4 +186,11 @@ export function describeOutcome(outcome: CallResult['outcome']): string {
 function preview(value: unknown): string {
   const head = Array.isArray(value) && value.length > 20 ? [...value.slice(0, 20), `… ${value.length - 20} more`] : value;
   return JSON.stringify(head).slice(0, 200);
+}
+
+/** Records a held expectation of an error answer, citing what `how` names (the scenario's clauses by default). */
+function recordOf(how: { cites: string[] } | { advise: string } | undefined): (what: string) => void {
+  if (how === undefined) return (what) => check.ok(true, what);
+  if ('advise' in how) return (what) => check.advise(how.advise).ok(true, what);
+  return (what) => check.by(...how.cites).ok(true, what);
 }
