@@ -12,11 +12,11 @@ export interface Recording {
   hosted: HostedReportScenario[];
 }
 
-/** Every scenario (or those of `scenarios`), every tier and the hosted profile, with their assertions. */
-export async function recordAssertions(options: { scenarios?: readonly string[] } = {}): Promise<Recording> {
+/** Every scenario (or those of `scenarios`, or of one profile), every tier and the hosted profile, with their assertions. */
+export async function recordAssertions(options: { scenarios?: readonly string[]; only?: 'bridge' | 'hosted' } = {}): Promise<Recording> {
   const ids = options.scenarios;
-  const bridgeIds = ids?.filter((id) => !isHostedId(id));
-  const hostedIds = ids?.filter(isHostedId);
+  const bridgeIds = options.only === 'hosted' ? [] : ids?.filter((id) => !isHostedId(id));
+  const hostedIds = options.only === 'bridge' ? [] : ids?.filter(isHostedId);
   const bridge =
     bridgeIds === undefined || bridgeIds.length > 0
       ? (await runTck({ tier: 'platinum', keepAssertions: true, ...(bridgeIds ? { scenarios: [...bridgeIds] } : {}) })).scenarios

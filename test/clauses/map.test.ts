@@ -12,6 +12,7 @@ import { ADVISORIES, SENTENCES, advisoryOf, sentenceOf } from '../../src/protoco
 import { ClauseIndex, renderClauseMap, stableText, usesOfResults, type Use } from '../../src/report/clause-map.js';
 import { renderCatalogue } from '../../src/report/catalogue.js';
 import { recordAssertions, type Recording } from '../../src/run/record.js';
+import { explainText } from '../../src/cli/info-commands.js';
 import { ALL_SCENARIOS } from '../../suites/index.js';
 import { HOSTED_SCENARIOS } from '../../suites/hosted/index.js';
 
@@ -120,5 +121,31 @@ describe('docs/', () => {
     const map = renderClauseMap(uses);
     expect(ADVISORIES.filter((a) => !map.includes(`| ${a.id} |`)).map((a) => a.id)).toEqual([]);
     expect(SENTENCES.filter((s) => !map.includes(`| ${s.id}`)).map((s) => s.id)).toEqual([]);
+  });
+});
+
+describe('tck explain, of a sentence and of an advisory (from this recording)', () => {
+  /** explain's recorder, answered from the recording made once above. */
+  const fromRecording = async ({ only }: { only?: 'bridge' | 'hosted' }) => ({ bridge: only === 'hosted' ? [] : recording.bridge, hosted: only === 'bridge' ? [] : recording.hosted });
+
+  it('a sentence: where it stands, its text, and the assertions that enforce it, with their scenarios', async () => {
+    const out = await explainText('spec-2.2.2', fromRecording);
+    expect(out).toContain('SPEC-2.2.2 (MUST)\nsource:   the established SPEC.md (the kit\'s summary), Volume 2 › 2.2 get_conversation\ntext:     limit bounds the messages returned\n');
+    expect(out).toMatch(/Assertions that enforce it \(\d+ in 2 scenarios/);
+    expect(out).toMatch(/ {2}SCN-B-044: get_conversation\(session_id="tck-b044", limit=2\) on 5 messages: expected 2 messages, got 2/);
+    expect(out).toContain('Scenarios that name it in their clauses: SCN-B-044, SCN-B-137');
+  });
+
+  it('a row of a table: the assertions that check the table as a whole count for it', async () => {
+    const out = await explainText('BRIDGE-MODEL-ToolCall.status', fromRecording);
+    expect(out).toContain('text:     | status | string | pending, success, failure, error, timeout, cancelled |\npart of:  BRIDGE-MODEL-ToolCall');
+    expect(out).toMatch(/record_tool_call: the answer matches the data model {2}×\d+ {2}\(through BRIDGE-MODEL-ToolCall\)/);
+  });
+
+  it('an advisory: what it expects, why it is not a rule, and its nearest sentences with their text', async () => {
+    const out = await explainText('ADV-refuse-wrong-type', fromRecording);
+    expect(out).toContain("ADV-refuse-wrong-type  (an advisory: the kit's own reading, never a failure unless a run is given --advisories fail)");
+    expect(out).toContain('why it is not a rule: the data model gives the types of fields');
+    expect(out).toMatch(/BRIDGE-ERRORS-1 +A failed call returns status 400 or 500/);
   });
 });
