@@ -61,6 +61,7 @@ export function buildProgram(): Command {
     .option('-s, --scenario <id>', 'run only this scenario (repeatable)', collect)
     .option('--skip <id>', 'skip this scenario (repeatable)', collect)
     .addOption(new Option('--grading <rule>', 'grading rule').choices(['strict', 'established']).default('strict'))
+    .addOption(new Option('--advisories <mode>', "advisories (the kit's own readings, which no sentence states): report them beside the verdict, or fail their scenarios").choices(['report', 'fail']).default('report'))
     .option('--bail', 'stop at the first failing scenario')
     .option('--request-timeout <ms>', 'per-request timeout in milliseconds', positiveInt('--request-timeout'), DEFAULT_LIMITS.requestTimeoutMs)
     .option('--scenario-timeout <ms>', 'per-scenario timeout in milliseconds', positiveInt('--scenario-timeout'), DEFAULT_LIMITS.scenarioTimeoutMs)

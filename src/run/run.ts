@@ -18,6 +18,7 @@ import type { Report } from '../report/model.js';
 import { withRepros } from '../report/repro.js';
 import { DEFAULT_LIMITS } from '../util/limits.js';
 import { reportEnvelope } from '../report/envelope.js';
+import { advisorySummary } from '../report/advisories.js';
 
 export interface TckOptions extends Selection {
   /** Conformance server URL; omitted: the embedded reference server on a free port. */
@@ -142,6 +143,7 @@ export async function runTck(options: TckOptions = {}): Promise<Report> {
     scenarios: bridge === undefined ? [] : withRepros(results.map(({ skippedBySelection: _, ...r }) => r), { url: bridge.target.url, embedded: bridge.target.embedded }),
     ...(hosted !== undefined || bridge === undefined ? { profiles: [...(bridge ? ['bridge' as const] : []), ...(hosted ? ['hosted' as const] : [])] } : {}),
     ...(hosted !== undefined ? { hosted: hosted.section } : {}),
+    advisories: advisorySummary([...results, ...(hosted?.section.scenarios ?? [])], options.advisories ?? 'report'),
   };
   if (unreachable) throw new RunUnreachable(unreachable, report);
   return report;
