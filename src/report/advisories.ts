@@ -6,7 +6,7 @@ import { advisoryOf } from '../protocols/clauses/index.js';
 import type { AdvisorySummary, AnyReportScenario, Report } from './model.js';
 
 /** One advisory that did not hold, in one scenario. */
-export interface AdvisoryHit {
+interface AdvisoryHit {
   id: string;
   scenario: string;
   message: string;

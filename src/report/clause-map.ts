@@ -5,7 +5,7 @@
 // (from a recording run: every assertion), the Volume 5 part of docs/scenarios.md (from the
 // scenarios' clauses), and `tck explain`.
 import type { AssertionRecord } from '../engine/result.js';
-import { ADVISORIES, SENTENCES, advisoryOf, sentenceOf, type Advisory, type Sentence, type SourceDoc } from '../protocols/clauses/index.js';
+import { ADVISORIES, SENTENCES, advisoryOf, sentenceOf, type Sentence, type SourceDoc } from '../protocols/clauses/index.js';
 
 /** One assertion (or one scenario naming a clause) and what it cites. */
 export interface Use {
@@ -18,7 +18,7 @@ export interface Use {
 }
 
 /** A use as it counts for one sentence: directly, or `through` a name it is part of, or a rule it is enforced via. */
-export interface SentenceUse extends Use {
+interface SentenceUse extends Use {
   through?: string;
 }
 
@@ -49,7 +49,7 @@ export function stableText(what: string): string {
 }
 
 /** Ids in the order a reader expects (numbers compared as numbers: SPEC-1.1.2 before SPEC-1.1.10). */
-export const byId = (a: string, b: string): number => a.localeCompare(b, 'en', { numeric: true });
+const byId = (a: string, b: string): number => a.localeCompare(b, 'en', { numeric: true });
 
 /** Which uses count for which sentence: directly, through a name that includes it, or via the rules it is enforced through. */
 export class ClauseIndex {
@@ -95,7 +95,7 @@ export const DOCUMENTS: readonly { doc: SourceDoc; title: string; source: string
 /** A sentence counted in the totals: not a name for several (a table as a whole, a clause of several sentences). */
 const counted = (s: Sentence): boolean => s.parts === undefined;
 
-export interface DocCoverage {
+interface DocCoverage {
   total: number;
   covered: number;
   /** Not checked, on purpose (the sentence says why). */
@@ -103,7 +103,7 @@ export interface DocCoverage {
 }
 
 /** Sentences covered by at least one use, per document (names of several sentences not counted). */
-export function coverage(index: ClauseIndex, filter: (s: Sentence) => boolean = () => true): Map<SourceDoc, DocCoverage> {
+function coverage(index: ClauseIndex, filter: (s: Sentence) => boolean = () => true): Map<SourceDoc, DocCoverage> {
   const out = new Map<SourceDoc, DocCoverage>();
   for (const s of SENTENCES.filter((x) => counted(x) && filter(x))) {
     const c = out.get(s.doc) ?? { total: 0, covered: 0, onPurpose: 0 };
@@ -124,7 +124,7 @@ function someIds(ids: readonly string[], n: number): string {
   return ids.length <= n ? ids.join(', ') : `${ids.slice(0, n).join(', ')} +${ids.length - n}`;
 }
 
-export interface UseGroup {
+interface UseGroup {
   /** The assertion's text (run-to-run changes replaced). */
   what: string;
   scenarios: string[];
@@ -210,7 +210,7 @@ export function renderDocument(index: ClauseIndex, doc: (typeof DOCUMENTS)[numbe
 }
 
 /** The advisories: what each expects, why it is not a rule, the sentences nearest, and the assertions that make it. */
-export function renderAdvisories(index: ClauseIndex, level = 2): string[] {
+function renderAdvisories(index: ClauseIndex, level = 2): string[] {
   const h = '#'.repeat(level);
   const out = [
     `${h} Advisories: the kit's own readings (${ADVISORIES.length})`,
@@ -260,4 +260,3 @@ export function renderClauseMap(uses: readonly Use[]): string {
   return `${lines.join('\n').trimEnd()}\n`;
 }
 
-export type { Advisory, Sentence };

@@ -42,7 +42,7 @@ const PLATINUM_CLAUSE: Partial<Record<MethodName, string>> = {
 };
 
 /** The sentence that names a method and what it returns: its row of a method table. */
-export function methodSentence(method: MethodName): string {
+function methodSentence(method: MethodName): string {
   if (METHODS[method].tier !== 'platinum') return METHODS[method].tier === 'lifecycle' ? `BRIDGE-LIFECYCLE-${method}` : `BRIDGE-METHOD-${method}`;
   return PLATINUM_CLAUSE[method] ?? `HOSTED-ENDPOINT-${method}`;
 }
