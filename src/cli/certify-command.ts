@@ -2,7 +2,8 @@
 // `tck verify BUNDLE`: that bundle re-graded offline (src/certify/).
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { ImplementationSchema, loadBundle } from '../report/bundle.js';
+import { ImplementationSchema, loadBundle, type Bundle } from '../report/bundle.js';
+import { printable } from '../engine/evidence.js';
 import { ConsoleReporter } from '../report/render/console.js';
 import { tierName } from '../report/render/text.js';
 import { verdictLine } from '../report/render/view.js';
@@ -90,7 +91,7 @@ export async function certifyCommand(flags: CertifyFlags): Promise<number> {
   const entry = bundle.certification;
   process.stdout.write(
     entry
-      ? `certification bundle written to ${out}: ${bundle.implementation.name} ${bundle.implementation.version}, ${tierName(entry.tier)} (${bundle.suiteHash.slice(0, 19)}…)\n`
+      ? `certification bundle written to ${out}: ${bundle.implementation.name} ${bundle.implementation.version}, ${tierName(entry.tier)} (${bundle.suiteHash.slice(0, 19)}…)${bundle.advisories?.failed.length ? `; ${advisoryLines(bundle)[0]}` : ''}\n`
       : `certification bundle written to ${out}, without a registry entry: ${verdictLine(bundle.report)}\n`,
   );
   return entry ? EXIT.ok : EXIT.notReached;
@@ -105,7 +106,22 @@ export async function verifyCommand(file: string): Promise<number> {
     process.stdout.write(`not verified: ${v.problems[0]}${more > 0 ? ` (and ${more} more)` : ''}\n`);
     return EXIT.notReached;
   }
-  const { name, version } = bundle.implementation;
-  process.stdout.write(`verified: ${name} ${version} reaches ${tierName(bundle.report.achieved)}; ${v.replayed} scenarios replayed from the bundle, every verdict and the suite hash match\n`);
+  process.stdout.write(verifiedText(bundle, v.replayed));
   return EXIT.ok;
+}
+
+/** What `tck verify` prints for a verified bundle: the tier, with the advisories that did not hold beside it (one line each after). */
+export function verifiedText(bundle: Bundle, replayed: number): string {
+  const { name, version } = bundle.implementation;
+  const advised = advisoryLines(bundle);
+  const head = `verified: ${name} ${version} reaches ${tierName(bundle.report.achieved)}${advised.length > 0 ? ` (${advised[0]})` : ''}; ${replayed} scenarios replayed from the bundle, every verdict and the suite hash match`;
+  return [head, ...advised.slice(1).map((l) => `  ${l}`)].join('\n') + '\n';
+}
+
+/** The advisories a bundle records as not holding: a summary (beside the tier, which they never change), then one line each. */
+function advisoryLines(bundle: Bundle): string[] {
+  const failed = bundle.advisories?.failed ?? [];
+  if (failed.length === 0) return [];
+  const ids = [...new Set(failed.map((f) => f.id))].map((id) => `${id} in ${failed.filter((f) => f.id === id).map((f) => f.scenario).join(', ')}`);
+  return [`${failed.length} advisor${failed.length === 1 ? 'y' : 'ies'} did not hold, which never changes the tier: ${ids.join('; ')}`, ...failed.map((f) => `${f.id} ${f.scenario}: ${printable(f.message.split('\n')[0]!)}`)];
 }

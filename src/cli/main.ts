@@ -7,6 +7,7 @@ import { DEFAULT_LIMITS } from '../util/limits.js';
 import { EXPLORE_DEFAULTS } from '../explore/defaults.js';
 import { TIERS } from '../engine/scenario.js';
 import { FileSystemHangs } from './paths.js';
+import { nearest } from './nearest.js';
 
 
 function positiveInt(name: string) {
@@ -60,6 +61,7 @@ export function buildProgram(): Command {
     .option('-s, --scenario <id>', 'run only this scenario (repeatable)', collect)
     .option('--skip <id>', 'skip this scenario (repeatable)', collect)
     .addOption(new Option('--grading <rule>', 'grading rule').choices(['strict', 'established']).default('strict'))
+    .addOption(new Option('--advisories <mode>', "advisories (the kit's own readings, which no sentence states): report them beside the verdict, or fail their scenarios").choices(['report', 'fail']).default('report'))
     .option('--bail', 'stop at the first failing scenario')
     .option('--request-timeout <ms>', 'per-request timeout in milliseconds', positiveInt('--request-timeout'), DEFAULT_LIMITS.requestTimeoutMs)
     .option('--scenario-timeout <ms>', 'per-scenario timeout in milliseconds', positiveInt('--scenario-timeout'), DEFAULT_LIMITS.scenarioTimeoutMs)
@@ -161,8 +163,8 @@ Exit codes: 0 requested tier reached and, with --hosted, every hosted group pass
 
   program
     .command('explain')
-    .description('explain one scenario: its clauses, what it does and what it asserts')
-    .argument('<id>', 'scenario id, e.g. SCN-B-043 or SCN-H-023')
+    .description('explain one scenario (what it asserts, and the sentence each assertion enforces), one sentence of the clause map (the assertions that enforce it), or one advisory')
+    .argument('<id>', 'a scenario id (SCN-B-043, SCN-H-023), a sentence id (SPEC-2.2.1, BRIDGE-RESPONSE-6, HOSTED-AUTH-3) or an advisory id (ADV-refuse-missing-param)')
     .action(async (id: string) => {
       const { explainCommand } = await import('./info-commands.js');
       await explainCommand(id);
@@ -355,23 +357,9 @@ function rejectUnknownCommand(program: Command, args: readonly string[]): void {
   if (first === undefined || first.startsWith('-')) return;
   const names = program.commands.flatMap((c) => [c.name(), ...c.aliases()]);
   if (names.includes(first) || first === 'help') return;
-  const near = names.map((n) => ({ n, d: distance(first, n) })).sort((a, b) => a.d - b.d)[0];
-  const hint = near && near.d <= Math.max(2, Math.floor(first.length / 2)) ? ` — did you mean '${near.n}'?` : '';
+  const near = nearest(first, names);
+  const hint = near !== undefined ? ` — did you mean '${near}'?` : '';
   throw new TckError(`unknown command '${first}'${hint} (see \`tck --help\`)`);
-}
-
-/** Levenshtein distance, with a swap of two neighbours counted as one edit. */
-function distance(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...new Array<number>(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
-    }
-  }
-  return d[a.length]![b.length]!;
 }
 
 /** Turns any error into one readable line and an exit code; a stack trace only with --debug. */

@@ -2,6 +2,7 @@
 import type { Exchange } from '../profiles/bridge/index.js';
 import type { ScenarioTier } from '../engine/scenario.js';
 import type { GradingRuleName } from '../engine/grading.js';
+import type { AdvisoryMode } from '../engine/result.js';
 import { ConsoleReporter, SILENT } from '../report/render/console.js';
 import { RunUnreachable, isHostedId, profilesOf, runTck, type HostedOptions } from '../run/run.js';
 import { EXIT, TckError } from '../engine/errors.js';
@@ -17,6 +18,7 @@ interface RunFlags extends ReportingFlags {
   scenario?: string[];
   skip?: string[];
   grading: GradingRuleName;
+  advisories: AdvisoryMode;
   bail?: boolean;
   requestTimeout: number;
   scenarioTimeout: number;
@@ -157,6 +159,7 @@ async function runAndReport(
       ...(flags.url !== undefined ? { url: flags.url } : {}),
       ...selection,
       grading: flags.grading,
+      advisories: flags.advisories,
       bail: !!flags.bail,
       requestTimeoutMs: flags.requestTimeout,
       scenarioTimeoutMs: flags.scenarioTimeout,

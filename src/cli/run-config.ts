@@ -8,6 +8,7 @@ import type { Command, OptionValues } from 'commander';
 import { z } from 'zod';
 import { TckError } from '../engine/errors.js';
 import { TIERS } from '../engine/scenario.js';
+import { ADVISORY_MODES } from '../engine/result.js';
 import { REPORTER_NAMES } from '../report/render/names.js';
 
 const CONFIG_FILES = ['tck.config.json', '.tckrc'] as const;
@@ -23,6 +24,8 @@ const RunConfig = z.strictObject({
   out: z.string().min(1).optional(),
   baseline: z.string().min(1).optional(),
   tier: z.enum(TIERS).optional(),
+  /** Advisories reported beside the verdict, or failing their scenarios (--advisories). */
+  advisories: z.enum(ADVISORY_MODES).optional(),
   /** A shell command that starts the server under test (--server). */
   server: z.string().min(1).optional(),
   timeouts: z
@@ -97,6 +100,7 @@ export function applyRunConfig<T extends OptionValues>(command: Command, cwd = p
   fill('out', config.out === undefined ? undefined : resolve(base, config.out));
   fill('baseline', config.baseline === undefined ? undefined : resolve(base, config.baseline));
   fill('tier', config.tier);
+  fill('advisories', config.advisories);
   fill('server', config.server);
   fill('requestTimeout', config.timeouts?.request);
   fill('scenarioTimeout', config.timeouts?.scenario);

@@ -14,7 +14,7 @@ export type Outcome = z.infer<typeof OutcomeSchema>;
 export const isFailing = (outcome: Outcome): boolean => outcome === 'failed' || outcome === 'error';
 
 /** How a run treats advisories (the kit's own readings): noted beside the verdict, or failures. */
-const ADVISORY_MODES = ['report', 'fail'] as const;
+export const ADVISORY_MODES = ['report', 'fail'] as const;
 export const AdvisoryModeSchema = z.enum(ADVISORY_MODES);
 export type AdvisoryMode = z.infer<typeof AdvisoryModeSchema>;
 
@@ -56,6 +56,8 @@ export const EndingSchema = z.object({
   cites: z.array(z.string()).optional(),
   /** How many assertions the scenario made (its body's and the profile's checks of each answer). */
   assertions: z.number().int().nonnegative().optional(),
+  /** How many of those assertions were advisories (the kit's own readings). */
+  advisoryChecks: z.number().int().nonnegative().optional(),
   /** Advisories that did not hold: never a failure of the scenario unless the run fails advisories. */
   advisories: z.array(AdvisoryNoteSchema).optional(),
   /** Every assertion made, when the run keeps them (the clause map, `tck explain`). */

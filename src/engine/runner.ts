@@ -262,6 +262,7 @@ async function runOne<S extends { clauses?: readonly string[] }, C extends RunCo
   const log = new AssertionLog(scenario.clauses ?? [], options.advisories ?? 'report');
   const checked = () => ({
     assertions: log.count,
+    ...(log.advised > 0 ? { advisoryChecks: log.advised } : {}),
     ...(log.advisories.length > 0 ? { advisories: log.advisories.slice() } : {}),
     ...(options.keepAssertions ? { checked: log.records.slice() } : {}),
   });

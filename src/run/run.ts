@@ -18,6 +18,7 @@ import type { Report } from '../report/model.js';
 import { withRepros } from '../report/repro.js';
 import { DEFAULT_LIMITS } from '../util/limits.js';
 import { reportEnvelope } from '../report/envelope.js';
+import { advisorySummary } from '../report/advisories.js';
 
 export interface TckOptions extends Selection {
   /** Conformance server URL; omitted: the embedded reference server on a free port. */
@@ -45,6 +46,8 @@ export interface TckOptions extends Selection {
   onExchange?: (exchange: Exchange) => void;
   /** Keep every scenario's exchanges, passed ones included (`tck certify`). */
   keepExchanges?: boolean;
+  /** Keep every assertion of every scenario in its result, `checked` (the clause map, `tck explain`). */
+  keepAssertions?: boolean;
   /** Scenarios to draw from (default: every suite of the kit). */
   suite?: readonly Scenario[];
   /**
@@ -55,7 +58,7 @@ export interface TckOptions extends Selection {
 }
 
 /** The hosted profile's own options within runTck. */
-export type HostedOptions = Omit<HostedProfileOptions, keyof Selection | 'requestTimeoutMs' | 'scenarioTimeoutMs' | 'maxBodyBytes' | 'maxTimeMs' | 'reconnectWindowMs' | 'bail' | 'signal'>;
+export type HostedOptions = Omit<HostedProfileOptions, keyof Selection | 'requestTimeoutMs' | 'scenarioTimeoutMs' | 'maxBodyBytes' | 'maxTimeMs' | 'reconnectWindowMs' | 'bail' | 'signal' | 'keepAssertions' | 'advisories'>;
 
 /** Hosted scenario ids (SCN-H-…) select the hosted profile's scenarios; the others the bridge suites'. */
 export const isHostedId = (id: string): boolean => /^SCN-H-/i.test(id);
@@ -99,6 +102,7 @@ export async function runTck(options: TckOptions = {}): Promise<Report> {
         ...(options.grep !== undefined ? { grep: options.grep } : {}),
         ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
         ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
+        ...(options.keepAssertions ? { keepAssertions: true } : {}),
         ...runLimits(options),
       });
     } catch (err) {
@@ -139,6 +143,7 @@ export async function runTck(options: TckOptions = {}): Promise<Report> {
     scenarios: bridge === undefined ? [] : withRepros(results.map(({ skippedBySelection: _, ...r }) => r), { url: bridge.target.url, embedded: bridge.target.embedded }),
     ...(hosted !== undefined || bridge === undefined ? { profiles: [...(bridge ? ['bridge' as const] : []), ...(hosted ? ['hosted' as const] : [])] } : {}),
     ...(hosted !== undefined ? { hosted: hosted.section } : {}),
+    advisories: advisorySummary([...results, ...(hosted?.section.scenarios ?? [])], options.advisories ?? 'report'),
   };
   if (unreachable) throw new RunUnreachable(unreachable, report);
   return report;
@@ -199,6 +204,7 @@ async function runBridge(options: TckOptions): Promise<BridgeRun> {
       ...(options.onStart ? { onStart: options.onStart } : {}),
       ...(options.onResult ? { onResult: options.onResult } : {}),
       ...(options.keepExchanges ? { keepExchanges: true } : {}),
+      ...(options.keepAssertions ? { keepAssertions: true } : {}),
     }).catch((err: unknown) => {
       // Nothing answered the first request: the error still carries a report that says so.
       if (!(err instanceof TargetUnreachable)) throw err;

@@ -31,9 +31,9 @@ const RULES = {
   'BRIDGE-ERRORS-1': 'a failed call answers 400 or 500 with {"error": string} saying what went wrong',
   'BRIDGE-ERRORS-2': 'a lookup that finds nothing is not an error',
   'BRIDGE-ERRORS-3': 'a void method never returns a body',
-  'BRIDGE-LIFECYCLE-1': 'setup answers 200 {"ok": true}',
-  'BRIDGE-LIFECYCLE-2': 'teardown answers 204',
-  'BRIDGE-LIFECYCLE-3': 'clear_all_data answers 204 and empties every store',
+  'BRIDGE-LIFECYCLE-setup': 'setup answers 200 {"ok": true}',
+  'BRIDGE-LIFECYCLE-teardown': 'teardown answers 204',
+  'BRIDGE-LIFECYCLE-clear_all_data': 'clear_all_data answers 204 and empties every store',
 } as const;
 type Rule = keyof typeof RULES;
 const cite = (rule: Rule) => `(${rule}: ${RULES[rule]})`;
@@ -428,12 +428,12 @@ export const scenarios: Scenario[] = [
     id: 'SCN-B-133',
     tier,
     group,
-    clauses: ['BRIDGE-LIFECYCLE-1'],
+    clauses: ['BRIDGE-LIFECYCLE-setup'],
     title: 'setup answers 200 {"ok": true}',
     asserts: 'Calls setup again (the runner called it once before the run); the answer must be 200 with a JSON object whose ok is true.',
     async run(ctx) {
-      const { value } = await answer(ctx, 'setup', {}, 'object', 'BRIDGE-LIFECYCLE-1');
-      check.equal(value['ok'], true, `setup(): ok ${cite('BRIDGE-LIFECYCLE-1')}`);
+      const { value } = await answer(ctx, 'setup', {}, 'object', 'BRIDGE-LIFECYCLE-setup');
+      check.equal(value['ok'], true, `setup(): ok ${cite('BRIDGE-LIFECYCLE-setup')}`);
     },
   }),
 
@@ -441,17 +441,17 @@ export const scenarios: Scenario[] = [
     id: 'SCN-B-134',
     tier,
     group,
-    clauses: ['BRIDGE-LIFECYCLE-2'],
+    clauses: ['BRIDGE-LIFECYCLE-teardown'],
     title: 'teardown answers 204, and setup brings the target back',
     asserts:
       'Calls teardown (204, empty body expected), then setup again ({"ok": true}); afterwards add_message and get_conversation ' +
       'must work as before.',
     async run(ctx) {
-      await answer(ctx, 'teardown', {}, 'void', 'BRIDGE-LIFECYCLE-2');
-      const { value } = await answer(ctx, 'setup', {}, 'object', 'BRIDGE-LIFECYCLE-1');
-      check.equal(value['ok'], true, `setup() after teardown: ok ${cite('BRIDGE-LIFECYCLE-1')}`);
+      await answer(ctx, 'teardown', {}, 'void', 'BRIDGE-LIFECYCLE-teardown');
+      const { value } = await answer(ctx, 'setup', {}, 'object', 'BRIDGE-LIFECYCLE-setup');
+      check.equal(value['ok'], true, `setup() after teardown: ok ${cite('BRIDGE-LIFECYCLE-setup')}`);
       // silent: whether teardown or setup keep data; only that the target serves again after setup
-      const m = await rawMessage(ctx, 'proto-teardown', 'Still serving', {}, 'BRIDGE-LIFECYCLE-1');
+      const m = await rawMessage(ctx, 'proto-teardown', 'Still serving', {}, 'BRIDGE-LIFECYCLE-setup');
       await expectConversation(ctx.bridge, 'proto-teardown', [m], 'after teardown and setup');
     },
   }),
@@ -460,7 +460,7 @@ export const scenarios: Scenario[] = [
     id: 'SCN-B-135',
     tier,
     group,
-    clauses: ['BRIDGE-LIFECYCLE-3'],
+    clauses: ['BRIDGE-LIFECYCLE-clear_all_data'],
     title: 'clear_all_data answers 204 and empties sessions, entities and traces',
     asserts:
       'Stores messages in two sessions (and, where Silver exists, an entity and a trace), calls clear_all_data (204 expected); ' +
@@ -470,19 +470,19 @@ export const scenarios: Scenario[] = [
       for (const s of sessions) await rawMessage(ctx, s, `Wipe me please, ${s}`);
       const entity = await silverObject(ctx, 'add_entity', { name: 'Grace Hopper', entity_type: 'PERSON' }, Entity, 'BRIDGE-RESPONSE-1');
       const trace = await silverObject(ctx, 'start_trace', { session_id: 'proto-wipe-a', task: 'Wipe the store' }, ReasoningTrace, 'BRIDGE-RESPONSE-1');
-      await answer(ctx, 'clear_all_data', {}, 'void', 'BRIDGE-LIFECYCLE-3');
+      await answer(ctx, 'clear_all_data', {}, 'void', 'BRIDGE-LIFECYCLE-clear_all_data');
       const after = 'after clear_all_data';
-      check.empty(await ctx.bridge.list_sessions({}), `list_sessions() ${after} ${cite('BRIDGE-LIFECYCLE-3')}`);
+      check.empty(await ctx.bridge.list_sessions({}), `list_sessions() ${after} ${cite('BRIDGE-LIFECYCLE-clear_all_data')}`);
       for (const session_id of sessions) {
         const conv = await ctx.bridge.get_conversation({ session_id });
         check.empty(conv.messages, `get_conversation(session_id="${session_id}") ${after}`);
       }
       check.empty(await ctx.bridge.search_messages({ query: 'Wipe me please', limit: 10, threshold: 0 }), `search_messages(query="Wipe me please") ${after}`);
       if (entity !== null) {
-        check.equal(await ctx.bridge.get_entity_by_name({ name: 'Grace Hopper' }), null, `get_entity_by_name(name="Grace Hopper") ${after} ${cite('BRIDGE-LIFECYCLE-3')}`);
+        check.equal(await ctx.bridge.get_entity_by_name({ name: 'Grace Hopper' }), null, `get_entity_by_name(name="Grace Hopper") ${after} ${cite('BRIDGE-LIFECYCLE-clear_all_data')}`);
       }
       if (trace !== null) {
-        check.empty(await ctx.bridge.list_traces({}), `list_traces() ${after} ${cite('BRIDGE-LIFECYCLE-3')}`);
+        check.empty(await ctx.bridge.list_traces({}), `list_traces() ${after} ${cite('BRIDGE-LIFECYCLE-clear_all_data')}`);
         check.equal(await ctx.bridge.get_trace_with_steps({ trace_id: trace.id }), null, `get_trace_with_steps(trace_id=${trace.id}) ${after}`);
       }
     },

@@ -105,20 +105,20 @@ export const scenarios: HostedScenario[] = [
   defineHostedScenario({
     id: 'SCN-H-022',
     group: 'credentials',
-    clauses: ['HOSTED-AUTH-2', 'HOSTED-SHAPE-create_api_key', 'HOSTED-SHAPE-list_api_keys'],
+    clauses: ['HOSTED-AUTH-2', 'HOSTED-PAYLOAD-create_api_key', 'HOSTED-PAYLOAD-list_api_keys'],
     title: 'Key creation returns {id, key} with the plaintext once; it works, and the list never shows it',
     asserts:
       'POST /auth/api-keys {label, scopes, workspaceId} answers {id, key}: key is "prefix_random" (the prefix of the run\'s key, when known) and works as a Bearer credential; ' +
       'GET /auth/api-keys lists the key (by id) and shows neither its plaintext nor that of the run\'s key.',
     async run(ctx) {
-      const k = await newKey(ctx, 'HOSTED-SHAPE-create_api_key');
+      const k = await newKey(ctx, 'HOSTED-PAYLOAD-create_api_key');
       const form = /^([A-Za-z0-9]+)_(.+)$/.exec(k.key);
       if (form === null) check.fail('create_api_key: the key is not "<prefix>_<random>" (a fixed service prefix followed by an underscore)', { clause: 'HOSTED-AUTH-2', expected: 'prefix_random', actual: '***' });
       const runPrefix = /^([A-Za-z0-9]+)_/.exec(ctx.target.apiKey ?? '')?.[1];
       if (runPrefix !== undefined && form[1] !== runPrefix) check.fail(`create_api_key: the key's prefix is "${form[1]}", the run's key has "${runPrefix}" (a fixed service prefix)`, { clause: 'HOSTED-AUTH-2', expected: runPrefix, actual: form[1] });
       check2xx(await works(ctx, k.credential), 'HOSTED-AUTH-2');
-      const { answer, items } = await listKeys(ctx, 'HOSTED-SHAPE-list_api_keys');
-      if (!items.some((i) => isObject(i) && i.id === k.id)) check.fail(`list_api_keys (${answer.request}): the key just created (${k.id}) is not listed among ${items.length}`, { clause: 'HOSTED-SHAPE-list_api_keys', expected: k.id, actual: items });
+      const { answer, items } = await listKeys(ctx, 'HOSTED-PAYLOAD-list_api_keys');
+      if (!items.some((i) => isObject(i) && i.id === k.id)) check.fail(`list_api_keys (${answer.request}): the key just created (${k.id}) is not listed among ${items.length}`, { clause: 'HOSTED-PAYLOAD-list_api_keys', expected: k.id, actual: items });
       for (const [plain, which] of [[k.key, 'the key just created'], [ctx.target.apiKey, "the run's key"]] as const) {
         if (plain !== undefined && answer.text.includes(plain)) {
           check.fail(`list_api_keys (${answer.request}) shows the plaintext of ${which}: the plaintext is returned once, at creation`, { clause: 'HOSTED-AUTH-2', expected: 'no plaintext', actual: '***' });
@@ -130,13 +130,13 @@ export const scenarios: HostedScenario[] = [
   defineHostedScenario({
     id: 'SCN-H-023',
     group: 'credentials',
-    clauses: ['HOSTED-AUTH-3', 'HOSTED-LIFECYCLE-revoke'],
+    clauses: ['HOSTED-AUTH-3', 'HOSTED-KEYSTATE-3'],
     title: 'Revoking a key takes effect on the very next request',
     asserts:
       'Creates a key and uses it (2xx); DELETE /auth/api-keys/{id} answers 2xx; the very next requests with the key (a read, then a creation) are refused (401 or 403), ' +
       'and the creation made nothing.',
     async run(ctx) {
-      const k = await newKey(ctx, 'HOSTED-SHAPE-create_api_key');
+      const k = await newKey(ctx, 'HOSTED-PAYLOAD-create_api_key');
       check2xx(await works(ctx, k.credential), 'HOSTED-AUTH-3');
       check2xx(await ctx.call('DELETE', `/auth/api-keys/${encodeURIComponent(k.id)}`), 'HOSTED-AUTH-3');
       const next = await works(ctx, k.credential);
@@ -152,11 +152,11 @@ export const scenarios: HostedScenario[] = [
   defineHostedScenario({
     id: 'SCN-H-024',
     group: 'credentials',
-    clauses: ['HOSTED-AUTH-4', 'HOSTED-SHAPE-reveal_api_key'],
+    clauses: ['HOSTED-AUTH-4', 'HOSTED-PAYLOAD-reveal_api_key'],
     title: 'Reveal returns the plaintext of a key of the caller\'s workspace',
     asserts: 'Creates a key; GET /auth/api-keys/{id}/reveal with the run\'s credential (same workspace) answers 2xx JSON holding the key\'s plaintext.',
     async run(ctx) {
-      const k = await newKey(ctx, 'HOSTED-SHAPE-create_api_key');
+      const k = await newKey(ctx, 'HOSTED-PAYLOAD-create_api_key');
       const a = await ctx.call('GET', `/auth/api-keys/${encodeURIComponent(k.id)}/reveal`);
       check2xx(a, 'HOSTED-AUTH-4');
       // silent: the field that carries the plaintext; the answer must hold it somewhere.
@@ -173,7 +173,7 @@ export const scenarios: HostedScenario[] = [
       'Creates a key in the caller\'s workspace, and gets a key of another workspace (--other-api-key, else one created for a new workspace; skipped when neither works). ' +
       'With the other workspace\'s key, revealing the first key is refused (403 or 404, or 401) and the answer does not hold its plaintext; revealing its own key works.',
     async run(ctx) {
-      const mine = await newKey(ctx, 'HOSTED-SHAPE-create_api_key');
+      const mine = await newKey(ctx, 'HOSTED-PAYLOAD-create_api_key');
       const other = await otherWorkspace(ctx, mine);
       const across = await ctx.call('GET', `/auth/api-keys/${encodeURIComponent(mine.id)}/reveal`, { as: other.credential });
       // silent: 403 or 404 (or 401) for a key of another workspace.
@@ -193,7 +193,7 @@ export const scenarios: HostedScenario[] = [
       'With an API key (the run\'s, else one created) and an access token (the run\'s, else one exchanged; skipped without either), ' +
       'makes data and sends one valid request to every endpoint with each: every answer is 2xx with both kinds.',
     async run(ctx) {
-      const key = ctx.target.apiKey !== undefined ? ctx.target.credential : (await newKey(ctx, 'HOSTED-SHAPE-create_api_key')).credential;
+      const key = ctx.target.apiKey !== undefined ? ctx.target.credential : (await newKey(ctx, 'HOSTED-PAYLOAD-create_api_key')).credential;
       const token = (await someAccessToken(ctx, 'HOSTED-AUTH-5')).credential;
       const statuses = new Map<string, [number?, number?]>();
       for (const [i, as] of [key, token].entries()) {
@@ -216,13 +216,13 @@ export const scenarios: HostedScenario[] = [
   defineHostedScenario({
     id: 'SCN-H-027',
     group: 'credentials',
-    clauses: ['HOSTED-AUTH-5', 'HOSTED-SHAPE-token_exchange', 'HOSTED-DISCOVERY-3'],
+    clauses: ['HOSTED-AUTH-5', 'HOSTED-PAYLOAD-token_exchange', 'HOSTED-DISCOVERY-3'],
     title: 'The exchange returns access_token, refresh_token and expires_in; the access token is a JWT verified by the published keys',
     asserts:
       'POST /auth/exchange with an identity-provider token (skipped without one) answers {access_token, refresh_token, expires_in}: two non-empty strings and a positive number; ' +
       'the access token is a signed JWT that verifies (signature, exp, nbf) against /.well-known/jwks.json, and works as a Bearer credential.',
     async run(ctx) {
-      const t = await exchangeTokens(ctx, 'HOSTED-SHAPE-token_exchange');
+      const t = await exchangeTokens(ctx, 'HOSTED-PAYLOAD-token_exchange');
       // silent: the unit of expires_in (a number of seconds by OAuth).
       if (typeof t.expiresIn !== 'number' || !(t.expiresIn > 0)) check.fail(`token exchange: expected a positive number expires_in, got ${JSON.stringify(t.expiresIn) ?? 'nothing'}`, { clause: 'HOSTED-AUTH-5', expected: 'a number', actual: t.expiresIn });
       let alg: unknown;
@@ -245,18 +245,18 @@ export const scenarios: HostedScenario[] = [
   defineHostedScenario({
     id: 'SCN-H-028',
     group: 'credentials',
-    clauses: ['HOSTED-AUTH-6', 'HOSTED-SHAPE-refresh_access_token'],
+    clauses: ['HOSTED-AUTH-6', 'HOSTED-PAYLOAD-refresh_access_token'],
     title: 'Refresh rotates: a new access token and refresh token, and the used refresh token stops working',
     asserts:
       'Exchanges (skipped without an identity-provider token); POST /auth/refresh with the refresh token answers a new access token (it works) and a new refresh token; ' +
       'that one refreshes in turn; the first refresh token, presented again, is refused (any 4xx).',
     async run(ctx) {
-      const first = await exchangeTokens(ctx, 'HOSTED-SHAPE-token_exchange');
-      const second = tokensOf(ctx, await refresh(ctx, first.refreshToken, first.credential), 'HOSTED-SHAPE-refresh_access_token');
+      const first = await exchangeTokens(ctx, 'HOSTED-PAYLOAD-token_exchange');
+      const second = tokensOf(ctx, await refresh(ctx, first.refreshToken, first.credential), 'HOSTED-PAYLOAD-refresh_access_token');
       if (second.accessToken === first.accessToken) check.fail('refresh_access_token answered the same access token: expected a new one', { clause: 'HOSTED-AUTH-6', expected: 'a new access token', actual: 'the same' });
       if (second.refreshToken === first.refreshToken) check.fail('refresh_access_token answered the same refresh token: a rotation gives a new one', { clause: 'HOSTED-AUTH-6', expected: 'a new refresh token', actual: 'the same' });
       check2xx(await works(ctx, second.credential), 'HOSTED-AUTH-6');
-      tokensOf(ctx, await refresh(ctx, second.refreshToken, second.credential), 'HOSTED-SHAPE-refresh_access_token');
+      tokensOf(ctx, await refresh(ctx, second.refreshToken, second.credential), 'HOSTED-PAYLOAD-refresh_access_token');
       const again = await refresh(ctx, first.refreshToken);
       // silent: the status of a spent refresh token (400 invalid_grant by OAuth, or 401/403).
       if (!(again.status >= 400 && again.status < 500)) check.fail(`rotation: the spent refresh token was accepted again (${again.request} answered ${said(again)})`, { clause: 'HOSTED-AUTH-6', expected: '4xx', actual: again.status });
@@ -270,8 +270,8 @@ export const scenarios: HostedScenario[] = [
     title: 'Access tokens supplied per request all work, in any order',
     asserts: 'Exchanges twice (skipped without an identity-provider token) and alternates the two access tokens over four requests, as a per-request token callback would: each answer is 2xx.',
     async run(ctx) {
-      const a = await exchangeTokens(ctx, 'HOSTED-SHAPE-token_exchange');
-      const b = await exchangeTokens(ctx, 'HOSTED-SHAPE-token_exchange');
+      const a = await exchangeTokens(ctx, 'HOSTED-PAYLOAD-token_exchange');
+      const b = await exchangeTokens(ctx, 'HOSTED-PAYLOAD-token_exchange');
       for (const [as, path] of [[a.credential, '/conversations'], [b.credential, '/entities'], [a.credential, '/entities'], [b.credential, '/conversations']] as const) {
         const r = await works(ctx, as, path);
         if (!is2xx(r)) check.fail(`an access token supplied per request (${as.label}) was refused: ${r.request} answered ${said(r)}`, { clause: 'HOSTED-AUTH-7', expected: '2xx', actual: r.status });
@@ -288,8 +288,8 @@ export const scenarios: HostedScenario[] = [
       'Creates a key; where its creation answer or its list entry shows createdAt and expiresAt, expiresAt is 90 days after createdAt (to the minute). ' +
       'A service that shows neither passes with a note: the document does not say the expiry is shown.',
     async run(ctx) {
-      const k = await newKey(ctx, 'HOSTED-SHAPE-create_api_key');
-      const { items } = await listKeys(ctx, 'HOSTED-SHAPE-list_api_keys');
+      const k = await newKey(ctx, 'HOSTED-PAYLOAD-create_api_key');
+      const { items } = await listKeys(ctx, 'HOSTED-PAYLOAD-list_api_keys');
       const listed = items.find((i) => isObject(i) && i.id === k.id) as Record<string, unknown> | undefined;
       let judged = false;
       for (const [where, v] of [['create_api_key', k.body], ['list_api_keys', listed]] as const) {

@@ -130,7 +130,7 @@ describe('a failing hosted run', () => {
     new ConsoleReporter({ stream: { write: (t: string) => lines.push(t) } }).onEnd(report);
     const console = lines.join('');
     expect(console).toContain('FAIL SCN-H-023 Revoking a key takes effect on the very next request');
-    expect(console).toContain('clauses: HOSTED-AUTH-3, HOSTED-LIFECYCLE-revoke (hosted, credentials)');
+    expect(console).toContain('clauses: HOSTED-AUTH-3, HOSTED-KEYSTATE-3 (hosted, credentials)');
     expect(console).toMatch(/DELETE \/v1\/auth\/api-keys\/[\w-]+\n\s+authorization: \*\*\* \(the run's API key\)\n\s+→ 204/);
     expect(console).toMatch(/GET \/v1\/conversations\n\s+authorization: \*\*\* \(the API key created by call 0\)\n\s+→ 200 application\/json/);
     expect(console).toMatch(/\ncredentials .* failed\n/);

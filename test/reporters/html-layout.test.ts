@@ -81,7 +81,8 @@ describe.skipIf(!existsSync(CHROMIUM))(`report.html layout in headless Chromium 
     expect(await page.locator('#show-failures').isChecked()).toBe(true);
     expect(await page.locator('details.scn:visible').count()).toBe(bad.length);
     const first = page.locator('details.scn.bad').first();
-    expect(await first.locator('.smsg').innerText()).toBe(bad[0]!.message!.split('\n')[0]);
+    // Its one-line message names the sentences the failed assertion enforces.
+    expect(await first.locator('.smsg').innerText()).toBe(`${bad[0]!.message!.split('\n')[0]} [${bad[0]!.cites!.join(', ')}]`);
     mkdirSync(SHOTS, { recursive: true });
     await page.screenshot({ path: join(SHOTS, 'html-desktop.png') });
 

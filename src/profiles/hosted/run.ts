@@ -23,7 +23,7 @@ import { HOSTED_GROUPS, type HostedGroup, type HostedScenario } from './scenario
 
 export interface HostedProfileOptions
   extends Omit<Selection, 'tier'>,
-    Pick<RunOptions<HostedScenario, HostedScenarioResult>, 'scenarioTimeoutMs' | 'maxTimeMs' | 'reconnectWindowMs' | 'bail' | 'signal' | 'onStart' | 'onResult'> {
+    Pick<RunOptions<HostedScenario, HostedScenarioResult>, 'scenarioTimeoutMs' | 'maxTimeMs' | 'reconnectWindowMs' | 'bail' | 'signal' | 'onStart' | 'onResult' | 'keepAssertions' | 'advisories'> {
   /** The service's REST base URL (…/v1) or its origin (which gets /v1); omitted: the embedded hosted reference service. */
   url?: string;
   /** The run's API key (with the embedded service: its bootstrap key). */
@@ -131,6 +131,7 @@ export async function runHosted(options: HostedProfileOptions & { suite: readonl
     const driver = hostedDriver(client, target);
     const runOptions: RunOptions<HostedScenario, HostedLabel & Ending> = {
       ...runLimits(options),
+      ...(options.keepAssertions ? { keepAssertions: true } : {}),
       ...(options.onStart ? { onStart: options.onStart } : {}),
       ...(options.onResult ? { onResult: (r) => options.onResult!(client.scrubValue(r)) } : {}),
     };

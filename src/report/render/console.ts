@@ -9,7 +9,8 @@ import { causeLine, causesOf, compactIds } from '../causes.js';
 import { exploreFailureLines } from './explore.js';
 import { colorFor, type ColorTarget } from './color.js';
 import { totalsLine } from './totals.js';
-import { OUTCOME_LABEL, evidenceText, failureLines, indent, layOut, type FailureLine, type Outcome } from './text.js';
+import { OUTCOME_LABEL, advisoryDetail, advisoryHeadline, evidenceText, failureLines, indent, layOut, type FailureLine, type Outcome } from './text.js';
+import { advisoriesOf } from '../advisories.js';
 import { verdicts, viewOf, type SectionRow } from './view.js';
 
 export interface ConsoleStream extends ColorTarget {
@@ -199,6 +200,8 @@ export class ConsoleReporter {
         for (const r of bad) this.failure(r);
       }
     }
+    const advisories = advisoriesOf(report);
+    if (!this.options.quiet && advisories.failed > 0 && advisories.mode === 'report') this.advisories(advisories);
     for (const warning of view.warnings) this.w(c.yellow(`warning: ${warning}`));
     this.w();
     view.sections.forEach((section, i) => {
@@ -208,9 +211,24 @@ export class ConsoleReporter {
     this.w();
     // An explore-only report has no graded section: its own verdict line says what ran.
     if (view.sections.length > 0 || report.explore === undefined) this.w(totalsLine(report, causes.length));
+    const headline = advisoryHeadline(advisories);
+    if (headline !== undefined) this.w(advisories.failed > 0 ? c.yellow(headline) : headline);
     for (const v of verdicts(report)) this.w(v.ok ? c.bold.green(v.text) : c.bold.red(v.text));
     if (report.explore) for (const line of exploreFailureLines(report.explore)) this.w(line);
     if (report.gate) this.gate(report.gate);
+  }
+
+  /** The advisories that did not hold, after the failures and apart from them: never counted in the table. */
+  private advisories(a: ReturnType<typeof advisoriesOf>): void {
+    const c = this.c;
+    this.w();
+    this.w(c.bold.yellow(`Advisories that did not hold (${a.failed}): the kit's own readings, not failures`));
+    for (const d of advisoryDetail(a, this.options.verbose ? Infinity : 5)) {
+      this.w();
+      this.w(c.yellow(d.head));
+      this.w(c.dim(`  ${d.why}`));
+      for (const line of d.scenarios) this.w(`  ${line}`);
+    }
   }
 
   private failure(r: AnyReportScenario, intro?: string): void {

@@ -14,7 +14,9 @@ import { causeLine, causesOf, compactIds } from '../causes.js';
 import { isFailing, type AnyReportScenario, type Gate, type Report } from '../model.js';
 import { SEARCH_CSS, SEARCH_SCRIPT, SEARCH_SCRIPT_HASH, searchBox, searchText } from './search.js';
 import { exploreFailureLines } from './explore.js';
-import { OUTCOME_LABEL, clip, diffText, expectedActualDiff, isFailure, placeOf, type Outcome } from './text.js';
+import { OUTCOME_LABEL, advisoryHeadline, citedFirstLine, clip, diffText, expectedActualDiff, isFailure, placeOf, withCites, type Outcome } from './text.js';
+import { advisoriesOf } from '../advisories.js';
+import type { AdvisorySummary } from '../model.js';
 import { shortVerdict, verdicts, viewOf, type ReportView, type SectionRow } from './view.js';
 
 type Exchange = AnyReportScenario['exchanges'][number];
@@ -67,6 +69,11 @@ body:has(#show-skipped:checked) .scn:not(.o-skipped):not(.o-not-run) { display: 
 body:has(#show-failures:checked) .tier-group:not(:has(.scn.bad)),
 body:has(#show-passed:checked) .tier-group:not(:has(.scn.o-passed)),
 body:has(#show-skipped:checked) .tier-group:not(:has(.scn.o-skipped, .scn.o-not-run)) { display: none; }
+body:has(#show-advisories:checked) .scn:not(.adv) { display: none; }
+body:has(#show-advisories:checked) .tier-group:not(:has(.scn.adv)) { display: none; }
+.adv-badge { display: inline-block; margin-left: 10px; padding: 2px 10px; border-radius: 999px; background: #fff7e6; border: 1px solid #f3d19c; color: #8a5a00; font-size: 13px; font-weight: 600; vertical-align: middle; }
+.advmark { flex: none; font-size: 11px; font-weight: 700; color: #8a5a00; }
+.advisories li { margin: 0 0 8px; overflow-wrap: anywhere; } .advisories .why { color: var(--muted); font-size: 12px; }
 h2 { font-size: 16px; text-transform: capitalize; margin: 18px 0 8px; }
 details.scn { background: #fff; border: 1px solid var(--line); border-left: 5px solid var(--skip); border-radius: 6px; margin: 0 0 6px; }
 details.scn.o-passed { border-left-color: var(--pass); } details.scn.o-failed { border-left-color: var(--fail); } details.scn.o-error { border-left-color: var(--err); }
@@ -190,7 +197,9 @@ function causesSection(view: ReportView): string {
 function scenario(s: AnyReportScenario): string {
   const bad = isFailure(s);
   const parts = [`<p>clauses ${esc(s.clauses.join(', '))} · group ${esc(s.group)} · ${esc(placeOf(s))}${s.notImplemented ? ' · not implemented' : ''}</p>`];
-  if (s.message) parts.push(`<pre class="${bad ? 'message' : ''}">${esc(s.message)}</pre>`);
+  if (s.message) parts.push(`<pre class="${bad ? 'message' : ''}">${esc(bad ? [withCites(s.message.split('\n')[0]!, s.cites), ...s.message.split('\n').slice(1)].join('\n') : s.message)}</pre>`);
+  const notes = s.advisories ?? [];
+  if (notes.length) parts.push(`<p>advisories that did not hold (the kit's own readings, not failures)</p><ul>${notes.map((n) => `<li>${esc(n.id)}: ${esc(n.message)}</li>`).join('')}</ul>`);
   parts.push(diff(s));
   if (s.notes.length) parts.push(`<p>notes</p><ul>${s.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>`);
   if (s.exchanges.length) {
@@ -199,13 +208,25 @@ function scenario(s: AnyReportScenario): string {
   if (s.repro) parts.push(`<details class="repro"><summary>reproduce with curl (bash)</summary><pre>${esc(s.repro)}</pre></details>`);
   const ms = `${Math.round(s.durationMs)} ms`;
   // A failing row says why in one line, so the list reads without opening anything.
-  const first = s.message?.split('\n')[0] ?? '';
+  const first = s.message ? citedFirstLine(s, '') : '';
   const line = bad && first ? `<span class="smsg">${esc(first.length > 300 ? `${first.slice(0, 300)}…` : first)}</span>` : '';
+  const mark = notes.length ? `<span class="advmark" title="advisories that did not hold">ADVISORY ×${notes.length}</span>` : '';
   return (
-    `<details class="scn o-${esc(s.outcome)}${bad ? ' bad' : ''}" id="${esc(s.id)}" data-search="${esc(searchText(s))}">` +
-    `<summary><span class="outcome">${esc(OUTCOME_LABEL[s.outcome])}</span><span class="sid">${esc(s.id)}</span><span class="stitle">${esc(s.title)}${line}</span><span class="ms">${ms}</span></summary>` +
+    `<details class="scn o-${esc(s.outcome)}${bad ? ' bad' : ''}${notes.length ? ' adv' : ''}" id="${esc(s.id)}" data-search="${esc(searchText(s))}">` +
+    `<summary><span class="outcome">${esc(OUTCOME_LABEL[s.outcome])}</span><span class="sid">${esc(s.id)}</span><span class="stitle">${esc(s.title)}${line}</span>${mark}<span class="ms">${ms}</span></summary>` +
     `<div class="sbody">${parts.join('')}</div></details>`
   );
+}
+
+/** The advisories that did not hold, by id: what each expects and why it is not a rule, and where (server text escaped). */
+function advisoriesSection(a: AdvisorySummary): string {
+  if (a.failed === 0) return '';
+  const items = a.byId.map(
+    (b) =>
+      `<li><strong>${esc(b.id)}</strong> (${b.failed}×): expects ${esc(b.expects)}<div class="why">why it is not a rule: ${esc(b.reason)}</div>` +
+      `<ul>${b.scenarios.map((x) => `<li><a href="#${esc(x.id)}">${esc(x.id)}</a>: ${esc(x.message.split('\n')[0])}</li>`).join('')}</ul></li>`,
+  );
+  return `<section class="advisories"><div class="notice"><strong>${esc(advisoryHeadline(a) ?? '')}</strong><ol>${items.join('')}</ol></div></section>`;
 }
 
 function gate(g: Gate): string {
@@ -228,6 +249,7 @@ function filter(view: ReportView): string {
     ['failures', 'Failures', count(isFailing)],
     ['passed', 'Passed', count((o) => o === 'passed')],
     ['skipped', 'Skipped / not run', count((o) => o === 'skipped' || o === 'not-run')],
+    ...(all.some((x) => x.advisories?.length) ? [['advisories', 'Advisories', all.filter((x) => x.advisories?.length).length] as [string, string, number]] : []),
   ];
   // Open on the failures when there are any: they are what the reader came for.
   const first = options[1]![2] > 0 ? 'failures' : 'all';
@@ -241,8 +263,11 @@ export function renderHtml(report: Report): string {
   // The badge: the first section's verdict (the tier reached, a selection's, the hosted profile's).
   const badge = shortVerdict(report);
   const colour = TIER_COLOUR[badge.colour]!;
+  const advisories = advisoriesOf(report);
+  const headline = advisoryHeadline(advisories);
   const meta: [string, string][] = [
     ...view.sections.flatMap((s) => s.about),
+    ...(headline !== undefined ? [['advisories', headline] as [string, string]] : []),
     ['kit', `${report.kit.name} ${report.kit.version}, bridge protocol ${report.kit.protocol}${report.target.protocolVersion ? ` (target reports ${report.target.protocolVersion})` : ''}`],
     ['run', `${report.startedAt} – ${report.endedAt} (${(report.durationMs / 1000).toFixed(1)} s)`],
     ['environment', `node ${report.environment.node}, ${report.environment.platform}/${report.environment.arch}`],
@@ -264,7 +289,7 @@ export function renderHtml(report: Report): string {
 <header class="top">
 <div class="badge" style="background:${colour}" role="img" aria-label="${esc(badge.label)} ${esc(badge.value)}"><span class="label">${esc(badge.label)}</span><span class="value">${esc(badge.value)}</span></div>
 <div>
-<h1>agent-memory-tck conformance report</h1>
+<h1>agent-memory-tck conformance report${advisories.failed > 0 ? `<span class="adv-badge" title="${esc(headline ?? '')}">${advisories.failed} advisor${advisories.failed === 1 ? 'y' : 'ies'}${advisories.mode === 'fail' ? ' (failing)' : ''}</span>` : ''}</h1>
 ${verdicts(report).map((v) => `<p class="verdict ${v.ok ? 'ok' : 'bad'}">${esc(v.text)}</p>`).join('\n')}
 <dl class="meta">${meta.map(([k, v]) => `<dt>${k}</dt><dd>${esc(v)}</dd>`).join('')}</dl>
 </div>
@@ -273,6 +298,7 @@ ${verdicts(report).map((v) => `<p class="verdict ${v.ok ? 'ok' : 'bad'}">${esc(v
 ${report.explore?.failure ? `<section><h2>explore: minimal failing sequence</h2><pre>${esc(exploreFailureLines(report.explore).join('\n'))}</pre></section>` : ''}
 ${report.gate || warnings.length ? `<section>${report.gate ? gate(report.gate) : ''}${warnings.map((w) => `<div class="notice">warning: ${esc(w)}</div>`).join('')}</section>` : ''}
 ${causesSection(view)}
+${advisoriesSection(advisories)}
 ${filter(view)}
 <main>
 ${groups.join('\n')}

@@ -5,7 +5,9 @@
 import junitModule, { type Builder } from 'junit-report-builder';
 import type { AnyReportScenario, Report } from '../model.js';
 import { exploreFailureLines } from './explore.js';
-import { failureText, placeOf } from './text.js';
+import { citedFirstLine, failureText, placeOf } from './text.js';
+import { advisoriesOf, failedAdvisory } from '../advisories.js';
+import type { AdvisorySummary } from '../model.js';
 import { scenariosOf, viewOf } from './view.js';
 
 // The package is CommonJS (`module.exports = builder`) while its types declare a default export.
@@ -30,6 +32,30 @@ function firstLine(text: string | undefined, fallback: string): string {
 /** A skipped case's reason, in the order the cases are added (the builder writes a bare <skipped/>). */
 type SkipReasons = string[];
 
+/** A property in a test case's output, in the inline form JUnit consumers read (`[[PROPERTY|name=value]]`): one line, no `]`. */
+const inlineProperty = (name: string, value: string) => `[[PROPERTY|${name}=${value.replace(/[\r\n]+/g, ' ').replace(/\]/g, ')').trim() || '-'}]]`;
+
+/**
+ * What a test case says of its advisories that did not hold: a note per advisory (it stays passed
+ * unless the run fails advisories) and a property per advisory, `tck.advisory.<ID>` (numbered when
+ * one fails twice). Properties go in the output because the JUnit schemas of Jenkins (xunit) and
+ * Surefire allow <properties> on a test suite only, and a consumer must still read the file.
+ */
+function advisoryOutput(s: AnyReportScenario): string[] {
+  const notes = s.advisories ?? [];
+  if (notes.length === 0) return [];
+  const seen = new Map<string, number>();
+  return [
+    `advisories that did not hold (${notes.length}; the kit's own readings, not failures):`,
+    ...notes.map((n) => `  ${n.id}: ${n.message}`),
+    ...notes.map((n) => {
+      const k = (seen.get(n.id) ?? 0) + 1;
+      seen.set(n.id, k);
+      return inlineProperty(`tck.advisory.${n.id}${k > 1 ? `.${k}` : ''}`, n.message);
+    }),
+  ];
+}
+
 function addCase(suite: ReturnType<Builder['testSuite']>, s: AnyReportScenario, reasons: SkipReasons, target: Report['target']): void {
   const tc = suite
     .testCase()
@@ -37,29 +63,46 @@ function addCase(suite: ReturnType<Builder['testSuite']>, s: AnyReportScenario, 
     .name(xmlSafe(`${s.id} ${s.title}`))
     .time(seconds(s.durationMs));
   const body = xmlSafe(failureText(s, { all: true, target }));
-  const message = xmlSafe(firstLine(s.message, s.outcome));
+  const message = xmlSafe(citedFirstLine(s, s.outcome));
+  const advised = advisoryOutput(s);
+  const output = (lines: string[]) => {
+    const all = [...lines, ...advised];
+    if (all.length > 0) tc.standardOutput(xmlSafe(all.join('\n')));
+  };
   switch (s.outcome) {
-    case 'failed':
-      tc.failure(message, s.notImplemented ? 'not-implemented' : 'assertion').stacktrace(body);
+    case 'failed': {
+      const advisory = failedAdvisory(s);
+      tc.failure(message, s.notImplemented ? 'not-implemented' : advisory !== undefined ? 'advisory' : 'assertion').stacktrace(body);
+      output(advisory !== undefined ? [inlineProperty(`tck.advisory.${advisory}`, s.message ?? advisory)] : []);
       break;
+    }
     case 'error':
       tc.error(message, 'protocol-or-transport', body);
+      output([]);
       break;
     case 'skipped':
     case 'not-run':
       tc.skipped();
       reasons.push(xmlSafe(firstLine(s.message, s.outcome === 'skipped' ? 'skipped' : 'not run')));
-      if (s.message) tc.standardOutput(xmlSafe(`${s.outcome}: ${s.message}`));
+      output(s.message ? [`${s.outcome}: ${s.message}`] : []);
       break;
     case 'passed':
-      if (s.notes.length) tc.standardOutput(xmlSafe(s.notes.join('\n')));
+      output(s.notes);
       break;
   }
 }
 
+/** The run's advisories as properties of every test suite: how they were treated, and how many did not hold. */
+const advisoryFacts = (a: AdvisorySummary): [string, string][] => [
+  ['advisories', a.mode === 'fail' ? 'fail (an advisory that does not hold fails its scenario)' : "report (the kit's own readings, never a failure)"],
+  ['advisories.checked', String(a.checked)],
+  ['advisories.failed', String(a.failed)],
+];
+
 export function renderJunit(report: Report): string {
   const builder = junit.newBuilder().name(`agent-memory-tck ${report.target.url}`);
   const reasons: SkipReasons = [];
+  const advisories = advisoryFacts(advisoriesOf(report));
   runCase(builder, report);
   for (const section of viewOf(report).sections) {
     for (const row of section.rows) {
@@ -71,7 +114,7 @@ export function renderJunit(report: Report): string {
         .time(seconds(row.scenarios.reduce((sum, s) => sum + s.durationMs, 0)))
         .property('target', xmlSafe(section.target.url))
         .property('kit', `${report.kit.name} ${report.kit.version}`);
-      for (const [name, value] of row.facts) suite.property(name, value);
+      for (const [name, value] of [...row.facts, ...advisories]) suite.property(name, value);
       for (const s of row.scenarios) addCase(suite, s, reasons, report.target);
     }
   }

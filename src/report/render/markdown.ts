@@ -5,7 +5,8 @@ import { causeLine, causesOf, compactIds } from '../causes.js';
 import type { Report } from '../model.js';
 import { exploreFailureLines, exploreSummary } from './explore.js';
 import { esc } from './html.js';
-import { OUTCOME_LABEL, clip, failureText } from './text.js';
+import { OUTCOME_LABEL, advisoryDetail, advisoryHeadline, clip, failureText } from './text.js';
+import { advisoriesOf } from '../advisories.js';
 import { viewOf, type SectionRow } from './view.js';
 
 /** Failures shown with their evidence; the rest are listed one per line (GitHub caps a summary at 1 MiB). */
@@ -59,6 +60,9 @@ export function renderMarkdown(report: Report): string {
     if (e.failure) out.push('<details><summary>minimal failing sequence</summary>', '', codeBlock(clip(exploreFailureLines(e).join('\n'), EVIDENCE_CAP)), '', '</details>', '');
   }
   for (const w of view.warnings) out.push(`> warning: ${esc(w)}`, '');
+  const advisories = advisoriesOf(report);
+  const advisoryLine = advisoryHeadline(advisories);
+  if (advisoryLine !== undefined) out.push(`**${esc(advisoryLine)}**`, '');
   const bad = view.failures;
   if (bad.length) {
     // Causes lead: server text only ever inside a code block.
@@ -67,12 +71,19 @@ export function renderMarkdown(report: Report): string {
     out.push(codeBlock(clip(causes.map((c, i) => `${i + 1}. ${causeLine(c)}\n   ${compactIds(c.scenarios.map((s) => s.id))}`).join('\n'), EVIDENCE_CAP)), '');
     out.push(`### Failures (${bad.length})`, '');
     for (const s of bad.slice(0, DETAILED)) {
-      out.push(`<details><summary><b>${OUTCOME_LABEL[s.outcome]}</b> ${esc(s.id)} ${esc(s.title)} (${esc(s.clauses.join(', '))})</summary>`, '');
+      out.push(`<details><summary><b>${OUTCOME_LABEL[s.outcome]}</b> ${esc(s.id)} ${esc(s.title)} (${esc((s.cites?.length ? s.cites : s.clauses).join(', '))})</summary>`, '');
       out.push(codeBlock(clip(failureText(s, { target: report.target }), EVIDENCE_CAP)), '');
       out.push('</details>', '');
     }
     for (const s of bad.slice(DETAILED)) out.push(`- **${OUTCOME_LABEL[s.outcome]}** ${esc(s.id)} ${esc(s.title)}`);
     if (bad.length > DETAILED) out.push('', `(${bad.length - DETAILED} more failures without detail; see report.html or report.json)`, '');
+  }
+  if (advisories.failed > 0) {
+    // Apart from the failures, after them; what the server said only inside a code block.
+    out.push(`### Advisories that did not hold (${advisories.failed})`, '');
+    for (const d of advisoryDetail(advisories, DETAILED)) {
+      out.push(`<details><summary>${esc(d.head)}</summary>`, '', esc(d.why), '', codeBlock(clip(d.scenarios.join('\n'), EVIDENCE_CAP)), '', '</details>', '');
+    }
   }
   return `${out.join('\n').trimEnd()}\n`;
 }

@@ -4,7 +4,7 @@
 import { formatExchange, printable } from '../../engine/evidence.js';
 import { reaches } from '../../engine/grading.js';
 import { TIERS } from '../../engine/scenario.js';
-import { isFailing, type AnyReportScenario, type Report, type ScenarioOutcome as Outcome } from '../model.js';
+import { isFailing, type AdvisorySummary, type AnyReportScenario, type Report, type ScenarioOutcome as Outcome } from '../model.js';
 
 export type { Outcome };
 
@@ -225,7 +225,7 @@ export function failureLines(s: AnyReportScenario, options: { all?: boolean; tar
     { kind: 'heading', depth: 0, text: `${OUTCOME_LABEL[s.outcome]} ${s.id} ${s.title}` },
     { kind: 'clauses', depth: 1, text: `clauses: ${s.clauses.join(', ')}`, aside: `(${placeOf(s)}, ${s.group})` },
   ];
-  if (s.message) for (const text of s.message.split('\n')) lines.push({ kind: 'message', depth: 1, text });
+  if (s.message) s.message.split('\n').forEach((text, i) => lines.push({ kind: 'message', depth: 1, text: i === 0 ? withCites(text, s.cites) : text }));
   const diff = expectedActualDiff(s);
   if (diff) {
     lines.push({ kind: 'note', depth: 1, text: 'diff (- expected, + actual):' });
@@ -242,6 +242,39 @@ export function failureLines(s: AnyReportScenario, options: { all?: boolean; tar
   for (const ex of shown) for (const text of evidenceText(ex).split('\n')) lines.push({ kind: 'exchange', depth: 2, text });
   if (s.repro) lines.push({ kind: 'repro', depth: 1, text: `reproduce: ${reproHint(s, options.target)}` });
   return lines;
+}
+
+/**
+ * A failure's first line with the sentences the assertion that broke enforces ("… [SPEC-2.2.1]"),
+ * so a vendor sees which sentence broke; ids the line already names are not repeated.
+ */
+export function withCites(line: string, cites: readonly string[] | undefined): string {
+  const missing = (cites ?? []).filter((c) => !line.includes(c));
+  return missing.length === 0 ? line : `${line} [${(cites ?? []).join(', ')}]`;
+}
+
+/** The first line of a scenario's message, with its cites. */
+export const citedFirstLine = (s: Pick<AnyReportScenario, 'message' | 'cites'>, fallback: string): string => {
+  const first = (s.message ?? '').split('\n')[0]!.trim();
+  return first === '' ? fallback : withCites(first, s.cites);
+};
+
+/** The advisories' line of a run: how many were checked, how many did not hold, and what that means; undefined when there is nothing to say. */
+export function advisoryHeadline(a: AdvisorySummary): string | undefined {
+  if (a.checked === 0 && a.failed === 0 && a.mode === 'report') return undefined;
+  const n = `${a.failed} of ${a.checked} advisor${a.checked === 1 ? 'y' : 'ies'} checked did not hold`;
+  return a.mode === 'fail'
+    ? `Advisories: ${n}; counted as failures (--advisories fail)`
+    : `Advisories: ${n}; the kit's own readings, counted apart, never a failure (--advisories fail makes them failures)`;
+}
+
+/** Each advisory that did not hold: its id and what it expects, why it is not a rule, and each scenario with what was found (at most `max` per id). */
+export function advisoryDetail(a: AdvisorySummary, max = 5): { head: string; why: string; scenarios: string[] }[] {
+  return a.byId.map((b) => ({
+    head: `${b.id} (${b.failed}×): expects ${b.expects}`,
+    why: `why it is not a rule: ${b.reason}`,
+    scenarios: [...b.scenarios.slice(0, max).map((s) => `${s.id}: ${s.message.split('\n')[0]}`), ...(b.scenarios.length > max ? [`… ${b.scenarios.length - max} more`] : [])],
+  }));
 }
 
 /** The lines laid out with `pad` per level below `top` (an empty line stays empty). */

@@ -386,9 +386,9 @@ export const FAULTS: FaultRow[] = [
     return next('add_step', { ...b, trace_id: t.id });
   })), /add_step\(trace_id="6f1d2c3b-7a8e-4f00-9c1d-00000000dead", thought="Orphan step"\) \(no such trace\): expected 400 or 500 with \{"error": string\}, got 200/],
   ['SCN-B-132', 'add_step errors answer a bare string', w(badErrorBody('add_step', 'bad')), /add_step\(.*\) \(no such trace\): 400 with \{"error": string\} expected, got body "bad"/, 'error'],
-  ['SCN-B-133', 'setup answers 204', w(replace('setup', () => json(204))), /setup\(\): 200 with a JSON object expected, got 204 No Content \(BRIDGE-LIFECYCLE-1/, 'error'],
-  ['SCN-B-133', 'setup answers {"ok": "yes"}', w(mapResponse('setup', (r) => ({ ...r, ok: 'yes' }))), /setup\(\): ok \(BRIDGE-LIFECYCLE-1: setup answers 200 \{"ok": true\}\): expected true, got "yes"/],
-  ['SCN-B-134', 'teardown answers 200 {"ok": true}', w(replace('teardown', () => json(200, { ok: true }))), /teardown\(\): 204 expected, got 200 with body \{"ok":true\} \(BRIDGE-LIFECYCLE-2/, 'error'],
+  ['SCN-B-133', 'setup answers 204', w(replace('setup', () => json(204))), /setup\(\): 200 with a JSON object expected, got 204 No Content \(BRIDGE-LIFECYCLE-setup/, 'error'],
+  ['SCN-B-133', 'setup answers {"ok": "yes"}', w(mapResponse('setup', (r) => ({ ...r, ok: 'yes' }))), /setup\(\): ok \(BRIDGE-LIFECYCLE-setup: setup answers 200 \{"ok": true\}\): expected true, got "yes"/],
+  ['SCN-B-134', 'teardown answers 200 {"ok": true}', w(replace('teardown', () => json(200, { ok: true }))), /teardown\(\): 204 expected, got 200 with body \{"ok":true\} \(BRIDGE-LIFECYCLE-teardown/, 'error'],
   ['SCN-B-134', 'after teardown the target stays down, setup or not', w(stateful((next) => {
     let down = false;
     return (m, body) => {
@@ -397,9 +397,9 @@ export const FAULTS: FaultRow[] = [
       return next(m, body);
     };
   })), /add_message\(session_id="proto-teardown".*\): expected 200 with a JSON object, got 500 \{"error": "store is shut down"\}/],
-  ['SCN-B-135', 'clear_all_data keeps entities and traces', { store: new KeepsSilver() }, /get_entity_by_name\(name="Grace Hopper"\) after clear_all_data \(BRIDGE-LIFECYCLE-3.*: expected null, got \{/],
-  ['SCN-B-135', 'clear_all_data keeps everything', w(afterFirst('clear_all_data', replace('clear_all_data', () => json(204)))), /list_sessions\(\) after clear_all_data \(BRIDGE-LIFECYCLE-3.*: expected \[\], got 2 item/],
-  ['SCN-B-135', 'clear_all_data answers 200 {}', w(afterFirst('clear_all_data', replace('clear_all_data', async (b, next) => (await next('clear_all_data', b), json(200, {}))))), /clear_all_data\(\): 204 expected, got 200 with body \{\} \(BRIDGE-LIFECYCLE-3/, 'error'],
+  ['SCN-B-135', 'clear_all_data keeps entities and traces', { store: new KeepsSilver() }, /get_entity_by_name\(name="Grace Hopper"\) after clear_all_data \(BRIDGE-LIFECYCLE-clear_all_data.*: expected null, got \{/],
+  ['SCN-B-135', 'clear_all_data keeps everything', w(afterFirst('clear_all_data', replace('clear_all_data', () => json(204)))), /list_sessions\(\) after clear_all_data \(BRIDGE-LIFECYCLE-clear_all_data.*: expected \[\], got 2 item/],
+  ['SCN-B-135', 'clear_all_data answers 200 {}', w(afterFirst('clear_all_data', replace('clear_all_data', async (b, next) => (await next('clear_all_data', b), json(200, {}))))), /clear_all_data\(\): 204 expected, got 200 with body \{\} \(BRIDGE-LIFECYCLE-clear_all_data/, 'error'],
 ];
 
 /** Other choices the protocol allows: every scenario of ours must still pass. */
