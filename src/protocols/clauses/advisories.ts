@@ -17,15 +17,51 @@ export interface Advisory {
 export const ADVISORIES: readonly Advisory[] = [
   {
     id: 'ADV-refuse-missing-param',
-    expects: 'a call missing a required parameter is refused with 400 or 500 {"error": …} and changes nothing',
+    expects: 'a call missing a required parameter is refused with 400 or 500 {"error": …}',
     reason:
-      'the method tables mark parameters required, and the Errors section says what a failed call returns, but no sentence says a server must refuse a call that lacks one',
+      'the method tables mark parameters required, and the Errors section says what a failed call returns, but no sentence says a server must refuse a call that lacks one (it may read a default)',
     near: ['BRIDGE-ERRORS-1', 'BRIDGE-RESPONSE-6'],
   },
   {
     id: 'ADV-refuse-wrong-type',
-    expects: 'a parameter of the wrong JSON type is refused with 400 or 500 {"error": …} and changes nothing',
-    reason: 'the data model gives the types of fields, not what a server does with a parameter of another type',
+    expects: 'a parameter of the wrong JSON type is refused with 400 or 500 {"error": …}',
+    reason:
+      'the data model gives the types of fields, not what a server does with a parameter of another type; what it answers when it accepts one must still match the data model, and that is checked as a rule',
     near: ['BRIDGE-ERRORS-1', 'BRIDGE-GENERAL-5'],
+  },
+  {
+    id: 'ADV-failed-call-changes-nothing',
+    expects: 'a call answered with 400 or 500 {"error": …} leaves the stored data as it was',
+    reason:
+      'Errors rule 1 says what a failed call returns, not that it has no effect: no sentence makes a call atomic or says a refused write stores nothing',
+    near: ['BRIDGE-ERRORS-1', 'BRIDGE-RESPONSE-6'],
+  },
+  {
+    id: 'ADV-refuse-unknown-trace',
+    expects: 'add_step naming a trace_id that no trace has is refused with 400 or 500 {"error": …}',
+    reason:
+      'SPEC-4.2.1 links a step to its trace and Errors rule 2 says only that a lookup finding nothing is not an error; no sentence says a write naming an absent trace must fail (a server may start the trace, or keep the step)',
+    near: ['SPEC-4.2.1', 'BRIDGE-ERRORS-1', 'BRIDGE-ERRORS-2'],
+  },
+  {
+    id: 'ADV-refuse-unknown-status',
+    expects: 'record_tool_call with a status outside the six (pending, success, failure, error, timeout, cancelled) is refused with 400 or 500 {"error": …}',
+    reason:
+      'the data model lists the six statuses and every answer must carry one of them (checked as a rule), but no sentence says a server must refuse another value rather than read it as one of the six (for example "SUCCESS" as success)',
+    near: ['BRIDGE-MODEL-ToolCall.status', 'BRIDGE-STATES-1', 'BRIDGE-GENERAL-3'],
+  },
+  {
+    id: 'ADV-refuse-malformed-body',
+    expects: 'a request body that is not valid JSON (cut off, or with a trailing comma) is refused with 400 or 500 {"error": …}',
+    reason:
+      'the Request rules say what a client sends (a JSON object); no sentence says what a server does with a body that breaks them. When it fails the call, Errors rule 1 fixes the answer, and that is checked as a rule',
+    near: ['BRIDGE-REQUEST-1', 'BRIDGE-REQUEST-2', 'BRIDGE-ERRORS-1'],
+  },
+  {
+    id: 'ADV-search-results-distinct',
+    expects: 'a search answer (search_messages, search_entities) lists each stored item at most once',
+    reason:
+      'SPEC-2.3.1 and SPEC-3.4.1 say a search returns the matching items and SPEC-2.3.3 and SPEC-3.4.2 bound how many; no sentence forbids an item twice (an index of chunks can match one message twice; get_related_entities shows established queries repeating items, silent point related-repeats)',
+    near: ['SPEC-2.3.1', 'SPEC-2.3.3', 'SPEC-3.4.1', 'SPEC-3.4.2'],
   },
 ];
