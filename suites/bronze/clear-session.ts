@@ -23,7 +23,7 @@ async function expectOnlyCleared(bridge: BridgeApi, written: Map<string, Message
     await expectConversation(bridge, session, session === cleared ? [] : [message], after);
   }
   const counts = Object.fromEntries([...written.keys()].map((s) => [s, s === cleared ? 0 : 1]));
-  await expectCounts(bridge, counts, after);
+  await expectCounts(bridge, counts, after, ['SPEC-2.6.5', 'SPEC-2.4.2']);
 }
 
 export const scenarios: Scenario[] = [
@@ -62,7 +62,7 @@ export const scenarios: Scenario[] = [
       await bridge.clear_session({ session_id: 'clear-mine' });
       await expectConversation(bridge, 'clear-mine', [], 'after clear_session(session_id="clear-mine")');
       await expectConversation(bridge, 'clear-theirs', theirs, 'after clear_session(session_id="clear-mine")');
-      await expectCounts(bridge, { 'clear-mine': 0, 'clear-theirs': 2 }, 'after clear_session(session_id="clear-mine")');
+      await expectCounts(bridge, { 'clear-mine': 0, 'clear-theirs': 2 }, 'after clear_session(session_id="clear-mine")', ['SPEC-2.6.2', 'SPEC-2.4.2']);
     },
   }),
 
@@ -97,7 +97,7 @@ export const scenarios: Scenario[] = [
       await bridge.clear_session({ session_id: 'clear-reuse' });
       const fresh = await addMessages(bridge, 'clear-reuse', ['After clear']);
       await expectConversation(bridge, 'clear-reuse', fresh, 'after clear_session and one new add_message');
-      await expectCounts(bridge, { 'clear-reuse': 1 }, 'after clear_session and one new add_message');
+      await expectCounts(bridge, { 'clear-reuse': 1 }, 'after clear_session and one new add_message', ['SPEC-2.6.4', 'SPEC-2.4.2']);
     },
   }),
 

@@ -29,18 +29,28 @@ const ERROR_WORDS = '(BRIDGE-ERRORS-1: a failed call answers 400 or 500 with {"e
 export type Refusal = { refused: true; status: number; message: string } | { refused: false; value: unknown };
 
 /**
- * Posts a call that the kit expects refused (`advisory` names that reading) and judges the answer
- * by what the text says: an error answer must be well-formed with a non-empty error text (a rule);
- * an answer of another status or shape breaks the response rules (a protocol fault, citing them);
- * an answer accepting the call is noted under the advisory and must still be the method's answer,
- * matching the data model (rules).
+ * What an answer accepting the call is judged by, besides its data model: `advise`, the advisory
+ * that notes it (the kit's reading that it should be refused); `judge`, the rules the accepted
+ * answer must still keep (it is called with the answer and the call in words).
+ */
+export interface OnAccepted {
+  advise?: string;
+  judge?: (value: unknown, call: string) => void;
+}
+
+/**
+ * Posts a call that the kit expects refused and judges the answer by what the text says: an error
+ * answer must be well-formed with a non-empty error text (a rule); an answer of another status or
+ * shape breaks the response rules (a protocol fault, citing them); an answer accepting the call is
+ * noted under `accepted.advise`, must still be the method's answer matching the data model (rules)
+ * and keep what `accepted.judge` checks.
  */
 export async function expectRefusal(
   ctx: ScenarioContext,
   method: MethodName,
   params: Params,
   why: string,
-  advisory: string,
+  accepted: OnAccepted,
   opts?: { rawBody?: string },
 ): Promise<Refusal> {
   const call = opts?.rawBody === undefined ? `${callText(method, params)} (${why})` : `${method} with the body ${show(opts.rawBody)} (${why})`;
@@ -62,7 +72,7 @@ export async function expectRefusal(
       });
       return { refused: true, status: outcome.status, message: outcome.message };
     default: {
-      check.advise(advisory).fail(`${call}: expected 400 or 500 with {"error": string}, got ${describeOutcome(outcome)}`, { status: [400, 500], actual: outcome });
+      if (accepted.advise !== undefined) check.advise(accepted.advise).fail(`${call}: expected 400 or 500 with {"error": string}, got ${describeOutcome(outcome)}`, { status: [400, 500], actual: outcome });
       const value = 'value' in outcome ? outcome.value : outcome.kind === 'null' ? null : undefined;
       const schema = METHODS[method].result;
       if (schema !== null && value !== undefined && value !== null) {
@@ -73,6 +83,7 @@ export async function expectRefusal(
           throw fault;
         }
       }
+      accepted.judge?.(value, call);
       return { refused: false, value };
     }
   }

@@ -64,4 +64,11 @@ export const ADVISORIES: readonly Advisory[] = [
       'SPEC-2.3.1 and SPEC-3.4.1 say a search returns the matching items and SPEC-2.3.3 and SPEC-3.4.2 bound how many; no sentence forbids an item twice (an index of chunks can match one message twice; get_related_entities shows established queries repeating items, silent point related-repeats)',
     near: ['SPEC-2.3.1', 'SPEC-2.3.3', 'SPEC-3.4.1', 'SPEC-3.4.2'],
   },
+  {
+    id: 'ADV-limit-window',
+    expects: 'get_conversation(limit=N) keeps the first N or the last N messages of the conversation (a run from one end, oldest first)',
+    reason:
+      'SPEC-2.2.2 and SPEC-2.2.6 fix how many messages a limit returns, SPEC-2.2.1 their order and SPEC-2.2.4 their session (all checked as rules); which messages a limit keeps is not shown (the bridge document leaves "the meaning of limit" open), so N messages of the session that are not a run from one end break no sentence',
+    near: ['SPEC-2.2.2', 'SPEC-2.2.6', 'SPEC-2.2.1'],
+  },
 ];
