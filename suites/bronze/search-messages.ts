@@ -17,7 +17,7 @@ function callText(p: SearchParams): string {
   return `search_messages(${parts.join(', ')})`;
 }
 
-/** Searches, and requires every result to be a message this scenario stored, at most once. */
+/** Searches, and requires every result to be a message this scenario stored (each at most once: an advisory). */
 async function search(bridge: BridgeApi, params: SearchParams, stored: readonly Written[]): Promise<{ results: Message[]; call: string }> {
   const call = callText(params);
   const results = await bridge.search_messages(params);
@@ -96,7 +96,7 @@ export const scenarios: Scenario[] = [
     title: 'search_messages returns no more results than limit',
     asserts:
       'Stores six messages matching the query (in two sessions) and one unrelated; searches with limit 2 and limit 3 ' +
-      'must return between one and limit distinct stored messages.',
+      'must return between one and limit stored messages (each at most once: advisory ADV-search-results-distinct).',
     async run({ bridge }) {
       const stored = [
         ...(await addMessages(bridge, 'search-limit', ['Test message number 0', 'Test message number 1', 'Test message number 2', 'Test message number 3', TOPICS.cooking[1]])),

@@ -71,4 +71,11 @@ export const ADVISORIES: readonly Advisory[] = [
       'SPEC-2.2.2 and SPEC-2.2.6 fix how many messages a limit returns, SPEC-2.2.1 their order and SPEC-2.2.4 their session (all checked as rules); which messages a limit keeps is not shown (the bridge document leaves "the meaning of limit" open), so N messages of the session that are not a run from one end break no sentence',
     near: ['SPEC-2.2.2', 'SPEC-2.2.6', 'SPEC-2.2.1'],
   },
+  {
+    id: 'ADV-search-preferences-limit',
+    expects: 'search_preferences(limit=N) returns at most N preferences',
+    reason:
+      'the method row gives search_preferences a limit? parameter, and every other limit of the protocol has its sentence (SPEC-2.3.3, SPEC-3.4.2, SPEC-4.6.3, SPEC-5.4.2), but none is written for search_preferences, and the bridge document leaves the meaning of its parameters open',
+    near: ['BRIDGE-METHOD-search_preferences', 'SPEC-3.5.1', 'SPEC-3.4.2'],
+  },
 ];
