@@ -78,4 +78,18 @@ export const ADVISORIES: readonly Advisory[] = [
       'the method row gives search_preferences a limit? parameter, and every other limit of the protocol has its sentence (SPEC-2.3.3, SPEC-3.4.2, SPEC-4.6.3, SPEC-5.4.2), but none is written for search_preferences, and the bridge document leaves the meaning of its parameters open',
     near: ['BRIDGE-METHOD-search_preferences', 'SPEC-3.5.1', 'SPEC-3.4.2'],
   },
+  {
+    id: 'ADV-similar-traces-first',
+    expects: 'get_similar_traces ranks a trace whose task matches the query ahead of traces sharing no word with it',
+    reason:
+      'SPEC-5.4.1 says the traces with similar tasks are returned (checked as a rule); an answer may hold other traces too (the established adapters search nearest neighbours), and the bridge document leaves ordering open, so no sentence puts the similar ones first',
+    near: ['SPEC-5.4.1', 'BRIDGE-METHOD-get_similar_traces'],
+  },
+  {
+    id: 'ADV-properties-not-null',
+    expects: 'add_relationship without properties answers properties as a JSON object or leaves the field out, never null',
+    reason:
+      'General rule 5 says properties are JSON objects, but rule 4 lets an optional field be null when unset and the Relationship table is not shown, so whether properties is such a field is open; the data model checked for every answer takes an object or null',
+    near: ['BRIDGE-GENERAL-5', 'BRIDGE-GENERAL-4', 'BRIDGE-METHOD-add_relationship'],
+  },
 ];

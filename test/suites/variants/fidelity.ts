@@ -103,8 +103,10 @@ export const FAULTS: FaultRow[] = [
     /get_related_entities\(entity_id=<Bob>, relationship_type="KNOWS"\) after merging Dup \(Bob → Dup\) into Alice \(SPEC-5\.3\.2.*\): expected .* among the results, got \[\]/],
   ['SCN-G-105', 'relationship types are upper-cased', mapRequest('add_relationship', (b) => ({ ...b, relationship_type: b.relationship_type.toUpperCase() })),
     /add_relationship\(relationship_type="works_with"\) answer \(SPEC-5\.2\.1.*\): expected "works_with", got "WORKS_WITH"/],
-  ['SCN-G-106', 'properties answered null when none were given', mapResponse('add_relationship', (r, req) => (req.properties == null ? { ...r, properties: null } : r)),
-    /add_relationship\(relationship_type="KNOWS"\) without properties: expected properties to be a JSON object or absent \(bridge-protocol\.md.*\), got null/],
+  ['SCN-G-106', 'properties answered as a JSON text', mapResponse('add_relationship', (r) => ({ ...r, properties: JSON.stringify(r.properties ?? {}) })),
+    /add_relationship: response does not match the data model:[\s\S]*properties/],
+  ['SCN-G-106', 'nested objects in properties are dropped', mapRequest('add_relationship', (b) => ({ ...b, properties: b.properties && Object.fromEntries(Object.entries(b.properties).filter(([, v]) => typeof v !== 'object' || v === null)) })),
+    /add_relationship\(properties=<nested object>\) answer: properties as sent/],
 ];
 
 /** The store searched only when the session exists (an unknown session filter is a TypeError: 500). */
