@@ -183,6 +183,18 @@ export const SILENT_POINTS: readonly SilentPoint[] = [
     variant: { file: VALID, name: 'get_tool_stats counts unfinished calls as failed' },
   },
   {
+    id: 'derived-precision',
+    topic: 'the precision of derived values: get_tool_stats success_rate and avg_duration_ms',
+    clauses: ['SPEC-4.7.1', 'SPEC-4.7.4'],
+    readings: [
+      'the exact quotient (a binary double)',
+      'rounded to 4 decimal places (R\'s jsonlite: 0.6667 for 2/3)',
+      'rounded to 4 significant digits; the kit accepts a value within half a unit of the 4th significant digit or of the 4th decimal place, whichever is coarser',
+    ],
+    reference: 'the exact quotient',
+    variant: { file: VALID, name: 'get_tool_stats rounds success_rate and avg_duration_ms to 4 decimal places (R\'s jsonlite)' },
+  },
+  {
     id: 'limit-zero',
     topic: 'get_conversation(limit=0)',
     clauses: ['SPEC-2.2.2'],

@@ -1,7 +1,7 @@
 // Gold: several agents sharing one memory (SPEC-5.5.x). Entities are shared by all sessions;
 // traces and conversations belong to their session and filter by it exactly.
 import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
-import { indexOfId, sameIds } from '../support/by-id.js';
+import { ids, indexOfId, sameIds } from '../support/by-id.js';
 import { addEntities } from '../support/entities.js';
 import { addTrace } from '../support/traces.js';
 
@@ -69,7 +69,9 @@ export const scenarios: Scenario[] = [
         sameIds(conv.messages, [own], `get_conversation(${session}) with one message in each of two sessions`, { ordered: true });
         // silent (search-relevance): threshold 0, so whatever the scoring the session's one message is found
         const hits = await bridge.search_messages({ query: 'Agent speaking', session_id: session, limit: 10, threshold: 0 });
-        sameIds(hits, [own], `search_messages("Agent speaking", session_id=${session}, limit=10, threshold=0) with an equally matching message in the other session`, { cites: ['SPEC-5.5.3', 'SPEC-2.3.2', 'SPEC-2.3.1'] });
+        const searched = `search_messages("Agent speaking", session_id=${session}, limit=10, threshold=0) with an equally matching message in the other session`;
+        sameIds(hits, [own], searched, { allowRepeats: true, cites: ['SPEC-5.5.3', 'SPEC-2.3.2', 'SPEC-2.3.1'] });
+        check.advise('ADV-search-results-distinct').distinct(ids(hits), `${searched}: each message at most once`);
         const found = await bridge.get_entity_by_name({ name: 'SharedCorp' });
         check.equal(found?.id ?? null, corp.id, `get_entity_by_name("SharedCorp") in the context of ${session}: the shared entity's id`);
       }
