@@ -6,6 +6,7 @@ import type { BridgeApi } from '../../src/profiles/bridge/context.js';
 import type { Message } from '../../src/protocols/bridge/model.js';
 import { addMessages, expectConversation } from '../support/messages.js';
 import { expectCounts } from '../support/sessions.js';
+import { mustSucceed } from '../support/cite.js';
 
 const group = 'clear_session';
 
@@ -77,7 +78,7 @@ export const scenarios: Scenario[] = [
       'must keep its message.',
     async run({ bridge }) {
       const [other] = await addMessages(bridge, 'clear-unknown-other', ['Untouched']);
-      await bridge.clear_session({ session_id: 'clear-never-written' });
+      await mustSucceed(bridge.clear_session({ session_id: 'clear-never-written' }), 'clear_session(session_id="clear-never-written") of a session never written to', ['SPEC-2.6.3']);
       await expectConversation(bridge, 'clear-never-written', [], 'after clear_session of a session never written to');
       await expectConversation(bridge, 'clear-unknown-other', [other!], 'after clear_session(session_id="clear-never-written")');
     },

@@ -35,7 +35,7 @@ function inOrder(part: readonly string[], whole: readonly string[]): boolean {
  * in the order added (SPEC-2.2.1). That they are the first `limit` or the last `limit` is the kit's
  * reading of what limit keeps (ADV-limit-window): no sentence says which messages a limit keeps.
  */
-export function checkLimitWindow(got: readonly string[], all: readonly string[], n: number, call: string, ofSession: string): void {
+function checkLimitWindow(got: readonly string[], all: readonly string[], n: number, call: string, ofSession: string): void {
   check.by('SPEC-2.2.4').every(got, (l) => all.includes(l), `${call}: messages of session "${ofSession}" only, got ${show(got)}`, (l) => `${l} is not a message of that session`);
   check.by('SPEC-2.2.1').ok(inOrder(got, all), `${call}: messages in the order they were added (${show(all)}), got ${show(got)}`, { expected: all, actual: got });
   const first = all.slice(0, n);

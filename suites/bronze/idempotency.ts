@@ -4,6 +4,7 @@ import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenari
 import { addMessages, expectConversation } from '../support/messages.js';
 import { expectCounts } from '../support/sessions.js';
 import { ids } from '../support/by-id.js';
+import { mustSucceed } from '../support/cite.js';
 
 const group = 'idempotency';
 
@@ -52,7 +53,7 @@ export const scenarios: Scenario[] = [
     asserts: 'Stores a message, then clears its session three times (each a success); the conversation must be empty afterwards.',
     async run({ bridge }) {
       await addMessages(bridge, 'clear-repeat', ['Data']);
-      for (let i = 0; i < 3; i++) await bridge.clear_session({ session_id: 'clear-repeat' });
+      for (let i = 0; i < 3; i++) await mustSucceed(bridge.clear_session({ session_id: 'clear-repeat' }), `clear_session(session_id="clear-repeat"), call ${i + 1} of 3`, ['SPEC-2.8.3']);
       await expectConversation(bridge, 'clear-repeat', [], 'after three clear_session calls', ['SPEC-2.6.1']);
     },
   }),

@@ -63,8 +63,13 @@ type Params = Record<string, unknown>;
  * a well-formed answer of the wrong kind (an error for a valid call, success for a call that
  * cannot succeed, an object where nothing exists) is a failed check.
  */
-function judge<W extends Want>(outcome: Outcome, method: string, call: string, want: W, rule: Rule): Answer<W> {
-  if (outcome.kind === want) return outcome as Answer<W>;
+function judge<W extends Want>(outcome: Outcome, method: string, call: string, want: W, rule: Rule, also: readonly Rule[] = []): Answer<W> {
+  const rules = [rule, ...also];
+  if (outcome.kind === want) {
+    // The answer kind held: recorded under its rule (the clause map counts it).
+    check.by(...rules).ok(true, `${call}: ${EXPECTED[want]}`);
+    return outcome as Answer<W>;
+  }
   switch (outcome.kind) {
     case 'transport':
       throw new TransportFault(method, outcome.failure, outcome.reason);
@@ -72,11 +77,11 @@ function judge<W extends Want>(outcome: Outcome, method: string, call: string, w
       // A 404/501 counts as "not implemented" only where the method itself is missing; callers
       // that know the method exists (silverLookup) judge it as a shape fault instead.
       const fault = new ProtocolFault(call, `${outcome.reason} ${cite(rule)}`, outcome.notImplemented);
-      fault.cites = [rule];
+      fault.cites = rules;
       throw fault;
     }
     default:
-      return check.by(rule).fail(`${call}: expected ${EXPECTED[want]}, got ${describeOutcome(outcome)} ${cite(rule)}`, { expected: EXPECTED[want], actual: outcome });
+      return check.by(...rules).fail(`${call}: expected ${EXPECTED[want]}, got ${describeOutcome(outcome)} ${cite(rule)}`, { expected: EXPECTED[want], actual: outcome });
   }
 }
 
@@ -183,7 +188,7 @@ async function expectNull(ctx: ScenarioContext, method: string, params: Params):
     fault.cites = ['BRIDGE-RESPONSE-5', 'BRIDGE-ERRORS-2'];
     throw fault;
   }
-  judge(outcome, method, call, 'null', 'BRIDGE-RESPONSE-5');
+  judge(outcome, method, call, 'null', 'BRIDGE-RESPONSE-5', ['BRIDGE-ERRORS-2']);
 }
 
 const tier = 'bronze';

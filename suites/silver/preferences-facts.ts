@@ -33,17 +33,18 @@ export async function addPreferences(bridge: BridgeApi, check: Check, list: read
 
 /**
  * search_preferences(query, category) finds `sent` under its id (SPEC-3.5.1, and SPEC-3.5.2 with a
- * category) with its fields unchanged (what the scenario stores: its clauses).
+ * category) with its fields unchanged: what `readCites` names (default: the scenario's clauses,
+ * when they are about what a preference stores).
  */
 export async function checkPreferenceFound(
-  bridge: BridgeApi, check: Check, sent: Preference, query: string, category?: string,
+  bridge: BridgeApi, check: Check, sent: Preference, query: string, category?: string, readCites?: readonly string[],
 ): Promise<Preference[]> {
   const params = category === undefined ? { query, limit: 10 } : { query, category, limit: 10 };
   const hits = await bridge.search_preferences(params);
   const call = `search_preferences(query=${JSON.stringify(query)}${category === undefined ? '' : `, category=${JSON.stringify(category)}`})`;
   // silent: the rank of the match among the results.
   const got = check.by('SPEC-3.5.1', ...(category === undefined ? [] : ['SPEC-3.5.2'])).some(hits, (h) => h.id === sent.id, `${call}: the matching preference ${sent.id} written by add_preference`);
-  check.equal(preferenceView(got), preferenceView(sent), `${call}: the preference read back`);
+  (readCites === undefined ? check : check.by(...readCites)).equal(preferenceView(got), preferenceView(sent), `${call}: the preference read back`);
   return hits;
 }
 
@@ -68,7 +69,7 @@ export const scenarios: Scenario[] = [
     async run({ bridge, check }) {
       const [p] = await addPreferences(bridge, check, [{ category: 'language', preference: 'Prefers Python over JavaScript' }]);
       check.by('SPEC-1.3.2').uuid(p!.id, 'add_preference: id');
-      await checkPreferenceFound(bridge, check, p!, 'Python');
+      await checkPreferenceFound(bridge, check, p!, 'Python', undefined, ['SPEC-3.5.1']);
     },
   }),
 
@@ -96,7 +97,7 @@ export const scenarios: Scenario[] = [
         { category: 'editor', preference: 'Uses dark themes in the code editor', context: 'late evenings' },
       ]);
       check.distinct(added.map((p) => p.id), 'add_preference ×4: preference ids');
-      for (const p of added) await checkPreferenceFound(bridge, check, p, p.preference, p.category);
+      for (const p of added) await checkPreferenceFound(bridge, check, p, p.preference, p.category, ['SPEC-3.2.3', 'SPEC-3.5.1']);
     },
   }),
 
@@ -131,7 +132,7 @@ export const scenarios: Scenario[] = [
         { category: 'food', preference: 'Dislikes sushi' },
       ]);
       check.distinct(added.map((p) => p.id), 'add_preference ×2 in category food: preference ids');
-      for (const p of added) await checkPreferenceFound(bridge, check, p, 'pizza sushi', 'food');
+      for (const p of added) await checkPreferenceFound(bridge, check, p, 'pizza sushi', 'food', ['SPEC-3.2.6', 'SPEC-3.5.1']);
     },
   }),
 
@@ -142,7 +143,7 @@ export const scenarios: Scenario[] = [
     async run({ bridge, check }) {
       const p = await bridge.add_preference({ category: 'test', preference: 'UUID check' });
       check.uuid(p.id, 'add_preference: id');
-      await checkPreferenceFound(bridge, check, p, 'UUID check', 'test');
+      await checkPreferenceFound(bridge, check, p, 'UUID check', 'test', ['SPEC-3.5.1']);
     },
   }),
 

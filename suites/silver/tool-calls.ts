@@ -93,13 +93,13 @@ type ExpectedStats = { name: string; total_calls: number; successful_calls: numb
  * writes 4 decimal places: 0.6667 for 2/3) is correct; a truncated average (150 for 150.5), a value
  * of the wrong calls or of another scale is not.
  */
-export function derivedTolerance(exact: number): number {
+function derivedTolerance(exact: number): number {
   const significant = exact === 0 ? 0 : 0.5 * 10 ** (Math.floor(Math.log10(Math.abs(exact))) - 3);
   return Math.max(significant, 0.5e-4) * (1 + 1e-9) + 1e-12;
 }
 
 /** `got` is `exact` to the stated precision (derivedTolerance). */
-export const closeTo = (got: unknown, exact: number): boolean => typeof got === 'number' && Math.abs(got - exact) <= derivedTolerance(exact);
+const closeTo = (got: unknown, exact: number): boolean => typeof got === 'number' && Math.abs(got - exact) <= derivedTolerance(exact);
 
 /**
  * `got` has exactly the expected counts (SPEC-4.7.1: accurate aggregated statistics), success_rate
@@ -275,7 +275,7 @@ export const scenarios: Scenario[] = [
       ]);
       const call = 'get_tool_stats(tool_name="rated_tool")';
       const stats = await bridge.get_tool_stats({ tool_name: 'rated_tool' });
-      check.length(stats, 1, `${call}: entries (the named tool only)`);
+      check.by('SPEC-4.7.1').length(stats, 1, `${call}: entries (the named tool only)`);
       checkStats(check, stats[0], { name: 'rated_tool', total_calls: 4, successful_calls: 3, failed_calls: 1, success_rate: 0.75 }, call);
     },
   }),

@@ -22,11 +22,11 @@ export function callText(method: string, params: Params): string {
 }
 
 /** What the error answer of a failed call must be (bridge-protocol.md, Errors 1 and the Error row of the response table). */
-export const ERROR_RULE = ['BRIDGE-ERRORS-1', 'BRIDGE-RESPONSE-6'] as const;
+const ERROR_RULE = ['BRIDGE-ERRORS-1', 'BRIDGE-RESPONSE-6'] as const;
 const ERROR_WORDS = '(BRIDGE-ERRORS-1: a failed call answers 400 or 500 with {"error": string} saying what went wrong)';
 
 /** How a call the kit expects refused was answered. */
-export type Refusal = { refused: true; status: number; message: string } | { refused: false; value: unknown };
+type Refusal = { refused: true; status: number; message: string } | { refused: false; value: unknown };
 
 /**
  * What an answer accepting the call is judged by, besides its data model: `advise`, the advisory

@@ -34,7 +34,7 @@ export async function withVariant<T>(options: VariantOptions, fn: (url: string) 
 }
 
 /** How a run treats the kit's own readings: noted (the default) or failures (--advisories=fail). */
-export interface VariantRun {
+interface VariantRun {
   advisories?: AdvisoryMode;
 }
 

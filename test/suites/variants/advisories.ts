@@ -5,12 +5,11 @@
 import { randomUUID } from 'node:crypto';
 import { TOOL_CALL_STATUSES } from '../../../src/protocols/bridge/model.js';
 import { compose, mapRequest, mapResponse, type VariantOptions, type Wrap } from '../../harness/variants.js';
-import { ROLES, failAfterWriting, json, messagesOf, replace, sessionsOf } from './bronze-b.js';
+import { ROLES, failAfterWriting, json, messagesOf, replace, sessionsOf, w } from './bronze-b.js';
 
 /** [scenario, the reading broken, the variant, the advisory noted]. */
-export type AdvisoryRow = [id: string, fault: string, variant: VariantOptions, advisory: string];
+type AdvisoryRow = [id: string, fault: string, variant: VariantOptions, advisory: string];
 
-const w = (wrap: Wrap): VariantOptions => ({ wrap });
 
 /**
  * get_conversation(limit=N), when the session holds more, keeps its first N-1 messages and its last:
