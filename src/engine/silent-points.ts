@@ -264,6 +264,17 @@ export const SILENT_POINTS: readonly SilentPoint[] = [
   },
 ];
 
+/**
+ * The readings 'derived-precision' accepts, for the scenarios and explore alike: a derived value
+ * (success_rate, avg_duration_ms) within half a unit of the 4th significant digit of the exact value,
+ * or of the 4th decimal place, whichever is coarser. 0.6667 is 2/3; 150 is not 150.5.
+ */
+export function withinDerivedPrecision(got: unknown, exact: number): boolean {
+  if (typeof got !== 'number') return false;
+  const significant = exact === 0 ? 0 : 0.5 * 10 ** (Math.floor(Math.log10(Math.abs(exact))) - 3);
+  return Math.abs(got - exact) <= Math.max(significant, 0.5e-4) * (1 + 1e-9) + 1e-12;
+}
+
 /** The entry of a silent point by id (undefined for an unknown id). */
 export function silentPoint(id: string): SilentPoint | undefined {
   return SILENT_POINTS.find((p) => p.id === id);

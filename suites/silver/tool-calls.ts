@@ -2,6 +2,7 @@
 // calls that get_trace_with_steps returns with each step (SPEC-4.5.2).
 import { NESTED_METADATA } from '../../fixtures/data.js';
 import type { Check } from '../../src/engine/assert.js';
+import { withinDerivedPrecision } from '../../src/engine/silent-points.js';
 import type { BridgeApi } from '../../src/profiles/bridge/context.js';
 import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
 import type { ReasoningStep, ReasoningTrace, ToolCall, ToolCallStatus, ToolStats } from '../../src/protocols/bridge/model.js';
@@ -87,19 +88,12 @@ function statusScenario(id: string, clause: string, status: ToolCallStatus, erro
 type ExpectedStats = { name: string; total_calls: number; successful_calls: number; failed_calls: number; success_rate: number; avg_duration_ms?: number };
 
 /**
- * How far a derived value may be from the exact one: half a unit of its 4th significant digit or of
- * the 4th decimal place, whichever is coarser. silent (derived-precision): neither document fixes the
+ * `got` is `exact` to 4 significant digits. silent (derived-precision): neither document fixes the
  * precision of success_rate or avg_duration_ms, so a value rounded the common way (R's jsonlite
  * writes 4 decimal places: 0.6667 for 2/3) is correct; a truncated average (150 for 150.5), a value
  * of the wrong calls or of another scale is not.
  */
-function derivedTolerance(exact: number): number {
-  const significant = exact === 0 ? 0 : 0.5 * 10 ** (Math.floor(Math.log10(Math.abs(exact))) - 3);
-  return Math.max(significant, 0.5e-4) * (1 + 1e-9) + 1e-12;
-}
-
-/** `got` is `exact` to the stated precision (derivedTolerance). */
-const closeTo = (got: unknown, exact: number): boolean => typeof got === 'number' && Math.abs(got - exact) <= derivedTolerance(exact);
+const closeTo = withinDerivedPrecision;
 
 /**
  * `got` has exactly the expected counts (SPEC-4.7.1: accurate aggregated statistics), success_rate
