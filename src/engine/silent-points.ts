@@ -183,6 +183,18 @@ export const SILENT_POINTS: readonly SilentPoint[] = [
     variant: { file: VALID, name: 'get_tool_stats counts unfinished calls as failed' },
   },
   {
+    id: 'derived-precision',
+    topic: 'the precision of derived values: get_tool_stats success_rate and avg_duration_ms',
+    clauses: ['SPEC-4.7.1', 'SPEC-4.7.4'],
+    readings: [
+      'the exact quotient (a binary double)',
+      'rounded to 4 decimal places (R\'s jsonlite: 0.6667 for 2/3)',
+      'rounded to 4 significant digits; the kit accepts a value within half a unit of the 4th significant digit or of the 4th decimal place, whichever is coarser',
+    ],
+    reference: 'the exact quotient',
+    variant: { file: VALID, name: 'get_tool_stats rounds success_rate and avg_duration_ms to 4 decimal places (R\'s jsonlite)' },
+  },
+  {
     id: 'limit-zero',
     topic: 'get_conversation(limit=0)',
     clauses: ['SPEC-2.2.2'],
@@ -251,6 +263,17 @@ export const SILENT_POINTS: readonly SilentPoint[] = [
     variant: { file: VALID, name: 'search_messages scores every message sharing a word alike' },
   },
 ];
+
+/**
+ * The readings 'derived-precision' accepts, for the scenarios and explore alike: a derived value
+ * (success_rate, avg_duration_ms) within half a unit of the 4th significant digit of the exact value,
+ * or of the 4th decimal place, whichever is coarser. 0.6667 is 2/3; 150 is not 150.5.
+ */
+export function withinDerivedPrecision(got: unknown, exact: number): boolean {
+  if (typeof got !== 'number') return false;
+  const significant = exact === 0 ? 0 : 0.5 * 10 ** (Math.floor(Math.log10(Math.abs(exact))) - 3);
+  return Math.abs(got - exact) <= Math.max(significant, 0.5e-4) * (1 + 1e-9) + 1e-12;
+}
 
 /** The entry of a silent point by id (undefined for an unknown id). */
 export function silentPoint(id: string): SilentPoint | undefined {

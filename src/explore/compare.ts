@@ -4,6 +4,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { MODEL, Uuid, isIsoDateTime, type MethodName } from '../protocols/bridge/index.js';
 import type { StoreSnapshot } from '../servers/bridge/store.js';
+import { withinDerivedPrecision } from '../engine/silent-points.js';
 import { Mismatch, type ExploreModel } from './model.js';
 import type { ToleranceId } from './tolerances.js';
 import { NO_MATCH_QUERIES } from './values.js';
@@ -230,10 +231,11 @@ function toolStats(a: StepAnswers): void {
     if (s.failed_calls !== m.failed_calls && s.failed_calls !== (m.total_calls as number) - (m.successful_calls as number)) {
       fail(`get_tool_stats: ${key(s)}.failed_calls: server ${show(s.failed_calls)}, model ${show(m.failed_calls)} (or ${show((m.total_calls as number) - (m.successful_calls as number))} counting unfinished calls as failed)`, 'tool-stats-unfinished');
     }
+    // 'derived-precision': correct to 4 significant digits (or 4 decimal places) is correct.
     for (const f of ['success_rate', 'avg_duration_ms']) {
       const [x, y] = [s[f] ?? null, m[f] ?? null];
-      if (x === null || y === null ? x !== y : Math.abs((x as number) - (y as number)) > 1e-6 * Math.max(1, Math.abs(y as number))) {
-        fail(`get_tool_stats: ${key(s)}.${f}: server ${show(x)}, model ${show(y)}`);
+      if (x === null || y === null ? x !== y : !withinDerivedPrecision(x, y as number)) {
+        fail(`get_tool_stats: ${key(s)}.${f}: server ${show(x)}, model ${show(y)}`, 'derived-precision');
       }
     }
   }

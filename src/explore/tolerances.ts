@@ -73,6 +73,10 @@ export const TOLERANCES = {
     silent: 'get_conversation(limit=0): no messages, or no limit',
     relaxes: 'get_conversation(limit=0) may answer no messages or every message of the session',
   },
+  'derived-precision': {
+    silent: 'the precision of get_tool_stats success_rate and avg_duration_ms',
+    relaxes: 'they are compared to 4 significant digits or 4 decimal places, whichever is coarser (withinDerivedPrecision)',
+  },
   'tool-stats-unfinished': {
     silent: 'whether pending and cancelled tool calls count as failed in get_tool_stats',
     relaxes: 'failed_calls may be the failure/error/timeout calls or every call that did not succeed',

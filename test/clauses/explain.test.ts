@@ -21,7 +21,10 @@ describe('tck explain', () => {
     expect(r.stdout).toMatch(/ {2}add_message answers 200 \(object\) {2}×8\n {6}BRIDGE-METHOD-add_message +\| POST \/add_message \| session_id, role, content, metadata\? \| Message \|\n {6}BRIDGE-RESPONSE-1 +\| Single object \| 200 \| the object \|/);
     // The scenario's own checks cite its clause, with the kit's summary of it.
     expect(r.stdout).toMatch(/get_conversation\(session_id="tck-b044", limit=2\) on 5 messages: expected 2 messages, got 2 {2}\(the scenario's clauses\)\n {6}SPEC-2\.2\.2 \(MUST\) +limit bounds the messages returned/);
-    expect(r.stdout).toContain('Advisories it may raise: none (every assertion enforces a sentence).');
+    // Its limit-window check is the kit's own reading: shown as an advisory, with why no sentence states it.
+    expect(r.stdout).toMatch(/ {6}ADV-limit-window +ADVISORY: get_conversation\(limit=N\) keeps the first N or the last N/);
+    expect(r.stdout).toContain('Advisories it may raise (never a failure, unless a run is given --advisories fail):\n  ADV-limit-window: expects');
+    expect(r.stdout).toMatch(/why it is not a rule: SPEC-2\.2\.2 and SPEC-2\.2\.6 fix how many messages/);
   });
 
   it('an id nobody has: one line, exit 2, the nearest id suggested; nothing runs', () => {

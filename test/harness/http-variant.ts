@@ -21,6 +21,8 @@ export interface HttpQuirks {
   badJson?: { status: number; contentType: string; text: string };
   /** Labels every JSON answer with this Content-Encoding without encoding it (a fault). */
   contentEncodingLabel?: string;
+  /** Reads a request body with trailing commas (`{"a": 1,}`) as JSON5 would (the kit's reading: refuse it). */
+  lenientJson?: boolean;
 }
 
 interface RunningHttpVariant {
@@ -65,7 +67,7 @@ export async function startHttpVariant(dispatch: Dispatch, quirks: HttpQuirks): 
       let body: unknown = {};
       if (text.trim() !== '') {
         try {
-          body = JSON.parse(text);
+          body = JSON.parse(quirks.lenientJson ? text.replace(/,\s*([}\]])/g, '$1') : text);
         } catch {
           const bad = quirks.badJson ?? { status: 400, contentType: json, text: JSON.stringify({ error: 'body is not valid JSON' }) };
           return write(bad.status, bad.contentType, bad.text);

@@ -62,6 +62,9 @@ const ownLimit = (method: string, pick: (answer: any, limit: number) => unknown)
 const newestFirst = (method: string): Wrap =>
   compose(ownLimit(method, (list: any[], limit) => list.slice(0, limit)), mapResponse(method, (l) => l.reverse()));
 
+/** Rounds a number to 4 decimal places, as R's jsonlite writes numbers by default (digits = 4). */
+const fourDecimals = (x: unknown) => (typeof x === 'number' ? Math.round(x * 10_000) / 10_000 : x);
+
 /** Time-ordered UUIDs (RFC 9562 version 7): 48-bit milliseconds, version 7, a counter, variant 10, random. */
 let v7Counter = 0;
 export function uuidV7(): string {
@@ -270,6 +273,11 @@ export async function probe(options: VariantOptions) {
   await dispatch('add_relationship', { source_id: y.id, target_id: z.id, relationship_type: 'KNOWS' });
   await call('chain', 'get_related_entities', { entity_id: x.id });
   await call('relatedUnknown', 'get_related_entities', { entity_id: randomUUID() });
+  // Derived values that are not round: a rate of 2/3 and a mean of 1.5 ms.
+  for (const [status, duration_ms] of [['success', 1], ['success', 2], ['failure', undefined]] as const) {
+    await dispatch('record_tool_call', { step_id: step.id, tool_name: 'ratio_tool', arguments: {}, status, ...(duration_ms === undefined ? {} : { duration_ms }) });
+  }
+  await call('ratioStats', 'get_tool_stats', { tool_name: 'ratio_tool' });
   return out;
 }
 
@@ -365,6 +373,9 @@ export const VARIANTS: [name: string, make: () => VariantOptions, differs: (r: A
     (_r, h) => h.idleClosed && h.headers['connection'] !== 'close'],
   ['served under a path prefix', () => ({ http: { pathPrefix: 'bridge/v1' } }),
     (_r, h) => h.url.endsWith('/bridge/v1')],
+  ['get_tool_stats rounds success_rate and avg_duration_ms to 4 decimal places (R\'s jsonlite)', () => ({
+    wrap: mapResponse('get_tool_stats', (l) => l.map((s: any) => ({ ...s, success_rate: fourDecimals(s.success_rate), avg_duration_ms: fourDecimals(s.avg_duration_ms) }))),
+  }), (r) => r['ratioStats']!.body[0].success_rate === 0.6667],
   ['get_conversation(limit=0) means no limit', () => ({ wrap: mapRequest('get_conversation', (b) => (b.limit === 0 ? { ...b, limit: undefined } : b)) }),
     (r) => r['conv0']!.body.messages.length === 2],
   ['merging an entity into itself accepted as a no-op', () => ({ store: new SelfMergeNoOp() }),
