@@ -14,6 +14,7 @@ import { causeLine, causesOf, compactIds } from '../causes.js';
 import { isFailing, type AnyReportScenario, type Gate, type Report } from '../model.js';
 import { SEARCH_CSS, SEARCH_SCRIPT, SEARCH_SCRIPT_HASH, searchBox, searchText } from './search.js';
 import { exploreFailureLines } from './explore.js';
+import { printable } from '../../engine/evidence.js';
 import { OUTCOME_LABEL, clip, diffText, expectedActualDiff, isFailure, placeOf, type Outcome } from './text.js';
 import { shortVerdict, verdicts, viewOf, type ReportView, type SectionRow } from './view.js';
 
@@ -165,8 +166,9 @@ function exchange(ex: Exchange, open: boolean): string {
   const answer =
     ex.status === undefined
       ? ''
-      : `<div class="cap">answer</div><pre>${esc(`${ex.status} ${ex.contentType ?? '(no content-type)'}${ex.responseBytes === undefined ? '' : `, ${ex.responseBytes} bytes`}\n${clip(prettyAnswer(ex.responseText ?? ''), BODY_CAP)}`)}</pre>`;
-  return `<details class="ex"${open ? ' open' : ''}><summary>${head}</summary><div class="cap">request</div><pre>${esc(`${headers}${bodyless ? '' : clip(prettyBody(ex), BODY_CAP)}`)}</pre>${answer}</details>`;
+      : `<div class="cap">answer</div><pre>${esc(printable(`${ex.status} ${ex.contentType ?? '(no content-type)'}${ex.responseBytes === undefined ? '' : `, ${ex.responseBytes} bytes`}\n${clip(prettyAnswer(ex.responseText ?? ''), BODY_CAP)}`))}</pre>`;
+  // printable: control and bidi characters of a server's answer shown escaped, as on the console.
+  return `<details class="ex"${open ? ' open' : ''}><summary>${head}</summary><div class="cap">request</div><pre>${esc(printable(`${headers}${bodyless ? '' : clip(prettyBody(ex), BODY_CAP)}`))}</pre>${answer}</details>`;
 }
 
 function diff(s: AnyReportScenario): string {
