@@ -391,6 +391,11 @@ const WORK = [
     run: (s, b) => Promise.all([timed(s.bridgeUrl, '/cypher_query', { body: b.q, timeoutMs: LIMIT_MS })]),
   },
   {
+    name: 'cypher-quotes', seed: '', what: "cypher_query of a 2 MB text '\\'\\'\\'… (a quote no quote closes), bridge",
+    bodies: () => ({ q: Buffer.from(JSON.stringify({ cypher: `'${"\\'".repeat(1_000_000)}` })) }),
+    run: (s, b) => Promise.all([timed(s.bridgeUrl, '/cypher_query', { body: b.q, timeoutMs: LIMIT_MS })]),
+  },
+  {
     name: 'deep-exchange', seed: '', what: '/v1/auth/exchange, no credential, a 16 MB body nested 8e6 deep',
     bodies: () => ({ deep: Buffer.from(`{"a":${deep(8e6 - 1)}}`) }),
     run: (s, b) => Promise.all([timed(s.url, '/v1/auth/exchange', { body: b.deep, timeoutMs: LIMIT_MS })]),

@@ -24,7 +24,7 @@ export const MAX_NESTING_DEPTH = 512;
 export const MAX_BODY_VALUES = 50_000;
 
 /** Whether `value` nests deeper than `limit` levels; iterative, so any depth is safe to check. */
-export function nestsDeeperThan(value: unknown, limit: number): boolean {
+function nestsDeeperThan(value: unknown, limit: number): boolean {
   const stack: [unknown, number][] = [[value, 0]];
   while (stack.length > 0) {
     const [v, depth] = stack.pop()!;

@@ -5,10 +5,13 @@
 // bound is checked here by what the server answers and by counting the work done, never by time:
 // the figures (a small request's latency while the attack runs, peak RSS) are bench/abuse.mjs's
 // `work` attacks (README, "Limits of the servers the kit ships").
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { MemoryStore, createDispatcher } from '../../src/servers/bridge/index.js';
+import { MemoryStore, createDispatcher, fieldTokens, tokenize } from '../../src/servers/bridge/index.js';
+import { MAX_QUERY_CHARS as STORE_QUERY_CHARS, MAX_RELATED_DEPTH as STORE_RELATED_DEPTH } from '../../src/servers/bridge/store.js';
 import { startCombinedServers, type CombinedServers } from '../../src/servers/hosted/index.js';
-import { QueryError, runQuery } from '../../src/servers/hosted/query.js';
+import { QUERY_BOUNDS as SERVER_QUERY_BOUNDS, QueryError, runQuery, withoutStrings, writeClauseOf } from '../../src/servers/hosted/query.js';
+import { MAX_BODY_VALUES as SERVER_BODY_VALUES, MAX_NESTING_DEPTH as SERVER_NESTING_DEPTH } from '../../src/servers/nesting.js';
 import type { Relationship } from '../../src/protocols/bridge/index.js';
 import { testIdp } from '../hosted/helpers.js';
 import { seeded } from './helpers.js';
@@ -55,6 +58,11 @@ beforeAll(async () => {
   readKey = (await servers.hosted.keys.issue({ label: 'reader', scopes: ['read'], workspaceId: servers.hosted.workspaceId })).key;
 }, 60_000);
 afterAll(() => servers.close());
+
+it('the bounds written out here are the servers\' own', () => {
+  expect(SERVER_QUERY_BOUNDS).toMatchObject({ ...QUERY_BOUNDS, timeLimitMs: 2_000 });
+  expect([STORE_QUERY_CHARS, STORE_RELATED_DEPTH, SERVER_BODY_VALUES, SERVER_NESTING_DEPTH]).toEqual([MAX_QUERY_CHARS, MAX_RELATED_DEPTH, MAX_BODY_VALUES, MAX_NESTING_DEPTH]);
+});
 
 describe('item 1: cypher_query bounds its text, its RETURN items, its answer and its time (400 naming the bound)', () => {
   const returning = (item: string, times: number) => `MATCH (a) RETURN ${Array(times).fill(item).join(',')}`;
@@ -120,6 +128,16 @@ describe('item 1: cypher_query bounds its text, its RETURN items, its answer and
     expect(looks).toBe(2);
     // With the real clock, the same query answers every row.
     expect(runQuery('MATCH (a)-[r]->(b) RETURN a.name', {}, graph).rows).toHaveLength(nodes - 1);
+  });
+
+  it('string literals are left out of the write-clause check in one pass, exactly as the regex that rescanned from every unclosed quote', () => {
+    const regex = (text: string) => text.replace(/'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"/g, "''");
+    const text = fc.array(fc.constantFrom("'", '"', '\\', '\n', '\u2028', 'a', ' ', 'CREATE'), { maxLength: 40 }).map((parts) => parts.join(''));
+    fc.assert(fc.property(text, (t) => withoutStrings(t) === regex(t)), { numRuns: 20_000, seed: 25 });
+    // The text that made the regex quadratic (80 KB took 19 s): 2 MB in one pass.
+    const quotes = `'${"\\'".repeat(1_000_000)} CREATE`;
+    expect(withoutStrings(quotes)).toBe(quotes);
+    expect(writeClauseOf(quotes)).toBe('CREATE');
   });
 
   it('the bounds change no answer within them: count(*) and LIMIT as before', async () => {
@@ -207,6 +225,24 @@ describe('item 3: wide JSON costs one pass, and a body holds at most MAX_BODY_VA
       expect(r.body.error).toMatch(/^query: is 24000 characters long/);
     }
     expect((await bridge('search_entities', JSON.stringify({ query: `node ${'x '.repeat(MAX_QUERY_CHARS / 2 - 3)}` }))).status).toBe(200);
+  });
+});
+
+describe('item 3: an entity keeps each of its words once', () => {
+  it('the joined fields are a view over the fields\' sets that answers as their union does (size, has, order)', () => {
+    const random = seeded(3);
+    const word = () => ['alice', 'acme', 'bob', 'Zoë', 'x1', 'memory', 'graph'][Math.floor(random() * 7)]!;
+    for (let round = 0; round < 200; round++) {
+      const fields = Array.from({ length: 2 + Math.floor(random() * 3) }, () => Array.from({ length: Math.floor(random() * 6) }, word).join(' '));
+      const sets = fieldTokens(fields);
+      const joined = sets.at(-1)!;
+      const union = new Set(fields.filter((f) => f !== '').flatMap((f) => [...tokenize(f)]));
+      if (sets.length < 2) continue;
+      expect(joined).not.toBeInstanceOf(Set);
+      expect(joined.size).toBe(union.size);
+      expect([...joined]).toEqual([...union]);
+      for (const w of ['alice', 'acme', 'bob', 'zoë', 'x1', 'memory', 'graph', 'none']) expect(joined.has(w)).toBe(union.has(w));
+    }
   });
 });
 
