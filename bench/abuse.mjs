@@ -450,6 +450,14 @@ const WORK = [
       return Promise.all([timed(s.bridgeUrl, '/get_related_entities', { body: JSON.stringify({ entity_id: id, depth: 2 ** 31 }), timeoutMs: LIMIT_MS })]);
     },
   },
+  {
+    name: 'related-cycle-within-bounds', seed: 'cycle12000', what: 'bridge get_related_entities depth 1 000 (the most the bound accepts) on a 12 000-entity cycle',
+    bodies: () => ({}),
+    run: async (s) => {
+      const id = JSON.parse((await timed(s.bridgeUrl, '/get_entity_by_name', { body: '{"name":"node-0"}', keep: true }))[4]).id;
+      return Promise.all([timed(s.bridgeUrl, '/get_related_entities', { body: JSON.stringify({ entity_id: id, depth: 1_000 }), timeoutMs: LIMIT_MS })]);
+    },
+  },
 ];
 const LIMIT_MS = Number(process.env.ABUSE_LIMIT_S ?? 120) * 1000;
 
@@ -466,6 +474,7 @@ async function work({ name, seed, what, bodies, run }) {
     }
   })();
   await sleep(300);
+  const idle = probes.length;
   const started = performance.now();
   const answers = await Promise.race([run(server, prepared).catch((err) => [[0, 0, 0, String(err)]]), limit(LIMIT_MS).then(() => undefined)]);
   const attackMs = performance.now() - started;
@@ -474,7 +483,9 @@ async function work({ name, seed, what, bodies, run }) {
   const peak = server.peak;
   const died = server.died;
   await server.stop();
-  const frozen = Math.max(0, ...probes.map(([ms]) => ms));
+  const frozen = Math.max(0, ...probes.slice(idle).map(([ms]) => ms));
+  // What a small request took before the attack began: the machine's own latency, for scale.
+  const idleMs = Math.max(0, ...probes.slice(0, idle).map(([ms]) => ms));
   // What the soak holds the servers to: every attack answered, none with a 5xx, the server alive.
   if (answers === undefined) broken.push(`work ${name}: no answer within ${LIMIT_MS / 1000} s`);
   else for (const [, status, , head] of answers) if (status === 0 || status >= 500) broken.push(`work ${name}: answered ${status || 'nothing'} ${head}`);
@@ -486,6 +497,7 @@ async function work({ name, seed, what, bodies, run }) {
     answers: answers === undefined ? `none within ${LIMIT_MS / 1000} s` : answers.map(([ms, status, bytes, head]) => ({ status, ms: Math.round(ms), bytes, head: status >= 400 ? head : undefined })),
     attackMs: Math.round(attackMs),
     frozenMs: Math.round(frozen),
+    idleMs: Math.round(idleMs),
     probes: probes.length,
     probesFailed: probes.filter(([, status]) => status !== 200).length,
     peakRssMiB: mb(peak),
