@@ -7,6 +7,7 @@ import { dirname, relative, resolve } from 'node:path';
 import type { Command, OptionValues } from 'commander';
 import { z } from 'zod';
 import { TckError } from '../engine/errors.js';
+import { printable } from '../engine/evidence.js';
 import { TIERS } from '../engine/scenario.js';
 import { ADVISORY_MODES } from '../engine/result.js';
 import { REPORTER_NAMES } from '../report/render/names.js';
@@ -102,6 +103,12 @@ export function applyRunConfig<T extends OptionValues>(command: Command, cwd = p
   fill('tier', config.tier);
   fill('advisories', config.advisories);
   fill('server', config.server);
+  // A command from a file found in the working directory runs with the user's rights: say so,
+  // naming the file, before it is started (a repository's checked-in .tckrc is not a prompt);
+  // escaped, so that no control character in the file can hide what runs.
+  if (config.server !== undefined && command.getOptionValueSource('server') === 'config') {
+    process.stderr.write(`tck: starting the server command of ${printable(relative(cwd, file) || file)}: ${printable(config.server)}\n`);
+  }
   fill('requestTimeout', config.timeouts?.request);
   fill('scenarioTimeout', config.timeouts?.scenario);
   fill('maxTime', config.timeouts?.maxTime);

@@ -59,12 +59,14 @@ export function displayText(buf: Buffer, text: string, cap = DISPLAY_CAP_BYTES):
 }
 
 /**
- * Control characters other than newline and tab (C0, DEL and C1) shown as \u escapes: text from
- * a server cannot drive the terminal it is printed on (escape sequences, carriage returns).
+ * Control characters other than newline and tab (C0, DEL and C1) and the bidirectional controls
+ * (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069) shown as \u escapes: text from a server
+ * cannot drive the terminal it is printed on (escape sequences, carriage returns), nor reorder
+ * what a reader sees of a line (a U+202E makes "exe.txt" read "txt.exe").
  */
 export function printable(text: string): string {
   // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 function clip(text: string, max: number): string {

@@ -129,6 +129,17 @@ describe('the config file', () => {
     expect(r.stderr).toMatch(message);
     expect(r.stdout).toBe('');
   });
+  it('a server command from the file is printed, with the file, before it is started (escaped)', async () => {
+    const dir = tempDir();
+    const port = await freePort();
+    writeFileSync(join(dir, '.tckrc'), JSON.stringify({ url: `http://127.0.0.1:${port}`, server: 'echo started-by-config; exit 7 \u001b[2K\u202e' }));
+    const r = await tck(['run', '-s', 'SCN-B-001', '-r', 'console'], { cwd: dir });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/^tck: starting the server command of \.tckrc: echo started-by-config; exit 7 \\u001b\[2K\\u202e\n\[server\] started-by-config\n/);
+    // A command given on the command line is the user's own: nothing more is printed.
+    const flag = await tck(['run', '-s', 'SCN-B-001', '-r', 'console', '--server', 'echo from-the-flag; exit 7'], { cwd: dir });
+    expect(flag.stderr).not.toContain('starting the server command');
+  });
   it('--config naming no file is exit 2', async () => {
     const r = await tck(['run', '--config', 'missing.json']);
     expect(r.code).toBe(2);

@@ -5,6 +5,7 @@ import { printable } from '../../engine/evidence.js';
 import type { ScenarioLabel, ScenarioResult } from '../../engine/result.js';
 import { TargetUnreachable, runWith, unreachableRunOf, type RunDriver, type RunOptions, type RunSummary, type SetupInfo } from '../../engine/runner.js';
 import { PROTOCOL_VERSION, majorMinor } from '../../protocols/bridge/version.js';
+import { answered } from '../../engine/liveness.js';
 import type { BridgeClient } from './client.js';
 import type { Exchange } from '../../engine/evidence.js';
 import { Recorder, describeOutcome } from './context.js';
@@ -56,8 +57,9 @@ async function callSetup(client: BridgeTransport, signal: AbortSignal): Promise<
   // Stopped before the first answer: nothing is judged, every scenario is reported as not run.
   if (signal.aborted) return { ok: false, warnings: [] };
   // Unreachable (exit 3) only when no HTTP status came at all: a status, whatever its body (too
-  // large, not JSON, cut short) or a redirect, proves a server answers — a protocol error of setup.
-  if (outcome.kind === 'transport' && exchange.status === undefined) throw new TargetUnreachable(client.url, outcome.reason);
+  // large, not JSON, cut short) or headers (too large), or a redirect, proves a server answers — a
+  // protocol error of setup.
+  if (outcome.kind === 'transport' && !answered({ outcome, exchange })) throw new TargetUnreachable(client.url, outcome.reason);
   const warnings: string[] = [];
   if (outcome.kind !== 'object' || outcome.value.ok !== true) {
     warnings.push(printable(`setup: expected 200 {"ok": true}, got ${describeOutcome(outcome)}`));

@@ -13,6 +13,7 @@ import { TargetUnreachable, runLimits, runWith, unreachableRunOf } from '../../e
 import { selectScenarios, type Selection } from '../../engine/select.js';
 import type { HostedGroupSummary, HostedReportScenario, HostedSection } from '../../report/model.js';
 import { gradeLadder } from '../../engine/grading.js';
+import { answered } from '../../engine/liveness.js';
 import { normalizeEndpoint } from '../../protocols/hosted/endpoint.js';
 import { RestClient, type RestExchange } from './client.js';
 import { HostedRecorder, credentialRepro, fromEnv, type HostedTarget } from './context.js';
@@ -174,7 +175,7 @@ function hostedDriver(client: RestClient, target: HostedTarget): RunDriver<Hoste
       const reach = await probe(signal);
       if (signal.aborted) return { ok: false, warnings: [] };
       // Unreachable only without any HTTP status (see callSetup in src/profiles/bridge/driver.ts).
-      if (reach.outcome.kind === 'transport' && reach.exchange.status === undefined) throw new TargetUnreachable(target.baseUrl, reach.outcome.reason);
+      if (reach.outcome.kind === 'transport' && !answered(reach)) throw new TargetUnreachable(target.baseUrl, reach.outcome.reason);
       const warnings: string[] = [];
       if (reach.outcome.kind === 'transport') warnings.push(`the probe ${PROBE_PATH} was answered, but: ${reach.outcome.reason}`);
       const auth = await client.request({ method: 'GET', url: `${target.baseUrl}/conversations`, operation: 'setup', authorization: target.credential.authorization!, signal });

@@ -17,6 +17,7 @@ import { exploreFailureLines } from './explore.js';
 import { OUTCOME_LABEL, advisoryHeadline, citedFirstLine, clip, diffText, expectedActualDiff, isFailure, placeOf, withCites, type Outcome } from './text.js';
 import { advisoriesOf } from '../advisories.js';
 import type { AdvisorySummary } from '../model.js';
+import { printable } from '../../engine/evidence.js';
 import { shortVerdict, verdicts, viewOf, type ReportView, type SectionRow } from './view.js';
 
 type Exchange = AnyReportScenario['exchanges'][number];
@@ -172,8 +173,9 @@ function exchange(ex: Exchange, open: boolean): string {
   const answer =
     ex.status === undefined
       ? ''
-      : `<div class="cap">answer</div><pre>${esc(`${ex.status} ${ex.contentType ?? '(no content-type)'}${ex.responseBytes === undefined ? '' : `, ${ex.responseBytes} bytes`}\n${clip(prettyAnswer(ex.responseText ?? ''), BODY_CAP)}`)}</pre>`;
-  return `<details class="ex"${open ? ' open' : ''}><summary>${head}</summary><div class="cap">request</div><pre>${esc(`${headers}${bodyless ? '' : clip(prettyBody(ex), BODY_CAP)}`)}</pre>${answer}</details>`;
+      : `<div class="cap">answer</div><pre>${esc(printable(`${ex.status} ${ex.contentType ?? '(no content-type)'}${ex.responseBytes === undefined ? '' : `, ${ex.responseBytes} bytes`}\n${clip(prettyAnswer(ex.responseText ?? ''), BODY_CAP)}`))}</pre>`;
+  // printable: control and bidi characters of a server's answer shown escaped, as on the console.
+  return `<details class="ex"${open ? ' open' : ''}><summary>${head}</summary><div class="cap">request</div><pre>${esc(printable(`${headers}${bodyless ? '' : clip(prettyBody(ex), BODY_CAP)}`))}</pre>${answer}</details>`;
 }
 
 function diff(s: AnyReportScenario): string {

@@ -17,8 +17,14 @@ export const junit: Builder = (junitModule as unknown as { default?: Builder }).
 // eslint-disable-next-line no-control-regex -- control characters are what it escapes
 const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
+/**
+ * Text as it may reach the builder: characters XML 1.0 cannot hold written as \uXXXX, and every
+ * "]]>" written "]]\u003e". The builder puts element text in CDATA sections and escapes only the
+ * first "]]>" of each (xmlbuilder's `replace` with a string), so a second one would end the
+ * section and let the rest of a server's answer be read as markup: forged test cases.
+ */
 export function xmlSafe(text: string): string {
-  return text.replace(NOT_XML, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.replace(NOT_XML, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`).replaceAll(']]>', ']]\\u003e');
 }
 
 /** Seconds with millisecond precision, never in exponent notation (the schema's time pattern). */
@@ -100,7 +106,7 @@ const advisoryFacts = (a: AdvisorySummary): [string, string][] => [
 ];
 
 export function renderJunit(report: Report): string {
-  const builder = junit.newBuilder().name(`agent-memory-tck ${report.target.url}`);
+  const builder = junit.newBuilder().name(xmlSafe(`agent-memory-tck ${report.target.url}`));
   const reasons: SkipReasons = [];
   const advisories = advisoryFacts(advisoriesOf(report));
   runCase(builder, report);
@@ -114,7 +120,7 @@ export function renderJunit(report: Report): string {
         .time(seconds(row.scenarios.reduce((sum, s) => sum + s.durationMs, 0)))
         .property('target', xmlSafe(section.target.url))
         .property('kit', `${report.kit.name} ${report.kit.version}`);
-      for (const [name, value] of [...row.facts, ...advisories]) suite.property(name, value);
+      for (const [name, value] of [...row.facts, ...advisories]) suite.property(name, xmlSafe(value));
       for (const s of row.scenarios) addCase(suite, s, reasons, report.target);
     }
   }
@@ -128,12 +134,17 @@ export function renderJunit(report: Report): string {
   }
   // The Jenkins/Surefire schema has no `skipped` attribute on <testsuites> (each testsuite has it).
   let next = 0;
-  const xml = builder
-    .build()
-    .replace(/(<testsuites\b[^>]*?) skipped="\d+"/, '$1')
-    // Every <skipped> carries its reason (text escaped: no markup can reach the attribute).
-    .replace(/<skipped\/>/g, () => `<skipped message="${escAttr(reasons[next++] ?? 'skipped')}"/>`);
+  const xml = outsideCdata(builder.build(), (markup) =>
+    markup
+      .replace(/(<testsuites\b[^>]*?) skipped="\d+"/, '$1')
+      // Every <skipped> carries its reason (text escaped: no markup can reach the attribute).
+      .replace(/<skipped\/>/g, () => `<skipped message="${escAttr(reasons[next++] ?? 'skipped')}"/>`));
   return `${xml}\n`;
+}
+
+/** `edit` applied to the markup only: never inside a CDATA section, whose text is a server's (xmlSafe leaves none a "]]>" of its own). */
+function outsideCdata(xml: string, edit: (markup: string) => string): string {
+  return xml.split(/(<!\[CDATA\[[\s\S]*?\]\]>)/).map((part, i) => (i % 2 === 1 ? part : edit(part))).join('');
 }
 
 const escAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/\n/g, '&#10;');

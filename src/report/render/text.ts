@@ -140,7 +140,8 @@ export function expectedActualDiff(s: { expected?: unknown; actual?: unknown }):
   if (s.expected === undefined || s.actual === undefined) return undefined;
   const structured = (v: unknown) => (v !== null && typeof v === 'object') || (typeof v === 'string' && v.includes('\n'));
   if (!structured(s.expected) && !structured(s.actual)) return undefined;
-  const text = (v: unknown) => (typeof v === 'string' ? v : stableJson(v));
+  // Escaped like every other text from a server (JSON.stringify leaves C1 and bidi controls raw).
+  const text = (v: unknown) => printable(typeof v === 'string' ? v : stableJson(v));
   const a = text(s.expected).split('\n');
   const b = text(s.actual).split('\n');
   if (a.length > MAX_DIFF_LINES || b.length > MAX_DIFF_LINES) {
