@@ -21,6 +21,8 @@ export interface HttpQuirks {
   badJson?: { status: number; contentType: string; text: string };
   /** Labels every JSON answer with this Content-Encoding without encoding it (a fault). */
   contentEncodingLabel?: string;
+  /** Put before every JSON answer's text (a fault: a byte-order mark, a NUL, …). */
+  bodyPrefix?: string;
 }
 
 interface RunningHttpVariant {
@@ -72,7 +74,7 @@ export async function startHttpVariant(dispatch: Dispatch, quirks: HttpQuirks): 
         }
       }
       const reply = await dispatch(method, body);
-      write(reply.status, json, reply.status === 204 || reply.body === undefined ? undefined : JSON.stringify(reply.body));
+      write(reply.status, json, reply.status === 204 || reply.body === undefined ? undefined : `${quirks.bodyPrefix ?? ''}${JSON.stringify(reply.body)}`);
     })().catch((err: unknown) => write(500, json, JSON.stringify({ error: String(err) })));
   });
   if (quirks.keepAliveTimeoutMs !== undefined) server.keepAliveTimeout = quirks.keepAliveTimeoutMs;

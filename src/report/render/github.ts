@@ -24,7 +24,7 @@ export function githubAnnotations(report: Report): string[] {
   const lines = shown.map((c) => {
     const allKnown = c.scenarios.every((s) => known.has(s.id));
     const n = c.scenarios.length;
-    const title = `${n} scenario${n === 1 ? '' : 's'} ${allKnown ? 'known (in the baseline): ' : 'failing: '}${c.blockedBy ? `blocked by ${c.blockedBy}` : (c.method ?? c.scenarios[0]!.id)}`;
+    const title = `${n} scenario${n === 1 ? '' : 's'} ${allKnown ? 'known (in the baseline): ' : 'failing: '}${c.blockedBy ? `blocked by ${c.blockedBy}` : (c.method ?? (c.methods.length > 0 ? c.methods.join(', ') : c.scenarios[0]!.id))}`;
     const body = `${causeLine(c)}\nscenarios: ${compactIds(c.scenarios.map((s) => s.id))}\nfirst: ${c.scenarios[0]!.id} ${c.scenarios[0]!.title} (${c.scenarios[0]!.clauses.join(', ')})`;
     return `::${allKnown ? 'warning' : 'error'} title=${escapeProperty(title)}::${escapeData(clip(body, 4000))}`;
   });
