@@ -10,10 +10,11 @@
 // points to the browser's own find. The Content-Security-Policy admits exactly that script by its
 // SHA-256 and nothing else, so a hostile answer still could not run code in the report even if
 // something slipped through the escaping.
-import { causeLine, causesOf, compactIds } from '../causes.js';
+import { causeLine, causesOf, compactIds, rootCount } from '../causes.js';
 import { isFailing, type AnyReportScenario, type Gate, type Report } from '../model.js';
 import { SEARCH_CSS, SEARCH_SCRIPT, SEARCH_SCRIPT_HASH, searchBox, searchText } from './search.js';
 import { exploreFailureLines } from './explore.js';
+import { cutAt } from '../../util/words.js';
 import { OUTCOME_LABEL, clip, diffText, expectedActualDiff, isFailure, placeOf, type Outcome } from './text.js';
 import { shortVerdict, verdicts, viewOf, type ReportView, type SectionRow } from './view.js';
 
@@ -184,7 +185,19 @@ function causesSection(view: ReportView): string {
   const items = causes.map(
     (c) => `<li>${esc(causeLine(c))}<div class="ids">${esc(compactIds(c.scenarios.map((s) => s.id)))}</div></li>`,
   );
-  return `<section class="causes"><div class="notice"><strong>${causes.length} cause${causes.length === 1 ? '' : 's'} of the failures</strong><ol>${items.join('')}</ol></div></section>`;
+  const roots = rootCount(causes);
+  return `<section class="causes"><div class="notice"><strong>${roots} cause${roots === 1 ? '' : 's'} of the failures</strong><ol>${items.join('')}</ol></div></section>`;
+}
+
+/**
+ * A failure's one line: its first line, and when that only announces what follows
+ * ("add_message: response does not match the data model:"), the first line that says it.
+ */
+export function informativeLine(message: string | undefined): string {
+  const lines = (message ?? '').split('\n');
+  const first = lines[0] ?? '';
+  const next = lines.slice(1).find((l) => l.trim() !== '');
+  return first.trimEnd().endsWith(':') && next !== undefined ? `${first.trimEnd()} ${next.trim()}` : first;
 }
 
 function scenario(s: AnyReportScenario): string {
@@ -199,8 +212,8 @@ function scenario(s: AnyReportScenario): string {
   if (s.repro) parts.push(`<details class="repro"><summary>reproduce with curl (bash)</summary><pre>${esc(s.repro)}</pre></details>`);
   const ms = `${Math.round(s.durationMs)} ms`;
   // A failing row says why in one line, so the list reads without opening anything.
-  const first = s.message?.split('\n')[0] ?? '';
-  const line = bad && first ? `<span class="smsg">${esc(first.length > 300 ? `${first.slice(0, 300)}…` : first)}</span>` : '';
+  const first = informativeLine(s.message);
+  const line = bad && first ? `<span class="smsg">${esc(first.length > 300 ? `${cutAt(first, 300)}…` : first)}</span>` : '';
   return (
     `<details class="scn o-${esc(s.outcome)}${bad ? ' bad' : ''}" id="${esc(s.id)}" data-search="${esc(searchText(s))}">` +
     `<summary><span class="outcome">${esc(OUTCOME_LABEL[s.outcome])}</span><span class="sid">${esc(s.id)}</span><span class="stitle">${esc(s.title)}${line}</span><span class="ms">${ms}</span></summary>` +
@@ -222,6 +235,8 @@ function gate(g: Gate): string {
 
 function filter(view: ReportView): string {
   const all = view.scenarios;
+  // Nothing to filter or search (an explore report): no empty controls.
+  if (all.length === 0) return '';
   const count = (f: (o: Outcome) => boolean) => all.filter((s) => f(s.outcome)).length;
   const options: [string, string, number][] = [
     ['all', 'All', all.length],
