@@ -23,7 +23,8 @@ export interface TckOptions extends Selection {
   /** Conformance server URL; omitted: the embedded reference server on a free port. */
   url?: string;
   grading?: GradingRuleName;
-  bail?: boolean;
+  /** Stop after the first failing scenario (true), or after this many. */
+  bail?: boolean | number;
   requestTimeoutMs?: number;
   scenarioTimeoutMs?: number;
   maxBodyBytes?: number;
