@@ -19,7 +19,7 @@ export function inWords(err: unknown): string {
 }
 
 /** Levenshtein distance, with a swap of two neighbours counted as one edit. */
-export function distance(a: string, b: string): number {
+function distance(a: string, b: string): number {
   const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...new Array<number>(b.length).fill(0)]);
   for (let j = 1; j <= b.length; j++) d[0]![j] = j;
   for (let i = 1; i <= a.length; i++) {
