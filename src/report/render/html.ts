@@ -28,6 +28,13 @@ export function esc(value: unknown): string {
   return String(value).replace(/[&<>"']/g, (ch) => ESCAPES[ch]!);
 }
 
+/**
+ * Text for an attribute value that holds what a server sent (the search text of a row): escaped,
+ * and `=` written as a character reference too, so no text inside a tag reads as another attribute
+ * (`src=`), even to a tool that does not parse HTML. The browser reads it back as it was.
+ */
+const attr = (value: unknown) => esc(value).replace(/=/g, '&#61;');
+
 /** Largest body shown per exchange in the page (report.json keeps up to 64 KiB). */
 const BODY_CAP = 20_000;
 
@@ -215,7 +222,7 @@ function scenario(s: AnyReportScenario): string {
   const first = informativeLine(s.message);
   const line = bad && first ? `<span class="smsg">${esc(first.length > 300 ? `${cutAt(first, 300)}…` : first)}</span>` : '';
   return (
-    `<details class="scn o-${esc(s.outcome)}${bad ? ' bad' : ''}" id="${esc(s.id)}" data-search="${esc(searchText(s))}">` +
+    `<details class="scn o-${esc(s.outcome)}${bad ? ' bad' : ''}" id="${esc(s.id)}" data-search="${attr(searchText(s))}">` +
     `<summary><span class="outcome">${esc(OUTCOME_LABEL[s.outcome])}</span><span class="sid">${esc(s.id)}</span><span class="stitle">${esc(s.title)}${line}</span><span class="ms">${ms}</span></summary>` +
     `<div class="sbody">${parts.join('')}</div></details>`
   );
