@@ -91,7 +91,7 @@ export async function explainText(raw: string, record: Recorder = recordNow): Pr
   if (sentence ?? advisory) {
     return `${(await (sentence ? sentenceLines(sentence, record) : advisoryLines(advisory!, record))).join('\n')}\n`;
   }
-  const { nearest } = await import('./nearest.js');
+  const { nearest } = await import('../util/words.js');
   const near = nearest(id, [...bridge.map((x) => x.id), ...hosted.map((x) => x.id), ...clauses.SENTENCES.map((x) => x.id), ...clauses.ADVISORIES.map((x) => x.id)]);
   const shown = printable(id.length > SHOWN_ID ? `${id.slice(0, SHOWN_ID)}…` : id);
   throw new TckError(`unknown id ${JSON.stringify(shown)}: no scenario, sentence of the clause map or advisory has it${near ? ` — did you mean ${near}?` : ''} (see \`tck list\` and docs/clauses.md)`);

@@ -1,5 +1,9 @@
 // `tck run`: select, run, report, and turn the verdict into an exit code.
+import { join, relative, resolve } from 'node:path';
 import type { Exchange } from '../profiles/bridge/index.js';
+import { scenariosOf } from '../report/render/view.js';
+import { shellWord } from '../report/render/text.js';
+import type { TargetFlags } from './target.js';
 import type { ScenarioTier } from '../engine/scenario.js';
 import type { GradingRuleName } from '../engine/grading.js';
 import type { AdvisoryMode } from '../engine/result.js';
@@ -11,15 +15,16 @@ import { headersFrom } from './options.js';
 import { startVendorServer, type VendorServer } from './vendor-server.js';
 import { exitCodeOf, finalReport, planOf, prepareRun, publishRun, writeRunFiles, type ReportingFlags, type RunPreparation } from './report-commands.js';
 
-interface RunFlags extends ReportingFlags {
-  url?: string;
+interface RunFlags extends ReportingFlags, TargetFlags {
   tier: ScenarioTier;
   grep?: string;
   scenario?: string[];
   skip?: string[];
   grading: GradingRuleName;
   advisories: AdvisoryMode;
-  bail?: boolean;
+  /** --bail (true) or --bail N. */
+  bail?: boolean | number;
+  maxFailures?: number;
   requestTimeout: number;
   scenarioTimeout: number;
   maxBody: number;
@@ -94,6 +99,7 @@ export async function runCommand(flags: RunFlags): Promise<number> {
   // TCK_URL stands in for --url (an empty value counts as unset), as TCK_HEADERS does for --header.
   if (flags.url === undefined && (process.env.TCK_URL ?? '') !== '') flags = { ...flags, url: process.env.TCK_URL! };
   const headers = headersFrom(flags.header);
+  bailOf(flags); // --bail N against --max-failures M: refused before anything runs
   const hosted = await hostedOptionsOf(flags);
   const { HOSTED_SCENARIOS } = await import('../../suites/hosted/index.js');
   const prep = await prepareRun(flags, (await planOf({})).map((s) => s.id), hosted !== undefined ? HOSTED_SCENARIOS.map((s) => s.id) : []);
@@ -160,7 +166,7 @@ async function runAndReport(
       ...selection,
       grading: flags.grading,
       advisories: flags.advisories,
-      bail: !!flags.bail,
+      bail: bailOf(flags),
       requestTimeoutMs: flags.requestTimeout,
       scenarioTimeoutMs: flags.scenarioTimeout,
       maxBodyBytes: flags.maxBody,
@@ -190,7 +196,23 @@ async function runAndReport(
     ...(await publishRun(final.report, flags, final.newBaseline)),
   ];
   if (failed.some((f) => f !== undefined)) return EXIT.usage;
-  return exitCodeOf(final.report);
+  const code = exitCodeOf(final.report);
+  // A run that did not pass ends with the command that re-runs what it did not check to pass.
+  const again = scenariosOf(final.report).some((s) => s.outcome === 'failed' || s.outcome === 'error' || s.outcome === 'not-run');
+  if (code !== EXIT.ok && again && !flags.quiet && flags.reporter.includes('json') && flags.reporter.includes('console')) {
+    const file = relative(process.cwd(), join(resolve(flags.out), 'report.json')) || 'report.json';
+    // The target given on the command line goes with it; TCK_URL and the config file apply again by themselves.
+    const url = flags.urlFrom === '--url' && flags.url !== undefined ? ` --url ${shellWord(flags.url)}` : '';
+    process.stdout.write(`re-run what failed, errored or did not run: tck run --only-failed ${shellWord(file)}${url}\n`);
+  }
+  return code;
+}
+
+/** --bail, --bail N and --max-failures N as one bound: how many failures stop the run (false: none). */
+function bailOf(flags: Pick<RunFlags, 'bail' | 'maxFailures'>): boolean | number {
+  const n = flags.maxFailures ?? (flags.bail === true ? 1 : flags.bail);
+  if (flags.maxFailures !== undefined && typeof flags.bail === 'number' && flags.bail !== flags.maxFailures) throw new TckError(`--bail ${flags.bail} and --max-failures ${flags.maxFailures} disagree: give one`);
+  return n === undefined || n === false ? false : n;
 }
 
 /** Runs one reporter; a failure becomes one line on stderr (a stack trace only with --debug). */

@@ -177,7 +177,7 @@ export async function explore(options: ExploreOptions): Promise<ExploreSection> 
         path: details.counterexamplePath ?? '',
         ...(replayPath ? { replayPath } : {}),
         replay: `tck explore ${options.replayTarget ?? `--url ${options.url}`} ${flags.join(' ')}`,
-        curl: curlScript(recording, message, options.url),
+        curl: curlScript(recording, message, options.url, flags.join(' ')),
         scenario: scenarioFile(world.steps, message, seed),
       };
     }

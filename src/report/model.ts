@@ -146,6 +146,11 @@ export const ReportSchema = z.object({
     grep: z.string().optional(),
     scenarios: z.array(z.string()).optional(),
     skip: z.array(z.string()).optional(),
+    /**
+     * `--only-failed REPORT`: the run re-ran what failed, errored or did not run in that report,
+     * and how many of each (its verdict says what it covered).
+     */
+    rerun: z.object({ from: z.string(), failed: z.number().int(), error: z.number().int(), notRun: z.number().int() }).optional(),
   }),
   grading: z.object({
     rule: z.enum(['strict', 'established']),

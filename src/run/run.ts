@@ -26,7 +26,8 @@ export interface TckOptions extends Selection {
   grading?: GradingRuleName;
   /** Advisories (the kit's own readings): noted beside the verdict (default), or failures. */
   advisories?: AdvisoryMode;
-  bail?: boolean;
+  /** Stop after the first failing scenario (true), or after this many. */
+  bail?: boolean | number;
   requestTimeoutMs?: number;
   scenarioTimeoutMs?: number;
   maxBodyBytes?: number;

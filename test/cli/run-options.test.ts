@@ -116,7 +116,7 @@ describe('the config file', () => {
   });
   it.each([
     [{ url: 5 }, /config file tck\.config\.json: field "url": .*expected string/],
-    [{ urll: 'http://x' }, /config file tck\.config\.json: unknown field "urll" \(known: url, headers, /],
+    [{ urll: 'http://x' }, /config file tck\.config\.json: unknown field "urll" \(did you mean "url"\?\) \(known: url, headers, /],
     [{ timeouts: { request: '10s' } }, /field "timeouts\.request": .*expected number/],
     [{ reporters: ['pdf'] }, /field "reporters\.0": /],
     ['{not json', /config file tck\.config\.json is not valid JSON/],

@@ -23,6 +23,8 @@ export interface HttpQuirks {
   contentEncodingLabel?: string;
   /** Reads a request body with trailing commas (`{"a": 1,}`) as JSON5 would (the kit's reading: refuse it). */
   lenientJson?: boolean;
+  /** Put before every JSON answer's text (a fault: a byte-order mark, a NUL, …). */
+  bodyPrefix?: string;
 }
 
 interface RunningHttpVariant {
@@ -74,7 +76,7 @@ export async function startHttpVariant(dispatch: Dispatch, quirks: HttpQuirks): 
         }
       }
       const reply = await dispatch(method, body);
-      write(reply.status, json, reply.status === 204 || reply.body === undefined ? undefined : JSON.stringify(reply.body));
+      write(reply.status, json, reply.status === 204 || reply.body === undefined ? undefined : `${quirks.bodyPrefix ?? ''}${JSON.stringify(reply.body)}`);
     })().catch((err: unknown) => write(500, json, JSON.stringify({ error: String(err) })));
   });
   if (quirks.keepAliveTimeoutMs !== undefined) server.keepAliveTimeout = quirks.keepAliveTimeoutMs;

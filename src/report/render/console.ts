@@ -5,7 +5,7 @@
 import type { ChalkInstance } from 'chalk';
 import type { Exchange } from '../../engine/evidence.js';
 import type { AnyReportScenario, Gate, Report } from '../model.js';
-import { causeLine, causesOf, compactIds } from '../causes.js';
+import { causeLine, causesOf, compactIds, rootCount } from '../causes.js';
 import { exploreFailureLines } from './explore.js';
 import { colorFor, type ColorTarget } from './color.js';
 import { totalsLine } from './totals.js';
@@ -187,13 +187,16 @@ export class ConsoleReporter {
     if (!this.options.quiet && bad.length > 0) {
       // Causes first: one defect failing 200 scenarios is one entry, shown by its first scenario.
       this.w();
-      this.w(c.bold(`Failures (${bad.length}) from ${causes.length} cause${causes.length === 1 ? '' : 's'}`));
-      causes.forEach((cause, i) => {
+      const roots = rootCount(causes);
+      this.w(c.bold(`Failures (${bad.length}) from ${roots} cause${roots === 1 ? '' : 's'}`));
+      let i = 0;
+      for (const cause of causes) {
         this.w();
-        this.w(c.bold(`Cause ${i + 1} of ${causes.length}: ${causeLine(cause)}`));
+        // A follow-on is told under the cause it repeats, by its line alone.
+        this.w(cause.sameAs ? `  follow-on: ${causeLine(cause)}` : c.bold(`Cause ${++i} of ${roots}: ${causeLine(cause)}`));
         this.w(`  scenarios: ${compactIds(cause.scenarios.map((s) => s.id))}`);
-        if (!this.options.verbose) this.failure(cause.scenarios[0]!, cause.scenarios.length > 1 ? '  the first of them:' : undefined);
-      });
+        if (!this.options.verbose && !cause.sameAs) this.failure(cause.scenarios[0]!, cause.scenarios.length > 1 ? '  the first of them:' : undefined);
+      }
       if (this.options.verbose) {
         this.w();
         this.w(c.bold(`Every failure (${bad.length})`));
@@ -210,7 +213,7 @@ export class ConsoleReporter {
     });
     this.w();
     // An explore-only report has no graded section: its own verdict line says what ran.
-    if (view.sections.length > 0 || report.explore === undefined) this.w(totalsLine(report, causes.length));
+    if (view.sections.length > 0 || report.explore === undefined) this.w(totalsLine(report, rootCount(causes)));
     const headline = advisoryHeadline(advisories);
     if (headline !== undefined) this.w(advisories.failed > 0 ? c.yellow(headline) : headline);
     for (const v of verdicts(report)) this.w(v.ok ? c.bold.green(v.text) : c.bold.red(v.text));

@@ -27,7 +27,7 @@ export function githubAnnotations(report: Report): string[] {
   const lines = shown.map((c) => {
     const allKnown = c.scenarios.every((s) => known.has(s.id));
     const n = c.scenarios.length;
-    const title = `${n} scenario${n === 1 ? '' : 's'} ${allKnown ? 'known (in the baseline): ' : 'failing: '}${c.blockedBy ? `blocked by ${c.blockedBy}` : (c.method ?? c.scenarios[0]!.id)}`;
+    const title = `${n} scenario${n === 1 ? '' : 's'} ${allKnown ? 'known (in the baseline): ' : 'failing: '}${c.blockedBy ? `blocked by ${c.blockedBy}` : (c.method ?? (c.methods.length > 0 ? c.methods.join(', ') : c.scenarios[0]!.id))}`;
     const first = c.scenarios[0]!;
     const body = `${causeLine(c)}\nscenarios: ${compactIds(c.scenarios.map((s) => s.id))}\nfirst: ${first.id} ${first.title}: ${withCites((first.message ?? first.outcome).split('\n')[0]!, first.cites?.length ? first.cites : first.clauses)}`;
     return `::${allKnown ? 'warning' : 'error'} title=${escapeProperty(title)}::${escapeData(clip(body, 4000))}`;

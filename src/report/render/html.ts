@@ -10,14 +10,15 @@
 // points to the browser's own find. The Content-Security-Policy admits exactly that script by its
 // SHA-256 and nothing else, so a hostile answer still could not run code in the report even if
 // something slipped through the escaping.
-import { causeLine, causesOf, compactIds } from '../causes.js';
+import { causeLine, causesOf, compactIds, rootCount } from '../causes.js';
 import { isFailing, type AnyReportScenario, type Gate, type Report } from '../model.js';
 import { SEARCH_CSS, SEARCH_SCRIPT, SEARCH_SCRIPT_HASH, searchBox, searchText } from './search.js';
 import { exploreFailureLines } from './explore.js';
-import { OUTCOME_LABEL, advisoryHeadline, citedFirstLine, clip, diffText, expectedActualDiff, isFailure, placeOf, withCites, type Outcome } from './text.js';
+import { OUTCOME_LABEL, advisoryHeadline, clip, diffText, expectedActualDiff, isFailure, placeOf, withCites, type Outcome } from './text.js';
 import { advisoriesOf } from '../advisories.js';
 import type { AdvisorySummary } from '../model.js';
 import { printable } from '../../engine/evidence.js';
+import { cutAt } from '../../util/words.js';
 import { shortVerdict, verdicts, viewOf, type ReportView, type SectionRow } from './view.js';
 
 type Exchange = AnyReportScenario['exchanges'][number];
@@ -29,6 +30,13 @@ const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;'
 export function esc(value: unknown): string {
   return String(value).replace(/[&<>"']/g, (ch) => ESCAPES[ch]!);
 }
+
+/**
+ * Text for an attribute value that holds what a server sent (the search text of a row): escaped,
+ * and `=` written as a character reference too, so no text inside a tag reads as another attribute
+ * (`src=`), even to a tool that does not parse HTML. The browser reads it back as it was.
+ */
+const attr = (value: unknown) => esc(value).replace(/=/g, '&#61;');
 
 /** Largest body shown per exchange in the page (report.json keeps up to 64 KiB). */
 const BODY_CAP = 20_000;
@@ -193,7 +201,19 @@ function causesSection(view: ReportView): string {
   const items = causes.map(
     (c) => `<li>${esc(causeLine(c))}<div class="ids">${esc(compactIds(c.scenarios.map((s) => s.id)))}</div></li>`,
   );
-  return `<section class="causes"><div class="notice"><strong>${causes.length} cause${causes.length === 1 ? '' : 's'} of the failures</strong><ol>${items.join('')}</ol></div></section>`;
+  const roots = rootCount(causes);
+  return `<section class="causes"><div class="notice"><strong>${roots} cause${roots === 1 ? '' : 's'} of the failures</strong><ol>${items.join('')}</ol></div></section>`;
+}
+
+/**
+ * A failure's one line: its first line, and when that only announces what follows
+ * ("add_message: response does not match the data model:"), the first line that says it.
+ */
+export function informativeLine(message: string | undefined): string {
+  const lines = (message ?? '').split('\n');
+  const first = lines[0] ?? '';
+  const next = lines.slice(1).find((l) => l.trim() !== '');
+  return first.trimEnd().endsWith(':') && next !== undefined ? `${first.trimEnd()} ${next.trim()}` : first;
 }
 
 function scenario(s: AnyReportScenario): string {
@@ -210,11 +230,12 @@ function scenario(s: AnyReportScenario): string {
   if (s.repro) parts.push(`<details class="repro"><summary>reproduce with curl (bash)</summary><pre>${esc(s.repro)}</pre></details>`);
   const ms = `${Math.round(s.durationMs)} ms`;
   // A failing row says why in one line, so the list reads without opening anything.
-  const first = s.message ? citedFirstLine(s, '') : '';
-  const line = bad && first ? `<span class="smsg">${esc(first.length > 300 ? `${first.slice(0, 300)}…` : first)}</span>` : '';
+  const informative = informativeLine(s.message);
+  const first = informative ? withCites(informative, s.cites) : '';
+  const line = bad && first ? `<span class="smsg">${esc(first.length > 300 ? `${cutAt(first, 300)}…` : first)}</span>` : '';
   const mark = notes.length ? `<span class="advmark" title="advisories that did not hold">ADVISORY ×${notes.length}</span>` : '';
   return (
-    `<details class="scn o-${esc(s.outcome)}${bad ? ' bad' : ''}${notes.length ? ' adv' : ''}" id="${esc(s.id)}" data-search="${esc(searchText(s))}">` +
+    `<details class="scn o-${esc(s.outcome)}${bad ? ' bad' : ''}${notes.length ? ' adv' : ''}" id="${esc(s.id)}" data-search="${attr(searchText(s))}">` +
     `<summary><span class="outcome">${esc(OUTCOME_LABEL[s.outcome])}</span><span class="sid">${esc(s.id)}</span><span class="stitle">${esc(s.title)}${line}</span>${mark}<span class="ms">${ms}</span></summary>` +
     `<div class="sbody">${parts.join('')}</div></details>`
   );
@@ -245,6 +266,8 @@ function gate(g: Gate): string {
 
 function filter(view: ReportView): string {
   const all = view.scenarios;
+  // Nothing to filter or search (an explore report): no empty controls.
+  if (all.length === 0) return '';
   const count = (f: (o: Outcome) => boolean) => all.filter((s) => f(s.outcome)).length;
   const options: [string, string, number][] = [
     ['all', 'All', all.length],

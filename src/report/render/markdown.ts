@@ -1,7 +1,7 @@
 // The Markdown summary (summary.md, and $GITHUB_STEP_SUMMARY on GitHub Actions): the verdict, the
 // tier table, the baseline gate, and each failure folded in <details> with its evidence in a
 // code block. Server text only ever appears inside code blocks; kit text in HTML is escaped.
-import { causeLine, causesOf, compactIds } from '../causes.js';
+import { causeLine, causesOf, compactIds, rootCount } from '../causes.js';
 import type { Report } from '../model.js';
 import { exploreFailureLines, exploreSummary } from './explore.js';
 import { esc } from './html.js';
@@ -67,7 +67,8 @@ export function renderMarkdown(report: Report): string {
   if (bad.length) {
     // Causes lead: server text only ever inside a code block.
     const causes = causesOf(view.scenarios);
-    out.push(`### ${causes.length} cause${causes.length === 1 ? '' : 's'} of ${bad.length} failure${bad.length === 1 ? '' : 's'}`, '');
+    const roots = rootCount(causes);
+    out.push(`### ${roots} cause${roots === 1 ? '' : 's'} of ${bad.length} failure${bad.length === 1 ? '' : 's'}`, '');
     out.push(codeBlock(clip(causes.map((c, i) => `${i + 1}. ${causeLine(c)}\n   ${compactIds(c.scenarios.map((s) => s.id))}`).join('\n'), EVIDENCE_CAP)), '');
     out.push(`### Failures (${bad.length})`, '');
     for (const s of bad.slice(0, DETAILED)) {

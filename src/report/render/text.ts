@@ -2,6 +2,7 @@
 // a failure with its evidence as structured lines (the console paints them, the other formats join
 // them). Pure functions of the report.
 import { formatExchange, printable } from '../../engine/evidence.js';
+import { cutAt } from '../../util/words.js';
 import { reaches } from '../../engine/grading.js';
 import { TIERS } from '../../engine/scenario.js';
 import { isFailing, type AdvisorySummary, type AnyReportScenario, type Report, type ScenarioOutcome as Outcome } from '../model.js';
@@ -31,15 +32,25 @@ function tiersUpTo(tier: string): string {
   return names.length <= 1 ? (names[0] ?? capital(tier)) : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
 }
 
+/** What an --only-failed run covered: "a re-run of r.json's 3 failed, 1 errored and 209 not run"; undefined for another run. */
+export function rerunWords(report: Pick<Report, 'selection'>): string | undefined {
+  const r = report.selection.rerun;
+  if (!r) return undefined;
+  const parts = [[r.failed, 'failed'], [r.error, 'errored'], [r.notRun, 'not run']].filter(([n]) => n !== 0).map(([n, w]) => `${n} ${w}`);
+  const list = parts.length <= 1 ? parts.join('') : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
+  return `a re-run of ${r.from}'s ${list}`;
+}
+
 /**
  * A narrowed run's verdict in words: "selection passed (13 of 111 Bronze scenarios)" or
  * "selection FAILED (11 of 13 selected passed; 13 of 111 Bronze scenarios)"; undefined when the
- * run was not narrowed.
+ * run was not narrowed. A re-run (--only-failed) says what it re-ran.
  */
 export function selectionVerdict(report: Report): string | undefined {
   const n = report.narrowed;
   if (!n) return undefined;
-  const of = `${n.selected} of ${n.population} ${tiersUpTo(report.requestedTier)} scenarios`;
+  const rerun = rerunWords(report);
+  const of = `${rerun ? `${rerun}: ` : ''}${n.selected} of ${n.population} ${tiersUpTo(report.requestedTier)} scenarios`;
   return n.passed ? `selection passed (${of})` : `selection FAILED (${n.passing} of ${n.selected} selected passed; ${of})`;
 }
 
@@ -95,7 +106,9 @@ export function evidenceText(ex: Parameters<typeof formatExchange>[0] & { httpMe
 
 /** Cuts text longer than `max` characters, saying how much was cut. */
 export function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max)}…[${text.length - max} more characters]`;
+  if (text.length <= max) return text;
+  const head = cutAt(text, max);
+  return `${head}…[${text.length - head.length} more characters]`;
 }
 
 export function indent(text: string, pad: string): string {
@@ -201,7 +214,7 @@ function reproHint(s: AnyReportScenario, target?: Report['target']): string {
 }
 
 /** A word the shell passes through unchanged (quoted when it must be). */
-const shellWord = (w: string) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
+export const shellWord = (w: string) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
 
 /** What a line of a failure is, for its colour on a console. */
 type FailureLineKind = 'heading' | 'clauses' | 'message' | 'diff-minus' | 'diff-plus' | 'diff-same' | 'exchange' | 'repro' | 'note';

@@ -8,7 +8,7 @@ import type { LevelCounts } from '../../engine/result.js';
 import type { ScenarioTier } from '../../engine/scenario.js';
 import { bridgeRan, isFailing, type AnyReportScenario, type Report } from '../model.js';
 import { exploreSummary } from './explore.js';
-import { capital, selectionVerdict, tierName, tierStanding } from './text.js';
+import { capital, rerunWords, selectionVerdict, tierName, tierStanding } from './text.js';
 
 /** A verdict in words and whether it is good (the renderers colour or mark it). */
 export interface Standing {
@@ -78,7 +78,11 @@ function bridgeSection(report: Report): GradedSection {
   const n = report.narrowed;
   const verdict = selection
     ? { head: capital(selection), detail: ', no tier awarded to a partial run,', ok: n!.passed }
-    : { head: `Achieved tier: ${tierName(report.achieved)}`, detail: ` (requested ${report.requestedTier}, grading ${report.grading.rule})`, ok: reaches(report.achieved, report.requestedTier) };
+    : {
+        head: `Achieved tier: ${tierName(report.achieved)}`,
+        detail: ` (requested ${report.requestedTier}, grading ${report.grading.rule}${rerunWords(report) ? `; ${rerunWords(report)}` : ''})`,
+        ok: reaches(report.achieved, report.requestedTier),
+      };
   const facts = (t: Report['tiers'][number]): [string, string][] => [
     ['protocol', report.kit.protocol],
     ['grading', report.grading.rule],
