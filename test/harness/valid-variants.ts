@@ -50,7 +50,7 @@ const intercept = (handle: (next: Dispatch, method: string, body: any) => Return
  * Answers calls of `method` that carry a limit from the whole answer (limit removed), edited by
  * `pick(answer, limit)`. The call with the limit goes first, so a bad limit still gets its error.
  */
-const ownLimit = (method: string, pick: (answer: any, limit: number) => unknown): Wrap =>
+export const ownLimit = (method: string, pick: (answer: any, limit: number) => unknown): Wrap =>
   intercept(async (next, m, body) => {
     const res = await next(m, body);
     if (m !== method || res.status !== 200 || body?.limit == null) return res;

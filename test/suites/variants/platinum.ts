@@ -13,13 +13,13 @@ function tickingStore(): HostedStore {
   return new HostedStore({ now: () => new Date((t += 1000)) });
 }
 
-/** A variant: a wrap over the hosted reference store (ticking clock when asked). */
-type V = { wrap?: Wrap; ticking?: boolean };
+/** A variant: a wrap over the hosted reference store (a store of its own, or a ticking clock, when asked). */
+export type V = { wrap?: Wrap; ticking?: boolean; store?: () => HostedStore };
 export const run = (v: V | undefined, ids: string[]) =>
-  runOnVariant({ store: v?.ticking ? tickingStore() : new HostedStore(), ...(v?.wrap ? { wrap: v.wrap } : {}) }, ids);
+  runOnVariant({ store: v?.store ? v.store() : v?.ticking ? tickingStore() : new HostedStore(), ...(v?.wrap ? { wrap: v.wrap } : {}) }, ids);
 
 const w = (wrap: Wrap, ticking = false): V => ({ wrap, ticking });
-const intercept = (handle: (next: Dispatch, method: string, body: any) => ReturnType<Dispatch>): Wrap => (next) => (m, b) => handle(next, m, b);
+export const intercept = (handle: (next: Dispatch, method: string, body: any) => ReturnType<Dispatch>): Wrap => (next) => (m, b) => handle(next, m, b);
 
 export const FAULTS: FaultRow<V>[] = [
   ['SCN-P-001', 'create_conversation answers user_id null', w(mapResponse('create_conversation', (b) => ({ ...b, user_id: null }))), /user_id/],
@@ -61,7 +61,7 @@ export const FAULTS: FaultRow<V>[] = [
 ];
 
 /** A second delete of the same conversation answers 400 {"error"}. */
-function stateDelete(): Wrap {
+export function stateDelete(): Wrap {
   return (next) => {
     const deleted = new Set<string>();
     return (m, b: any) => {
@@ -74,7 +74,7 @@ function stateDelete(): Wrap {
 }
 
 /** Takes any number of messages, 100 at a time. */
-function splitBulk(): Wrap {
+export function splitBulk(): Wrap {
   return (next) => async (m, b: any) => {
     if (m !== 'bulk_add_messages' || b.messages.length <= 100) return next(m, b);
     const out: unknown[] = [];
