@@ -42,7 +42,8 @@ export async function listCommand(flags: { tier?: ScenarioTier | typeof HOSTED_P
   const hosted = flags.tier === undefined || flags.tier === HOSTED_PROFILE ? await hostedScenarios() : [];
   if (flags.markdown) {
     const { renderCatalogue } = await import('../report/catalogue.js');
-    process.stdout.write(renderCatalogue(bridge, hosted));
+    const { PLATINUM_SENTENCES } = await import('../../suites/platinum/clauses.js');
+    process.stdout.write(renderCatalogue(bridge, hosted, PLATINUM_SENTENCES));
     return;
   }
   const list: Listed[] = [...bridge, ...hosted.map((s): Listed => ({ ...s, tier: HOSTED_PROFILE }))];

@@ -3,8 +3,19 @@ import { TIERS, type ScenarioBase, type TieredScenario } from '../engine/scenari
 
 const cell = (text: string) => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
 
-/** The catalogue: the bridge suites by tier, then the hosted profile (when given) by group. */
-export function renderCatalogue(scenarios: readonly TieredScenario<never>[], hosted: readonly ScenarioBase<never>[] = []): string {
+/** A sentence of a tier's clause map: its id, what it says, and why no scenario checks it (when none does on purpose). */
+interface MappedSentence {
+  id: string;
+  text: string;
+  unchecked?: string;
+}
+
+/**
+ * The catalogue: the bridge suites by tier, then the hosted profile (when given) by group. With
+ * `platinumSentences`, the Platinum tier also gets its sentence → scenarios map (from the clauses
+ * each scenario names), the sentences no scenario checks listed as such.
+ */
+export function renderCatalogue(scenarios: readonly TieredScenario<never>[], hosted: readonly ScenarioBase<never>[] = [], platinumSentences: readonly MappedSentence[] = []): string {
   const lines = [
     '# Scenario catalogue',
     '',
@@ -21,6 +32,7 @@ export function renderCatalogue(scenarios: readonly TieredScenario<never>[], hos
     lines.push('| id | group | clauses | title | asserts |', '|---|---|---|---|---|');
     for (const s of rows) lines.push(`| ${s.id} | ${s.group} | ${s.clauses.join(', ')} | ${cell(s.title)} | ${cell(s.asserts)} |`);
     lines.push('');
+    if (tier === 'platinum' && rows.length > 0 && platinumSentences.length > 0) lines.push(...sentenceMap(rows, platinumSentences));
   }
   if (hosted.length > 0) {
     lines.push(
@@ -37,4 +49,22 @@ export function renderCatalogue(scenarios: readonly TieredScenario<never>[], hos
     lines.push('');
   }
   return lines.join('\n');
+}
+
+/** Sentence → the scenarios that name it; then the sentences none names, with the reason when that is on purpose. */
+function sentenceMap(rows: readonly TieredScenario<never>[], sentences: readonly MappedSentence[]): string[] {
+  const by = (id: string) => rows.filter((s) => s.clauses.includes(id)).map((s) => s.id);
+  const checked = sentences.filter((x) => by(x.id).length > 0);
+  const unchecked = sentences.filter((x) => by(x.id).length === 0);
+  return [
+    '### Platinum: sentence → scenarios',
+    '',
+    `Each sentence of the Platinum tier (Volume 5, lettered where a clause holds two; the BaseAdapter rows, SPEC-V3-…, and hosted endpoint rows that say more) and the scenarios whose assertions cite it. ${checked.length} of ${sentences.length} are checked.`,
+    '',
+    '| sentence | says | scenarios |',
+    '|---|---|---|',
+    ...checked.map((x) => `| ${x.id} | ${cell(x.text)} | ${by(x.id).join(', ')} |`),
+    '',
+    ...(unchecked.length === 0 ? [] : ['Not checked by any scenario:', '', ...unchecked.map((x) => `- ${x.id}: ${cell(x.text)}${x.unchecked ? ` (${cell(x.unchecked)})` : ' (no scenario yet)'}`), '']),
+  ];
 }

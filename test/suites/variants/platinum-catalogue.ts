@@ -17,7 +17,7 @@ import type { Params } from '../../../src/servers/bridge/index.js';
 import type { Entity, Message } from '../../../src/protocols/bridge/index.js';
 import { mapAnswers, mapRequest, mapResponse, type Wrap } from '../../harness/variants.js';
 import { ownLimit } from '../../harness/valid-variants.js';
-import { intercept, splitBulk, stateDelete, type V } from './platinum.js';
+import { intercept, type V } from './platinum-base.js';
 
 type Section = 'conversation lifecycle' | 'context' | 'entities' | 'provenance' | 'cypher';
 export const SECTIONS: readonly Section[] = ['conversation lifecycle', 'context', 'entities', 'provenance', 'cypher'];
@@ -196,6 +196,30 @@ class CypherSeesOldNames extends HostedStore {
 }
 
 // ---------------------------------------------------------------- wraps with one rule broken
+
+/** A second delete of the same conversation answers 400 {"error"}. */
+function stateDelete(): Wrap {
+  return (next) => {
+    const deleted = new Set<string>();
+    return (m, b: any) => {
+      if (m !== 'delete_conversation') return next(m, b);
+      if (deleted.has(b.conversation_id)) return { status: 400, body: { error: 'conversation_id: already deleted' } };
+      deleted.add(b.conversation_id);
+      return next(m, b);
+    };
+  };
+}
+
+/** Takes any number of messages, 100 at a time. */
+function splitBulk(): Wrap {
+  return (next) => async (m, b: any) => {
+    if (m !== 'bulk_add_messages' || b.messages.length <= 100) return next(m, b);
+    const out: unknown[] = [];
+    for (let i = 0; i < b.messages.length; i += 100) out.push(...((await next(m, { ...b, messages: b.messages.slice(i, i + 100) })).body as unknown[]));
+    return { status: 200, body: out };
+  };
+}
+
 
 /** delete_conversation hides the conversation (list, metadata) but deletes nothing, its messages included. */
 function deleteHidesOnly(): Wrap {
@@ -417,8 +441,10 @@ const lowerCaseWrites = intercept((next, m, b) =>
   m === 'cypher_query' && /\b(create|merge|set|delete|remove)\b/.test(b?.cypher ?? '') ? { status: 200, body: { columns: [], rows: [] } } : next(m, b));
 
 /** Only CREATE and DELETE are refused: SET, MERGE and REMOVE are answered as executed. */
-const someWritesRun = intercept((next, m, b) =>
-  m === 'cypher_query' && /\b(SET|MERGE|REMOVE)\b/i.test(b?.cypher ?? '') && !/\b(CREATE|DELETE)\b/i.test(b.cypher) ? { status: 200, body: { columns: [], rows: [] } } : next(m, b));
+const someWritesRun = intercept((next, m, b) => {
+  const clauses = String(b?.cypher ?? '').replace(/'[^']*'/g, "''");
+  return m === 'cypher_query' && /\b(SET|MERGE|REMOVE)\b/i.test(clauses) && !/\b(CREATE|DELETE)\b/i.test(clauses) ? { status: 200, body: { columns: [], rows: [] } } : next(m, b);
+});
 
 /** A read query whose string values contain a write keyword is refused (the refusal does not skip literals). */
 const literalsRefused = intercept((next, m, b) =>
@@ -429,60 +455,60 @@ const literalsRefused = intercept((next, m, b) =>
 export const CATALOGUE: CatalogueFault[] = [
   // 5.1: conversation lifecycle (and get_conversation_metadata, bulk_add_messages)
   { id: 'PF-C01', section: 'conversation lifecycle', sentences: ['SPEC-V5-5.1.1'], method: 'create_conversation',
-    fault: 'create_conversation stores and answers the user_id lower-cased', variant: w(mapRequest('create_conversation', (b) => ({ ...b, user_id: String(b.user_id).toLowerCase() }))) },
+    fault: 'create_conversation stores and answers the user_id lower-cased', variant: w(mapRequest('create_conversation', (b) => ({ ...b, user_id: String(b.user_id).toLowerCase() }))), caught: ['SCN-P-110', /user_id of each answer/] },
   { id: 'PF-C02', section: 'conversation lifecycle', sentences: ['SPEC-V5-5.1.1'], method: 'create_conversation',
     fault: 'workspace_id is derived from the user_id (one workspace per user, not per API key)',
     variant: w(mapAnswers((b, m) => {
       if (!['create_conversation', 'list_conversations', 'get_conversation_metadata'].includes(m)) return b;
       const fix = (c: { user_id?: string }) => ({ ...c, workspace_id: `ws-${c.user_id}` });
       return Array.isArray(b) ? b.map(fix) : fix(b);
-    })) },
+    })), caught: ['SCN-P-110', /workspace_id is scoped to the API key, so it must be one value, got 5/] },
   { id: 'PF-C03', section: 'conversation lifecycle', sentences: ['SPEC-V5-5.1.1'], method: 'create_conversation',
     fault: "create_conversation answers the user's existing conversation instead of a fresh one", variant: s(() => new ReusedConversation()), caught: ['SCN-P-101', /second id must be fresh/] },
   { id: 'PF-C04', section: 'conversation lifecycle', sentences: ['SPEC-V5-5.1.2'], method: 'list_conversations',
     fault: 'list_conversations(limit=N) keeps the N oldest conversations (listed newest first)',
-    variant: w(ownLimit('list_conversations', (list: unknown[], limit) => list.slice(-limit))) },
+    variant: w(ownLimit('list_conversations', (list: unknown[], limit) => list.slice(-limit))), caught: ['SCN-P-111', /a limit keeps the newest conversations: .* is not among the 5 newest/] },
   { id: 'PF-C05', section: 'conversation lifecycle', sentences: ['SPEC-V5-5.1.2'], method: 'list_conversations',
-    fault: 'list_conversations answers at most 20 conversations whatever the limit', variant: w(mapResponse('list_conversations', (l) => l.slice(0, 20))) },
+    fault: 'list_conversations answers at most 20 conversations whatever the limit', variant: w(mapResponse('list_conversations', (l) => l.slice(0, 20))), caught: ['SCN-P-111', /list_conversations\(limit=50\) after creating 30: 10 of 30 missing/] },
   { id: 'PF-C06', section: 'conversation lifecycle', sentences: ['SPEC-V5-5.1.2'], method: 'list_conversations',
-    fault: 'list_conversations lists oldest first', variant: w(mapResponse('list_conversations', (l) => l.reverse())), caught: ['SCN-P-002', /newest first/] },
+    fault: 'list_conversations lists oldest first', variant: w(mapResponse('list_conversations', (l) => l.reverse())), caught: ['SCN-P-111', /newest first, but item \d+/] },
   { id: 'PF-C07', section: 'conversation lifecycle', sentences: ['SPEC-V5-5.1.3'], method: 'delete_conversation',
     fault: 'a second delete_conversation of the same id is an error', variant: w(stateDelete()), caught: ['SCN-P-003', /delete_conversation: expected success/] },
   { id: 'PF-C08', section: 'conversation lifecycle', sentences: ['SPEC-V3-delete_conversation'], method: 'delete_conversation',
-    fault: 'delete_conversation hides the conversation (list, metadata, context) but leaves its messages', variant: w(deleteHidesOnly()) },
+    fault: 'delete_conversation hides the conversation (list, metadata, context) but leaves its messages', variant: w(deleteHidesOnly()), caught: ['SCN-P-112', /the conversation's messages must be deleted with it: message "Orinoco Basin survey note 00"/] },
   { id: 'PF-C09', section: 'conversation lifecycle', sentences: ['SPEC-V3-delete_conversation'], method: 'delete_conversation',
-    fault: 'delete_conversation also deletes every other conversation of the same user', variant: w(deleteWholeUser()) },
+    fault: 'delete_conversation also deletes every other conversation of the same user', variant: w(deleteWholeUser()), caught: ['SCN-P-112', /the other conversations \(one of the same user\): 1 of 2 missing/] },
   { id: 'PF-C10', section: 'conversation lifecycle', sentences: ['SPEC-V3-delete_conversation', 'HOSTED-ENDPOINT-get_conversation_metadata'], method: 'get_conversation_metadata',
-    fault: 'get_conversation_metadata keeps answering a deleted conversation', variant: w(staleMetadata()) },
+    fault: 'get_conversation_metadata keeps answering a deleted conversation', variant: w(staleMetadata()), caught: ['SCN-P-112', /get_conversation_metadata\(.*\) after delete_conversation: expected an error \(400 or 500 \{"error"\}\) or null, got the deleted item itself/] },
   { id: 'PF-C11', section: 'conversation lifecycle', sentences: ['SPEC-V5-5.1.4'], method: 'bulk_add_messages',
     fault: 'bulk_add_messages answers the messages in reverse order', variant: w(mapResponse('bulk_add_messages', (b) => b.reverse())), caught: ['SCN-P-004', /in order/] },
   { id: 'PF-C12', section: 'conversation lifecycle', sentences: ['SPEC-V5-5.1.4', 'SPEC-2.2.1'], method: 'bulk_add_messages',
-    fault: 'bulk_add_messages stores the batch in reverse order (its answer is in order)', variant: w(bulkStoredReversed()) },
+    fault: 'bulk_add_messages stores the batch in reverse order (its answer is in order)', variant: w(bulkStoredReversed()), caught: ['SCN-P-102', /every message, in insertion order/] },
   { id: 'PF-C13', section: 'conversation lifecycle', sentences: ['SPEC-V5-5.1.4'], method: 'bulk_add_messages',
-    fault: 'bulk_add_messages has no cap: 101 messages are all stored', variant: w(splitBulk()), caught: ['SCN-P-102', /101 messages/] },
+    fault: 'bulk_add_messages has no cap: 101 messages are all stored', variant: w(splitBulk()), caught: ['SCN-P-102', /messages of that batch stored \(the cap is 100\): expected at most 100 item\(s\), got 101/] },
   { id: 'PF-C14', section: 'conversation lifecycle', sentences: ['SPEC-V5-5.1.4'], method: 'bulk_add_messages',
-    fault: 'bulk_add_messages stores only the first 50 messages of a batch (and answers all of them)', variant: w(bulkStoresFifty()), caught: ['SCN-P-102', /101 messages/] },
+    fault: 'bulk_add_messages stores only the first 50 messages of a batch (and answers all of them)', variant: w(bulkStoresFifty()), caught: ['SCN-P-102', /every message, in insertion order/] },
   { id: 'PF-C15', section: 'conversation lifecycle', sentences: ['SPEC-V5-5.1.4', 'SPEC-V5-5.2.1'], method: 'bulk_add_messages',
     fault: "Platinum keeps its own messages: bulk-added messages never reach the conversation's session (get_conversation, search), nor add_message's the context",
-    variant: w(bulkInShadowSession()) },
+    variant: w(bulkInShadowSession()), caught: ['SCN-P-113', /the 46 contents, in insertion order/] },
   { id: 'PF-C16', section: 'conversation lifecycle', sentences: ['HOSTED-ENDPOINT-get_conversation_metadata'], method: 'get_conversation_metadata',
-    fault: 'get_conversation_metadata answers the newest conversation whatever the id', variant: w(metadataOfNewest()) },
+    fault: 'get_conversation_metadata answers the newest conversation whatever the id', variant: w(metadataOfNewest()), caught: ['SCN-P-110', /get_conversation_metadata of the conversation of "TCK-Mixed Case"/] },
 
   // 5.2: three-tier context (get_context, get_observations, get_reflections)
   { id: 'PF-X01', section: 'context', sentences: ['SPEC-V5-5.2.1'], method: 'get_context',
-    fault: 'get_context answers the latest messages of every conversation as recent_messages', variant: s(() => new ContextOfEveryone()) },
+    fault: 'get_context answers the latest messages of every conversation as recent_messages', variant: s(() => new ContextOfEveryone()), caught: ['SCN-P-113', /recent_messages are messages of that conversation: "elsewhere 00"/] },
   { id: 'PF-X02', section: 'context', sentences: ['SPEC-V5-5.2.1'], method: 'get_context',
-    fault: "get_context answers the conversation's 20 oldest messages as recent_messages", variant: s(() => new ContextOfOldest()) },
+    fault: "get_context answers the conversation's 20 oldest messages as recent_messages", variant: s(() => new ContextOfOldest()), caught: ['SCN-P-113', /recent_messages must hold the latest one, "single last"/] },
   { id: 'PF-X03', section: 'context', sentences: ['SPEC-V5-5.2.1'], method: 'get_context',
-    fault: 'get_context leaves out the messages added with add_message (only bulk-added ones)', variant: s(() => new ContextOfBulkOnly()) },
+    fault: 'get_context leaves out the messages added with add_message (only bulk-added ones)', variant: s(() => new ContextOfBulkOnly()), caught: ['SCN-P-113', /recent_messages must hold the latest one, "single last"/] },
   { id: 'PF-X04', section: 'context', sentences: ['SPEC-V5-5.2.1', 'SPEC-V3-delete_conversation'], method: 'get_context',
-    fault: 'get_context keeps answering the recent messages of a deleted conversation (a stale cache)', variant: w(staleContext()) },
+    fault: 'get_context keeps answering the recent messages of a deleted conversation (a stale cache)', variant: w(staleContext()), caught: ['SCN-P-112', /after delete_conversation: recent_messages: message .* of the deleted conversation is still a recent message/] },
   { id: 'PF-X05', section: 'context', sentences: ['SPEC-V5-5.2.1', 'SPEC-V3-get_reflections'], method: 'get_reflections',
-    fault: 'get_reflections lists the reflections of every conversation', variant: s(() => new ReflectionsOfEveryone()) },
+    fault: 'get_reflections lists the reflections of every conversation', variant: s(() => new ReflectionsOfEveryone()), caught: ['SCN-P-114', /get_reflections\(.*\) of one of two busy conversations: reflections of another conversation/] },
   { id: 'PF-X06', section: 'context', sentences: ['SPEC-V5-5.2.1', 'SPEC-V3-get_observations'], method: 'get_observations',
-    fault: 'get_observations lists the observations of every conversation', variant: s(() => new ObservationsOfEveryone()) },
+    fault: 'get_observations lists the observations of every conversation', variant: s(() => new ObservationsOfEveryone()), caught: ['SCN-P-114', /get_observations\(.*\) of one of two busy conversations: observations of another conversation/] },
   { id: 'PF-X07', section: 'context', sentences: ['SPEC-V3-get_observations'], method: 'get_observations',
-    fault: 'get_observations ignores limit', variant: w(mapRequest('get_observations', (b) => ({ ...b, limit: undefined }))) },
+    fault: 'get_observations ignores limit', variant: w(mapRequest('get_observations', (b) => ({ ...b, limit: undefined }))), caught: ['SCN-P-114', /limit=2\): expected at most 2/] },
   { id: 'PF-X08', section: 'context', sentences: ['SPEC-V5-5.2.2'], method: 'get_observations',
     fault: 'get_observations and get_reflections answer an error, not [], when there is nothing yet', variant: w(emptyIsAnError()), caught: ['SCN-P-006', /get_observations: expected success/] },
 
@@ -491,71 +517,71 @@ export const CATALOGUE: CatalogueFault[] = [
     fault: 'set_entity_feedback answers updated: false', variant: w(mapResponse('set_entity_feedback', (b) => ({ ...b, updated: false }))), caught: ['SCN-P-007', /updated/] },
   { id: 'PF-E02', section: 'entities', sentences: ['SPEC-V5-5.3.1b'], method: 'set_entity_feedback',
     fault: 'set_entity_feedback refuses user_score 1 (reads the range as [0, 1))',
-    variant: w(intercept((next, m, b) => (m === 'set_entity_feedback' && b?.user_score >= 1 ? json(400, 'user_score: must be below 1') : next(m, b)))) },
+    variant: w(intercept((next, m, b) => (m === 'set_entity_feedback' && b?.user_score >= 1 ? json(400, 'user_score: must be below 1') : next(m, b)))), caught: ['SCN-P-007', /set_entity_feedback: expected success, got 400/] },
   { id: 'PF-E03', section: 'entities', sentences: ['SPEC-V5-5.3.1b'], method: 'set_entity_feedback',
     fault: 'set_entity_feedback clamps a user_score outside [0, 1] instead of refusing it',
     variant: w(mapRequest('set_entity_feedback', (b) => ({ ...b, user_score: Math.min(1, Math.max(0, b.user_score)) }))), caught: ['SCN-P-103', /user_score 1\.5/] },
   { id: 'PF-E04', section: 'entities', sentences: ['SPEC-V5-5.3.2'], method: 'get_entity_history',
-    fault: 'get_entity_history leaves out the mentions in messages added with add_message', variant: s(() => new HistoryOfBulkOnly()) },
+    fault: 'get_entity_history leaves out the mentions in messages added with add_message', variant: s(() => new HistoryOfBulkOnly()), caught: ['SCN-P-119', /expected exactly 25, got 17: 8 missing \("Kilimanjaro climb note B 00"/] },
   { id: 'PF-E05', section: 'entities', sentences: ['SPEC-V5-5.3.2'], method: 'get_entity_history',
-    fault: 'get_entity_history answers at most 10 mentions', variant: w(mapResponse('get_entity_history', (h) => ({ ...h, mentions: h.mentions.slice(0, 10) }))) },
+    fault: 'get_entity_history answers at most 10 mentions', variant: w(mapResponse('get_entity_history', (h) => ({ ...h, mentions: h.mentions.slice(0, 10) }))), caught: ['SCN-P-119', /expected exactly 25, got 10/] },
   { id: 'PF-E06', section: 'entities', sentences: ['SPEC-V5-5.3.3'], method: 'merge_entities',
     fault: 'merge_entities leaves no SAME_AS link', variant: w(mapResponse('get_entity_graph', (g) => ({ ...g, edges: g.edges.filter((e: { type: string }) => e.type !== 'SAME_AS') }))), caught: ['SCN-P-105', /SAME_AS edge from source to target: no edge/] },
   { id: 'PF-E07', section: 'entities', sentences: ['SPEC-V5-5.3.3'], method: 'merge_entities',
     fault: 'the SAME_AS link points from the target to the source',
     variant: w(mapResponse('get_entity_graph', (g) => ({ ...g, edges: g.edges.map((e: { type: string; source: string; target: string }) => (e.type === 'SAME_AS' ? { ...e, source: e.target, target: e.source } : e)) }))), caught: ['SCN-P-105', /source and target swapped/] },
   { id: 'PF-E08', section: 'entities', sentences: ['SPEC-V5-5.3.4', 'SPEC-V3-get_entity_graph'], method: 'get_entity_graph',
-    fault: 'get_entity_graph answers at most 25 nodes', variant: w(mapResponse('get_entity_graph', (g) => ({ ...g, nodes: g.nodes.slice(0, 25) }))) },
+    fault: 'get_entity_graph answers at most 25 nodes', variant: w(mapResponse('get_entity_graph', (g) => ({ ...g, nodes: g.nodes.slice(0, 25) }))), caught: ['SCN-P-118', /17 have no node with their name/] },
   { id: 'PF-E09', section: 'entities', sentences: ['SPEC-V5-5.3.4', 'SPEC-V3-get_entity_graph'], method: 'get_entity_graph',
-    fault: 'get_entity_graph answers at most 25 edges', variant: w(mapResponse('get_entity_graph', (g) => ({ ...g, edges: g.edges.slice(0, 25) }))) },
+    fault: 'get_entity_graph answers at most 25 edges', variant: w(mapResponse('get_entity_graph', (g) => ({ ...g, edges: g.edges.slice(0, 25) }))), caught: ['SCN-P-118', /after 30 add_relationship calls: the edges \(source, target, type\): 5 of 30 missing/] },
   { id: 'PF-E10', section: 'entities', sentences: ['SPEC-V3-delete_entity'], method: 'delete_entity',
-    fault: 'delete_entity leaves its relationships (edges to a deleted entity)', variant: s(() => new DeleteKeepsEdges()) },
+    fault: 'delete_entity leaves its relationships (edges to a deleted entity)', variant: s(() => new DeleteKeepsEdges()), caught: ['SCN-P-117', /edges touching it \(its relationships are deleted with it\): edge WORKS_WITH/] },
   { id: 'PF-E11', section: 'entities', sentences: ['SPEC-V3-delete_entity'], method: 'delete_entity',
-    fault: 'delete_entity removes every relationship of the graph, not only its own', variant: s(() => new DeleteDropsAllEdges()) },
+    fault: 'delete_entity removes every relationship of the graph, not only its own', variant: s(() => new DeleteDropsAllEdges()), caught: ['SCN-P-117', /the 7 relationships that did not touch the deleted entity: 7 of 7 missing/] },
   { id: 'PF-E12', section: 'entities', sentences: ['SPEC-V3-delete_entity', 'HOSTED-ENDPOINT-delete_entity'], method: 'delete_entity',
-    fault: 'delete_entity hides the entity from list_entities and deletes nothing', variant: w(deleteEntityHidesOnly()) },
+    fault: 'delete_entity hides the entity from list_entities and deletes nothing', variant: w(deleteEntityHidesOnly()), caught: ['SCN-P-117', /get_entity\(.*\) after delete_entity: expected an error \(400 or 500 \{"error"\}\) or null, got the deleted item itself/] },
   { id: 'PF-E13', section: 'entities', sentences: ['SPEC-V3-list_entities'], method: 'list_entities',
-    fault: 'list_entities ignores the type filter', variant: w(mapRequest('list_entities', (b) => ({ ...b, type: undefined }))) },
+    fault: 'list_entities ignores the type filter', variant: w(mapRequest('list_entities', (b) => ({ ...b, type: undefined }))), caught: ['SCN-P-115', /every entity listed is a PERSON: "TCK Organization 00" .* has type "ORGANIZATION"/] },
   { id: 'PF-E14', section: 'entities', sentences: ['SPEC-V3-list_entities'], method: 'list_entities',
-    fault: 'list_entities ignores limit', variant: w(mapRequest('list_entities', (b) => ({ ...b, limit: undefined }))) },
+    fault: 'list_entities ignores limit', variant: w(mapRequest('list_entities', (b) => ({ ...b, limit: undefined }))), caught: ['SCN-P-115', /list_entities\(limit=7\) with 40 entities: expected 7 item\(s\), got 40/] },
   { id: 'PF-E15', section: 'entities', sentences: ['SPEC-V3-list_entities'], method: 'list_entities',
-    fault: 'list_entities answers at most 20 entities whatever the limit', variant: w(mapResponse('list_entities', (l) => l.slice(0, 20))) },
+    fault: 'list_entities answers at most 20 entities whatever the limit', variant: w(mapResponse('list_entities', (l) => l.slice(0, 20))), caught: ['SCN-P-115', /list_entities\(limit=100\) after adding 40 entities: 20 of 40 missing/] },
   { id: 'PF-E16', section: 'entities', sentences: ['SPEC-V3-get_entity', 'HOSTED-ENDPOINT-get_entity'], method: 'get_entity',
-    fault: 'get_entity answers the most recently added entity whatever the id', variant: s(() => new LatestEntity()) },
+    fault: 'get_entity answers the most recently added entity whatever the id', variant: s(() => new LatestEntity()), caught: ['SCN-P-116', /get_entity\(.*\) of "Quillon Vantress 00" among 12/] },
   { id: 'PF-E17', section: 'entities', sentences: ['SPEC-V3-update_entity', 'HOSTED-ENDPOINT-update_entity'], method: 'update_entity',
-    fault: 'update_entity answers the entity as updated but stores nothing', variant: w(updateNotStored()) },
+    fault: 'update_entity answers the entity as updated but stores nothing', variant: w(updateNotStored()), caught: ['SCN-P-116', /after update_entity\(name\): the stored entity/] },
   { id: 'PF-E18', section: 'entities', sentences: ['SPEC-V3-update_entity'], method: 'update_entity',
-    fault: 'update_entity with only a name clears the description', variant: w(mapRequest('update_entity', (b) => ({ ...b, description: b.description ?? '' }))) },
+    fault: 'update_entity with only a name clears the description', variant: w(mapRequest('update_entity', (b) => ({ ...b, description: b.description ?? '' }))), caught: ['SCN-P-116', /the answer \(description kept\)/] },
   { id: 'PF-E19', section: 'entities', sentences: ['SPEC-V3-update_entity', 'SPEC-3.6.1'], method: 'update_entity',
-    fault: 'after update_entity, get_entity_by_name finds the entity by its old name only (a stale name index)', variant: w(staleNameIndex()) },
+    fault: 'after update_entity, get_entity_by_name finds the entity by its old name only (a stale name index)', variant: w(staleNameIndex()), caught: ['SCN-P-116', /get_entity_by_name\("Quillon Renamed"\) after update_entity renamed an entity to it: expected .*, got null/] },
 
   // 5.4: reasoning provenance (record_step, list_steps, explain_step, get_trace_by_conversation, get_entity_provenance)
   { id: 'PF-P01', section: 'provenance', sentences: ['SPEC-V5-5.4.1'], method: 'record_step',
     fault: 'record_step drops the result', variant: w(mapResponse('record_step', (b) => ({ ...b, result: null }))), caught: ['SCN-P-009', /echoes the step/] },
   { id: 'PF-P02', section: 'provenance', sentences: ['SPEC-V5-5.4.1'], method: 'record_step',
-    fault: 'record_step keeps only the latest step of a conversation (a new step replaces the previous ones)', variant: s(() => new LatestStepOnly()), caught: ['SCN-P-010', /after two record_step calls/] },
+    fault: 'record_step keeps only the latest step of a conversation (a new step replaces the previous ones)', variant: s(() => new LatestStepOnly()), caught: ['SCN-P-120', /expected exactly 25, got 1: 24 missing/] },
   { id: 'PF-P03', section: 'provenance', sentences: ['SPEC-V5-5.4.1', 'SPEC-V3-list_steps'], method: 'list_steps',
-    fault: 'list_steps answers at most 20 steps', variant: w(mapResponse('list_steps', (l) => l.slice(0, 20))) },
+    fault: 'list_steps answers at most 20 steps', variant: w(mapResponse('list_steps', (l) => l.slice(0, 20))), caught: ['SCN-P-120', /after 25 record_step calls under it .*: expected exactly 25, got 20/] },
   { id: 'PF-P04', section: 'provenance', sentences: ['SPEC-V5-5.4.3'], method: 'get_trace_by_conversation',
-    fault: 'get_trace_by_conversation answers at most 10 steps', variant: w(mapResponse('get_trace_by_conversation', (t) => ({ ...t, steps: t.steps.slice(0, 10) }))) },
+    fault: 'get_trace_by_conversation answers at most 10 steps', variant: w(mapResponse('get_trace_by_conversation', (t) => ({ ...t, steps: t.steps.slice(0, 10) }))), caught: ['SCN-P-120', /get_trace_by_conversation\(.*\): the steps: expected exactly 25, got 10/] },
   { id: 'PF-P05', section: 'provenance', sentences: ['SPEC-V5-5.4.3'], method: 'get_trace_by_conversation',
-    fault: 'get_trace_by_conversation answers no tool calls', variant: w(mapResponse('get_trace_by_conversation', (t) => ({ ...t, tool_calls: [] }))) },
+    fault: 'get_trace_by_conversation answers no tool calls', variant: w(mapResponse('get_trace_by_conversation', (t) => ({ ...t, tool_calls: [] }))), caught: ['SCN-P-121', /the tool calls of its steps: expected exactly 10, got 0/] },
   { id: 'PF-P06', section: 'provenance', sentences: ['SPEC-V5-5.4.3'], method: 'get_trace_by_conversation',
-    fault: "get_trace_by_conversation answers the first step's tool calls only", variant: w(traceToolCallsOfFirstStep()) },
+    fault: "get_trace_by_conversation answers the first step's tool calls only", variant: w(traceToolCallsOfFirstStep()), caught: ['SCN-P-121', /the tool calls of its steps: expected exactly 10, got 2/] },
   { id: 'PF-P07', section: 'provenance', sentences: ['SPEC-V5-5.4.3'], method: 'get_trace_by_conversation',
-    fault: 'get_trace_by_conversation lists the steps of every conversation', variant: s(() => new TraceOfEveryone()) },
+    fault: 'get_trace_by_conversation lists the steps of every conversation', variant: s(() => new TraceOfEveryone()), caught: ['SCN-P-120', /the steps: expected exactly 25, got 37: 12 not expected/] },
   { id: 'PF-P08', section: 'provenance', sentences: ['SPEC-V5-5.4.2'], method: 'explain_step',
-    fault: 'explain_step answers no tool calls', variant: w(mapResponse('explain_step', (x) => ({ ...x, tool_calls: [] }))) },
+    fault: 'explain_step answers no tool calls', variant: w(mapResponse('explain_step', (x) => ({ ...x, tool_calls: [] }))), caught: ['SCN-P-121', /explain_step\("why 0"\): the tool calls: expected exactly 2, got 0/] },
   { id: 'PF-P09', section: 'provenance', sentences: ['SPEC-V5-5.4.2'], method: 'explain_step',
-    fault: "explain_step answers every tool call of the step's conversation, not the step's own", variant: w(explainWholeTrace()) },
+    fault: "explain_step answers every tool call of the step's conversation, not the step's own", variant: w(explainWholeTrace()), caught: ['SCN-P-121', /explain_step\("why 0"\): the tool calls: expected exactly 2, got 10: 8 not expected/] },
   { id: 'PF-P10', section: 'provenance', sentences: ['SPEC-V5-5.4.2'], method: 'explain_step',
     fault: 'explain_step answers the tool calls with their arguments emptied',
-    variant: w(mapResponse('explain_step', (x) => ({ ...x, tool_calls: x.tool_calls.map((c: object) => ({ ...c, arguments: {} })) }))) },
+    variant: w(mapResponse('explain_step', (x) => ({ ...x, tool_calls: x.tool_calls.map((c: object) => ({ ...c, arguments: {} })) }))), caught: ['SCN-P-121', /tool call lookup_0 as recorded/] },
   { id: 'PF-P11', section: 'provenance', sentences: ['SPEC-V5-5.4.2', 'SPEC-V5-5.4.3'], method: 'record_step',
-    fault: 'a step made by record_step takes no tool call (record_tool_call refuses its id)', variant: w(toolCallsOnTraceStepsOnly()) },
+    fault: 'a step made by record_step takes no tool call (record_tool_call refuses its id)', variant: w(toolCallsOnTraceStepsOnly()), caught: ['SCN-P-121', /record_tool_call: expected success, got 400/] },
   { id: 'PF-P12', section: 'provenance', sentences: ['SPEC-V5-5.4.4'], method: 'get_entity_provenance',
     fault: "get_entity_provenance answers its steps with the reasoning cut to 10 characters",
-    variant: w(mapResponse('get_entity_provenance', (p) => ({ ...p, steps: p.steps.map((x: { reasoning: string }) => ({ ...x, reasoning: x.reasoning.slice(0, 10) })) }))) },
+    variant: w(mapResponse('get_entity_provenance', (p) => ({ ...p, steps: p.steps.map((x: { reasoning: string }) => ({ ...x, reasoning: x.reasoning.slice(0, 10) })) }))), caught: ['SCN-P-107', /as it was recorded/] },
   { id: 'PF-P13', section: 'provenance', sentences: ['SPEC-V5-5.4.4'], method: 'get_entity_provenance',
     fault: 'get_entity_provenance lists a step that does not exist',
     variant: w(mapResponse('get_entity_provenance', (p) => ({
@@ -567,21 +593,21 @@ export const CATALOGUE: CatalogueFault[] = [
     fault: 'cypher_query runs CREATE and DETACH DELETE (answers them as executed)',
     variant: w(intercept((next, m, b) => (m === 'cypher_query' && /CREATE|DELETE/.test(b?.cypher ?? '') ? { status: 200, body: { columns: ['n'], rows: [] } } : next(m, b)))), caught: ['SCN-P-108', /CREATE/] },
   { id: 'PF-Q02', section: 'cypher', sentences: ['SPEC-V5-5.5.1b'], method: 'cypher_query',
-    fault: 'cypher_query refuses upper-case writes only: create, merge, set, delete in lower case run', variant: w(lowerCaseWrites) },
+    fault: 'cypher_query refuses upper-case writes only: create, merge, set, delete in lower case run', variant: w(lowerCaseWrites), caught: ['SCN-P-123', /with "match \(n\) where n.name = 'Set Theory' set n.name = 'tck-set' return n" \(write operations must be rejected, whatever their case\): expected 400 or 500/] },
   { id: 'PF-Q03', section: 'cypher', sentences: ['SPEC-V5-5.5.1b'], method: 'cypher_query',
-    fault: 'cypher_query refuses CREATE and DELETE but runs SET, MERGE and REMOVE', variant: w(someWritesRun) },
+    fault: 'cypher_query refuses CREATE and DELETE but runs SET, MERGE and REMOVE', variant: w(someWritesRun), caught: ['SCN-P-123', /\(write operations must be rejected, whatever their case\): expected 400 or 500 with \{"error": string\}, got 200/] },
   { id: 'PF-Q04', section: 'cypher', sentences: ['SPEC-V5-5.5.1a'], method: 'cypher_query',
-    fault: 'cypher_query ignores LIMIT', variant: w(mapRequest('cypher_query', (b) => ({ ...b, cypher: String(b.cypher).replace(/\s+LIMIT\s+\d+\s*$/i, '') }))) },
+    fault: 'cypher_query ignores LIMIT', variant: w(mapRequest('cypher_query', (b) => ({ ...b, cypher: String(b.cypher).replace(/\s+LIMIT\s+\d+\s*$/i, '') }))), caught: ['SCN-P-122', /LIMIT 3"\) with 40 entities: rows: expected 3 item\(s\), got 40/] },
   { id: 'PF-Q05', section: 'cypher', sentences: ['SPEC-V5-5.5.1a'], method: 'cypher_query',
-    fault: 'cypher_query ignores WHERE', variant: w(mapRequest('cypher_query', (b) => ({ ...b, cypher: String(b.cypher).replace(/\bWHERE\b[\s\S]*?(?=\bRETURN\b)/i, '') }))) },
+    fault: 'cypher_query ignores WHERE', variant: w(mapRequest('cypher_query', (b) => ({ ...b, cypher: String(b.cypher).replace(/\bWHERE\b[\s\S]*?(?=\bRETURN\b)/i, '') }))), caught: ['SCN-P-122', /name "Cypher Item 17"\) among 40 entities/] },
   { id: 'PF-Q06', section: 'cypher', sentences: ['SPEC-V5-5.5.1a'], method: 'cypher_query',
-    fault: "cypher_query refuses a read query whose string values hold a write keyword ('Set Theory')", variant: w(literalsRefused) },
+    fault: "cypher_query refuses a read query whose string values hold a write keyword ('Set Theory')", variant: w(literalsRefused), caught: ['SCN-P-123', /cypher_query: expected success, got 400/] },
   { id: 'PF-Q07', section: 'cypher', sentences: ['SPEC-V5-5.5.1a', 'SPEC-V3-delete_entity'], method: 'cypher_query',
-    fault: 'cypher_query still matches a deleted entity', variant: s(() => new CypherSeesDeleted()) },
+    fault: 'cypher_query still matches a deleted entity', variant: s(() => new CypherSeesDeleted()), caught: ['SCN-P-117', /name "Corvin Ashdale"\) after delete_entity: rows: expected \[\[0\]\], got \[\[1\]\]/] },
   { id: 'PF-Q08', section: 'cypher', sentences: ['SPEC-V5-5.5.1a', 'SPEC-V3-update_entity'], method: 'cypher_query',
-    fault: 'cypher_query reads the name an entity had before update_entity', variant: s(() => new CypherSeesOldNames()) },
+    fault: 'cypher_query reads the name an entity had before update_entity', variant: s(() => new CypherSeesOldNames()), caught: ['SCN-P-116', /name = the new name\) after update_entity: expected 1, got 0/] },
   { id: 'PF-Q09', section: 'cypher', sentences: ['SPEC-V5-5.5.1a'], method: 'cypher_query',
-    fault: 'cypher_query answers at most 25 rows (an unasked LIMIT)', variant: w(mapResponse('cypher_query', (r) => ({ ...r, rows: r.rows.slice(0, 25) }))) },
+    fault: 'cypher_query answers at most 25 rows (an unasked LIMIT)', variant: w(mapResponse('cypher_query', (r) => ({ ...r, rows: r.rows.slice(0, 25) }))), caught: ['SCN-P-122', /15 names have no row/] },
   { id: 'PF-Q10', section: 'cypher', sentences: ['SPEC-V5-5.5.1a'], method: 'cypher_query',
     fault: 'cypher_query ignores params', variant: w(mapRequest('cypher_query', (b) => ({ ...b, params: Object.fromEntries(Object.keys(b.params ?? {}).map((k) => [k, null])) }))), caught: ['SCN-P-109', /params/] },
 ];
