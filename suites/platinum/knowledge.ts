@@ -325,14 +325,18 @@ export const scenarios: Scenario[] = [
     asserts:
       'Kilimanjaro is named in 10 bulk-added messages of conversation A (beside 5 that do not name it), 8 messages ' +
       'added one by one with the core add_message to conversation B (beside 2), and 7 bulk-added messages of C. ' +
-      'get_entity_history lists exactly those 25 messages as mentions (by content), each under its own conversation ' +
+      'get_entity_history lists exactly those 25 messages as mentions (by message_id, or content), each under its own conversation ' +
       '(its id, or its session_id for B), and none of the 7 others.',
     async run({ bridge, check }) {
       const place = await bridge.add_entity({ name: 'Kilimanjaro', entity_type: 'LOCATION' });
       const [a, b, c] = [await newConversation(bridge, 'tck-kili-a'), await newConversation(bridge, 'tck-kili-b'), await newConversation(bridge, 'tck-kili-c')];
       const owner = new Map<string, PlatinumConversation>();
+      const byId = new Map<string, string>();
       const mention = async (conv: PlatinumConversation, list: readonly string[], add: typeof addInBulk) => {
-        for (const m of await add(bridge, conv, list)) owner.set(m.content, conv);
+        for (const m of await add(bridge, conv, list)) {
+          owner.set(m.content, conv);
+          byId.set(m.id, m.content);
+        }
       };
       const named = (stem: string, n: number, from = 0) => texts(`Kilimanjaro climb note ${stem}`, n, from);
       await mention(a, [...named('A', 5), ...texts('unrelated line A', 5), ...named('A', 5, 5)], addInBulk);
@@ -340,11 +344,12 @@ export const scenarios: Scenario[] = [
       await mention(c, named('C', 7), addInBulk);
       const h = await bridge.get_entity_history({ entity_id: place.id });
       const expected = [...owner.keys()].filter((t) => t.startsWith('Kilimanjaro'));
-      // silent (history-mentions-form): mentions in any order, message_id optional; matched by content.
-      sameSet([v5('5.3.2')], h.mentions.map((m) => m.content), expected, 'get_entity_history("Kilimanjaro"): the mentions (by content)', (t) => JSON.stringify(t));
-      check.by(v5('5.3.2')).every(h.mentions, (m) => { const conv = owner.get(m.content); return conv === undefined || m.conversation_id === conv.id || m.conversation_id === conv.session_id; },
+      // silent (history-mentions-form): mentions in any order; a mention is its message (by message_id when given, else by content).
+      const messageOf = (m: { message_id?: string | null; content: string }) => (m.message_id != null && byId.has(m.message_id) ? byId.get(m.message_id)! : m.content);
+      sameSet([v5('5.3.2')], h.mentions.map(messageOf), expected, 'get_entity_history("Kilimanjaro"): the messages of its mentions', (t) => JSON.stringify(t));
+      check.by(v5('5.3.2')).every(h.mentions, (m) => { const conv = owner.get(messageOf(m)); return conv === undefined || m.conversation_id === conv.id || m.conversation_id === conv.session_id; },
         'get_entity_history("Kilimanjaro"): each mention names the conversation of its message',
-        (m) => `${JSON.stringify(m.content)} is listed under conversation ${JSON.stringify(m.conversation_id)}, not ${JSON.stringify(owner.get(m.content)?.id)}`);
+        (m) => `${JSON.stringify(messageOf(m))} is listed under conversation ${JSON.stringify(m.conversation_id)}, not ${JSON.stringify(owner.get(messageOf(m))?.id)}`);
     },
   }),
 
