@@ -8,8 +8,11 @@
 import { readFileSync } from 'node:fs';
 
 const STORE = 'src/servers/hosted/store.ts';
-/** HostedStore methods that only src/servers/hosted/routes.ts calls (no Platinum bridge method reaches them). */
-const REST_ONLY = ['conversation', 'searchMessages', 'history', 'entityWithRelationships', 'searchEntities', 'recordToolCall', 'traceOfConversation'];
+/**
+ * HostedStore methods that only src/servers/hosted/routes.ts calls (no Platinum bridge method reaches
+ * them), and snapshot(), which no protocol method reads (tests and explore do).
+ */
+const REST_ONLY = ['conversation', 'searchMessages', 'history', 'entityWithRelationships', 'searchEntities', 'recordToolCall', 'traceOfConversation', 'snapshot'];
 
 /** `file:a-b` ranges covering the whole file but the methods named (each with its doc comment). */
 function without(file, names) {
@@ -17,7 +20,7 @@ function without(file, names) {
   const spans = [];
   lines.forEach((line, i) => {
     const m = /^ {2}(?:(?:override|protected|private|public|static|async)\s+)*(\w+)\(/.exec(line);
-    if (m === null || !names.includes(m[1])) return;
+    if (m === null || !names.includes(m[1]) || spans.some(([a, b]) => i + 1 >= a && i + 1 <= b)) return;
     let start = i;
     while (start > 0 && /^\s*(\/\*\*|\*)/.test(lines[start - 1])) start--;
     let end = i;

@@ -1,7 +1,8 @@
 // The silent points of the bridge protocol: where bridge-protocol.md and SPEC.md leave a choice,
 // the readings the kit accepts, what our reference server does, and the valid variant in test/
-// that reads the point differently and still reaches Gold. One entry per point; a scenario that
-// relies on a point cites its id in a `// silent (<id>): …` comment. The ids are stable: `tck
+// that reads the point differently and still reaches Gold (Platinum, for the points of Volume 5).
+// One entry per point; a scenario that relies on a point cites its id in a `// silent (<id>): …`
+// comment. The ids are stable: `tck
 // explore` keys its tolerances on them. test/suites/valid-variants.test.ts checks that every entry
 // names a variant that exists there and passes.
 // Sources of the readings: /work/notes/silent-points.md (the established adapters' defaults).
