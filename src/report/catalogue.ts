@@ -4,7 +4,10 @@ import { ClauseIndex, DOCUMENTS, renderDocument, usesOfClauses } from './clause-
 
 const cell = (text: string) => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
 
-/** The catalogue: the bridge suites by tier, then the hosted profile (when given) by group. */
+/**
+ * The catalogue: the bridge suites by tier, then the hosted profile (when given) by group; the
+ * Platinum tier also gets Volume 5's clause → scenarios map, the clauses no scenario names listed as such.
+ */
 export function renderCatalogue(scenarios: readonly TieredScenario<never>[], hosted: readonly ScenarioBase<never>[] = []): string {
   const lines = [
     '# Scenario catalogue',

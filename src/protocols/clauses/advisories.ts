@@ -92,4 +92,17 @@ export const ADVISORIES: readonly Advisory[] = [
       'General rule 5 says properties are JSON objects, but rule 4 lets an optional field be null when unset and the Relationship table is not shown, so whether properties is such a field is open; the data model checked for every answer takes an object or null',
     near: ['BRIDGE-GENERAL-5', 'BRIDGE-GENERAL-4', 'BRIDGE-METHOD-add_relationship'],
   },
+  // Platinum (issue 23).
+  {
+    id: 'ADV-delete-unknown-conversation',
+    expects: 'delete_conversation of an id that never named a conversation succeeds, like a second delete',
+    reason: 'SPEC-V5-5.1.3 makes a delete idempotent (a second delete of the same conversation succeeds); it does not say what deleting an id that never existed answers (silent point delete-unknown)',
+    near: ['SPEC-V5-5.1.3'],
+  },
+  {
+    id: 'ADV-bulk-refusal-atomic',
+    expects: 'a bulk_add_messages that is refused adds none of its messages',
+    reason: 'SPEC-V5-5.1.4 caps the input at 100 and BRIDGE-ERRORS-1 says what a failed call answers; neither says a refused call changes nothing',
+    near: ['SPEC-V5-5.1.4', 'BRIDGE-ERRORS-1'],
+  },
 ];
