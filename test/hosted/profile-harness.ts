@@ -21,7 +21,8 @@ export interface HostedVariant {
 }
 
 let idp: Promise<DevIdentityProvider> | undefined;
-const sharedIdp = () => (idp ??= DevIdentityProvider.generate());
+/** The identity provider every variant trusts (faulty token endpoints mint with it too). */
+export const sharedIdp = () => (idp ??= DevIdentityProvider.generate());
 
 export interface RunningVariant {
   server: RunningHostedServer;
