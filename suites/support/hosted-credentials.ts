@@ -53,7 +53,7 @@ export async function listKeys(ctx: HostedContext, rule: string, as?: Credential
 /** Skips the scenario when the run has no identity-provider token. */
 function needIdp(ctx: HostedContext): () => Promise<string> {
   if (ctx.target.idpToken === undefined) {
-    ctx.skip('no identity-provider token to exchange: pass --idp-token TOKEN (or TCK_IDP_TOKEN); a skipped scenario counts against its group');
+    ctx.skip('no identity-provider token to exchange: pass --idp-token TOKEN (or TCK_IDP_TOKEN); until then the group is incomplete', '--idp-token');
   }
   return ctx.target.idpToken;
 }
@@ -78,9 +78,16 @@ export function tokensOf(ctx: HostedContext, answer: Answer, rule: string): Toke
 /** POST /auth/exchange with a fresh identity-provider token (skips without one). */
 export async function exchangeTokens(ctx: HostedContext, rule: string): Promise<Tokens> {
   const mint = needIdp(ctx);
-  const subjectToken = await mint();
+  return tokensOf(ctx, await exchange(ctx, await mint()), rule);
+}
+
+/** A fresh token of the run's identity provider (skips without one). */
+export const idpToken = (ctx: HostedContext): Promise<string> => needIdp(ctx)();
+
+/** POST /auth/exchange with this subject token, whatever it is. */
+export function exchange(ctx: HostedContext, subjectToken: string): Promise<Answer> {
   // silent: the field of the identity-provider token; RFC 8693's form is sent alongside the camelCase one.
-  const answer = await ctx.call('POST', '/auth/exchange', {
+  return ctx.call('POST', '/auth/exchange', {
     as: NO_CREDENTIAL,
     body: {
       subjectToken,
@@ -89,7 +96,6 @@ export async function exchangeTokens(ctx: HostedContext, rule: string): Promise<
       grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange',
     },
   });
-  return tokensOf(ctx, answer, rule);
 }
 
 /** POST /auth/refresh with a refresh token (and the current access token as Bearer, for services that want one). */

@@ -38,6 +38,9 @@ export function githubAnnotations(report: Report): string[] {
     const n = rest.reduce((sum, c) => sum + c.scenarios.length, 0);
     lines.push(`::error title=${escapeProperty(`${rest.length} more causes`)}::${escapeData(`${rest.length} more causes (${n} scenarios) in the step summary and report.json`)}`);
   }
+  // An incomplete hosted profile (issue 27): not a failure, but not a pass either; it says what completes it.
+  const incomplete = report.hosted?.incomplete;
+  if (incomplete) lines.push(`::warning title=${escapeProperty('hosted profile incomplete')}::${escapeData(`scenarios were skipped for inputs the run lacked: pass ${incomplete.join(' and ')} to complete it`)}`);
   for (const id of report.gate?.fixed ?? []) {
     lines.push(`::error title=${escapeProperty(`${id} fixed`)}::${escapeData(`fixed: remove ${id} from the baseline ${report.gate!.baseline}`)}`);
   }
