@@ -7,6 +7,7 @@
 // The rule is that the request is not served (no 2xx) and changes nothing; RFC 6750 §3.1 says an
 // invalid token SHOULD be answered 401, which is an advisory (ADV-invalid-token-401), and so is a
 // token endpoint answering a refused token with something other than a 4xx (ADV-refusal-4xx).
+import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
 import type { Answer, Credential, HostedContext } from '../../src/profiles/hosted/context.js';
 import { DISCOVERY } from '../../src/protocols/hosted/document.js';
 import { defineHostedScenario, type HostedScenario } from '../../src/profiles/hosted/scenario.js';
@@ -114,6 +115,21 @@ function expired(ctx: HostedContext, token: string | undefined, flag: string, wh
   return token;
 }
 
+/**
+ * The given stale token is one this service signed (its published keys verify it, as of a second
+ * before its exp): a token of another service would be refused for its signature, proving nothing
+ * about expiry. Skips when it is not; a key set the kit cannot read is the discovery scenarios' to judge.
+ */
+async function issuedByTheService(ctx: HostedContext, token: string): Promise<void> {
+  const jwks = await ctx.fetch(DISCOVERY.jwks);
+  if (!jwks.isJson || !isObject(jwks.json) || !Array.isArray(jwks.json.keys)) return void ctx.note(`${DISCOVERY.jwks} is not a key set: whether the expired token is the service's was not checked`);
+  try {
+    await jwtVerify(token, createLocalJWKSet(jwks.json as unknown as JSONWebKeySet), { currentDate: new Date((Number(partsOf(token)!.payload.exp) - 1) * 1000) });
+  } catch (err) {
+    ctx.skip(`the token given with --expired-token does not verify against ${DISCOVERY.jwks} (${(err as Error).message}): it is not a token of this service; pass one it issued`, '--expired-token');
+  }
+}
+
 /** The keys published at /.well-known/jwks.json (fails without a key set). */
 async function publishedKeys(ctx: HostedContext): Promise<Record<string, unknown>[]> {
   const body = checkObject(await ctx.fetch(DISCOVERY.jwks), 'HOSTED-DISCOVERY-3');
@@ -200,6 +216,7 @@ export const scenarios: HostedScenario[] = [
       'skipped without it), on GET and POST /conversations: not served, and nothing is created.',
     async run(ctx) {
       const token = expired(ctx, ctx.target.expiredToken, '--expired-token', 'access token of the service');
+      await issuedByTheService(ctx, token);
       await refusedOnReadAndWrite(ctx, [{ authorization: `Bearer ${token}`, label: 'an access token past its exp', repro: '"Bearer ${TCK_EXPIRED_TOKEN:?set TCK_EXPIRED_TOKEN to an access token past its exp}"' }], EXPIRED);
     },
   }),

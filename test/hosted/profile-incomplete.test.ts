@@ -12,7 +12,8 @@ import { githubAnnotations } from '../../src/report/render/github.js';
 import { FILE_FORMATS } from '../../src/report/render/index.js';
 import { runTck } from '../../src/run/run.js';
 import { tck } from '../reporters/support.js';
-import { replaceHandler, startHostedVariant } from './profile-harness.js';
+import { SignJWT, generateKeyPair } from 'jose';
+import { replaceHandler, runOnHostedVariant, startHostedVariant, sharedIdp } from './profile-harness.js';
 
 type R = { group: 'resources' | 'credentials' | 'discovery'; outcome: 'passed' | 'failed' | 'error' | 'skipped' | 'not-run'; needs?: string };
 const grade = (results: R[]) => gradeHosted(results);
@@ -132,5 +133,20 @@ describe('tck run --hosted URL: the exit code of an incomplete run', () => {
     } finally {
       await v.close();
     }
+  });
+});
+
+describe('stale tokens the run gives must be what they claim, else their scenarios are skipped (incomplete)', () => {
+  it('an "expired" access token another key signed, and an identity-provider token not yet expired', async () => {
+    const { privateKey } = await generateKeyPair('ES256');
+    const past = Math.floor(Date.now() / 1000) - 7200;
+    const foreign = await new SignJWT({ scope: 'read write' }).setProtectedHeader({ alg: 'ES256' }).setIssuedAt(past).setExpirationTime(past + 900).sign(privateKey);
+    const fresh = await (await sharedIdp()).mint();
+    const results = await runOnHostedVariant(undefined, ['SCN-H-053', 'SCN-H-057'], { expiredToken: foreign, expiredIdpToken: fresh });
+    expect(results.map((r) => [r.id, r.outcome, r.needs])).toEqual([['SCN-H-053', 'skipped', '--expired-token'], ['SCN-H-057', 'skipped', '--expired-idp-token']]);
+    expect(results[0]!.message).toMatch(/^the token given with --expired-token does not verify against \/\.well-known\/jwks\.json \(.*\): it is not a token of this service/);
+    expect(results[1]!.message).toMatch(/^the identity-provider token given with --expired-idp-token is not past its exp by 5 minutes/);
+    const none = await runOnHostedVariant(undefined, ['SCN-H-053'], { expiredToken: undefined });
+    expect(none[0]).toMatchObject({ outcome: 'skipped', needs: '--expired-token', message: expect.stringMatching(/^no access token of the service past its exp: pass --expired-token TOKEN/) });
   });
 });
