@@ -7,14 +7,14 @@
 // The rule is that the request is not served (no 2xx) and changes nothing; RFC 6750 §3.1 says an
 // invalid token SHOULD be answered 401, which is an advisory (ADV-invalid-token-401), and so is a
 // token endpoint answering a refused token with something other than a 4xx (ADV-refusal-4xx).
-import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
+import { createLocalJWKSet, jwtVerify, type JWK } from 'jose';
 import type { Answer, Credential, HostedContext } from '../../src/profiles/hosted/context.js';
 import { DISCOVERY } from '../../src/protocols/hosted/document.js';
 import { defineHostedScenario, type HostedScenario } from '../../src/profiles/hosted/scenario.js';
 import { check } from '../../src/engine/assert.js';
-import { check2xx, checkObject, is2xx, isObject, said } from '../support/http-answers.js';
+import { check2xx, is2xx, isObject, said } from '../support/http-answers.js';
 import { uid } from '../support/hosted-data.js';
-import { exchange, exchangeTokens, idpToken, refresh, someAccessToken } from '../support/hosted-credentials.js';
+import { exchange, exchangeTokens, idpToken, publishedKeys, refresh, someAccessToken } from '../support/hosted-credentials.js';
 import { LEEWAY_SECONDS, alteredSignature, forgedCredential, nowSeconds, otherKey, partsOf, publicKeyAsSecret, unsigned, type Forgery, type Parts } from '../support/hosted-forgery.js';
 
 /** The sentences a refusal enforces, and the rule in words for the message. */
@@ -118,24 +118,15 @@ function expired(ctx: HostedContext, token: string | undefined, flag: string, wh
 /**
  * The given stale token is one this service signed (its published keys verify it, as of a second
  * before its exp): a token of another service would be refused for its signature, proving nothing
- * about expiry. Skips when it is not; a key set the kit cannot read is the discovery scenarios' to judge.
+ * about expiry. Skips when it is not.
  */
 async function issuedByTheService(ctx: HostedContext, token: string): Promise<void> {
-  const jwks = await ctx.fetch(DISCOVERY.jwks);
-  if (!jwks.isJson || !isObject(jwks.json) || !Array.isArray(jwks.json.keys)) return void ctx.note(`${DISCOVERY.jwks} is not a key set: whether the expired token is the service's was not checked`);
+  const jwks = await publishedKeys(ctx, 'HOSTED-DISCOVERY-3');
   try {
-    await jwtVerify(token, createLocalJWKSet(jwks.json as unknown as JSONWebKeySet), { currentDate: new Date((Number(partsOf(token)!.payload.exp) - 1) * 1000) });
+    await jwtVerify(token, createLocalJWKSet(jwks), { currentDate: new Date((Number(partsOf(token)!.payload.exp) - 1) * 1000) });
   } catch (err) {
     ctx.skip(`the token given with --expired-token does not verify against ${DISCOVERY.jwks} (${(err as Error).message}): it is not a token of this service; pass one it issued`, '--expired-token');
   }
-}
-
-/** The keys published at /.well-known/jwks.json (fails without a key set). */
-async function publishedKeys(ctx: HostedContext): Promise<Record<string, unknown>[]> {
-  const body = checkObject(await ctx.fetch(DISCOVERY.jwks), 'HOSTED-DISCOVERY-3');
-  const keys = Array.isArray(body.keys) ? body.keys.filter(isObject) : [];
-  if (keys.length === 0) check.by('HOSTED-DISCOVERY-3').fail(`${DISCOVERY.jwks}: no signing key is published (a JWK set {keys: [...]})`, { expected: 'signing keys', actual: body });
-  return keys;
 }
 
 /** The audience of a JWT names the service: its origin or base URL, the resource or issuer its metadata declares. */
@@ -191,12 +182,13 @@ export const scenarios: HostedScenario[] = [
       'the claims with alg HS256, keyed with that public key as PEM, PEM with a trailing newline, and JWK text. Each, on GET and POST /conversations, is not served, and nothing is created.',
     async run(ctx) {
       const real = await realAccessToken(ctx);
-      const keys = await publishedKeys(ctx);
+      const keys = (await publishedKeys(ctx, 'HOSTED-DISCOVERY-3')).keys.filter(isObject);
+      if (keys.length === 0) check.by('HOSTED-DISCOVERY-3').fail(`${DISCOVERY.jwks}: no signing key is published`, { expected: 'signing keys', actual: keys });
       const own = keys.filter((k) => k.kid !== undefined && k.kid === real.parts.header.kid);
       const forgeries: Forgery[] = [];
       for (const key of (own.length > 0 ? own : keys).slice(0, 2)) {
         try {
-          forgeries.push(...(await publicKeyAsSecret(real.parts, key)));
+          forgeries.push(...(await publicKeyAsSecret(real.parts, key as JWK)));
         } catch (err) {
           ctx.note(`a published key could not be read as a public key (${(err as Error).message}): skipped`);
         }

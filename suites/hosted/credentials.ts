@@ -1,13 +1,13 @@
 // Credentials: each rule of the document's Authentication section, and the API key lifecycle.
-import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose';
+import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import type { Answer, Credential, HostedContext } from '../../src/profiles/hosted/context.js';
 import { NO_CREDENTIAL } from '../../src/profiles/hosted/context.js';
 import { DISCOVERY } from '../../src/protocols/hosted/document.js';
 import { defineHostedScenario, type HostedScenario } from '../../src/profiles/hosted/scenario.js';
 import { check } from '../../src/engine/assert.js';
-import { check2xx, checkObject, holds, is2xx, isObject, isRefusal, listItems, said } from '../support/http-answers.js';
+import { check2xx, holds, is2xx, isObject, isRefusal, listItems, said } from '../support/http-answers.js';
 import { uid } from '../support/hosted-data.js';
-import { exchangeTokens, listKeys, madeUpCredentials, newKey, refresh, someAccessToken, tokensOf } from '../support/hosted-credentials.js';
+import { exchangeTokens, listKeys, madeUpCredentials, newKey, publishedKeys, refresh, someAccessToken, tokensOf } from '../support/hosted-credentials.js';
 import { allEndpointRequests, send, type EndpointRequest } from '../support/hosted-endpoints.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -75,13 +75,6 @@ async function otherWorkspace(ctx: HostedContext, own: { id: string }): Promise<
 async function listKeysRaw(ctx: HostedContext, as: Credential): Promise<string> {
   const a = await ctx.call('GET', '/auth/api-keys', { as });
   return is2xx(a) ? a.text : '';
-}
-
-/** The keys published at /.well-known/jwks.json. */
-async function publishedKeys(ctx: HostedContext, rule: string): Promise<JSONWebKeySet> {
-  const body = checkObject(await ctx.fetch(DISCOVERY.jwks), rule);
-  if (!Array.isArray(body.keys)) check.fail(`${DISCOVERY.jwks}: expected a JWK set {keys: [...]}, got the fields ${JSON.stringify(Object.keys(body))}`, { clause: rule, expected: { keys: [] }, actual: body });
-  return body as unknown as JSONWebKeySet;
 }
 
 /**

@@ -5,7 +5,9 @@
 // `subjectToken` and RFC 8693's `subject_token`; the refresh's `refreshToken` and `refresh_token`).
 import { randomBytes, randomUUID } from 'node:crypto';
 import { check } from '../../src/engine/assert.js';
+import type { JSONWebKeySet } from 'jose';
 import { NO_CREDENTIAL, type Answer, type Credential, type HostedContext } from '../../src/profiles/hosted/context.js';
+import { DISCOVERY } from '../../src/protocols/hosted/document.js';
 import { check2xx, checkObject, checkString, listItems, said, type Json } from './http-answers.js';
 import { uid } from './hosted-data.js';
 
@@ -109,6 +111,13 @@ export async function someAccessToken(ctx: HostedContext, rule: string): Promise
   if (ctx.target.accessToken !== undefined) return { token: ctx.target.accessToken, credential: ctx.bearer(ctx.target.accessToken, "the run's access token") };
   const t = await exchangeTokens(ctx, rule);
   return { token: t.accessToken, credential: t.credential };
+}
+
+/** The key set published at /.well-known/jwks.json (the scenario fails, citing `rule`, without one). */
+export async function publishedKeys(ctx: HostedContext, rule: string): Promise<JSONWebKeySet> {
+  const body = checkObject(await ctx.fetch(DISCOVERY.jwks), rule);
+  if (!Array.isArray(body.keys)) check.fail(`${DISCOVERY.jwks}: expected a JWK set {keys: [...]}, got the fields ${JSON.stringify(Object.keys(body))}`, { clause: rule, expected: { keys: [] }, actual: body });
+  return body as unknown as JSONWebKeySet;
 }
 
 // ------------------------------------------------------------------ made-up credentials
