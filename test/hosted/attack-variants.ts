@@ -263,6 +263,14 @@ export const twoChallenges = mapReplies((r) => (isUnauthorized(r) ? withChalleng
 /** The exchange refuses a subject token with 400 invalid_request (RFC 8693 §2.2.2) instead of 401. */
 export const exchangeRefusesWith400 = mapReplies((r, request) => (at('/v1/auth/exchange')(request) && r.status === 401 ? json(400, { error: 'invalid_request', error_description: 'the subject token is not valid' }) : r));
 
+/** A token with an algorithm the service never uses (none, HS256) is answered 400 invalid_request, as malformed (RFC 6750 §3.1). */
+export const unusableAlgorithmIs400: HostedVariant = {
+  intercept: () => (request, next) =>
+    ['none', 'hs256'].includes(String(presentedJwt(request)?.header.alg ?? '').toLowerCase())
+      ? Promise.resolve(json(400, { error: 'invalid_request', error_description: 'unsupported token algorithm' }))
+      : next(request),
+};
+
 /** The key list shows the caller's workspace whatever workspace the query names. */
 export const keyListIgnoresQuery = replaceHandler('list_api_keys', (ctx) => json(200, { workspaceId: ctx.principal!.workspaceId, keys: ctx.keys.list(ctx.principal!.workspaceId) }));
 

@@ -14,7 +14,7 @@ import {
   accessTokenRefreshes, bareChallenge, bulkAnswersCount, bulkKeepsTwenty, conversationDeleteHidesOnly, conversationDeleteIgnored, deletedEntityStaysInGraph, embeddedJwkTrusted,
   entityDeleteIgnored, exchangeDecodesOnly, exchangeIgnoresExpiry, exchangeRefusesWith400, exchangeTakesOpaqueTokens, expiryNotChecked, feedbackNeverShown, feedbackOnAnotherEntity,
   feedbackOverwritesDescription, graphEdgesRenamed, idpTokensAccepted, keyListIgnoresQuery, keysOfEveryWorkspaceListed, mergeLinkHidden, mergeLosesTarget, publicKeyAsHmacSecret,
-  refreshTokensAsBearer, schemeCaseSensitive, softDeletes, tokensDecodedNotVerified, twoChallenges, unauthorizedWithApiKeyChallenge, unauthorizedWithoutChallenge, unsignedTokensAccepted,
+  refreshTokensAsBearer, schemeCaseSensitive, softDeletes, unusableAlgorithmIs400, tokensDecodedNotVerified, twoChallenges, unauthorizedWithApiKeyChallenge, unauthorizedWithoutChallenge, unsignedTokensAccepted,
   unsignedTokensWriteAnyway, updateAnswersAck, updateNotStored,
 } from './attack-variants.js';
 
@@ -107,6 +107,7 @@ export const VALID: ValidRow<HostedVariant>[] = [
   ['a 401 challenges with a bare "Bearer"', bareChallenge],
   ['a 401 offers Basic and a lower-case bearer challenge', twoChallenges],
   ['the exchange refuses a subject token with 400 invalid_request', exchangeRefusesWith400],
+  ['a token of an algorithm the service never uses (none, HS256) is answered 400 invalid_request', unusableAlgorithmIs400],
   ["the key list shows the caller's workspace whatever the query names", keyListIgnoresQuery],
   ['deletes are soft: a deleted entity reads back marked deleted, a deleted conversation answers 410', softDeletes()],
   ['feedback is kept but never shown', feedbackNeverShown],
