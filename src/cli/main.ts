@@ -99,7 +99,10 @@ export function buildProgram(): Command {
     .option('--token <token>', 'with --hosted URL: an OAuth access token, when there is no API key (also TCK_TOKEN)')
     .option('--idp-token <token>', 'with --hosted URL: an identity-provider token for the token exchange scenarios (also TCK_IDP_TOKEN); without one they are skipped')
     .option('--workspace <id>', "with --hosted: the workspace of the credential (also TCK_WORKSPACE; default: learned from the key list)")
-    .option('--other-api-key <key>', 'with --hosted: an API key of another workspace, for the reveal rule (also TCK_OTHER_API_KEY)')
+    .option('--other-api-key <key>', 'with --hosted: an API key of another workspace, for the reveal and key-list rules (also TCK_OTHER_API_KEY)')
+    .option('--expired-token <token>', 'with --hosted URL: an access token of the service past its exp (also TCK_EXPIRED_TOKEN)')
+    .option('--expired-idp-token <token>', 'with --hosted URL: an identity-provider token past its exp (also TCK_EXPIRED_IDP_TOKEN)')
+    .option('--allow-incomplete', 'with --hosted: exit 0 when the hosted profile is only incomplete (scenarios skipped for an input the run lacked, nothing failed)')
     .option('-o, --out <dir>', 'directory for report files', 'reports')
     .addOption(new Option('-r, --reporter <list>', 'reporters, comma-separated or repeated: console, json, junit, html, md, badge').argParser(reporters).default(DEFAULT_REPORTERS, DEFAULT_REPORTERS.join(',')))
     .option('--baseline <file>', 'known failures (with reasons) that do not fail the gate; the exit code follows the gate')
@@ -129,7 +132,7 @@ Examples:
   $ tck run --hosted                     the hosted profile against the embedded hosted reference service
   $ TCK_API_KEY=nams_… TCK_IDP_TOKEN=… tck run --hosted https://memory.example.com/v1
 
-Exit codes: 0 requested tier reached and, with --hosted, every hosted group passed (with --baseline: the gate passed),
+Exit codes: 0 requested tier reached and, with --hosted, every hosted group passed (or, with --allow-incomplete, is incomplete; with --baseline: the gate passed),
 1 not reached (the gate failed),
 2 usage error or a report that could not be written, 3 target unreachable,
 130/143 interrupted by SIGINT/SIGTERM (a partial report is written).`,

@@ -45,6 +45,9 @@ interface RunFlags extends ReportingFlags, TargetFlags {
   idpToken?: string;
   workspace?: string;
   otherApiKey?: string;
+  expiredToken?: string;
+  expiredIdpToken?: string;
+  allowIncomplete?: boolean;
 }
 
 const HOSTED_FLAGS: [keyof RunFlags, string][] = [
@@ -53,6 +56,9 @@ const HOSTED_FLAGS: [keyof RunFlags, string][] = [
   ['idpToken', '--idp-token'],
   ['workspace', '--workspace'],
   ['otherApiKey', '--other-api-key'],
+  ['expiredToken', '--expired-token'],
+  ['expiredIdpToken', '--expired-idp-token'],
+  ['allowIncomplete', '--allow-incomplete'],
 ];
 
 /**
@@ -68,13 +74,13 @@ async function hostedOptionsOf(flags: RunFlags, env: NodeJS.ProcessEnv = process
   const pick = (flag: string | undefined, name: string) => flag ?? (env[name] === '' ? undefined : env[name]);
   if (flags.hosted === true) {
     const { ApiKeyRegistry } = await import('../servers/hosted/index.js');
-    for (const [k, f] of [['token', '--token'], ['idpToken', '--idp-token'], ['otherApiKey', '--other-api-key']] as const) {
+    for (const [k, f] of [['token', '--token'], ['idpToken', '--idp-token'], ['otherApiKey', '--other-api-key'], ['expiredToken', '--expired-token'], ['expiredIdpToken', '--expired-idp-token']] as const) {
       if (flags[k] !== undefined) throw new TckError(`${f} needs --hosted URL: the embedded hosted service issues its own credentials and tokens`);
     }
     if (flags.apiKey !== undefined && !ApiKeyRegistry.isWellFormed(flags.apiKey)) {
       throw new TckError('--api-key for the embedded hosted service must be "nams_" followed by at least 16 characters of A-Z a-z 0-9 _ -');
     }
-    return { ...(flags.apiKey !== undefined ? { apiKey: flags.apiKey } : {}), ...(flags.workspace !== undefined ? { workspaceId: flags.workspace } : {}) };
+    return { ...(flags.apiKey !== undefined ? { apiKey: flags.apiKey } : {}), ...(flags.workspace !== undefined ? { workspaceId: flags.workspace } : {}), ...(flags.allowIncomplete ? { allowIncomplete: true } : {}) };
   }
   const { normalizeEndpoint } = await import('../servers/hosted/index.js');
   let url: string;
@@ -86,9 +92,16 @@ async function hostedOptionsOf(flags: RunFlags, env: NodeJS.ProcessEnv = process
   const apiKey = pick(flags.apiKey, 'TCK_API_KEY');
   const token = pick(flags.token, 'TCK_TOKEN');
   if (apiKey === undefined && token === undefined) throw new TckError('--hosted URL needs a credential: --api-key KEY or --token TOKEN (or TCK_API_KEY, TCK_TOKEN)');
-  const optional = { idpToken: pick(flags.idpToken, 'TCK_IDP_TOKEN'), workspaceId: pick(flags.workspace, 'TCK_WORKSPACE'), otherApiKey: pick(flags.otherApiKey, 'TCK_OTHER_API_KEY') };
+  const optional = {
+    idpToken: pick(flags.idpToken, 'TCK_IDP_TOKEN'),
+    workspaceId: pick(flags.workspace, 'TCK_WORKSPACE'),
+    otherApiKey: pick(flags.otherApiKey, 'TCK_OTHER_API_KEY'),
+    expiredToken: pick(flags.expiredToken, 'TCK_EXPIRED_TOKEN'),
+    expiredIdpToken: pick(flags.expiredIdpToken, 'TCK_EXPIRED_IDP_TOKEN'),
+  };
   return {
     url,
+    ...(flags.allowIncomplete ? { allowIncomplete: true } : {}),
     ...(apiKey !== undefined ? { apiKey } : {}),
     ...(token !== undefined ? { token } : {}),
     ...Object.fromEntries(Object.entries(optional).filter(([, v]) => v !== undefined)),

@@ -45,6 +45,8 @@ export const EndingSchema = z.object({
   /** True when the failure is a method answering 404/501. */
   notImplemented: z.boolean().optional(),
   message: z.string().optional(),
+  /** A skipped scenario that lacked an input of the run: the flag that gives it (`--other-api-key`). */
+  needs: z.string().optional(),
   expected: z.unknown().optional(),
   actual: z.unknown().optional(),
   /**
@@ -97,6 +99,12 @@ export const LevelCountsSchema = z.object({
   passes: z.boolean(),
   /** Present when only part of the level ran (a narrowed selection): how many scenarios it has in full. */
   inLevel: z.number().int().optional(),
+  /**
+   * Present when nothing of the level failed and its only shortfall is scenarios skipped for an
+   * input the run lacked: the flags that would complete it. Such a level does not pass, and it is
+   * not failed either: it is incomplete.
+   */
+  incomplete: z.array(z.string()).optional(),
 });
 export type LevelCounts = z.infer<typeof LevelCountsSchema>;
 

@@ -303,7 +303,7 @@ async function runOne<S extends { clauses?: readonly string[] }, C extends RunCo
       return { ...base, outcome: 'not-run', message: `not finished: ${err.message}`, ...checked(), durationMs, exchanges: ctx.exchanges.slice(), notes: ctx.notes };
     }
     if (err instanceof SkipScenario) {
-      return { ...base, outcome: 'skipped', message: err.message, ...checked(), durationMs, exchanges: keepExchanges ? ctx.exchanges.slice() : [], notes: ctx.notes };
+      return { ...base, outcome: 'skipped', message: err.message, ...(err.needs !== undefined ? { needs: err.needs } : {}), ...checked(), durationMs, exchanges: keepExchanges ? ctx.exchanges.slice() : [], notes: ctx.notes };
     }
     if (err instanceof ScenarioFault) {
       return {

@@ -31,9 +31,10 @@ export function renderCatalogue(scenarios: readonly TieredScenario<never>[], hos
     lines.push(
       `## Hosted profile (${hosted.length})`,
       '',
-      '`tck run --hosted [URL]` checks a hosted REST service against `hosted-rest-api.md`, graded pass/fail per group',
-      '(resources, credentials, discovery) beside the bridge tiers. Clauses: HOSTED-… name the rules of that document',
-      '(HOSTED-AUTH-1 … HOSTED-AUTH-8: the numbered rules of its Authentication section), RFC…-member the members of the RFCs it names.',
+      '`tck run --hosted [URL]` checks a hosted REST service against `hosted-rest-api.md`, graded per group (resources,',
+      'credentials, discovery: passed, failed, or incomplete when scenarios were skipped for an input the run lacked)',
+      'beside the bridge tiers. Clauses: HOSTED-… name the rules of that document',
+      '(HOSTED-AUTH-n: rule n of its Authentication section), RFC…-member the members of the RFCs it names.',
       '',
       '| id | group | clauses | title | asserts |',
       '|---|---|---|---|---|',

@@ -55,10 +55,15 @@ export const HostedSectionSchema = z.object({
     /** Where the identity-provider tokens of the exchange came from ("none": those scenarios skipped). */
     idpToken: z.enum(['minted', 'given', 'none']),
   }),
-  /** Pass/fail per group: a group passes when every one of its scenarios passed (skipped and not run count against it). */
+  /** Pass/fail per group: a group passes when every one of its scenarios passed (skipped and not run count against it; see `incomplete`). */
   groups: z.array(HostedGroupSummarySchema),
   /** Every group that has scenarios in this run passed. */
   passed: z.boolean(),
+  /**
+   * Not passed, yet nothing failed: each group passed or is incomplete (scenarios skipped for an
+   * input the run lacked). The flags that would complete the run.
+   */
+  incomplete: z.array(z.string()).optional(),
   warnings: z.array(z.string()),
   durationMs: z.number(),
   scenarios: z.array(HostedScenarioResultSchema),

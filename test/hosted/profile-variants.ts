@@ -10,6 +10,13 @@ import {
   anyKeyOfTheRightForm, at, discoveryEdited, endpointWithoutAuth, json, jwksEdited, jwksWithoutTheSigningKey, mapAnswer, mapReplies, onlyLatestToken, pathOf, plaintextInList, refreshReusable, replaceHandler,
   revealAcrossWorkspaces, revocationDelayed, snakeCase, tokensRefusedByGraph, withExtraFields, withoutRoute, type HostedVariant,
 } from './profile-harness.js';
+import {
+  accessTokenRefreshes, bareChallenge, bulkAnswersCount, bulkKeepsTwenty, conversationDeleteHidesOnly, conversationDeleteIgnored, deletedEntityStaysInGraph, embeddedJwkTrusted,
+  entityDeleteIgnored, exchangeDecodesOnly, exchangeIgnoresExpiry, exchangeRefusesWith400, exchangeTakesOpaqueTokens, expiryNotChecked, feedbackNeverShown, feedbackOnAnotherEntity,
+  feedbackOverwritesDescription, graphEdgesRenamed, idpTokensAccepted, keyListIgnoresQuery, keysOfEveryWorkspaceListed, mergeLinkHidden, mergeLosesTarget, publicKeyAsHmacSecret,
+  refreshTokensAsBearer, schemeCaseSensitive, softDeletes, unusableAlgorithmIs400, tokensDecodedNotVerified, twoChallenges, unauthorizedWithApiKeyChallenge, unauthorizedWithoutChallenge, unsignedTokensAccepted,
+  unsignedTokensWriteAnyway, updateAnswersAck, updateNotStored,
+} from './attack-variants.js';
 
  
 
@@ -42,6 +49,35 @@ export const FAULTS: FaultRow<HostedVariant>[] = [
   ['SCN-H-028', 'a spent refresh token keeps working', refreshReusable(), /^HOSTED-AUTH-6: rotation: the spent refresh token was accepted again/],
   ['SCN-H-029', 'only the access token issued last is accepted', onlyLatestToken(), /^HOSTED-AUTH-7: an access token supplied per request .* was refused/],
   ['SCN-H-030', 'keys are reported to expire after 30 days', mapAnswer('create_api_key', (b) => ({ ...b, expiresAt: new Date(Date.parse(b.createdAt) + 30 * DAY_MS).toISOString() })), /^HOSTED-LIMIT-key-lifetime: create_api_key: a key expires 90 days after issue/],
+  // Issue 27: writes read back …
+  ['SCN-H-013', 'a bulk add keeps the first 20 messages of 30', bulkKeepsTwenty, /^get_conversation \(GET \/v1\/conversations\/.*\/messages\) after a bulk add of 30: the message .*ENTRY \d+.* is read back 0 times, expected once \(22 messages read\)/],
+  ['SCN-H-014', 'update_entity answers the patch but stores nothing', updateNotStored, /^get_entity \(GET \/v1\/entities\/.*\) after update_entity: ".* written by an update" is not read back/],
+  ['SCN-H-015', 'delete_conversation deletes nothing', conversationDeleteIgnored, /^list_conversations \(GET \/v1\/conversations\) still lists the conversation .* after delete_conversation/],
+  ['SCN-H-015', 'delete_conversation only hides it from the list', conversationDeleteHidesOnly(), /^get_conversation \(GET \/v1\/conversations\/.*\/messages\) after delete_conversation still reads 3 of its messages/],
+  ['SCN-H-016', 'delete_entity deletes nothing', entityDeleteIgnored, /^list_entities \(GET \/v1\/entities\) still lists the entity .* after delete_entity/],
+  ['SCN-H-016', 'a deleted entity stays a node of the graph', deletedEntityStaysInGraph(), /^get_entity_graph still has the entity .* as a node after delete_entity/],
+  ['SCN-H-017', 'feedback overwrites the description', feedbackOverwritesDescription, /^get_entity after set_entity_feedback: ".* set before feedback", written before, is not read back: feedback is not an update/],
+  ['SCN-H-017', 'feedback lands on another entity', feedbackOnAnotherEntity, /^GET \/v1\/entities\/[\w-]+ shows the feedback given to another entity/],
+  ['SCN-H-018', 'the graph leaves out the SAME_AS links', mergeLinkHidden, /^get_entity_graph after merging .* into .*: no SAME_AS edge between them/],
+  ['SCN-H-018', 'a merge deletes its target', mergeLosesTarget, /^HOSTED-READBACK: get_entity \(GET \/v1\/entities\/.*\): expected a 2xx answer, got 404/],
+  // … workspaces, the challenge, the scheme …
+  ['SCN-H-031', 'the key list holds the keys of every workspace', keysOfEveryWorkspaceListed, /^list_api_keys \(GET \/v1\/auth\/api-keys\) with the key given with --other-api-key shows the caller's key .*: a key list holds the keys of that workspace only/],
+  ['SCN-H-032', 'a 401 carries no WWW-Authenticate', unauthorizedWithoutChallenge, /^GET \/v1\/conversations with no credential answered 401 without a WWW-Authenticate header: a 401 MUST carry at least one challenge \(RFC 9110 §11\.6\.1\)/],
+  ['SCN-H-032', 'a 401 challenges with ApiKey, not Bearer', unauthorizedWithApiKeyChallenge, /^GET \/v1\/conversations with no credential answered 401 with WWW-Authenticate: ApiKey realm="agent-memory": no Bearer challenge.*RFC 6750 §3/],
+  ['SCN-H-033', 'the scheme is matched case-sensitively', schemeCaseSensitive, /^GET \/v1\/conversations with the run's credential with the scheme written "bearer" answered 401 .*case-insensitive token \(RFC 9110 §11\.1\)/],
+  // … and the credential attacks.
+  ['SCN-H-050', 'alg "none" tokens are accepted', unsignedTokensAccepted, /^GET \/v1\/conversations with an unsigned JWT \(alg "none"\) was served \(200 .*RFC 8725 §3\.1/],
+  ['SCN-H-050', 'alg "none" tokens are answered 401 after their write was made', unsignedTokensWriteAnyway, /^the creations were refused, yet GET \/conversations shows 3 conversation\(s\) they asked for .*: a refused request changes nothing/],
+  ['SCN-H-051', 'tokens are decoded, not verified', tokensDecodedNotVerified, /^GET \/v1\/conversations with a JWT whose signature was altered was served \(200 .*RFC 7515 §5\.2/],
+  ['SCN-H-051', "a key in the token's own jwk header is trusted", embeddedJwkTrusted, /^GET \/v1\/conversations with a JWT signed by a key of the kit that it carries in its own jwk header was served \(200 .*RFC 8725 §3\.10/],
+  ['SCN-H-052', "HS256 is verified with the service's public key as the secret", publicKeyAsHmacSecret, /^GET \/v1\/conversations with a JWT with alg HS256 keyed with the service's public key \(its PEM with a trailing newline\) as the secret was served .*RFC 8725 §2\.1, §3\.1/],
+  ['SCN-H-053', 'exp is not checked', expiryNotChecked, /^GET \/v1\/conversations with an access token past its exp was served \(200 .*RFC 7519 §4\.1\.4/],
+  ['SCN-H-054', 'a refresh token is accepted as a Bearer credential', refreshTokensAsBearer(), /^GET \/v1\/conversations with the refresh token issued by call 0 \(as a Bearer credential\) was served .*RFC 6749 §1\.5/],
+  ['SCN-H-054', 'an access token refreshes', accessTokenRefreshes, /^POST \/v1\/auth\/refresh with the access token as the refresh token answered 200 with an access_token: .*RFC 6749 §6/],
+  ['SCN-H-055', "the identity provider's tokens are taken as access tokens", idpTokensAccepted, /^GET \/v1\/conversations with a token of the identity provider \(aud "agent-memory-tck", .*\) was served .*RFC 7519 §4\.1\.3/],
+  ['SCN-H-056', 'the exchange decodes the subject token without verifying it', exchangeDecodesOnly, /^POST \/v1\/auth\/exchange with an unsigned JWT \(alg "none"\) answered 200 with an access_token: .*RFC 8693 §2\.2\.2/],
+  ['SCN-H-056', 'the exchange takes an opaque subject token', exchangeTakesOpaqueTokens, /^POST \/v1\/auth\/exchange with a garbage string answered 200 with an access_token/],
+  ['SCN-H-057', "the exchange ignores the subject token's exp", exchangeIgnoresExpiry, /^POST \/v1\/auth\/exchange with an identity provider's token past its exp answered 200 with an access_token: .*RFC 7519 §4\.1\.4/],
   ['SCN-H-040', 'the resource metadata names /v1 as the resource', discoveryEdited('/.well-known/oauth-protected-resource', (d) => ({ ...d, resource: `${d.resource}/v1` })), /^RFC9728-resource: .*resource must be the identifier the metadata URL was made from/],
   ['SCN-H-041', 'the server metadata lacks response_types_supported', discoveryEdited('/.well-known/oauth-authorization-server', ({ response_types_supported: _r, ...d }) => d), /^RFC8414-response_types_supported: .*REQUIRED member response_types_supported is missing/],
   ['SCN-H-042', 'the JWKS publishes private key material', jwksEdited((keys) => keys.map((k) => ({ ...k, d: 'c2VjcmV0' }))), /^HOSTED-DISCOVERY-3: .*publishes private key material \(d\)/],
@@ -67,6 +103,17 @@ export const VALID: ValidRow<HostedVariant>[] = [
   ['get_context answers {conversationId, messages, entities, steps}', mapAnswer('get_context', (b) => ({ conversationId: b.conversationId, messages: b.recentMessages, entities: b.entities, steps: [] }))],
   ['merge answers the merged entity', mapAnswer('merge_entities', (b) => b.entity)],
   ['set_entity_feedback answers {entityId, feedback}', mapAnswer('set_entity_feedback', (b) => ({ entityId: b.id, feedback: b.feedback }))],
+  // Issue 27: the challenge's form, the token endpoints' refusals, the key list's query, soft deletes, what feedback, edges, bulk and update answers look like.
+  ['a 401 challenges with a bare "Bearer"', bareChallenge],
+  ['a 401 offers Basic and a lower-case bearer challenge', twoChallenges],
+  ['the exchange refuses a subject token with 400 invalid_request', exchangeRefusesWith400],
+  ['a token of an algorithm the service never uses (none, HS256) is answered 400 invalid_request', unusableAlgorithmIs400],
+  ["the key list shows the caller's workspace whatever the query names", keyListIgnoresQuery],
+  ['deletes are soft: a deleted entity reads back marked deleted, a deleted conversation answers 410', softDeletes()],
+  ['feedback is kept but never shown', feedbackNeverShown],
+  ['graph edges are {id, from, to, label}', graphEdgesRenamed],
+  ['a bulk add answers a count', bulkAnswersCount],
+  ['update_entity answers {id, updated}', updateAnswersAck],
   ['keys show no createdAt and expiresAt', { routes: (rs) => rs.map((route) => (['create_api_key', 'list_api_keys'].includes(route.operation) ? { ...route, handler: async (ctx) => strip(await route.handler(ctx)) } : route)) }],
 ];
 

@@ -35,8 +35,14 @@ export interface HostedProfileOptions
   idpToken?: string | (() => Promise<string>);
   /** The workspace of the run's credential (default: learned from the key list, when it says). */
   workspaceId?: string;
-  /** An API key of another workspace (for "reveal refuses another workspace's key"). */
+  /** An API key of another workspace (for "reveal refuses another workspace's key" and the key list's workspace). */
   otherApiKey?: string;
+  /** An access token of the service past its `exp` (for "an expired access token is refused"). */
+  expiredToken?: string;
+  /** An identity-provider token past its `exp` (for "the exchange refuses an expired subject token"). */
+  expiredIdpToken?: string;
+  /** An incomplete profile (nothing failed; scenarios skipped for inputs the run lacked) counts as a success. */
+  allowIncomplete?: boolean;
   requestTimeoutMs?: number;
   maxBodyBytes?: number;
   onExchange?: (exchange: RestExchange) => void;
@@ -55,11 +61,15 @@ export class HostedTargetUnreachable extends TargetUnreachable {
   }
 }
 
-/** Pass/fail per group (the engine's grader, groups not cumulative): a group passes when it has scenarios and every one passed. */
-export function gradeHosted(results: readonly Pick<HostedScenarioResult, 'group' | 'outcome'>[]): { groups: HostedGroupSummary[]; passed: boolean } {
+/**
+ * Pass/fail per group (the engine's grader, groups not cumulative): a group passes when it has
+ * scenarios and every one passed. A group is incomplete, not failed, when its only shortfall is
+ * scenarios skipped for an input the run lacked (`incomplete`: the flags that would complete it).
+ */
+export function gradeHosted(results: readonly Pick<HostedScenarioResult, 'group' | 'outcome' | 'needs'>[]): { groups: HostedGroupSummary[]; passed: boolean; incomplete?: string[] } {
   const required = Object.fromEntries(HOSTED_GROUPS.map((g) => [g, 1])) as Record<HostedGroup, number>;
   const g = gradeLadder(results, (r: { group: HostedGroup }) => r.group, { levels: HOSTED_GROUPS, required, cumulative: false });
-  return { groups: g.levels.map(({ level, ...counts }) => ({ group: level, ...counts })), passed: g.passed };
+  return { groups: g.levels.map(({ level, ...counts }) => ({ group: level, ...counts })), passed: g.passed, ...(g.incomplete !== undefined ? { incomplete: g.incomplete } : {}) };
 }
 
 /** The scenarios a selection picks from the hosted suite (--tier does not apply). */
@@ -73,6 +83,9 @@ export interface EmbeddedHosted {
   mint: () => Promise<string>;
   /** A key of another workspace of the embedded service. */
   otherApiKey: string;
+  /** An access token of the embedded service, and an identity-provider token, both past their exp. */
+  expiredToken: string;
+  expiredIdpToken: string;
 }
 
 const PROBE_PATH = DISCOVERY.protectedResource;
@@ -101,7 +114,9 @@ export async function runHosted(options: HostedProfileOptions & { suite: readonl
     const given = options.idpToken;
     const idpToken = embedded?.mint ?? (typeof given === 'string' ? async () => given : given);
     const otherApiKey = embedded?.otherApiKey ?? options.otherApiKey;
-    client.learn(apiKey, token, otherApiKey, typeof given === 'string' ? given : undefined);
+    const expiredToken = embedded?.expiredToken ?? options.expiredToken;
+    const expiredIdpToken = embedded?.expiredIdpToken ?? options.expiredIdpToken;
+    client.learn(apiKey, token, otherApiKey, typeof given === 'string' ? given : undefined, expiredToken, expiredIdpToken);
     const target: HostedTarget = {
       baseUrl,
       origin: new URL(baseUrl).origin,
@@ -114,6 +129,8 @@ export async function runHosted(options: HostedProfileOptions & { suite: readonl
       ...(token !== undefined ? { accessToken: token } : {}),
       ...((embedded?.target.workspaceId ?? options.workspaceId) !== undefined ? { workspaceId: (embedded?.target.workspaceId ?? options.workspaceId)! } : {}),
       ...(otherApiKey !== undefined ? { otherApiKey } : {}),
+      ...(expiredToken !== undefined ? { expiredToken } : {}),
+      ...(expiredIdpToken !== undefined ? { expiredIdpToken } : {}),
       ...(idpToken !== undefined ? { idpToken: async () => { const t = await idpToken(); client.learn(t); return t; } } : {}),
     };
     const section = (results: HostedScenarioResult[], warnings: string[]): HostedSection => {
@@ -123,6 +140,7 @@ export async function runHosted(options: HostedProfileOptions & { suite: readonl
         target: { url: baseUrl, origin: target.origin, embedded: target.embedded, credential: target.credentialKind, idpToken: embedded ? 'minted' : given !== undefined ? 'given' : 'none' },
         groups: g.groups,
         passed: g.passed,
+        ...(g.incomplete !== undefined ? { incomplete: g.incomplete } : {}),
         warnings: warnings.map((w) => client.scrub(w)),
         durationMs: performance.now() - started,
         scenarios: results,

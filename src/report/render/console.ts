@@ -216,7 +216,7 @@ export class ConsoleReporter {
     if (view.sections.length > 0 || report.explore === undefined) this.w(totalsLine(report, rootCount(causes)));
     const headline = advisoryHeadline(advisories);
     if (headline !== undefined) this.w(advisories.failed > 0 ? c.yellow(headline) : headline);
-    for (const v of verdicts(report)) this.w(v.ok ? c.bold.green(v.text) : c.bold.red(v.text));
+    for (const v of verdicts(report)) this.w(v.ok ? c.bold.green(v.text) : v.incomplete ? c.bold.yellow(v.text) : c.bold.red(v.text));
     if (report.explore) for (const line of exploreFailureLines(report.explore)) this.w(line);
     if (report.gate) this.gate(report.gate);
   }
@@ -262,7 +262,7 @@ export class ConsoleReporter {
     this.w(c.bold(row([title, 'passed', 'failed', 'error', 'skipped', 'not run'], last)));
     for (const t of shown) {
       const line = row([t.name, ...[t.passed, t.failed, t.error, t.skipped, t.notRun].map(String)], t.verdict.map((v) => v.text));
-      this.w(t.ok ? c.green(line) : c.red(line));
+      this.w(t.ok ? c.green(line) : t.incomplete ? c.yellow(line) : c.red(line));
     }
   }
 

@@ -52,6 +52,9 @@ export function githubAnnotations(report: Report): string[] {
     }
     if (advisories.byId.length > MAX_ADVISORY_NOTICES) lines.push(`::notice title=${escapeProperty(`${advisories.byId.length - MAX_ADVISORY_NOTICES} more advisories`)}::${escapeData('in the step summary and report.json')}`);
   }
+  // An incomplete hosted profile (issue 27): not a failure, but not a pass either; it says what completes it.
+  const incomplete = report.hosted?.incomplete;
+  if (incomplete) lines.push(`::warning title=${escapeProperty('hosted profile incomplete')}::${escapeData(`scenarios were skipped for inputs the run lacked: pass ${incomplete.join(' and ')} to complete it`)}`);
   for (const id of report.gate?.fixed ?? []) {
     lines.push(`::error title=${escapeProperty(`${id} fixed`)}::${escapeData(`fixed: remove ${id} from the baseline ${report.gate!.baseline}`)}`);
   }

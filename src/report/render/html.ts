@@ -42,7 +42,7 @@ const attr = (value: unknown) => esc(value).replace(/=/g, '&#61;');
 const BODY_CAP = 20_000;
 
 /** White text on each of these has a contrast ratio of at least 4.5:1 (WCAG AA; test/reporters/html-layout.test.ts). */
-export const TIER_COLOUR: Record<string, string> = { bronze: '#8f5427', silver: '#617080', gold: '#8a6a0e', platinum: '#7e22ce', none: '#b42318', passed: '#1a7f45', failed: '#b42318' };
+export const TIER_COLOUR: Record<string, string> = { bronze: '#8f5427', silver: '#617080', gold: '#8a6a0e', platinum: '#7e22ce', none: '#b42318', passed: '#1a7f45', failed: '#b42318', incomplete: '#a15c07' };
 
 const CSS = `
 :root { --fg:#1d2430; --muted:#5b6573; --line:#d9dee5; --bg:#f6f7f9; --pass:#1f8a4c; --fail:#c4322b; --err:#d9730d; --skip:#8a94a3; }
@@ -54,7 +54,7 @@ header.top { display: flex; gap: 28px; align-items: center; padding: 24px 32px; 
 .badge .value { font-size: 28px; font-weight: 800; letter-spacing: .04em; }
 h1 { margin: 0 0 6px; font-size: 22px; }
 .verdict { font-weight: 600; margin: 0 0 10px; }
-.verdict.ok { color: var(--pass); } .verdict.bad { color: var(--fail); }
+.verdict.ok { color: var(--pass); } .verdict.bad { color: var(--fail); } .verdict.incomplete { color: var(--err); }
 dl.meta { display: grid; grid-template-columns: max-content 1fr; gap: 2px 14px; margin: 0; color: var(--muted); }
 dl.meta dt { font-weight: 600; } dl.meta dd { margin: 0; overflow-wrap: anywhere; }
 section, main, footer, nav.filter { padding: 16px 32px; }
@@ -65,7 +65,7 @@ section, main, footer, nav.filter { padding: 16px 32px; }
 .bar span { display: block; height: 100%; }
 .seg-passed { background: var(--pass); } .seg-failed { background: var(--fail); } .seg-error { background: var(--err); } .seg-skipped, .seg-not-run { background: var(--skip); }
 .counts { color: var(--muted); font-variant-numeric: tabular-nums; }
-.reached { font-weight: 700; text-align: right; } .reached.yes { color: var(--pass); } .reached.no { color: var(--fail); }
+.reached { font-weight: 700; text-align: right; } .reached.yes { color: var(--pass); } .reached.no { color: var(--fail); } .reached.incomplete { color: var(--err); }
 .notice { background: #fff7e6; border: 1px solid #f3d19c; border-radius: 8px; padding: 10px 14px; margin: 0 0 8px; }
 .gate.ok { background: #ecf8f0; border-color: #a6dcb9; } .gate.bad { background: #fdeceb; border-color: #f2b8b5; }
 .filter { display: flex; gap: 6px; align-items: center; flex-wrap: wrap; }
@@ -129,7 +129,7 @@ ${SEARCH_CSS}
 export const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'none'; base-uri 'none'";
 
 /** A tier's (or a hosted group's) bar; `standing` words its verdict (a tier: its own scenarios, then whether it is reached). */
-function bar(t: Summary, name: string, standing: { text: string; ok: boolean }): string {
+function bar(t: Summary, name: string, standing: { text: string; ok: boolean; incomplete?: true }): string {
   const segs: [string, number][] = [
     ['passed', t.passed],
     ['failed', t.failed],
@@ -142,7 +142,7 @@ function bar(t: Summary, name: string, standing: { text: string; ok: boolean }):
     .map(([k, n]) => `<span class="seg-${k}" style="width:${((n / t.total) * 100).toFixed(3)}%" title="${n} ${k}"></span>`)
     .join('');
   const counts = `${t.passed} passed · ${t.failed} failed · ${t.error} error · ${t.skipped} skipped · ${t.notRun} not run`;
-  return `<div class="tier"><div class="name">${esc(name)}</div><div class="bar" role="img" aria-label="${esc(counts)}">${spans}</div><div class="counts">${esc(counts)}</div><div class="reached ${standing.ok ? 'yes' : 'no'}">${esc(standing.text)}</div></div>`;
+  return `<div class="tier"><div class="name">${esc(name)}</div><div class="bar" role="img" aria-label="${esc(counts)}">${spans}</div><div class="counts">${esc(counts)}</div><div class="reached ${standing.ok ? 'yes' : standing.incomplete ? 'incomplete' : 'no'}">${esc(standing.text)}</div></div>`;
 }
 
 function prettyBody(ex: Exchange): string {
@@ -299,7 +299,7 @@ export function renderHtml(report: Report): string {
   ];
   const rows = view.sections.flatMap((section) => section.rows.filter((r) => r.total > 0));
   const groups = rows.map((r) => `<div class="tier-group"><h2>${esc(r.path.join(': '))}</h2>${r.scenarios.map(scenario).join('\n')}</div>`);
-  const bars = rows.map((r) => bar(r, r.path.join(' '), { text: r.standing, ok: r.ok }));
+  const bars = rows.map((r) => bar(r, r.path.join(' '), { text: r.standing, ok: r.ok, ...(r.incomplete ? { incomplete: true as const } : {}) }));
   const warnings = view.warnings;
   return `<!doctype html>
 <html lang="en">
@@ -315,7 +315,7 @@ export function renderHtml(report: Report): string {
 <div class="badge" style="background:${colour}" role="img" aria-label="${esc(badge.label)} ${esc(badge.value)}"><span class="label">${esc(badge.label)}</span><span class="value">${esc(badge.value)}</span></div>
 <div>
 <h1>agent-memory-tck conformance report${advisories.failed > 0 ? `<span class="adv-badge" title="${esc(headline ?? '')}">${advisories.failed} advisor${advisories.failed === 1 ? 'y' : 'ies'}${advisories.mode === 'fail' ? ' (failing)' : ''}</span>` : ''}</h1>
-${verdicts(report).map((v) => `<p class="verdict ${v.ok ? 'ok' : 'bad'}">${esc(v.text)}</p>`).join('\n')}
+${verdicts(report).map((v) => `<p class="verdict ${v.ok ? 'ok' : v.incomplete ? 'incomplete' : 'bad'}">${esc(v.text)}</p>`).join('\n')}
 <dl class="meta">${meta.map(([k, v]) => `<dt>${k}</dt><dd>${esc(v)}</dd>`).join('')}</dl>
 </div>
 </header>

@@ -31,7 +31,9 @@ export function renderMarkdown(report: Report): string {
   const out: string[] = [];
   const view = viewOf(report);
   const headline = view.sections[0]?.headline ?? `explore ${report.success ? 'PASSED' : 'FAILED'}`;
-  out.push(`## agent-memory-tck: ${headline} ${report.success ? '✅' : '❌'}`, '');
+  // Incomplete (issue 27): nothing failed, some input was missing; neither the pass nor the fail mark.
+  const incomplete = view.sections.some((s) => s.verdict.incomplete) && view.sections.every((s) => s.verdict.ok || s.verdict.incomplete);
+  out.push(`## agent-memory-tck: ${headline} ${incomplete ? '⚠️' : report.success ? '✅' : '❌'}`, '');
   for (const s of view.sections) {
     const { url, where } = s.target;
     out.push(`**${esc(s.verdict.head)}**${esc(s.verdict.detail)} against ${inlineCode(url)}${esc(where.slice(url.length))}`, '');
@@ -42,7 +44,7 @@ export function renderMarkdown(report: Report): string {
   );
   for (const s of view.sections) {
     // A row's last verdict (the tier reached, the group passing) carries the mark.
-    const cells = (r: SectionRow) => r.verdict.map((v, i) => `${i === r.verdict.length - 1 ? `${v.ok ? '✅' : '❌'} ` : ''}${esc(v.text)}`);
+    const cells = (r: SectionRow) => r.verdict.map((v, i) => `${i === r.verdict.length - 1 ? `${v.ok ? '✅' : v.incomplete ? '⚠️' : '❌'} ` : ''}${esc(v.text)}`);
     out.push(`| ${s.heading} | passed | failed | error | skipped | not run | ${s.columns.join(' | ')} |`, `|---|---:|---:|---:|---:|---:|${s.columns.map(() => '---|').join('')}`);
     for (const r of s.rows.filter((x) => x.total > 0)) out.push(`| ${r.name} | ${r.passed} | ${r.failed} | ${r.error} | ${r.skipped} | ${r.notRun} | ${cells(r).join(' | ')} |`);
     out.push('');
