@@ -34,7 +34,7 @@ export function renderCatalogue(scenarios: readonly TieredScenario<never>[], hos
       '`tck run --hosted [URL]` checks a hosted REST service against `hosted-rest-api.md`, graded per group (resources,',
       'credentials, discovery: passed, failed, or incomplete when scenarios were skipped for an input the run lacked)',
       'beside the bridge tiers. Clauses: HOSTED-… name the rules of that document',
-      '(HOSTED-AUTH-n: rule n of its Authentication section), RFC…-member the members of the RFCs it names.',
+      '(HOSTED-AUTH-1 … HOSTED-AUTH-8: the numbered rules of its Authentication section), RFC…-member the members of the RFCs it names.',
       '',
       '| id | group | clauses | title | asserts |',
       '|---|---|---|---|---|',

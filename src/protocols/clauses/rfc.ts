@@ -33,7 +33,21 @@ export const RFC_SENTENCES: readonly Sentence[] = rfc([
   ['RFC6750-3', 'RFC 6750 §3', 'MUST', 'a request refused for a missing or bad token is answered with a WWW-Authenticate challenge of the Bearer scheme'],
   ['RFC6750-3.1', 'RFC 6750 §3.1', 'SHOULD', 'a refused token is answered 401 (invalid_token), a request without the scope needed 403 (insufficient_scope)'],
   // RFC 9110: HTTP semantics
+  ['RFC9110-11.1', 'RFC 9110 §11.1', undefined, 'an authentication scheme name is matched case-insensitively (bearer is Bearer)'],
   ['RFC9110-11.6.1', 'RFC 9110 §11.6.1', 'MUST', 'a 401 answer carries a WWW-Authenticate header with at least one challenge'],
   // RFC 8725: JWT best current practices
   ['RFC8725-3.1', 'RFC 8725 §3.1', 'MUST', 'a JWT is verified with the algorithm the verifier expects for that key; none is never accepted in its place'],
+  ['RFC8725-3.9', 'RFC 8725 §3.9', 'MUST', "a JWT's aud is checked: a token issued for another audience is refused"],
+  ['RFC8725-3.10', 'RFC 8725 §3.10', 'MUST', 'a key named or carried by the token itself (jwk, jku, kid) is not trusted blindly: only the keys the verifier already trusts verify it'],
+  // RFC 7519: JSON Web Token
+  ['RFC7519-4.1.3', 'RFC 7519 §4.1.3', 'MUST', 'a JWT whose aud does not name the recipient is rejected'],
+  ['RFC7519-4.1.4', 'RFC 7519 §4.1.4', 'MUST', 'a JWT is not accepted on or after its exp'],
+  ['RFC7519-7.2', 'RFC 7519 §7.2', undefined, 'validating a JWT: the signature is verified, and a JWT that fails any step is rejected'],
+  // RFC 7515: JSON Web Signature
+  ['RFC7515-5.2', 'RFC 7515 §5.2', undefined, 'a JWS is valid only when its signature verifies with the expected key and algorithm'],
+  // RFC 6749: OAuth 2.0
+  ['RFC6749-1.5', 'RFC 6749 §1.5', undefined, 'a refresh token is presented only to the authorization server to get access tokens, never to a resource server'],
+  ['RFC6749-6', 'RFC 6749 §6', undefined, 'a refresh request carries a refresh token, which the server validates; an access token is not one'],
+  // RFC 8693: OAuth 2.0 Token Exchange
+  ['RFC8693-2.2.2', 'RFC 8693 §2.2.2', undefined, 'a subject_token that is not valid (not issued by a trusted party, expired, unsigned) is answered with an error (invalid_request), not a token'],
 ]);
