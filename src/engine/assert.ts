@@ -6,6 +6,9 @@
 //   check.equal(…)                      enforces the scenario's own clauses (its `clauses` field);
 //   check.advise('ADV-refuse-missing-param').ok(…)
 //                                       the kit's own reading, which no sentence states: an ADVISORY.
+//   check.by('HOSTED-AUTH-3').that(held, 'what was checked', () => ({ message, expected, actual }))
+//                                       a check whose failure text is built only when it fails.
+// Every check is recorded when it holds too (the clause map counts what was checked, not what failed).
 // An advisory that does not hold is recorded and the scenario goes on (its checks return false);
 // it never fails a scenario or a tier, unless the run asks for it (--advisories=fail).
 //
