@@ -51,11 +51,11 @@ describe('certification and advisories', () => {
 
   it('tck verify prints them beside the tier, then one line each', async () => {
     expect(verifiedText(await bundle(), 2)).toBe(
-      'verified: advised 1.0.0 reaches BRONZE (1 advisory did not hold, which never changes the tier: ADV-refuse-missing-param in SCN-B-901); 2 scenarios replayed from the bundle, every verdict and the suite hash match\n' +
+      "verified: advised 1.0.0 reaches BRONZE — a bundle of the kit's own embedded reference server, not of an implementation's server (1 advisory did not hold, which never changes the tier: ADV-refuse-missing-param in SCN-B-901); 2 scenarios replayed from the bundle, every verdict and the suite hash match\n" +
         `  ADV-refuse-missing-param SCN-B-901: ${MISSED}\n`,
     );
     const none = copy(await bundle());
     none.advisories!.failed = [];
-    expect(verifiedText(none, 2)).toBe('verified: advised 1.0.0 reaches BRONZE; 2 scenarios replayed from the bundle, every verdict and the suite hash match\n');
+    expect(verifiedText(none, 2)).toBe("verified: advised 1.0.0 reaches BRONZE — a bundle of the kit's own embedded reference server, not of an implementation's server; 2 scenarios replayed from the bundle, every verdict and the suite hash match\n");
   });
 });

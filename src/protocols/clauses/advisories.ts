@@ -127,7 +127,7 @@ export const ADVISORIES: readonly Advisory[] = [
   {
     id: 'ADV-invalid-token-error',
     expects: 'the Bearer challenge answering a token that was sent and failed carries error="invalid_token"',
-    reason: 'RFC 6750 §3 says SHOULD',
+    reason: 'RFC 6750 §3 says the challenge SHOULD carry the error code when a token was sent and refused; a SHOULD, and the hosted document says nothing of the challenge\'s parameters',
     near: ['RFC6750-3', 'RFC6750-3.1'],
   },
   {

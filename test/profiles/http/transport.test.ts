@@ -194,6 +194,9 @@ describe('the hosted client, now on the shared transport', () => {
       otherApiKey: other.key,
       workspaceId: server.workspaceId,
       idpToken: () => idp.mint({ workspaceId: server.workspaceId }),
+      // Tokens an hour past their exp, as a vendor gives them (--expired-token, --expired-idp-token).
+      expiredToken: await server.tokens.accessTokenIssuedAt({ subject: 'expired', workspaceId: server.workspaceId, scopes: ['read', 'write'] }, new Date(Date.now() - server.tokens.accessTtl * 1000 - 3_600_000)),
+      expiredIdpToken: await idp.mint({ workspaceId: server.workspaceId, ttlSeconds: 600, now: new Date(Date.now() - 600_000 - 3_600_000) }),
       requestTimeoutMs: 5_000,
     });
     const notPassed = run.section.scenarios.filter((r) => r.outcome !== 'passed').map((r) => `${r.id} ${r.outcome}: ${r.message ?? ''}`);

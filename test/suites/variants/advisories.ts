@@ -4,6 +4,7 @@
 // variants of the rules stay in the tables of each tier.
 import { randomUUID } from 'node:crypto';
 import { TOOL_CALL_STATUSES } from '../../../src/protocols/bridge/model.js';
+import { HostedStore } from '../../../src/servers/hosted/store.js';
 import { compose, mapRequest, mapResponse, type VariantOptions, type Wrap } from '../../harness/variants.js';
 import { ROLES, failAfterWriting, json, messagesOf, replace, sessionsOf, w } from './bronze-b.js';
 
@@ -21,6 +22,24 @@ const firstAndLast: Wrap = (next) => async (m, body: any) => {
   const whole = (await next(m, { ...body, limit: undefined })).body as { messages: unknown[] };
   if (whole.messages.length <= body.limit) return res;
   return { ...res, body: { ...whole, messages: [...whole.messages.slice(0, body.limit - 1), whole.messages.at(-1)] } };
+};
+
+/** delete_conversation of an id no conversation ever had is refused (400), while a second delete still succeeds. */
+const refusesUnknownDelete = (): Wrap => {
+  const created = new Set<string>();
+  return (next) => async (m, body: any) => {
+    if (m === 'delete_conversation' && !created.has(body?.conversation_id)) return json(400, { error: `no conversation ${String(body?.conversation_id)}` });
+    const res = await next(m, body);
+    if (m === 'create_conversation' && res.status === 200) created.add((res.body as { id: string }).id);
+    return res;
+  };
+};
+
+/** bulk_add_messages of more than 100 stores the first 100, then answers 400 (the cap enforced, the call not atomic). */
+const bulkKeepsFirstHundred: Wrap = (next) => async (m, body: any) => {
+  if (m !== 'bulk_add_messages' || !Array.isArray(body?.messages) || body.messages.length <= 100) return next(m, body);
+  await next(m, { ...body, messages: body.messages.slice(0, 100) });
+  return json(400, { error: 'at most 100 messages per call' });
 };
 
 /** A search answer with its best hit twice (as an index of chunks can give), cut to the limit. */
@@ -59,6 +78,9 @@ export const ADVISORY_ROWS: AdvisoryRow[] = [
   // Gold
   ['SCN-G-006', 'get_similar_traces lists every trace, newest first', w((next) => async (m, body) => (m === 'get_similar_traces' ? { status: 200, body: ((await next('list_traces', {})).body as unknown[]).reverse() } : next(m, body))), 'ADV-similar-traces-first'],
   ['SCN-G-106', 'properties answered null when none were given', w(mapResponse('add_relationship', (r, req) => (req.properties == null ? { ...r, properties: null } : r))), 'ADV-properties-not-null'],
+  // Platinum (the Volume 5 methods, on the store that implements them)
+  ['SCN-P-003', 'delete_conversation of an id that never existed is refused with 400', { store: new HostedStore(), wrap: refusesUnknownDelete() }, 'ADV-delete-unknown-conversation'],
+  ['SCN-P-102', 'bulk_add_messages of 101 stores the first 100, then answers 400', { store: new HostedStore(), wrap: bulkKeepsFirstHundred }, 'ADV-bulk-refusal-atomic'],
 ];
 
 /**
