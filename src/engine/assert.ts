@@ -6,6 +6,9 @@
 //   check.equal(…)                      enforces the scenario's own clauses (its `clauses` field);
 //   check.advise('ADV-refuse-missing-param').ok(…)
 //                                       the kit's own reading, which no sentence states: an ADVISORY.
+//   check.by('HOSTED-AUTH-3').that(held, 'what was checked', () => ({ message, expected, actual }))
+//                                       a check whose failure text is built only when it fails.
+// Every check is recorded when it holds too (the clause map counts what was checked, not what failed).
 // An advisory that does not hold is recorded and the scenario goes on (its checks return false);
 // it never fails a scenario or a tier, unless the run asks for it (--advisories=fail).
 //
@@ -44,10 +47,22 @@ export interface Detail {
   status?: number[];
 }
 
+/** The failure of `check.that`: its message and what it carries, built only when the check fails. */
+export interface Failing extends Omit<Detail, 'clause'> {
+  message: string;
+}
+
 /** The assertion helpers. No `asserts` signatures: scenarios destructure `{ check }`, and TypeScript
  * only honours assertion signatures on explicitly annotated names. */
 export interface Check {
   ok(condition: unknown, message: string, detail?: Detail): void;
+  /**
+   * `condition` holds. Recorded as `what`, a short description of what was checked that reads the
+   * same in every run ("create_conversation: the conversation answered carries the userId sent");
+   * when it does not hold, fails with `failure()`, built only then, so it may read what exists only
+   * on failure. It cites the Check's sentences (`check.by(…).that(…)`), when it holds and when not.
+   */
+  that(condition: unknown, what: string, failure: () => Failing): void;
   /** Fails unconditionally (for a failure found by code the other checks do not cover). */
   fail(message: string, detail?: Detail): never;
   equal(actual: unknown, expected: unknown, what: string): void;
@@ -78,6 +93,7 @@ export interface Check {
  */
 export interface SoftCheck {
   ok(condition: unknown, message: string, detail?: Omit<Detail, 'clause'>): boolean;
+  that(condition: unknown, what: string, failure: () => Failing): boolean;
   fail(message: string, detail?: Omit<Detail, 'clause'>): false;
   equal(actual: unknown, expected: unknown, what: string): boolean;
   notEqual(actual: unknown, unexpected: unknown, what: string): boolean;
@@ -152,7 +168,14 @@ const of = (what: string, failure: AssertionFailure | undefined): Finding => (fa
 
 // The checks themselves, once: each says what it was about and, when it does not hold, the failure.
 const TESTS = {
-  ok: (condition: unknown, message: string, detail?: Detail): Finding => (condition ? held(message) : failed(message, detail)),
+  // Held, it cites the sentence its failure would (detail.clause), so the clause map counts it there.
+  ok: (condition: unknown, message: string, detail?: Detail): Finding =>
+    condition ? { ...held(message), ...(detail?.clause !== undefined ? { clause: detail.clause } : {}) } : failed(message, detail),
+  that(condition: unknown, what: string, failure: () => Failing): Finding {
+    if (condition) return held(what);
+    const { message, ...detail } = failure();
+    return { ...failed(message, detail), what };
+  },
   fail: (message: string, detail?: Detail): Finding => failed(message, detail),
   /** Deep, exact equality (JSON values: key order ignored, array order kept). */
   equal: (actual: unknown, expected: unknown, what: string): Finding =>
@@ -240,6 +263,7 @@ function citing(cites: readonly string[]): Check {
   };
   return {
     ok: (condition, message, detail) => void hard(TESTS.ok(condition, message, detail)),
+    that: (condition, what, failure) => void hard(TESTS.that(condition, what, failure)),
     fail: (message, detail) => {
       hard(TESTS.fail(message, detail));
       throw new Error('unreachable: a failed check throws');
@@ -271,6 +295,7 @@ function advising(advisory: string): SoftCheck {
   const soft = (finding: Finding<unknown>) => settle(finding, [advisory], advisory);
   return {
     ok: (condition, message, detail) => soft(TESTS.ok(condition, message, detail)),
+    that: (condition, what, failure) => soft(TESTS.that(condition, what, failure)),
     fail: (message, detail) => soft(TESTS.fail(message, detail)) && false,
     equal: (actual, expected, what) => soft(TESTS.equal(actual, expected, what)),
     notEqual: (actual, unexpected, what) => soft(TESTS.notEqual(actual, unexpected, what)),

@@ -25,7 +25,7 @@ interface Rule {
 
 /** A request with a forged or misplaced credential was not served. */
 function refused(a: Answer, as: Credential, rule: Rule): void {
-  if (is2xx(a)) check.by(...rule.cites).fail(`${a.request} with ${as.label} was served (${said(a)}): ${rule.says}`, { expected: 'a refusal (not 2xx)', actual: a.status, status: [401, 403] });
+  check.by(...rule.cites).that(!is2xx(a), `${a.operation} with a forged or misplaced credential is not served (no 2xx)`, () => ({ message: `${a.request} with ${as.label} was served (${said(a)}): ${rule.says}`, expected: 'a refusal (not 2xx)', actual: a.status, status: [401, 403] }));
   check.advise('ADV-invalid-token-401').ok(a.status === 401, `${a.request} with ${as.label} answered ${a.status}: RFC 6750 §3.1 says an invalid token SHOULD be answered 401 (invalid_token)`, { expected: 401, actual: a.status });
 }
 
@@ -45,15 +45,17 @@ async function refusedOnReadAndWrite(ctx: HostedContext, credentials: readonly C
   }
   const list = check2xx(await ctx.call('GET', '/conversations'), 'HOSTED-ENDPOINT-list_conversations');
   const made = asked.filter((u) => list.text.includes(u));
-  if (made.length > 0) {
-    check.by(...rule.cites).fail(`the creations were refused, yet GET /conversations shows ${made.length} conversation(s) they asked for (userId ${made[0]}): a refused request changes nothing; ${rule.says}`, { expected: 'nothing created', actual: made });
-  }
+  check.by(...rule.cites).that(made.length === 0, 'the refused creations created no conversation', () => ({
+    message: `the creations were refused, yet GET /conversations shows ${made.length} conversation(s) they asked for (userId ${made[0]}): a refused request changes nothing; ${rule.says}`,
+    expected: 'nothing created',
+    actual: made,
+  }));
 }
 
 /** A token endpoint's answer to a token it must refuse: not 2xx, and no access token in it. */
 function tokenRefused(a: Answer, what: string, rule: Rule): void {
   const issued = a.isJson && isObject(a.json) && typeof a.json.access_token === 'string';
-  if (is2xx(a) || issued) check.by(...rule.cites).fail(`${a.request} with ${what} answered ${a.status}${issued ? ' with an access_token' : ''}: ${rule.says}`, { expected: 'a refusal (4xx, no token)', actual: a.status });
+  check.by(...rule.cites).that(!is2xx(a) && !issued, `${a.operation} with a token it must refuse answers no 2xx and no access_token`, () => ({ message: `${a.request} with ${what} answered ${a.status}${issued ? ' with an access_token' : ''}: ${rule.says}`, expected: 'a refusal (4xx, no token)', actual: a.status }));
   check.advise('ADV-refusal-4xx').ok(a.status >= 400 && a.status < 500, `${a.request} with ${what} answered ${a.status}: a refused token is a client error (4xx); a 5xx says the service failed`, { expected: '4xx', actual: a.status });
 }
 
@@ -61,8 +63,8 @@ function tokenRefused(a: Answer, what: string, rule: Rule): void {
 async function realAccessToken(ctx: HostedContext): Promise<{ token: string; parts: Parts }> {
   const { token } = await someAccessToken(ctx, 'HOSTED-AUTH-5');
   const parts = partsOf(token);
-  if (parts === undefined) return check.by('HOSTED-AUTH-TOKEN').fail('the access token is not a JWT (the document: "a short-lived signed token (JWT)"), so no forgery of it can be made', { expected: 'a JWT', actual: '***' });
-  return { token, parts };
+  check.by('HOSTED-AUTH-TOKEN').that(parts !== undefined, 'the access token is a JWT', () => ({ message: 'the access token is not a JWT (the document: "a short-lived signed token (JWT)"), so no forgery of it can be made', expected: 'a JWT', actual: '***' }));
+  return { token, parts: parts! };
 }
 
 const UNSIGNED: Rule = {
@@ -183,7 +185,8 @@ export const scenarios: HostedScenario[] = [
     async run(ctx) {
       const real = await realAccessToken(ctx);
       const keys = (await publishedKeys(ctx, 'HOSTED-DISCOVERY-3')).keys.filter(isObject);
-      if (keys.length === 0) check.by('HOSTED-DISCOVERY-3').fail(`${DISCOVERY.jwks}: no signing key is published`, { expected: 'signing keys', actual: keys });
+      const published = check.by('HOSTED-DISCOVERY-3');
+      published.that(keys.length > 0, `${DISCOVERY.jwks} publishes a signing key`, () => ({ message: `${DISCOVERY.jwks}: no signing key is published`, expected: 'signing keys', actual: keys }));
       const own = keys.filter((k) => k.kid !== undefined && k.kid === real.parts.header.kid);
       const forgeries: Forgery[] = [];
       for (const key of (own.length > 0 ? own : keys).slice(0, 2)) {
@@ -193,7 +196,7 @@ export const scenarios: HostedScenario[] = [
           ctx.note(`a published key could not be read as a public key (${(err as Error).message}): skipped`);
         }
       }
-      if (forgeries.length === 0) check.by('HOSTED-DISCOVERY-3').fail(`${DISCOVERY.jwks}: no published key is a public key the kit can read`, { expected: 'a public JWK', actual: keys });
+      published.that(forgeries.length > 0, `${DISCOVERY.jwks}: a published key is a public key the kit can read`, () => ({ message: `${DISCOVERY.jwks}: no published key is a public key the kit can read`, expected: 'a public JWK', actual: keys }));
       await refusedOnReadAndWrite(ctx, credentials(forgeries), CONFUSION);
     },
   }),

@@ -23,7 +23,12 @@ async function refusedEverywhere(ctx: HostedContext, credentials: Credential[], 
     for (const r of planned) {
       const a = await ctx.call(r.method, r.path, { as, operation: r.operation, ...(r.body !== undefined ? { body: r.body } : {}) });
       // silent: 401 or 403; the body of the refusal.
-      if (!isRefusal(a)) check.fail(`${r.operation} (${a.request}) with ${as.label}: expected a refusal (401 or 403), got ${said(a)}`, { clause: rule, expected: '401 or 403', actual: a.status, status: [401, 403] });
+      check.by(rule).that(isRefusal(a), `${r.operation} without a valid credential is refused (401 or 403)`, () => ({
+        message: `${rule}: ${r.operation} (${a.request}) with ${as.label}: expected a refusal (401 or 403), got ${said(a)}`,
+        expected: '401 or 403',
+        actual: a.status,
+        status: [401, 403],
+      }));
     }
   }
   await nothingChanged(ctx, planned, rule);
@@ -31,19 +36,24 @@ async function refusedEverywhere(ctx: HostedContext, credentials: Credential[], 
 
 /** What the refused requests asked for did not happen (checked with the run's credential). */
 async function nothingChanged(ctx: HostedContext, planned: EndpointRequest[], rule: string): Promise<void> {
+  const cite = check.by(rule);
   for (const { operation, unchanged } of planned) {
     if (unchanged?.stillThere !== undefined) {
       const a = await ctx.call('GET', unchanged.stillThere);
-      if (a.status === 404 || a.status === 410) check.fail(`${operation} was refused, yet ${a.request} is gone: ${said(a)}`, { clause: rule, expected: 'unchanged', actual: a.status });
+      cite.that(a.status !== 404 && a.status !== 410, `${operation} refused: what it would have removed is still there`, () => ({ message: `${rule}: ${operation} was refused, yet ${a.request} is gone: ${said(a)}`, expected: 'unchanged', actual: a.status }));
     }
     if (unchanged?.notShown !== undefined) {
       const [path, marker] = unchanged.notShown;
       const a = await ctx.call('GET', path);
-      if (is2xx(a) && a.text.includes(marker)) check.fail(`${operation} was refused, yet ${a.request} shows what it asked to write (${marker})`, { clause: rule, expected: 'nothing written', actual: marker });
+      cite.that(!(is2xx(a) && a.text.includes(marker)), `${operation} refused: what it asked to write is not shown`, () => ({ message: `${rule}: ${operation} was refused, yet ${a.request} shows what it asked to write (${marker})`, expected: 'nothing written', actual: marker }));
     }
     if (unchanged?.keyWorks !== undefined) {
       const a = await works(ctx, unchanged.keyWorks);
-      if (isRefusal(a)) check.fail(`${operation} was refused, yet the key it asked to revoke no longer works: ${a.request} answered ${said(a)}`, { clause: rule, expected: 'the key still works', actual: a.status });
+      cite.that(!isRefusal(a), `${operation} refused: the key it asked to revoke still works`, () => ({
+        message: `${rule}: ${operation} was refused, yet the key it asked to revoke no longer works: ${a.request} answered ${said(a)}`,
+        expected: 'the key still works',
+        actual: a.status,
+      }));
     }
   }
 }
@@ -134,24 +144,38 @@ export const scenarios: HostedScenario[] = [
   defineHostedScenario({
     id: 'SCN-H-022',
     group: 'credentials',
-    clauses: ['HOSTED-AUTH-2', 'HOSTED-PAYLOAD-create_api_key', 'HOSTED-PAYLOAD-list_api_keys'],
+    clauses: ['HOSTED-AUTH-2', 'HOSTED-KEYSTATE-1', 'HOSTED-PAYLOAD-create_api_key', 'HOSTED-PAYLOAD-list_api_keys'],
     title: 'Key creation returns {id, key} with the plaintext once; it works, and the list never shows it',
     asserts:
       'POST /auth/api-keys {label, scopes, workspaceId} answers {id, key}: key is "prefix_random" (the prefix of the run\'s key, when known) and works as a Bearer credential; ' +
       'GET /auth/api-keys lists the key (by id) and shows neither its plaintext nor that of the run\'s key.',
     async run(ctx) {
       const k = await newKey(ctx, 'HOSTED-PAYLOAD-create_api_key');
+      const rule2 = check.by('HOSTED-AUTH-2', 'HOSTED-KEYSTATE-1');
       const form = /^([A-Za-z0-9]+)_(.+)$/.exec(k.key);
-      if (form === null) check.fail('create_api_key: the key is not "<prefix>_<random>" (a fixed service prefix followed by an underscore)', { clause: 'HOSTED-AUTH-2', expected: 'prefix_random', actual: '***' });
+      rule2.that(form !== null, 'create_api_key: the key is "<prefix>_<random>"', () => ({ message: 'HOSTED-AUTH-2: create_api_key: the key is not "<prefix>_<random>" (a fixed service prefix followed by an underscore)', expected: 'prefix_random', actual: '***' }));
       const runPrefix = /^([A-Za-z0-9]+)_/.exec(ctx.target.apiKey ?? '')?.[1];
-      if (runPrefix !== undefined && form[1] !== runPrefix) check.fail(`create_api_key: the key's prefix is "${form[1]}", the run's key has "${runPrefix}" (a fixed service prefix)`, { clause: 'HOSTED-AUTH-2', expected: runPrefix, actual: form[1] });
+      if (runPrefix !== undefined) {
+        rule2.that(form![1] === runPrefix, "create_api_key: the key has the prefix of the run's key (a fixed service prefix)", () => ({
+          message: `HOSTED-AUTH-2: create_api_key: the key's prefix is "${form![1]}", the run's key has "${runPrefix}" (a fixed service prefix)`,
+          expected: runPrefix,
+          actual: form![1],
+        }));
+      }
       check2xx(await works(ctx, k.credential), 'HOSTED-AUTH-2');
       const { answer, items } = await listKeys(ctx, 'HOSTED-PAYLOAD-list_api_keys');
-      if (!items.some((i) => isObject(i) && i.id === k.id)) check.fail(`list_api_keys (${answer.request}): the key just created (${k.id}) is not listed among ${items.length}`, { clause: 'HOSTED-PAYLOAD-list_api_keys', expected: k.id, actual: items });
+      check.by('HOSTED-PAYLOAD-list_api_keys').that(items.some((i) => isObject(i) && i.id === k.id), 'list_api_keys lists the key just created (by id)', () => ({
+        message: `HOSTED-PAYLOAD-list_api_keys: list_api_keys (${answer.request}): the key just created (${k.id}) is not listed among ${items.length}`,
+        expected: k.id,
+        actual: items,
+      }));
       for (const [plain, which] of [[k.key, 'the key just created'], [ctx.target.apiKey, "the run's key"]] as const) {
-        if (plain !== undefined && answer.text.includes(plain)) {
-          check.fail(`list_api_keys (${answer.request}) shows the plaintext of ${which}: the plaintext is returned once, at creation`, { clause: 'HOSTED-AUTH-2', expected: 'no plaintext', actual: '***' });
-        }
+        if (plain === undefined) continue;
+        rule2.that(!answer.text.includes(plain), `list_api_keys does not show the plaintext of ${which}`, () => ({
+          message: `HOSTED-AUTH-2: list_api_keys (${answer.request}) shows the plaintext of ${which}: the plaintext is returned once, at creation`,
+          expected: 'no plaintext',
+          actual: '***',
+        }));
       }
     },
   }),
@@ -168,13 +192,24 @@ export const scenarios: HostedScenario[] = [
       const k = await newKey(ctx, 'HOSTED-PAYLOAD-create_api_key');
       check2xx(await works(ctx, k.credential), 'HOSTED-AUTH-3');
       check2xx(await ctx.call('DELETE', `/auth/api-keys/${encodeURIComponent(k.id)}`), 'HOSTED-AUTH-3');
+      const rule3 = check.by('HOSTED-AUTH-3', 'HOSTED-KEYSTATE-3');
       const next = await works(ctx, k.credential);
-      if (!isRefusal(next)) check.fail(`revocation is immediate: the very next request with the revoked key (${next.request}) answered ${said(next)}`, { clause: 'HOSTED-AUTH-3', expected: '401 or 403', actual: next.status, status: [401, 403] });
+      rule3.that(isRefusal(next), 'the very next read with the revoked key is refused (401 or 403)', () => ({
+        message: `HOSTED-AUTH-3: revocation is immediate: the very next request with the revoked key (${next.request}) answered ${said(next)}`,
+        expected: '401 or 403',
+        actual: next.status,
+        status: [401, 403],
+      }));
       const userId = uid('user');
       const create = await ctx.call('POST', '/conversations', { as: k.credential, body: { userId } });
-      if (!isRefusal(create)) check.fail(`revocation is immediate: a creation with the revoked key (${create.request}) answered ${said(create)}`, { clause: 'HOSTED-AUTH-3', expected: '401 or 403', actual: create.status, status: [401, 403] });
+      rule3.that(isRefusal(create), 'a creation with the revoked key is refused (401 or 403)', () => ({
+        message: `HOSTED-AUTH-3: revocation is immediate: a creation with the revoked key (${create.request}) answered ${said(create)}`,
+        expected: '401 or 403',
+        actual: create.status,
+        status: [401, 403],
+      }));
       const list = check2xx(await ctx.call('GET', '/conversations'), 'HOSTED-AUTH-3');
-      if (list.text.includes(userId)) check.fail('the refused creation with the revoked key created a conversation', { clause: 'HOSTED-AUTH-3', expected: 'nothing created', actual: userId });
+      rule3.that(!list.text.includes(userId), 'the refused creation with the revoked key created nothing', () => ({ message: 'HOSTED-AUTH-3: the refused creation with the revoked key created a conversation', expected: 'nothing created', actual: userId }));
     },
   }),
 
@@ -189,7 +224,11 @@ export const scenarios: HostedScenario[] = [
       const a = await ctx.call('GET', `/auth/api-keys/${encodeURIComponent(k.id)}/reveal`);
       check2xx(a, 'HOSTED-AUTH-4');
       // silent: the field that carries the plaintext; the answer must hold it somewhere.
-      if (!a.isJson || !holds(a.json, k.key)) check.fail(`reveal_api_key (${a.request}): the answer does not hold the key's plaintext (reveal works for keys of the caller's workspace)`, { clause: 'HOSTED-AUTH-4', expected: 'the plaintext', actual: a.json });
+      check.by('HOSTED-AUTH-4', 'HOSTED-PAYLOAD-reveal_api_key').that(a.isJson && holds(a.json, k.key), "reveal_api_key answers the plaintext of a key of the caller's workspace", () => ({
+        message: `HOSTED-AUTH-4: reveal_api_key (${a.request}): the answer does not hold the key's plaintext (reveal works for keys of the caller's workspace)`,
+        expected: 'the plaintext',
+        actual: a.json,
+      }));
     },
   }),
 
@@ -206,9 +245,12 @@ export const scenarios: HostedScenario[] = [
       const other = await otherWorkspace(ctx, mine);
       const across = await ctx.call('GET', `/auth/api-keys/${encodeURIComponent(mine.id)}/reveal`, { as: other.credential });
       // silent: 403 or 404 (or 401) for a key of another workspace.
-      if (is2xx(across) || across.text.includes(mine.key)) {
-        check.fail(`reveal works only for keys of the caller's workspace: ${other.via} revealed a key of another workspace (${across.request} answered ${across.status})`, { clause: 'HOSTED-AUTH-4', expected: '403 or 404', actual: across.status, status: [401, 403, 404] });
-      }
+      check.by('HOSTED-AUTH-4').that(!is2xx(across) && !across.text.includes(mine.key), 'reveal_api_key with a key of another workspace is refused and shows no plaintext', () => ({
+        message: `HOSTED-AUTH-4: reveal works only for keys of the caller's workspace: ${other.via} revealed a key of another workspace (${across.request} answered ${across.status})`,
+        expected: '403 or 404',
+        actual: across.status,
+        status: [401, 403, 404],
+      }));
       if (![401, 403, 404].includes(across.status)) ctx.note(`reveal across workspaces answered ${across.status}`);
     },
   }),
@@ -234,15 +276,22 @@ export const scenarios: HostedScenario[] = [
       const otherList = await ctx.call('GET', `/auth/api-keys${other.workspaceId !== undefined ? `?workspaceId=${encodeURIComponent(other.workspaceId)}` : ''}`, { as: other.credential });
       if (!is2xx(otherList)) ctx.note(`the key list of the other workspace answered ${otherList.status}: judged from the caller's side only`);
       const seenThere = keyIds(otherList);
-      if (seenThere.includes(mine.id)) {
-        check.by('HOSTED-PAYLOAD-list_api_keys').fail(`list_api_keys (${otherList.request}) with ${other.via} shows the caller's key ${mine.id}: a key list holds the keys of that workspace only`, { expected: 'no key of another workspace', actual: mine.id });
-      }
+      const cite = check.by('HOSTED-PAYLOAD-list_api_keys');
+      cite.that(!seenThere.includes(mine.id), "the other workspace's key list holds none of the caller's keys", () => ({
+        message: `list_api_keys (${otherList.request}) with ${other.via} shows the caller's key ${mine.id}: a key list holds the keys of that workspace only`,
+        expected: 'no key of another workspace',
+        actual: mine.id,
+      }));
       for (const id of seenThere) theirs.add(id);
       if (theirs.size === 0) ctx.note('no key of the other workspace is known (it could neither list nor create keys): the caller\'s list was not judged');
       const { answer, items } = await listKeys(ctx, 'HOSTED-PAYLOAD-list_api_keys');
       const leaked = items.flatMap((i) => (isObject(i) && typeof i.id === 'string' && theirs.has(i.id) ? [i.id] : []));
-      if (leaked.length > 0) {
-        check.by('HOSTED-PAYLOAD-list_api_keys').fail(`list_api_keys (${answer.request}) shows ${leaked.length} key(s) of another workspace (${other.via}): a key list holds the keys of that workspace only`, { expected: "the caller's workspace's keys", actual: leaked });
+      if (theirs.size > 0) {
+        cite.that(leaked.length === 0, "the caller's key list holds none of the other workspace's keys", () => ({
+          message: `list_api_keys (${answer.request}) shows ${leaked.length} key(s) of another workspace (${other.via}): a key list holds the keys of that workspace only`,
+          expected: "the caller's workspace's keys",
+          actual: leaked,
+        }));
       }
       const otherWs = other.workspaceId ?? workspaceOfList(otherList);
       if (otherWs !== undefined && otherWs !== ctx.target.workspaceId && theirs.size > 0) {
@@ -275,13 +324,18 @@ export const scenarios: HostedScenario[] = [
           }
           if (a.status !== 401) continue;
           judged++;
-          if (header === undefined) {
-            check.by('RFC9110-11.6.1').fail(`${a.request} with ${as.label} answered 401 without a WWW-Authenticate header: a 401 MUST carry at least one challenge (RFC 9110 §11.6.1)`, { expected: 'WWW-Authenticate: Bearer …', actual: 'no WWW-Authenticate', status: [401] });
-            continue;
-          }
-          if (!schemes.includes('bearer')) {
-            check.by('RFC6750-3').fail(`${a.request} with ${as.label} answered 401 with WWW-Authenticate: ${header}: no Bearer challenge, though every credential is sent as Authorization: Bearer (RFC 6750 §3)`, { expected: 'a Bearer challenge', actual: header });
-          }
+          check.by('RFC9110-11.6.1').that(header !== undefined, 'a 401 carries a WWW-Authenticate header', () => ({
+            message: `${a.request} with ${as.label} answered 401 without a WWW-Authenticate header: a 401 MUST carry at least one challenge (RFC 9110 §11.6.1)`,
+            expected: 'WWW-Authenticate: Bearer …',
+            actual: 'no WWW-Authenticate',
+            status: [401],
+          }));
+          if (header === undefined) continue;
+          check.by('RFC6750-3').that(schemes.includes('bearer'), "a 401's WWW-Authenticate holds a Bearer challenge", () => ({
+            message: `${a.request} with ${as.label} answered 401 with WWW-Authenticate: ${header}: no Bearer challenge, though every credential is sent as Authorization: Bearer (RFC 6750 §3)`,
+            expected: 'a Bearer challenge',
+            actual: header,
+          }));
           if (as.authorization?.startsWith('Bearer ')) {
             check.advise('ADV-invalid-token-error').ok(/\berror\s*=\s*"?invalid_token\b/i.test(header), `${a.request} with ${as.label}: the Bearer challenge has no error="invalid_token" (RFC 6750 §3 SHOULD)`, { expected: 'error="invalid_token"', actual: header });
           }
@@ -305,9 +359,11 @@ export const scenarios: HostedScenario[] = [
       for (const [scheme, body] of [['bearer', undefined], ['bearer', { userId: uid('user') }], ['BEARER', undefined]] as const) {
         const a = await ctx.call(body === undefined ? 'GET' : 'POST', '/conversations', { as: spelled(scheme), ...(body !== undefined ? { body } : {}) });
         if (is2xx(a) && isObject(a.json) && typeof a.json.id === 'string') ctx.defer('DELETE', `/conversations/${encodeURIComponent(a.json.id)}`);
-        if (!is2xx(a)) {
-          check.by('RFC9110-11.1').fail(`${a.request} with ${spelled(scheme).label} answered ${said(a)}: the authentication scheme is a case-insensitive token (RFC 9110 §11.1), so "${scheme}" works like "Bearer"`, { expected: '2xx', actual: a.status });
-        }
+        check.by('RFC9110-11.1').that(is2xx(a), `the scheme written "${scheme}" works like "Bearer" (2xx)`, () => ({
+          message: `${a.request} with ${spelled(scheme).label} answered ${said(a)}: the authentication scheme is a case-insensitive token (RFC 9110 §11.1), so "${scheme}" works like "Bearer"`,
+          expected: '2xx',
+          actual: a.status,
+        }));
       }
     },
   }),
@@ -334,9 +390,11 @@ export const scenarios: HostedScenario[] = [
       }
       for (const [operation, [withKey, withToken]] of statuses) {
         const good = (s?: number) => s !== undefined && s >= 200 && s < 300;
-        if (!good(withKey) || !good(withToken)) {
-          check.fail(`a valid credential of either kind is used identically: ${operation} answered ${withKey} with an API key and ${withToken} with an access token`, { clause: 'HOSTED-AUTH-1', expected: '2xx with both', actual: { apiKey: withKey, accessToken: withToken } });
-        }
+        check.by('HOSTED-AUTH-1').that(good(withKey) && good(withToken), `${operation} answers 2xx with an API key and with an access token`, () => ({
+          message: `HOSTED-AUTH-1: a valid credential of either kind is used identically: ${operation} answered ${withKey} with an API key and ${withToken} with an access token`,
+          expected: '2xx with both',
+          actual: { apiKey: withKey, accessToken: withToken },
+        }));
       }
     },
   }),
@@ -352,20 +410,29 @@ export const scenarios: HostedScenario[] = [
     async run(ctx) {
       const t = await exchangeTokens(ctx, 'HOSTED-PAYLOAD-token_exchange');
       // silent: the unit of expires_in (a number of seconds by OAuth).
-      if (typeof t.expiresIn !== 'number' || !(t.expiresIn > 0)) check.fail(`token exchange: expected a positive number expires_in, got ${JSON.stringify(t.expiresIn) ?? 'nothing'}`, { clause: 'HOSTED-AUTH-5', expected: 'a number', actual: t.expiresIn });
-      let alg: unknown;
+      const rule5 = check.by('HOSTED-AUTH-5');
+      rule5.that(typeof t.expiresIn === 'number' && t.expiresIn > 0, 'token exchange: expires_in is a positive number', () => ({ message: `HOSTED-AUTH-5: token exchange: expected a positive number expires_in, got ${JSON.stringify(t.expiresIn) ?? 'nothing'}`, expected: 'a number', actual: t.expiresIn }));
+      let header: { alg?: unknown } | undefined;
       try {
-        alg = decodeProtectedHeader(t.accessToken).alg;
+        header = decodeProtectedHeader(t.accessToken);
       } catch {
-        check.fail('token exchange: the access_token is not a JWT (a short-lived signed token)', { clause: 'HOSTED-AUTH-5', expected: 'a JWT', actual: '***' });
+        header = undefined;
       }
-      if (alg === 'none' || typeof alg !== 'string') check.fail(`token exchange: the access_token is not signed (alg ${JSON.stringify(alg)})`, { clause: 'HOSTED-AUTH-5', expected: 'a signed JWT', actual: alg });
+      rule5.that(header !== undefined, 'token exchange: the access_token is a JWT', () => ({ message: 'HOSTED-AUTH-5: token exchange: the access_token is not a JWT (a short-lived signed token)', expected: 'a JWT', actual: '***' }));
+      const alg = header!.alg;
+      rule5.that(typeof alg === 'string' && alg !== 'none', 'token exchange: the access_token is signed (an alg other than "none")', () => ({ message: `HOSTED-AUTH-5: token exchange: the access_token is not signed (alg ${JSON.stringify(alg)})`, expected: 'a signed JWT', actual: alg }));
       const jwks = await publishedKeys(ctx, 'HOSTED-DISCOVERY-3');
+      let unverified: Error | undefined;
       try {
         await jwtVerify(t.accessToken, createLocalJWKSet(jwks), { clockTolerance: 60 });
       } catch (err) {
-        check.fail(`the access token does not verify against the signing keys published at ${DISCOVERY.jwks}: ${(err as Error).message}`, { clause: 'HOSTED-AUTH-5', expected: 'verified by the published keys', actual: (err as Error).message });
+        unverified = err as Error;
       }
+      rule5.that(unverified === undefined, `the access token verifies against the signing keys published at ${DISCOVERY.jwks} (signature, exp, nbf)`, () => ({
+        message: `HOSTED-AUTH-5: the access token does not verify against the signing keys published at ${DISCOVERY.jwks}: ${unverified!.message}`,
+        expected: 'verified by the published keys',
+        actual: unverified!.message,
+      }));
       check2xx(await works(ctx, t.credential), 'HOSTED-AUTH-5');
     },
   }),
@@ -381,13 +448,14 @@ export const scenarios: HostedScenario[] = [
     async run(ctx) {
       const first = await exchangeTokens(ctx, 'HOSTED-PAYLOAD-token_exchange');
       const second = tokensOf(ctx, await refresh(ctx, first.refreshToken, first.credential), 'HOSTED-PAYLOAD-refresh_access_token');
-      if (second.accessToken === first.accessToken) check.fail('refresh_access_token answered the same access token: expected a new one', { clause: 'HOSTED-AUTH-6', expected: 'a new access token', actual: 'the same' });
-      if (second.refreshToken === first.refreshToken) check.fail('refresh_access_token answered the same refresh token: a rotation gives a new one', { clause: 'HOSTED-AUTH-6', expected: 'a new refresh token', actual: 'the same' });
+      const rule6 = check.by('HOSTED-AUTH-6');
+      rule6.that(second.accessToken !== first.accessToken, 'refresh_access_token answers a new access token', () => ({ message: 'HOSTED-AUTH-6: refresh_access_token answered the same access token: expected a new one', expected: 'a new access token', actual: 'the same' }));
+      rule6.that(second.refreshToken !== first.refreshToken, 'refresh_access_token answers a new refresh token (rotation)', () => ({ message: 'HOSTED-AUTH-6: refresh_access_token answered the same refresh token: a rotation gives a new one', expected: 'a new refresh token', actual: 'the same' }));
       check2xx(await works(ctx, second.credential), 'HOSTED-AUTH-6');
       tokensOf(ctx, await refresh(ctx, second.refreshToken, second.credential), 'HOSTED-PAYLOAD-refresh_access_token');
       const again = await refresh(ctx, first.refreshToken);
       // silent: the status of a spent refresh token (400 invalid_grant by OAuth, or 401/403).
-      if (!(again.status >= 400 && again.status < 500)) check.fail(`rotation: the spent refresh token was accepted again (${again.request} answered ${said(again)})`, { clause: 'HOSTED-AUTH-6', expected: '4xx', actual: again.status });
+      rule6.that(again.status >= 400 && again.status < 500, 'the spent refresh token, presented again, is refused (4xx)', () => ({ message: `HOSTED-AUTH-6: rotation: the spent refresh token was accepted again (${again.request} answered ${said(again)})`, expected: '4xx', actual: again.status }));
     },
   }),
 
@@ -402,7 +470,7 @@ export const scenarios: HostedScenario[] = [
       const b = await exchangeTokens(ctx, 'HOSTED-PAYLOAD-token_exchange');
       for (const [as, path] of [[a.credential, '/conversations'], [b.credential, '/entities'], [a.credential, '/entities'], [b.credential, '/conversations']] as const) {
         const r = await works(ctx, as, path);
-        if (!is2xx(r)) check.fail(`an access token supplied per request (${as.label}) was refused: ${r.request} answered ${said(r)}`, { clause: 'HOSTED-AUTH-7', expected: '2xx', actual: r.status });
+        check.by('HOSTED-AUTH-7').that(is2xx(r), 'an access token supplied per request, alternating with another, is served (2xx)', () => ({ message: `HOSTED-AUTH-7: an access token supplied per request (${as.label}) was refused: ${r.request} answered ${said(r)}`, expected: '2xx', actual: r.status }));
       }
     },
   }),
@@ -425,9 +493,11 @@ export const scenarios: HostedScenario[] = [
         const span = Date.parse(v.expiresAt) - Date.parse(v.createdAt);
         if (!Number.isFinite(span)) continue;
         judged = true;
-        if (Math.abs(span - 90 * DAY_MS) > 60_000) {
-          check.fail(`${where}: a key expires 90 days after issue, but createdAt ${v.createdAt} and expiresAt ${v.expiresAt} are ${(span / DAY_MS).toFixed(2)} days apart`, { clause: 'HOSTED-LIMIT-key-lifetime', expected: '90 days', actual: `${(span / DAY_MS).toFixed(2)} days` });
-        }
+        check.by('HOSTED-LIMIT-key-lifetime').that(Math.abs(span - 90 * DAY_MS) <= 60_000, `${where}: expiresAt is 90 days after createdAt (to the minute)`, () => ({
+          message: `HOSTED-LIMIT-key-lifetime: ${where}: a key expires 90 days after issue, but createdAt ${v.createdAt} and expiresAt ${v.expiresAt} are ${(span / DAY_MS).toFixed(2)} days apart`,
+          expected: '90 days',
+          actual: `${(span / DAY_MS).toFixed(2)} days`,
+        }));
       }
       if (!judged) ctx.note('neither the creation answer nor the list shows createdAt and expiresAt: the 90-day lifetime is not observable here');
     },

@@ -18,7 +18,11 @@ async function discoveryDocument(ctx: HostedContext, path: string, rule: string)
     ctx.note(`${path} wants a credential (${a.status} without one)`);
     a = await ctx.fetch(path, { as: ctx.target.credential });
   }
-  if (a.status === 404 || a.status === 405) check.fail(`GET ${path} at the service origin answered ${said(a)}: the discovery document is missing`, { clause: rule, expected: '200 with the document', actual: a.status });
+  check.by(rule).that(a.status !== 404 && a.status !== 405, `GET ${path} at the service origin: the discovery document exists (no 404 or 405)`, () => ({
+    message: `${rule}: GET ${path} at the service origin answered ${said(a)}: the discovery document is missing`,
+    expected: '200 with the document',
+    actual: a.status,
+  }));
   return checkObject(a, rule);
 }
 
@@ -29,18 +33,19 @@ const LOOPBACK = /^(localhost|127(?:\.\d+){3}|\[::1\])$/i;
  * loopback address is accepted over http (a development instance), with a note.
  */
 function httpsUrl(ctx: HostedContext, value: unknown, rule: string, what: string, bare = false): URL {
-  let u: URL;
+  const cite = check.by(rule);
+  let parsed: URL | undefined;
   try {
-    u = new URL(String(value));
+    parsed = new URL(String(value));
   } catch {
-    return check.fail(`${what}: expected a URL, got ${JSON.stringify(value) ?? 'nothing'}`, { clause: rule, expected: 'a URL', actual: value });
+    parsed = undefined;
   }
-  if (typeof value !== 'string') check.fail(`${what}: expected a URL string, got ${JSON.stringify(value)}`, { clause: rule, expected: 'a URL string', actual: value });
-  if (u.protocol !== 'https:') {
-    if (u.protocol === 'http:' && LOOPBACK.test(u.hostname)) ctx.note(`${what} uses http on a loopback address (accepted for a local service; the RFCs ask for https)`);
-    else check.fail(`${what}: expected an https URL, got ${value}`, { clause: rule, expected: 'https', actual: value });
-  }
-  if (bare && (u.search !== '' || u.hash !== '')) check.fail(`${what}: must have no query or fragment, got ${value}`, { clause: rule, expected: 'no query or fragment', actual: value });
+  cite.that(parsed !== undefined, `${what} is a URL`, () => ({ message: `${rule}: ${what}: expected a URL, got ${JSON.stringify(value) ?? 'nothing'}`, expected: 'a URL', actual: value }));
+  const u = parsed!;
+  cite.that(typeof value === 'string', `${what} is a URL string`, () => ({ message: `${rule}: ${what}: expected a URL string, got ${JSON.stringify(value)}`, expected: 'a URL string', actual: value }));
+  if (u.protocol === 'http:' && LOOPBACK.test(u.hostname)) ctx.note(`${what} uses http on a loopback address (accepted for a local service; the RFCs ask for https)`);
+  else cite.that(u.protocol === 'https:', `${what} is an https URL`, () => ({ message: `${rule}: ${what}: expected an https URL, got ${String(value)}`, expected: 'https', actual: value }));
+  if (bare) cite.that(u.search === '' && u.hash === '', `${what} has no query or fragment`, () => ({ message: `${rule}: ${what}: must have no query or fragment, got ${String(value)}`, expected: 'no query or fragment', actual: value }));
   return u;
 }
 
@@ -51,8 +56,8 @@ const sameUrl = (a: string, b: string) => a.replace(/\/+$/, '') === b.replace(/\
 function optionalStrings(doc: Json, member: string, rule: string, where: string): string[] | undefined {
   const v = doc[member];
   if (v === undefined) return undefined;
-  if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) check.fail(`${where}: ${member} must be an array of strings, got ${JSON.stringify(v)}`, { clause: rule, expected: 'an array of strings', actual: v });
-  return v;
+  check.by(rule).that(Array.isArray(v) && v.every((x) => typeof x === 'string'), `${where}: ${member}, where present, is an array of strings`, () => ({ message: `${rule}: ${where}: ${member} must be an array of strings, got ${JSON.stringify(v)}`, expected: 'an array of strings', actual: v }));
+  return v as string[];
 }
 
 const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'];
@@ -60,21 +65,34 @@ const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'];
 async function protectedResource(ctx: HostedContext): Promise<Json> {
   const where = DISCOVERY.protectedResource;
   const doc = await discoveryDocument(ctx, where, 'HOSTED-DISCOVERY-1');
-  if (doc.resource === undefined) check.fail(`${where}: the REQUIRED member resource is missing (RFC 9728 §2)`, { clause: 'RFC9728-resource', expected: 'resource', actual: Object.keys(doc) });
+  const resource = check.by('RFC9728-resource');
+  resource.that(doc.resource !== undefined, `${where}: the REQUIRED member resource is present`, () => ({ message: `RFC9728-resource: ${where}: the REQUIRED member resource is missing (RFC 9728 §2)`, expected: 'resource', actual: Object.keys(doc) }));
   httpsUrl(ctx, doc.resource, 'RFC9728-resource', `${where}: resource`);
   // RFC 9728 §3.3: the resource is the identifier the well-known URI was made from: here the origin.
-  if (!sameUrl(String(doc.resource), ctx.target.origin)) {
-    check.fail(`${where}: resource must be the identifier the metadata URL was made from, the origin ${ctx.target.origin} (RFC 9728 §3.3), got ${String(doc.resource)}`, { clause: 'RFC9728-resource', expected: ctx.target.origin, actual: doc.resource });
-  }
+  resource.that(sameUrl(String(doc.resource), ctx.target.origin), `${where}: resource is the origin the metadata URL was made from`, () => ({
+    message: `RFC9728-resource: ${where}: resource must be the identifier the metadata URL was made from, the origin ${ctx.target.origin} (RFC 9728 §3.3), got ${String(doc.resource)}`,
+    expected: ctx.target.origin,
+    actual: doc.resource,
+  }));
   for (const url of optionalStrings(doc, 'authorization_servers', 'RFC9728-authorization_servers', where) ?? []) httpsUrl(ctx, url, 'RFC9728-authorization_servers', `${where}: authorization_servers`);
   if (doc.jwks_uri !== undefined) httpsUrl(ctx, doc.jwks_uri, 'RFC9728-jwks_uri', `${where}: jwks_uri`);
   optionalStrings(doc, 'scopes_supported', 'RFC9728-scopes_supported', where);
   const methods = optionalStrings(doc, 'bearer_methods_supported', 'RFC9728-bearer_methods_supported', where);
-  if (methods !== undefined && !methods.includes('header')) {
-    check.fail(`${where}: bearer_methods_supported must include "header" (credentials are sent as Authorization: Bearer), got ${JSON.stringify(methods)}`, { clause: 'RFC9728-bearer_methods_supported', expected: 'header', actual: methods });
+  if (methods !== undefined) {
+    check.by('RFC9728-bearer_methods_supported').that(methods.includes('header'), `${where}: bearer_methods_supported, where present, includes "header"`, () => ({
+      message: `RFC9728-bearer_methods_supported: ${where}: bearer_methods_supported must include "header" (credentials are sent as Authorization: Bearer), got ${JSON.stringify(methods)}`,
+      expected: 'header',
+      actual: methods,
+    }));
   }
   const algs = optionalStrings(doc, 'resource_signing_alg_values_supported', 'RFC9728-resource_signing_alg_values_supported', where);
-  if (algs?.includes('none')) check.fail(`${where}: "none" must not be listed (RFC 9728 §2)`, { clause: 'RFC9728-resource_signing_alg_values_supported', expected: 'no "none"', actual: algs });
+  if (algs !== undefined) {
+    check.by('RFC9728-resource_signing_alg_values_supported').that(!algs.includes('none'), `${where}: resource_signing_alg_values_supported does not list "none"`, () => ({
+      message: `RFC9728-resource_signing_alg_values_supported: ${where}: "none" must not be listed (RFC 9728 §2)`,
+      expected: 'no "none"',
+      actual: algs,
+    }));
+  }
   return doc;
 }
 
@@ -83,16 +101,21 @@ async function authorizationServer(ctx: HostedContext): Promise<Json> {
   const doc = await discoveryDocument(ctx, where, 'HOSTED-DISCOVERY-2');
   for (const member of ['issuer', 'response_types_supported', 'token_endpoint']) {
     // RFC 8414 §2: issuer and response_types_supported REQUIRED; token_endpoint REQUIRED unless only the implicit grant is supported (the document has a token exchange).
-    if (doc[member] === undefined) check.fail(`${where}: the REQUIRED member ${member} is missing (RFC 8414 §2)`, { clause: `RFC8414-${member}`, expected: member, actual: Object.keys(doc) });
+    check.by(`RFC8414-${member}`).that(doc[member] !== undefined, `${where}: the REQUIRED member ${member} is present`, () => ({ message: `RFC8414-${member}: ${where}: the REQUIRED member ${member} is missing (RFC 8414 §2)`, expected: member, actual: Object.keys(doc) }));
   }
   httpsUrl(ctx, doc.issuer, 'RFC8414-issuer', `${where}: issuer`, true);
   // RFC 8414 §3.3: the issuer is the identifier the well-known URI was made from: here the origin.
-  if (!sameUrl(String(doc.issuer), ctx.target.origin)) {
-    check.fail(`${where}: issuer must be the identifier the metadata URL was made from, the origin ${ctx.target.origin} (RFC 8414 §3.3), got ${String(doc.issuer)}`, { clause: 'RFC8414-issuer', expected: ctx.target.origin, actual: doc.issuer });
-  }
-  if (!Array.isArray(doc.response_types_supported) || !doc.response_types_supported.every((x) => typeof x === 'string')) {
-    check.fail(`${where}: response_types_supported must be an array of strings, got ${JSON.stringify(doc.response_types_supported)}`, { clause: 'RFC8414-response_types_supported', expected: 'an array of strings', actual: doc.response_types_supported });
-  }
+  check.by('RFC8414-issuer').that(sameUrl(String(doc.issuer), ctx.target.origin), `${where}: issuer is the origin the metadata URL was made from`, () => ({
+    message: `RFC8414-issuer: ${where}: issuer must be the identifier the metadata URL was made from, the origin ${ctx.target.origin} (RFC 8414 §3.3), got ${String(doc.issuer)}`,
+    expected: ctx.target.origin,
+    actual: doc.issuer,
+  }));
+  const types = doc.response_types_supported;
+  check.by('RFC8414-response_types_supported').that(Array.isArray(types) && types.every((x) => typeof x === 'string'), `${where}: response_types_supported is an array of strings`, () => ({
+    message: `RFC8414-response_types_supported: ${where}: response_types_supported must be an array of strings, got ${JSON.stringify(types)}`,
+    expected: 'an array of strings',
+    actual: types,
+  }));
   httpsUrl(ctx, doc.token_endpoint, 'RFC8414-token_endpoint', `${where}: token_endpoint`);
   if (doc.jwks_uri !== undefined) httpsUrl(ctx, doc.jwks_uri, 'RFC8414-jwks_uri', `${where}: jwks_uri`);
   for (const member of ['scopes_supported', 'response_modes_supported', 'grant_types_supported', 'token_endpoint_auth_methods_supported', 'code_challenge_methods_supported']) {
@@ -104,24 +127,28 @@ async function authorizationServer(ctx: HostedContext): Promise<Json> {
 /** A JWK set of public signing keys (RFC 7517 §5), each one importable. */
 async function jwks(ctx: HostedContext, url: string = DISCOVERY.jwks): Promise<JWK[]> {
   const doc = await discoveryDocument(ctx, url, 'HOSTED-DISCOVERY-3');
-  const keys = doc.keys;
-  if (!Array.isArray(keys)) check.fail(`${url}: a JWK set has the REQUIRED member keys, an array (RFC 7517 §5), got ${JSON.stringify(keys) ?? 'nothing'}`, { clause: 'RFC7517-keys', expected: { keys: [] }, actual: doc });
-  if (keys.length === 0) check.fail(`${url}: no key: the signing keys of the access tokens are published here`, { clause: 'HOSTED-DISCOVERY-3', expected: 'at least one key', actual: keys });
+  const [jwkSet, own] = [check.by('RFC7517-keys'), check.by('HOSTED-DISCOVERY-3')];
+  const keys = doc.keys as unknown[];
+  jwkSet.that(Array.isArray(keys), `${url}: the JWK set has the member keys, an array`, () => ({ message: `RFC7517-keys: ${url}: a JWK set has the REQUIRED member keys, an array (RFC 7517 §5), got ${JSON.stringify(keys) ?? 'nothing'}`, expected: { keys: [] }, actual: doc }));
+  own.that(keys.length > 0, `${url} publishes at least one key`, () => ({ message: `HOSTED-DISCOVERY-3: ${url}: no key: the signing keys of the access tokens are published here`, expected: 'at least one key', actual: keys }));
   const kids = new Set<unknown>();
   for (const [i, k] of keys.entries()) {
-    if (!isObject(k) || typeof k.kty !== 'string') check.fail(`${url}: keys[${i}] is not a JWK (an object with kty)`, { clause: 'RFC7517-keys', expected: 'a JWK', actual: k });
-    const leaked = PRIVATE_MEMBERS.filter((m) => k[m] !== undefined);
-    if (leaked.length > 0) check.fail(`${url}: keys[${i}] publishes private key material (${leaked.join(', ')}): only public signing keys belong here`, { clause: 'HOSTED-DISCOVERY-3', expected: 'public keys only', actual: leaked });
-    if (k.use !== undefined && k.use !== 'sig') check.fail(`${url}: keys[${i}] has use ${JSON.stringify(k.use)}: the keys published here sign the access tokens`, { clause: 'HOSTED-DISCOVERY-3', expected: 'sig', actual: k.use });
-    if (k.kid !== undefined) {
-      if (kids.has(k.kid)) check.fail(`${url}: two keys share the kid ${JSON.stringify(k.kid)}`, { clause: 'RFC7517-keys', expected: 'distinct kids', actual: k.kid });
-      kids.add(k.kid);
+    jwkSet.that(isObject(k) && typeof k.kty === 'string', `${url}: each key is a JWK (an object with kty)`, () => ({ message: `RFC7517-keys: ${url}: keys[${i}] is not a JWK (an object with kty)`, expected: 'a JWK', actual: k }));
+    const key = k as Json;
+    const leaked = PRIVATE_MEMBERS.filter((m) => key[m] !== undefined);
+    own.that(leaked.length === 0, `${url}: no key carries private key material`, () => ({ message: `HOSTED-DISCOVERY-3: ${url}: keys[${i}] publishes private key material (${leaked.join(', ')}): only public signing keys belong here`, expected: 'public keys only', actual: leaked }));
+    own.that(key.use === undefined || key.use === 'sig', `${url}: a key's use, where given, is "sig"`, () => ({ message: `HOSTED-DISCOVERY-3: ${url}: keys[${i}] has use ${JSON.stringify(key.use)}: the keys published here sign the access tokens`, expected: 'sig', actual: key.use }));
+    if (key.kid !== undefined) {
+      jwkSet.that(!kids.has(key.kid), `${url}: the keys' kids are distinct`, () => ({ message: `RFC7517-keys: ${url}: two keys share the kid ${JSON.stringify(key.kid)}`, expected: 'distinct kids', actual: key.kid }));
+      kids.add(key.kid);
     }
+    let unusable: Error | undefined;
     try {
-      await importJWK(k as JWK, typeof k.alg === 'string' ? k.alg : defaultAlg(k as JWK));
+      await importJWK(key as JWK, typeof key.alg === 'string' ? key.alg : defaultAlg(key as JWK));
     } catch (err) {
-      check.fail(`${url}: keys[${i}] cannot be used as a verification key: ${(err as Error).message}`, { clause: 'RFC7517-keys', expected: 'a usable public key', actual: k });
+      unusable = err as Error;
     }
+    jwkSet.that(unusable === undefined, `${url}: each key is usable as a verification key`, () => ({ message: `RFC7517-keys: ${url}: keys[${i}] cannot be used as a verification key: ${unusable!.message}`, expected: 'a usable public key', actual: k }));
   }
   return keys as JWK[];
 }
@@ -181,15 +208,25 @@ export const scenarios: HostedScenario[] = [
       const pr = await protectedResource(ctx);
       const as = await authorizationServer(ctx);
       const servers = Array.isArray(pr.authorization_servers) ? (pr.authorization_servers as string[]) : [];
-      if (!servers.some((s) => sameUrl(s, String(as.issuer)))) {
-        check.fail(`${DISCOVERY.protectedResource}: authorization_servers ${JSON.stringify(pr.authorization_servers) ?? '(missing)'} does not name the issuer ${String(as.issuer)} of ${DISCOVERY.authorizationServer}`, { clause: 'RFC9728-authorization_servers', expected: as.issuer, actual: pr.authorization_servers });
-      }
-      if (as.jwks_uri === undefined) check.fail(`${DISCOVERY.authorizationServer}: no jwks_uri: the authorization server's metadata must point to the keys that sign its access tokens (${DISCOVERY.jwks})`, { clause: 'RFC8414-jwks_uri', expected: 'jwks_uri', actual: undefined });
+      check.by('RFC9728-authorization_servers').that(servers.some((s) => sameUrl(s, String(as.issuer))), `${DISCOVERY.protectedResource}: authorization_servers names the issuer of ${DISCOVERY.authorizationServer}`, () => ({
+        message: `RFC9728-authorization_servers: ${DISCOVERY.protectedResource}: authorization_servers ${JSON.stringify(pr.authorization_servers) ?? '(missing)'} does not name the issuer ${String(as.issuer)} of ${DISCOVERY.authorizationServer}`,
+        expected: as.issuer,
+        actual: pr.authorization_servers,
+      }));
+      check.by('RFC8414-jwks_uri').that(as.jwks_uri !== undefined, `${DISCOVERY.authorizationServer} has a jwks_uri`, () => ({
+        message: `RFC8414-jwks_uri: ${DISCOVERY.authorizationServer}: no jwks_uri: the authorization server's metadata must point to the keys that sign its access tokens (${DISCOVERY.jwks})`,
+        expected: 'jwks_uri',
+        actual: undefined,
+      }));
       const published = await jwks(ctx);
       if (sameUrl(String(as.jwks_uri), `${ctx.target.origin}${DISCOVERY.jwks}`)) return;
       const pointed = await jwks(ctx, String(as.jwks_uri));
       const [a, b] = [await thumbprints(published), await thumbprints(pointed)];
-      if (JSON.stringify(a) !== JSON.stringify(b)) check.fail(`${DISCOVERY.authorizationServer}: jwks_uri ${String(as.jwks_uri)} serves other keys than ${DISCOVERY.jwks}`, { clause: 'RFC8414-jwks_uri', expected: a, actual: b });
+      check.by('RFC8414-jwks_uri').that(JSON.stringify(a) === JSON.stringify(b), `${DISCOVERY.authorizationServer}: jwks_uri serves the keys of ${DISCOVERY.jwks}`, () => ({
+        message: `RFC8414-jwks_uri: ${DISCOVERY.authorizationServer}: jwks_uri ${String(as.jwks_uri)} serves other keys than ${DISCOVERY.jwks}`,
+        expected: a,
+        actual: b,
+      }));
     },
   }),
 
@@ -203,21 +240,38 @@ export const scenarios: HostedScenario[] = [
       'and its header\'s kid names a key of /.well-known/jwks.json (a kid is required when the set holds several keys). An aud other than the resource is noted.',
     async run(ctx) {
       const { token } = await someAccessToken(ctx, 'HOSTED-AUTH-5');
-      let header: { kid?: unknown };
-      let claims: { iss?: unknown; aud?: unknown };
+      let decoded: { header: { kid?: unknown }; claims: { iss?: unknown; aud?: unknown } } | undefined;
       try {
-        header = decodeProtectedHeader(token);
-        claims = decodeJwt(token);
+        decoded = { header: decodeProtectedHeader(token), claims: decodeJwt(token) };
       } catch {
-        return check.fail('the access token is not a JWT: its issuer and key cannot be matched with the discovery documents', { clause: 'HOSTED-DISCOVERY-3', expected: 'a JWT', actual: '***' });
+        decoded = undefined;
       }
+      const own = check.by('HOSTED-DISCOVERY-3');
+      own.that(decoded !== undefined, 'the access token is a JWT (its issuer and key can be matched with the discovery documents)', () => ({
+        message: 'HOSTED-DISCOVERY-3: the access token is not a JWT: its issuer and key cannot be matched with the discovery documents',
+        expected: 'a JWT',
+        actual: '***',
+      }));
+      const { header, claims } = decoded!;
       const as = await authorizationServer(ctx);
-      if (claims.iss !== as.issuer) check.fail(`the access token's iss ${JSON.stringify(claims.iss) ?? '(missing)'} is not the issuer ${JSON.stringify(as.issuer)} of ${DISCOVERY.authorizationServer}`, { clause: 'RFC8414-issuer', expected: as.issuer, actual: claims.iss });
+      check.by('RFC8414-issuer').that(claims.iss === as.issuer, `the access token's iss is the issuer of ${DISCOVERY.authorizationServer}`, () => ({
+        message: `RFC8414-issuer: the access token's iss ${JSON.stringify(claims.iss) ?? '(missing)'} is not the issuer ${JSON.stringify(as.issuer)} of ${DISCOVERY.authorizationServer}`,
+        expected: as.issuer,
+        actual: claims.iss,
+      }));
       const keys = await jwks(ctx);
       if (header.kid === undefined) {
-        if (keys.length > 1) check.fail(`the access token has no kid, and ${DISCOVERY.jwks} holds ${keys.length} keys: which one signs it cannot be told`, { clause: 'HOSTED-DISCOVERY-3', expected: 'a kid', actual: undefined });
-      } else if (!keys.some((k) => k.kid === header.kid)) {
-        check.fail(`the access token's kid ${JSON.stringify(header.kid)} names no key of ${DISCOVERY.jwks} (kids: ${JSON.stringify(keys.map((k) => k.kid))})`, { clause: 'HOSTED-DISCOVERY-3', expected: keys.map((k) => k.kid), actual: header.kid });
+        own.that(keys.length <= 1, `the access token has a kid where ${DISCOVERY.jwks} holds several keys`, () => ({
+          message: `HOSTED-DISCOVERY-3: the access token has no kid, and ${DISCOVERY.jwks} holds ${keys.length} keys: which one signs it cannot be told`,
+          expected: 'a kid',
+          actual: undefined,
+        }));
+      } else {
+        own.that(keys.some((k) => k.kid === header.kid), `the access token's kid names a key of ${DISCOVERY.jwks}`, () => ({
+          message: `HOSTED-DISCOVERY-3: the access token's kid ${JSON.stringify(header.kid)} names no key of ${DISCOVERY.jwks} (kids: ${JSON.stringify(keys.map((k) => k.kid))})`,
+          expected: keys.map((k) => k.kid),
+          actual: header.kid,
+        }));
       }
       const resource = (await ctx.fetch(DISCOVERY.protectedResource)).json;
       const aud = Array.isArray(claims.aud) ? claims.aud : [claims.aud];

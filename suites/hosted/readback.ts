@@ -76,9 +76,11 @@ export const scenarios: HostedScenario[] = [
       const seen = messagesIn(read.json);
       for (const m of [...single, ...batch]) {
         const n = seen.filter((x) => x.content === m.content && x.role === m.role).length;
-        if (n !== 1) {
-          check.by(READBACK, 'HOSTED-ENDPOINT-bulk_add_messages').fail(`get_conversation (${read.request}) after a bulk add of 30: the message {role: "${m.role}", content: ${JSON.stringify(m.content)}} is read back ${n} times, expected once (${seen.length} messages read)`, { expected: m, actual: n });
-        }
+        check.by(READBACK, 'HOSTED-ENDPOINT-bulk_add_messages').that(n === 1, 'get_conversation after a bulk add reads back each message written (role and content) exactly once', () => ({
+          message: `get_conversation (${read.request}) after a bulk add of 30: the message {role: "${m.role}", content: ${JSON.stringify(m.content)}} is read back ${n} times, expected once (${seen.length} messages read)`,
+          expected: m,
+          actual: n,
+        }));
       }
     },
   }),
@@ -101,13 +103,23 @@ export const scenarios: HostedScenario[] = [
         const answer = await ctx.call('GET', path);
         const read = checkObject(answer, READBACK);
         for (const value of [want.name, want.description]) {
-          if (!holds(read, value)) check.by(READBACK, 'HOSTED-ENDPOINT-update_entity').fail(`get_entity (${answer.request}) after update_entity: ${JSON.stringify(value)} is not read back: ${JSON.stringify(read).slice(0, 300)}`, { expected: value, actual: read });
+          check.by(READBACK, 'HOSTED-ENDPOINT-update_entity').that(holds(read, value), 'get_entity after update_entity reads back the name and description written', () => ({
+            message: `get_entity (${answer.request}) after update_entity: ${JSON.stringify(value)} is not read back: ${JSON.stringify(read).slice(0, 300)}`,
+            expected: value,
+            actual: read,
+          }));
         }
-        if (typeof read.name === 'string' && read.name !== want.name) check.by(READBACK).fail(`get_entity after update_entity: name is ${JSON.stringify(read.name)}, expected ${JSON.stringify(want.name)}`, { expected: want.name, actual: read.name });
+        if (typeof read.name === 'string') {
+          check.by(READBACK).that(read.name === want.name, 'get_entity after update_entity: the name field is the new name', () => ({ message: `get_entity after update_entity: name is ${JSON.stringify(read.name)}, expected ${JSON.stringify(want.name)}`, expected: want.name, actual: read.name }));
+        }
         const listed = itemsOf(check2xx(await ctx.call('GET', '/entities?limit=100'), 'HOSTED-ENDPOINT-list_entities'), ['entities']).find((x) => x.id === e.id);
         // silent: whether the list shows a given entity at all (pagination); when it does, as written.
-        if (listed !== undefined && !holds(listed, want.description)) {
-          check.by(READBACK).fail(`list_entities after update_entity shows the entity ${e.id} without its new description ${JSON.stringify(want.description)}: ${JSON.stringify(listed).slice(0, 300)}`, { expected: want.description, actual: listed });
+        if (listed !== undefined) {
+          check.by(READBACK).that(holds(listed, want.description), 'list_entities after update_entity shows the entity with its new description', () => ({
+            message: `list_entities after update_entity shows the entity ${e.id} without its new description ${JSON.stringify(want.description)}: ${JSON.stringify(listed).slice(0, 300)}`,
+            expected: want.description,
+            actual: listed,
+          }));
         }
       }
     },
@@ -132,14 +144,22 @@ export const scenarios: HostedScenario[] = [
       const cite = check.by(READBACK, 'HOSTED-ENDPOINT-delete_conversation');
       const list = check2xx(await ctx.call('GET', '/conversations?limit=100'), 'HOSTED-ENDPOINT-list_conversations');
       const listed = itemsOf(list, ['conversations']);
-      if (listed.some((c) => c.id === gone.id && !markedDeleted(c))) cite.fail(`list_conversations (${list.request}) still lists the conversation ${gone.id} after delete_conversation`, { expected: 'not listed', actual: gone.id });
-      if (!listed.some((c) => c.id === kept.id)) cite.fail(`list_conversations (${list.request}) no longer lists ${kept.id}, which was not deleted (delete_conversation removed another conversation)`, { expected: kept.id, actual: listed.map((c) => c.id) });
+      cite.that(!listed.some((c) => c.id === gone.id && !markedDeleted(c)), 'list_conversations after delete_conversation no longer lists the deleted conversation', () => ({
+        message: `list_conversations (${list.request}) still lists the conversation ${gone.id} after delete_conversation`,
+        expected: 'not listed',
+        actual: gone.id,
+      }));
+      cite.that(listed.some((c) => c.id === kept.id), 'list_conversations after delete_conversation still lists the conversation not deleted', () => ({
+        message: `list_conversations (${list.request}) no longer lists ${kept.id}, which was not deleted (delete_conversation removed another conversation)`,
+        expected: kept.id,
+        actual: listed.map((c) => c.id),
+      }));
       const read = await ctx.call('GET', `/conversations/${seg(gone.id)}/messages`);
       const left = contents(gone).filter((m) => read.text.includes(m));
-      if (is2xx(read) && left.length > 0) cite.fail(`get_conversation (${read.request}) after delete_conversation still reads ${left.length} of its messages: ${said(read)}`, { expected: 'no messages', actual: left });
+      cite.that(!(is2xx(read) && left.length > 0), 'get_conversation of the deleted conversation reads none of its messages', () => ({ message: `get_conversation (${read.request}) after delete_conversation still reads ${left.length} of its messages: ${said(read)}`, expected: 'no messages', actual: left }));
       const other = check2xx(await ctx.call('GET', `/conversations/${seg(kept.id)}/messages`), READBACK);
       const lost = contents(kept).filter((m) => !other.text.includes(m));
-      if (lost.length > 0) cite.fail(`get_conversation (${other.request}): ${lost.length} message(s) of a conversation that was not deleted are gone`, { expected: contents(kept), actual: other.json });
+      cite.that(lost.length === 0, 'get_conversation of the conversation not deleted still reads all its messages', () => ({ message: `get_conversation (${other.request}): ${lost.length} message(s) of a conversation that was not deleted are gone`, expected: contents(kept), actual: other.json }));
       goneById(await ctx.call('GET', `/conversations/${seg(gone.id)}`), 'delete_conversation');
       for (const a of [await ctx.call('GET', `/conversations/${seg(gone.id)}/context`), await ctx.call('POST', `/conversations/${seg(gone.id)}/search`, { body: { query: base } })]) {
         const shown = contents(gone).filter((m) => a.text.includes(m));
@@ -161,12 +181,12 @@ export const scenarios: HostedScenario[] = [
       check2xx(await ctx.call('DELETE', `/entities/${seg(gone.id)}`), 'HOSTED-ENDPOINT-delete_entity');
       const cite = check.by(READBACK, 'HOSTED-ENDPOINT-delete_entity');
       const list = check2xx(await ctx.call('GET', '/entities?limit=100'), 'HOSTED-ENDPOINT-list_entities');
-      if (itemsOf(list, ['entities']).some((x) => x.id === gone.id && !markedDeleted(x))) cite.fail(`list_entities (${list.request}) still lists the entity ${gone.id} after delete_entity`, { expected: 'not listed', actual: gone.id });
+      cite.that(!itemsOf(list, ['entities']).some((x) => x.id === gone.id && !markedDeleted(x)), 'list_entities after delete_entity no longer lists the deleted entity', () => ({ message: `list_entities (${list.request}) still lists the entity ${gone.id} after delete_entity`, expected: 'not listed', actual: gone.id }));
       const graph = checkObject(await ctx.call('GET', '/entities/graph'), 'HOSTED-ENDPOINT-get_entity_graph');
       const nodes = Array.isArray(graph.nodes) ? graph.nodes.filter(isObject) : [];
-      if (nodes.some((n) => n.id === gone.id && !markedDeleted(n))) cite.fail(`get_entity_graph still has the entity ${gone.id} as a node after delete_entity`, { expected: 'no such node', actual: gone.id });
+      cite.that(!nodes.some((n) => n.id === gone.id && !markedDeleted(n)), 'get_entity_graph after delete_entity has no node of the deleted entity', () => ({ message: `get_entity_graph still has the entity ${gone.id} as a node after delete_entity`, expected: 'no such node', actual: gone.id }));
       const other = checkObject(await ctx.call('GET', `/entities/${seg(kept.id)}`), READBACK);
-      if (!holds(other, kept.name)) cite.fail(`get_entity (${kept.id}): an entity that was not deleted no longer reads back (${JSON.stringify(other).slice(0, 200)})`, { expected: kept.name, actual: other });
+      cite.that(holds(other, kept.name), 'get_entity of the entity not deleted still reads back its name', () => ({ message: `get_entity (${kept.id}): an entity that was not deleted no longer reads back (${JSON.stringify(other).slice(0, 200)})`, expected: kept.name, actual: other }));
       goneById(await ctx.call('GET', `/entities/${seg(gone.id)}`), 'delete_entity');
       const found = await ctx.call('POST', '/entities/search', { body: { query: gone.name } });
       const hits = itemsOf(found, ['entities', 'results']).filter((x) => x.id === gone.id && !markedDeleted(x));
@@ -191,11 +211,15 @@ export const scenarios: HostedScenario[] = [
       const cite = check.by(READBACK, 'HOSTED-ENDPOINT-set_entity_feedback');
       const read = checkObject(await ctx.call('GET', `/entities/${seg(given.id)}`), READBACK);
       for (const value of [given.name, description]) {
-        if (!holds(read, value)) cite.fail(`get_entity after set_entity_feedback: ${JSON.stringify(value)}, written before, is not read back: feedback is not an update of the entity (${JSON.stringify(read).slice(0, 300)})`, { expected: value, actual: read });
+        cite.that(holds(read, value), 'get_entity after set_entity_feedback still reads back the name and description written before', () => ({
+          message: `get_entity after set_entity_feedback: ${JSON.stringify(value)}, written before, is not read back: feedback is not an update of the entity (${JSON.stringify(read).slice(0, 300)})`,
+          expected: value,
+          actual: read,
+        }));
       }
       for (const path of [`/entities/${seg(other.id)}`, `/entities/${seg(other.id)}/history`]) {
         const a = await ctx.call('GET', path);
-        if (is2xx(a) && a.text.includes(comment)) cite.fail(`${a.request} shows the feedback given to another entity (${given.id}): feedback goes to the entity in the path`, { expected: 'no feedback', actual: comment });
+        cite.that(!(is2xx(a) && a.text.includes(comment)), 'another entity (its read and its history) shows nothing of the feedback', () => ({ message: `${a.request} shows the feedback given to another entity (${given.id}): feedback goes to the entity in the path`, expected: 'no feedback', actual: comment }));
       }
       const history = await ctx.call('GET', `/entities/${seg(given.id)}/history`);
       const shown = [read, is2xx(history) ? history.json : undefined].some((j) => JSON.stringify(j ?? null).includes(comment) || hasPair(j, 'userScore', 0.25));
@@ -215,14 +239,27 @@ export const scenarios: HostedScenario[] = [
       const [target, source] = [await newEntity(ctx), await newEntity(ctx)];
       check2xx(await ctx.call('POST', `/entities/${seg(source.id)}/merge`, { body: { targetId: target.id } }), 'HOSTED-ENDPOINT-merge_entities');
       const read = checkObject(await ctx.call('GET', `/entities/${seg(target.id)}`), READBACK);
-      if (!holds(read, target.name)) check.by(READBACK, 'SPEC-V5-5.3.3').fail(`get_entity (${target.id}) after merging ${source.id} into it does not read back its name ${JSON.stringify(target.name)}: ${JSON.stringify(read).slice(0, 200)}`, { expected: target.name, actual: read });
+      check.by(READBACK, 'SPEC-V5-5.3.3').that(holds(read, target.name), 'get_entity after a merge reads back the name of the target', () => ({
+        message: `get_entity (${target.id}) after merging ${source.id} into it does not read back its name ${JSON.stringify(target.name)}: ${JSON.stringify(read).slice(0, 200)}`,
+        expected: target.name,
+        actual: read,
+      }));
       const graph = checkObject(await ctx.call('GET', '/entities/graph'), 'SPEC-V5-5.3.4');
       const edges = Array.isArray(graph.edges) ? graph.edges.filter(isObject) : [];
       const links = edges.filter((e) => stringsOf(e).includes(source.id) && stringsOf(e).includes(target.id) && stringsOf(e).some((v) => v.toUpperCase() === 'SAME_AS'));
-      if (links.length === 0) check.by('SPEC-V5-5.3.3').fail(`get_entity_graph after merging ${source.id} into ${target.id}: no SAME_AS edge between them among ${edges.length} edges (merge leaves a SAME_AS provenance link from the source to the target)`, { expected: { source: source.id, target: target.id, type: 'SAME_AS' }, actual: edges.slice(0, 10) });
+      const merged = check.by('SPEC-V5-5.3.3');
+      merged.that(links.length > 0, 'get_entity_graph after a merge has a SAME_AS edge between the source and the target', () => ({
+        message: `get_entity_graph after merging ${source.id} into ${target.id}: no SAME_AS edge between them among ${edges.length} edges (merge leaves a SAME_AS provenance link from the source to the target)`,
+        expected: { source: source.id, target: target.id, type: 'SAME_AS' },
+        actual: edges.slice(0, 10),
+      }));
       const directed = links.map(endsOf).filter((e) => e !== undefined);
-      if (directed.length > 0 && !directed.some(([from, to]) => from === source.id && to === target.id)) {
-        check.by('SPEC-V5-5.3.3').fail(`get_entity_graph: the SAME_AS link runs from ${String(directed[0]![0])} to ${String(directed[0]![1])}, expected from the merged source ${source.id} to the target ${target.id}`, { expected: { from: source.id, to: target.id }, actual: directed });
+      if (directed.length > 0) {
+        merged.that(directed.some(([from, to]) => from === source.id && to === target.id), 'get_entity_graph: the SAME_AS edge runs from the merged source to the target', () => ({
+          message: `get_entity_graph: the SAME_AS link runs from ${String(directed[0]![0])} to ${String(directed[0]![1])}, expected from the merged source ${source.id} to the target ${target.id}`,
+          expected: { from: source.id, to: target.id },
+          actual: directed,
+        }));
       }
       if (directed.length === 0) ctx.note('the SAME_AS edge does not name its ends (source/target, from/to, …): its direction was not judged');
     },

@@ -18,11 +18,12 @@ const clausesOf = (family: Family) => DOCUMENT_ENDPOINTS.filter((e) => e.section
  */
 function judgeAnswer(a: Answer): void {
   const rule = endpointClause(a.operation);
-  if (a.status === 404 || a.status === 405) check.fail(`${a.request} answered ${said(a)}: the endpoint of the document is missing`, { clause: rule, expected: 'the endpoint', actual: a.status });
+  const cite = check.by(rule);
+  cite.that(a.status !== 404 && a.status !== 405, `${a.operation}: the endpoint exists (no 404 or 405)`, () => ({ message: `${rule}: ${a.request} answered ${said(a)}: the endpoint of the document is missing`, expected: 'the endpoint', actual: a.status }));
   check2xx(a, rule);
   const bodyless = a.text.trim() === '';
   if (bodyless && (a.status === 204 || a.request.startsWith('DELETE'))) return;
-  if (!a.isJson) check.fail(`${a.request} answered ${said(a)}: expected a JSON body`, { clause: rule, expected: 'JSON', actual: a.text });
+  cite.that(a.isJson, `${a.operation} answers with a JSON body`, () => ({ message: `${rule}: ${a.request} answered ${said(a)}: expected a JSON body`, expected: 'JSON', actual: a.text }));
 }
 
 /** SCN-H-001…004: each endpoint of one table, over data made for it. */
@@ -53,9 +54,12 @@ async function tokenEndpointsAnswer(ctx: HostedContext): Promise<void> {
   }
   ctx.note('no identity-provider token: the exchange and the refresh were sent made-up tokens');
   const exists = (a: Answer) => {
-    if (a.status === 404 || a.status === 405 || a.status >= 500) {
-      check.fail(`${a.request} with a made-up token answered ${said(a)}: expected the endpoint to answer (a refusal is fine)`, { clause: endpointClause(a.operation), expected: 'not 404/405/5xx', actual: a.status });
-    }
+    const rule = endpointClause(a.operation);
+    check.by(rule).that(!(a.status === 404 || a.status === 405 || a.status >= 500), `${a.operation} with a made-up token: the endpoint answers (no 404, 405 or 5xx)`, () => ({
+      message: `${rule}: ${a.request} with a made-up token answered ${said(a)}: expected the endpoint to answer (a refusal is fine)`,
+      expected: 'not 404/405/5xx',
+      actual: a.status,
+    }));
   };
   exists(await ctx.call('POST', '/auth/exchange', { body: { subjectToken: `tck-made-up-${uid('idp')}` } }));
   exists(await refresh(ctx, `tck-made-up-${uid('refresh')}`));
@@ -90,10 +94,10 @@ export const scenarios: HostedScenario[] = [
           continue; // no JSON (or cut for display): nothing to name
         }
         const bad = nonCamelFields(json, TOKEN_OPERATIONS.has(ex.method));
-        if (bad.length > 0) {
+        check.by('HOSTED-CAMELCASE').that(bad.length === 0, `${ex.method}: every field name of the answer is camelCase`, () => {
           const where = `${ex.method} (${(ex as { httpMethod?: string }).httpMethod ?? ''} ${new URL(ex.url).pathname})`;
-          check.fail(`${where}: ${bad.slice(0, 5).join(', ')} ${bad.length === 1 ? 'is' : 'are'} not camelCase${bad.length > 5 ? ` (and ${bad.length - 5} more)` : ''}`, { clause: 'HOSTED-CAMELCASE', expected: 'camelCase field names', actual: bad });
-        }
+          return { message: `HOSTED-CAMELCASE: ${where}: ${bad.slice(0, 5).join(', ')} ${bad.length === 1 ? 'is' : 'are'} not camelCase${bad.length > 5 ? ` (and ${bad.length - 5} more)` : ''}`, expected: 'camelCase field names', actual: bad };
+        });
       }
     },
   }),
@@ -107,13 +111,16 @@ export const scenarios: HostedScenario[] = [
     async run(ctx) {
       const conv = await newConversation(ctx, 'HOSTED-PAYLOAD-create_conversation');
       const body = checkObject(await ctx.call('GET', '/conversations'), 'HOSTED-PAYLOAD-list_conversations');
-      const list = body.conversations;
-      if (!Array.isArray(list)) check.fail(`GET /conversations: expected an object with the array conversations, got ${JSON.stringify(Object.keys(body))} (fields)`, { clause: 'HOSTED-PAYLOAD-list_conversations', expected: { conversations: [] }, actual: body });
-      if (!list.every(isObject)) check.fail('GET /conversations: every item of conversations must be a conversation object', { clause: 'HOSTED-PAYLOAD-list_conversations', expected: 'objects', actual: list });
+      const cite = check.by('HOSTED-PAYLOAD-list_conversations');
+      const list = body.conversations as unknown[];
+      cite.that(Array.isArray(list), 'list_conversations answers an object with the array conversations', () => ({ message: `HOSTED-PAYLOAD-list_conversations: GET /conversations: expected an object with the array conversations, got ${JSON.stringify(Object.keys(body))} (fields)`, expected: { conversations: [] }, actual: body }));
+      cite.that(list.every(isObject), 'list_conversations: every item of conversations is an object', () => ({ message: 'HOSTED-PAYLOAD-list_conversations: GET /conversations: every item of conversations must be a conversation object', expected: 'objects', actual: list }));
       // silent: order and pagination of the list; the newest conversation is among the first page in any order.
-      if (!list.some((c) => (c as Record<string, unknown>).id === conv.id)) {
-        check.fail(`GET /conversations: the conversation just created (${conv.id}) is not among the ${list.length} listed`, { clause: 'HOSTED-PAYLOAD-list_conversations', expected: conv.id, actual: list.map((c) => (c as Record<string, unknown>).id) });
-      }
+      cite.that(list.some((c) => (c as Record<string, unknown>).id === conv.id), 'list_conversations lists the conversation just created (by id)', () => ({
+        message: `HOSTED-PAYLOAD-list_conversations: GET /conversations: the conversation just created (${conv.id}) is not among the ${list.length} listed`,
+        expected: conv.id,
+        actual: list.map((c) => (c as Record<string, unknown>).id),
+      }));
     },
   }),
 
@@ -125,11 +132,17 @@ export const scenarios: HostedScenario[] = [
     asserts: 'POST /conversations {userId} answers a conversation with a string id and the userId sent; GET /conversations/{id} answers the same id and userId.',
     async run(ctx) {
       const conv = await newConversation(ctx, 'HOSTED-PAYLOAD-create_conversation');
-      if (conv.body.userId !== conv.userId) check.fail(`create_conversation: expected userId ${JSON.stringify(conv.userId)} in the conversation returned, got ${JSON.stringify(conv.body.userId) ?? 'nothing'}`, { clause: 'HOSTED-PAYLOAD-create_conversation', expected: conv.userId, actual: conv.body.userId });
+      check.by('HOSTED-PAYLOAD-create_conversation').that(conv.body.userId === conv.userId, 'create_conversation: the conversation answered carries the userId sent', () => ({
+        message: `HOSTED-PAYLOAD-create_conversation: create_conversation: expected userId ${JSON.stringify(conv.userId)} in the conversation returned, got ${JSON.stringify(conv.body.userId) ?? 'nothing'}`,
+        expected: conv.userId,
+        actual: conv.body.userId,
+      }));
       const read = checkObject(await ctx.call('GET', `/conversations/${encodeURIComponent(conv.id)}`), 'HOSTED-READBACK');
-      if (read.id !== conv.id || read.userId !== conv.userId) {
-        check.fail(`get_conversation_metadata: expected {id: ${JSON.stringify(conv.id)}, userId: ${JSON.stringify(conv.userId)}}, got {id: ${JSON.stringify(read.id)}, userId: ${JSON.stringify(read.userId)}}`, { clause: 'HOSTED-READBACK', expected: { id: conv.id, userId: conv.userId }, actual: { id: read.id, userId: read.userId } });
-      }
+      check.by('HOSTED-READBACK').that(read.id === conv.id && read.userId === conv.userId, 'get_conversation_metadata reads back the id and userId of the conversation created', () => ({
+        message: `HOSTED-READBACK: get_conversation_metadata: expected {id: ${JSON.stringify(conv.id)}, userId: ${JSON.stringify(conv.userId)}}, got {id: ${JSON.stringify(read.id)}, userId: ${JSON.stringify(read.userId)}}`,
+        expected: { id: conv.id, userId: conv.userId },
+        actual: { id: read.id, userId: read.userId },
+      }));
     },
   }),
 
@@ -147,13 +160,19 @@ export const scenarios: HostedScenario[] = [
       const sent = [{ role: 'user', content: `Alice works at Acme (${uid('m')})` }, { role: 'user', content: `Bob joined Acme (${uid('m')})` }];
       for (const m of sent) {
         const created = checkObject(await ctx.call('POST', path, { body: m }), 'HOSTED-PAYLOAD-add_message');
-        if (created.role !== m.role || created.content !== m.content) {
-          check.fail(`add_message: expected the created message {role: "${m.role}", content: ${JSON.stringify(m.content)}}, got {role: ${JSON.stringify(created.role)}, content: ${JSON.stringify(created.content)}}`, { clause: 'HOSTED-PAYLOAD-add_message', expected: m, actual: { role: created.role, content: created.content } });
-        }
+        check.by('HOSTED-PAYLOAD-add_message').that(created.role === m.role && created.content === m.content, 'add_message answers the created message with the role and content sent', () => ({
+          message: `HOSTED-PAYLOAD-add_message: add_message: expected the created message {role: "${m.role}", content: ${JSON.stringify(m.content)}}, got {role: ${JSON.stringify(created.role)}, content: ${JSON.stringify(created.content)}}`,
+          expected: m,
+          actual: { role: created.role, content: created.content },
+        }));
       }
       const read = check2xx(await ctx.call('GET', path), 'HOSTED-READBACK');
       for (const m of sent) {
-        if (!read.isJson || !holdsMessage(read.json, m)) check.fail(`get_conversation (GET ${path}): the message ${JSON.stringify(m.content)} written by add_message is not read back: ${said(read)}`, { clause: 'HOSTED-READBACK', expected: m, actual: read.json });
+        check.by('HOSTED-READBACK').that(read.isJson && holdsMessage(read.json, m), 'get_conversation reads back each message written by add_message (role and content)', () => ({
+          message: `HOSTED-READBACK: get_conversation (GET ${path}): the message ${JSON.stringify(m.content)} written by add_message is not read back: ${said(read)}`,
+          expected: m,
+          actual: read.json,
+        }));
       }
     },
   }),
@@ -167,12 +186,15 @@ export const scenarios: HostedScenario[] = [
     async run(ctx) {
       const e = await newEntity(ctx, 'HOSTED-RESOURCE-Entity');
       const graph = checkObject(await ctx.call('GET', '/entities/graph'), 'HOSTED-PAYLOAD-get_entity_graph');
+      const cite = check.by('HOSTED-PAYLOAD-get_entity_graph');
       for (const field of ['nodes', 'edges']) {
-        if (!Array.isArray(graph[field])) check.fail(`get_entity_graph: expected an array ${field}, got ${JSON.stringify(graph[field]) ?? 'nothing'}`, { clause: 'HOSTED-PAYLOAD-get_entity_graph', expected: `${field}: []`, actual: graph[field] });
+        cite.that(Array.isArray(graph[field]), `get_entity_graph: ${field} is an array`, () => ({ message: `HOSTED-PAYLOAD-get_entity_graph: get_entity_graph: expected an array ${field}, got ${JSON.stringify(graph[field]) ?? 'nothing'}`, expected: `${field}: []`, actual: graph[field] }));
       }
-      if (!(graph.nodes as unknown[]).some((n) => isObject(n) && n.id === e.id)) {
-        check.fail(`get_entity_graph: the entity just added (${e.id}) is not among the ${(graph.nodes as unknown[]).length} nodes`, { clause: 'HOSTED-PAYLOAD-get_entity_graph', expected: e.id, actual: graph.nodes });
-      }
+      cite.that((graph.nodes as unknown[]).some((n) => isObject(n) && n.id === e.id), 'get_entity_graph: the entity just added is a node (by id)', () => ({
+        message: `HOSTED-PAYLOAD-get_entity_graph: get_entity_graph: the entity just added (${e.id}) is not among the ${(graph.nodes as unknown[]).length} nodes`,
+        expected: e.id,
+        actual: graph.nodes,
+      }));
     },
   }),
 
@@ -190,12 +212,18 @@ export const scenarios: HostedScenario[] = [
       const step = checkObject(await ctx.call('POST', '/reasoning/steps', { body: sent }), 'HOSTED-PAYLOAD-record_step');
       const id = checkString(step, 'id', 'HOSTED-PAYLOAD-record_step', 'record_step');
       for (const [field, value] of Object.entries(sent)) {
-        if (step[field] !== value) check.fail(`record_step: the recorded step has ${field} ${JSON.stringify(step[field]) ?? '(missing)'}, expected ${JSON.stringify(value)}`, { clause: 'HOSTED-PAYLOAD-record_step', expected: value, actual: step[field] });
+        check.by('HOSTED-PAYLOAD-record_step').that(step[field] === value, `record_step: the recorded step has the ${field} sent`, () => ({
+          message: `HOSTED-PAYLOAD-record_step: record_step: the recorded step has ${field} ${JSON.stringify(step[field]) ?? '(missing)'}, expected ${JSON.stringify(value)}`,
+          expected: value,
+          actual: step[field],
+        }));
       }
       const explained = check2xx(await ctx.call('GET', `/reasoning/explain/${encodeURIComponent(id)}`), 'HOSTED-READBACK');
-      if (!explained.isJson || !JSON.stringify(explained.json).includes(String(sent.reasoning))) {
-        check.fail(`explain_step: the step recorded (${id}) is not read back: ${said(explained)}`, { clause: 'HOSTED-READBACK', expected: sent.reasoning, actual: explained.json });
-      }
+      check.by('HOSTED-READBACK').that(explained.isJson && JSON.stringify(explained.json).includes(String(sent.reasoning)), "explain_step reads back the recorded step's reasoning", () => ({
+        message: `HOSTED-READBACK: explain_step: the step recorded (${id}) is not read back: ${said(explained)}`,
+        expected: sent.reasoning,
+        actual: explained.json,
+      }));
     },
   }),
 
@@ -213,9 +241,11 @@ export const scenarios: HostedScenario[] = [
       check2xx(await ctx.call('POST', '/reasoning/steps', { body: stepBody(conv.id, e.name) }), 'HOSTED-PAYLOAD-record_step');
       const body = checkObject(await ctx.call('GET', `/reasoning/provenance/${encodeURIComponent(e.id)}`), 'HOSTED-PAYLOAD-get_entity_provenance');
       const steps = body.steps;
-      if (!Array.isArray(steps) || !steps.every(isObject)) {
-        check.fail(`get_entity_provenance: expected an object with the array steps (of step objects), got ${JSON.stringify(steps) ?? `the fields ${JSON.stringify(Object.keys(body))}`}`, { clause: 'HOSTED-PAYLOAD-get_entity_provenance', expected: { steps: [] }, actual: body });
-      }
+      check.by('HOSTED-PAYLOAD-get_entity_provenance').that(Array.isArray(steps) && steps.every(isObject), 'get_entity_provenance answers an object with the array steps, of objects', () => ({
+        message: `HOSTED-PAYLOAD-get_entity_provenance: get_entity_provenance: expected an object with the array steps (of step objects), got ${JSON.stringify(steps) ?? `the fields ${JSON.stringify(Object.keys(body))}`}`,
+        expected: { steps: [] },
+        actual: body,
+      }));
     },
   }),
 
@@ -228,9 +258,10 @@ export const scenarios: HostedScenario[] = [
     async run(ctx) {
       const e = await newEntity(ctx, 'HOSTED-RESOURCE-Entity');
       const read = checkObject(await ctx.call('GET', `/entities/${encodeURIComponent(e.id)}`), 'HOSTED-READBACK');
-      if (read.id !== e.id) check.fail(`get_entity: expected the entity ${e.id}, got id ${JSON.stringify(read.id) ?? '(missing)'}`, { clause: 'HOSTED-READBACK', expected: e.id, actual: read.id });
+      const cite = check.by('HOSTED-READBACK');
+      cite.that(read.id === e.id, 'get_entity answers the entity asked for (its id)', () => ({ message: `HOSTED-READBACK: get_entity: expected the entity ${e.id}, got id ${JSON.stringify(read.id) ?? '(missing)'}`, expected: e.id, actual: read.id }));
       // silent: the entity's other fields are not shown; the name given is its name in every established client.
-      if (!holds(read, e.name)) check.fail(`get_entity: the name written (${JSON.stringify(e.name)}) is not read back: ${JSON.stringify(read).slice(0, 200)}`, { clause: 'HOSTED-READBACK', expected: e.name, actual: read });
+      cite.that(holds(read, e.name), 'get_entity reads back the name written by add_entity', () => ({ message: `HOSTED-READBACK: get_entity: the name written (${JSON.stringify(e.name)}) is not read back: ${JSON.stringify(read).slice(0, 200)}`, expected: e.name, actual: read }));
     },
   }),
 ];

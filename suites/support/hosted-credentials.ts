@@ -46,8 +46,8 @@ export async function listKeys(ctx: HostedContext, rule: string, as?: Credential
   const ws = ctx.target.workspaceId;
   const answer = check2xx(await ctx.call('GET', `/auth/api-keys${ws !== undefined ? `?workspaceId=${encodeURIComponent(ws)}` : ''}`, as ? { as } : {}), rule);
   const items = answer.isJson ? listItems(answer.json, ['keys', 'apiKeys', 'items', 'data']) : undefined;
-  if (items === undefined) check.fail(`list_api_keys (${answer.request}): expected a list of keys, got ${said(answer)}`, { clause: rule, expected: 'a list of keys', actual: answer.text });
-  return { answer, items };
+  check.by(rule).that(items !== undefined, 'list_api_keys answers a list of keys', () => ({ message: `${rule}: list_api_keys (${answer.request}): expected a list of keys, got ${said(answer)}`, expected: 'a list of keys', actual: answer.text }));
+  return { answer, items: items! };
 }
 
 // ------------------------------------------------------------------ tokens
@@ -116,7 +116,7 @@ export async function someAccessToken(ctx: HostedContext, rule: string): Promise
 /** The key set published at /.well-known/jwks.json (the scenario fails, citing `rule`, without one). */
 export async function publishedKeys(ctx: HostedContext, rule: string): Promise<JSONWebKeySet> {
   const body = checkObject(await ctx.fetch(DISCOVERY.jwks), rule);
-  if (!Array.isArray(body.keys)) check.fail(`${DISCOVERY.jwks}: expected a JWK set {keys: [...]}, got the fields ${JSON.stringify(Object.keys(body))}`, { clause: rule, expected: { keys: [] }, actual: body });
+  check.by(rule).that(Array.isArray(body.keys), `${DISCOVERY.jwks} is a JWK set {keys: [...]}`, () => ({ message: `${rule}: ${DISCOVERY.jwks}: expected a JWK set {keys: [...]}, got the fields ${JSON.stringify(Object.keys(body))}`, expected: { keys: [] }, actual: body }));
   return body as unknown as JSONWebKeySet;
 }
 

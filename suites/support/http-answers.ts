@@ -26,22 +26,22 @@ export function said(a: Answer): string {
 
 /** A 2xx answer, else the scenario fails naming `rule`. */
 export function check2xx(a: Answer, rule: string): Answer {
-  if (!is2xx(a)) check.fail(`${a.operation} (${a.request}): expected a 2xx answer, got ${said(a)}`, { clause: rule, expected: '2xx', actual: a.status });
+  check.by(rule).that(is2xx(a), `${a.operation} answers 2xx`, () => ({ message: `${rule}: ${a.operation} (${a.request}): expected a 2xx answer, got ${said(a)}`, expected: '2xx', actual: a.status }));
   return a;
 }
 
 /** A 2xx answer whose body is a JSON object. */
 export function checkObject(a: Answer, rule: string): Json {
   check2xx(a, rule);
-  if (!a.isJson || !isObject(a.json)) check.fail(`${a.operation} (${a.request}): expected a JSON object, got ${said(a)}`, { clause: rule, expected: 'a JSON object', actual: a.text });
-  return a.json;
+  check.by(rule).that(a.isJson && isObject(a.json), `${a.operation} answers a JSON object`, () => ({ message: `${rule}: ${a.operation} (${a.request}): expected a JSON object, got ${said(a)}`, expected: 'a JSON object', actual: a.text }));
+  return a.json as Json;
 }
 
 /** A string field of an object, else the scenario fails naming `rule`. */
 export function checkString(body: Json, field: string, rule: string, where: string): string {
   const v = body[field];
-  if (typeof v !== 'string' || v === '') check.fail(`${where}: expected a non-empty string ${field}, got ${JSON.stringify(v) ?? 'nothing'}`, { clause: rule, expected: 'a string', actual: v });
-  return v;
+  check.by(rule).that(typeof v === 'string' && v !== '', `${where}: ${field} is a non-empty string`, () => ({ message: `${rule}: ${where}: expected a non-empty string ${field}, got ${JSON.stringify(v) ?? 'nothing'}`, expected: 'a string', actual: v }));
+  return v as string;
 }
 
 /** The items of a list answer. silent: a bare array, or an object holding one array (keys, items, data, …). */

@@ -59,8 +59,10 @@ export async function expectRefusal(
     case 'transport':
       throw new TransportFault(method, outcome.failure, outcome.reason);
     case 'violation': {
-      // A 2xx of the wrong shape breaks the method's answer; anything else, the error answer.
+      // A 2xx of the wrong shape breaks the method's answer; a method the server does not have is
+      // a gap of its tier, graded like every other call to it; anything else, the error answer.
       const success = exchange.status !== undefined && exchange.status >= 200 && exchange.status < 300;
+      if (outcome.notImplemented === true && !success) throw new ProtocolFault(call, outcome.reason, true);
       const fault = new ProtocolFault(call, success ? outcome.reason : `${outcome.reason} ${ERROR_WORDS}`);
       fault.cites = success ? answerCites(method) : [...ERROR_RULE];
       throw fault;

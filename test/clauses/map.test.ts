@@ -66,6 +66,16 @@ describe('every id the kit cites is in the clause map', () => {
     expect(notPassed).toEqual([]);
   });
 
+  it('every hosted scenario that passed against the reference recorded checks that held, citing one of its clauses', () => {
+    // A check written `if (bad) check.fail(…)` records only when it fails: a scenario that passes
+    // with checks like that alone records nothing, and its sentences read "not checked" in the map.
+    const silent = recording.hosted
+      .filter((r) => r.outcome === 'passed')
+      .filter((r) => !(r.checked ?? []).some((c) => c.passed && !c.implicit && !c.advisory && c.cites.some((id) => r.clauses.includes(id))))
+      .map((r) => `${r.id}: ${(r.checked ?? []).length} assertion(s) recorded, none held citing ${r.clauses.join(', ')}`);
+    expect(silent).toEqual([]);
+  });
+
   it('every id an assertion cited when it ran (its own, its scenario\'s clauses, a profile\'s check of each answer)', () => {
     expect(new ClauseIndex(uses).unknown()).toEqual([]);
   });
@@ -102,6 +112,7 @@ describe('every id the kit cites is in the clause map', () => {
     expect(stableText('message 6f1c2a9e-0000-4000-8000-000000000000 at 2026-11-26T00:41:35.698Z from http://127.0.0.1:40123/v1 by tck-user-1a2b3c4d')).toBe(
       'message <id> at <time> from <url>/v1 by tck-user-<random>',
     );
+    expect(stableText('a JWT signed by a key of the kit under the real kid "ENcj8dNBy-amcXC6kYxtAbc1K2APOiTl1bjCqnP2iEk"')).toBe('a JWT signed by a key of the kit under the real kid "<kid>"');
   });
 });
 

@@ -47,6 +47,35 @@ describe('check: citations', () => {
     ]);
   });
 
+  it('check.that records its description both ways, citing by(); its failure is built only when it fails', () => {
+    const log = new AssertionLog(['HOSTED-READBACK']);
+    let built = 0;
+    const failure = () => {
+      built++;
+      return { message: 'HOSTED-AUTH-3: revoked key served (GET /conversations answered 200)', expected: '401 or 403', actual: 200, status: [401, 403] };
+    };
+    withAssertionLog(log, () => {
+      check.by('HOSTED-AUTH-3').that(true, 'the next read with the revoked key is refused', failure);
+      expect(built).toBe(0);
+      const err = caught(() => check.by('HOSTED-AUTH-3').that(false, 'the next read with the revoked key is refused', failure));
+      expect(built).toBe(1);
+      expect(err.message).toBe('HOSTED-AUTH-3: revoked key served (GET /conversations answered 200)');
+      expect([err.cites, err.expected, err.actual, err.judged?.status]).toEqual([['HOSTED-AUTH-3'], '401 or 403', 200, [401, 403]]);
+      check.that(1, 'implicit', failure);
+    });
+    expect(log.records).toEqual([
+      { cites: ['HOSTED-AUTH-3'], what: 'the next read with the revoked key is refused', passed: true },
+      { cites: ['HOSTED-AUTH-3'], what: 'the next read with the revoked key is refused', passed: false },
+      { cites: ['HOSTED-READBACK'], what: 'implicit', passed: true, implicit: true },
+    ]);
+  });
+
+  it('check.ok with a detail clause cites that clause when it holds too', () => {
+    const log = new AssertionLog(['SPEC-1.1.5']);
+    withAssertionLog(log, () => check.ok(true, 'key listed', { clause: 'HOSTED-PAYLOAD-list_api_keys' }));
+    expect(log.records).toEqual([{ cites: ['HOSTED-PAYLOAD-list_api_keys'], what: 'key listed', passed: true }]);
+  });
+
   it('refuses to cite nothing or an advisory through by(), and an advisory id of another shape', () => {
     expect(() => check.by()).toThrow(/sentence ids/);
     expect(() => check.by('ADV-refuse-missing-param')).toThrow(/check.advise/);

@@ -152,5 +152,5 @@ describe('the bridge suites through the forwarder, against the embedded hosted s
       expect(passed.some((r) => r.tier === tier), `no ${tier} scenario passed`).toBe(true);
       expect(notImplemented.some((r) => r.tier === tier), `every ${tier} scenario passed`).toBe(true);
     }
-  }, 30_000);
+  }, 120_000);
 });

@@ -42,6 +42,7 @@ describe('status codes the protocol does not use', () => {
     });
     expect(byId(report, 'SCN-S-001').outcome).toBe('passed');
     expect(report.achieved).toBeNull();
-    expect(run.ms).toBeLessThan(10_000);
-  });
+    // Nothing waits for Retry-After: waiting on 3600 would take an hour, far past this test's bound
+    // (a bound on the test, not a timing assertion: the run takes seconds, more on a loaded machine).
+  }, 120_000);
 });

@@ -41,9 +41,10 @@ describe.concurrent('interrupted runs', () => {
       expect(byId(report, 'SCN-B-062')).toMatchObject({ outcome: 'not-run', message: `not finished: interrupted by ${signal}` });
       expect(byId(report, 'SCN-B-063')).toMatchObject({ outcome: 'not-run', message: `not run: interrupted by ${signal}` });
       expect(report.warnings.join('\n')).toMatch(new RegExp(`interrupted by ${signal}: \\d+ scenarios not run or not finished`));
-      // Not the 20 s of the hung call: the signal ends the run at once.
-      expect(run.endedAt - sentAt).toBeLessThan(3_000);
-    });
+      // Not the 20 s of the hung call: the signal ends the run at once (the bound leaves room for a
+      // loaded machine and is still half the hung call).
+      expect(run.endedAt - sentAt).toBeLessThan(10_000);
+    }, 90_000);
   }
 });
 
@@ -64,8 +65,7 @@ describe.concurrent('--max-time', () => {
     // The hung call is cut by the limit, not by its 20 s request timeout: a bound on behaviour, not
     // on speed (process start-up under load is not what is judged here).
     expect(report.durationMs).toBeLessThan(20_000);
-    expect(run.ms).toBeLessThan(20_000);
-  });
+  }, 90_000);
 });
 
 describe.concurrent('a failing reporter', () => {

@@ -27,7 +27,8 @@ const SNAP_TOOL = 'snapshot-tool';
 
 /** Methods whose schema-valid call may still be a 400 (an id that must exist, source == target). */
 const PRECONDITIONS: Partial<Record<MethodName, string[]>> = {
-  get_related_entities: ['entity_id'],
+  // depth: at most 1 000 hops (a documented bound of the reference, README *Bounds*).
+  get_related_entities: ['entity_id', 'depth'],
   add_step: ['trace_id'],
   record_tool_call: ['step_id'],
   complete_trace: ['trace_id'],
