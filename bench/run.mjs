@@ -6,14 +6,19 @@
 //   2. the floor: the run's request sequence replayed by a bare loop over one undici keep-alive
 //      connection against a fresh reference server; the ratio run / replay
 //   3. the same with a server that answers every request 15 ms late
-//   4. cold start of `tck --version`, `tck --help`, `tck list` as whole processes
+//   4. cold start of `tck --version`, `tck --help`, `tck list` as whole processes, and a full Gold
+//      run as a whole process (`node bin/tck.js run --url` against the `tck serve` of 1), as CI
+//      pays it: its ratio to the warm run of 1 says what the cold process costs on any machine
 //   5. the run and its replay as the server (its own process) holds 0 / 1 000 / 10 000 / 100 000
 //      messages that clear_all_data leaves in place
 //
 // Times are medians over repetitions; run and replay alternate within one process, so each ratio
 // compares figures taken side by side. `--quick` cuts the repetitions (for a smoke test).
+// `--guard` measures only the two ratios that do not depend on the machine (cold whole-process run
+// / warm run, run / replay, both against one `tck serve`) and prints them as one JSON line:
+// test/bench/guard.test.ts fails on a clear regression of either.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +27,7 @@ import { median, peakRssKb, spawnServer } from './lib.mjs';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(ROOT);
 const QUICK = process.argv.includes('--quick');
+const GUARD = process.argv.includes('--guard');
 const reps = (full, quick = 1) => (QUICK ? quick : full);
 
 if (!existsSync('dist/src/run/run.js')) {
@@ -87,6 +93,49 @@ function summarise(r) {
   };
 }
 
+/** A full Gold run as a whole process (`node bin/tck.js run --url`), `count` times after `warmups` uncounted ones (the file cache). */
+function coldRun(url, count, warmups = 2) {
+  const out = mkdtempSync(join(os.tmpdir(), 'tck-bench-cold-'));
+  const times = [];
+  let status;
+  try {
+    for (let i = 0; i < count + warmups; i++) {
+      const t0 = performance.now();
+      const r = spawnSync(process.execPath, ['bin/tck.js', 'run', '--url', url, '-o', out], { stdio: 'ignore' });
+      const ms = performance.now() - t0;
+      status = r.status;
+      if (i >= warmups) times.push(ms);
+    }
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+  return { command: 'tck run --url <tck serve>', exitCode: status, runs: times.length, medianMs: round(median(times)), minMs: round(Math.min(...times)), samplesMs: times.map((t) => round(t)) };
+}
+
+if (GUARD) {
+  // Warm runs (with their replays) and cold runs against one `tck serve`, one after the other.
+  const serve = await spawnServer(['bin/tck.js', 'serve', '--port', '0']);
+  let warm;
+  let coldGold;
+  try {
+    warm = await worker({ mode: 'remote', url: serve.url, reps: 2, warmup: 1 });
+    coldGold = coldRun(serve.url, 2, 1);
+  } finally {
+    await serve.close();
+  }
+  if (coldGold.exitCode !== 0) throw new Error(`bench: the cold run exited with ${coldGold.exitCode}`);
+  const guard = {
+    coldOverWarm: round(coldGold.medianMs / median(warm.runMs), 2),
+    runOverReplay: round(pairRatio(warm.runMs, warm.replayMs), 2),
+    coldMs: coldGold.samplesMs,
+    warmMs: warm.runMs.map((x) => round(x)),
+    replayMs: warm.replayMs.map((x) => round(x)),
+    loadAverage: os.loadavg().map((x) => round(x, 2)),
+  };
+  process.stdout.write(`${JSON.stringify(guard)}\n`);
+  process.exit(0);
+}
+
 // 1 and 2: in-process --------------------------------------------------------------------------
 log('1/5 full Gold run vs the in-process reference server, and its replay');
 const inproc = summarise(await worker({ mode: 'inproc', reps: reps(15, 2), warmup: reps(3, 1) }));
@@ -95,9 +144,12 @@ const inproc = summarise(await worker({ mode: 'inproc', reps: reps(15, 2), warmu
 log('1/5 full Gold run vs `tck serve` in its own process, and its replay');
 const serve = await spawnServer(['bin/tck.js', 'serve', '--port', '0']);
 let remote;
+let coldGold;
 try {
   remote = summarise(await worker({ mode: 'remote', url: serve.url, reps: reps(15, 2), warmup: reps(3, 1) }));
   remote.serverPeakRssMb = round((await peakRssKb(serve.pid)) / 1024);
+  log('4/5 (early) full Gold run as a whole process vs the same `tck serve`');
+  coldGold = coldRun(serve.url, reps(9, 2));
 } finally {
   await serve.close();
 }
@@ -170,10 +222,12 @@ const results = {
     'run/replay, reference server (tck serve)': { target: '<= 1.25', measured: remote.ratio, met: remote.ratio <= 1.25 },
     'run/replay, 15 ms latency': { target: '<= 1.05', measured: latency.ratio, met: latency.ratio <= 1.05 },
     'tck --version cold start': { target: '<= 150 ms median', measured: cold[1].medianMs, met: cold[1].medianMs <= 150 },
+    'cold whole-process Gold run / warm run (tck serve)': { target: '<= 3', measured: round(coldGold.medianMs / remote.runMs, 2), met: coldGold.medianMs / remote.runMs <= 3 },
   },
   goldRun: { inProcess: inproc, tckServe: remote },
   latency: { latencyMs: LATENCY_MS, ...latency },
   coldStart: cold,
+  coldGoldRun: { ...coldGold, warmRunMs: remote.runMs, coldOverWarm: round(coldGold.medianMs / remote.runMs, 2) },
   scaling,
 };
 writeFileSync('bench/results.json', `${JSON.stringify(results, null, 2)}\n`);
@@ -203,7 +257,8 @@ out.push(
   '',
 );
 const node = cold[0].medianMs;
-out.push(table(['cold start (whole process)', 'median', 'over node', 'min', 'runs'], cold.map((c, i) => [c.command, ms(c.medianMs), i === 0 ? '' : ms(c.medianMs - node), ms(c.minMs), c.runs])), '');
+out.push(table(['cold start (whole process)', 'median', 'over node', 'min', 'runs'], [...cold, coldGold].map((c, i) => [c.command, ms(c.medianMs), i === 0 ? '' : ms(c.medianMs - node), ms(c.minMs), c.runs])));
+out.push(`cold whole-process Gold run / warm run against the same \`tck serve\`: ${results.coldGoldRun.coldOverWarm.toFixed(2)} (${ms(coldGold.medianMs)} : ${ms(remote.runMs)})`, '');
 out.push(
   table(
     ['messages held by the server (own process)', 'passed', 'run', 'replay', 'run − replay', 'run/replay', 'CPU run : replay'],

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// The `prepare` step: compile the kit to dist/ unless it is already up to date.
+// The `prepare` step: compile the kit to dist/ (tsc, then the CLI bundle of scripts/bundle.mjs)
+// unless it is already up to date.
 //
 // Why not always compile: npm runs `prepare` not only on `npm install` but also when `npx tck` is
 // run inside a checkout of the kit — npm's exec installs a package whose own bin matches the
@@ -7,16 +8,17 @@
 // TypeScript build each time made the first `npx tck` after `npm install` take 17 s; with this
 // check it takes about as long as any later one (README, "Quick start").
 //
-// Up to date: dist/.build-stamp exists and is newer than every file the build reads (src/,
-// suites/, fixtures/, the tsconfig files). The stamp is dated when a build starts, so a file
+// Up to date: dist/.build-stamp and dist/bundle/main.mjs exist and the stamp is newer than every
+// file the build reads (src/, suites/, fixtures/, the tsconfig files, scripts/bundle.mjs). The stamp is dated when a build starts, so a file
 // changed during a build makes the next prepare build again.
 import { execFileSync } from 'node:child_process';
-import { readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundle } from './bundle.mjs';
 
-const INPUTS = ['src', 'suites', 'fixtures', 'tsconfig.json', 'tsconfig.build.json'];
+const INPUTS = ['src', 'suites', 'fixtures', 'tsconfig.json', 'tsconfig.build.json', 'scripts/bundle.mjs'];
 const STAMP = join('dist', '.build-stamp');
 
 /** The newest modification time (ms) among `paths` under `root`, directories walked. */
@@ -46,13 +48,16 @@ export function isStale(root) {
   } catch {
     return true;
   }
+  // A checkout built before the CLI was bundled has a stamp and no bundle.
+  if (!existsSync(join(root, 'dist', 'bundle', 'main.mjs'))) return true;
   return newestInput(root) > stamp;
 }
 
-function build(root) {
+async function build(root) {
   const started = new Date();
   const tsc = createRequire(join(root, 'package.json')).resolve('typescript/bin/tsc');
   execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+  await bundle(root);
   const stamp = join(root, STAMP);
   writeFileSync(stamp, 'dist/ was built from the sources older than this file (scripts/build-if-stale.mjs)\n');
   utimesSync(stamp, started, started);
@@ -60,6 +65,6 @@ function build(root) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const root = fileURLToPath(new URL('..', import.meta.url));
-  if (isStale(root)) build(root);
+  if (isStale(root)) await build(root);
   else process.stdout.write('dist/ is up to date (scripts/build-if-stale.mjs)\n');
 }

@@ -7,7 +7,10 @@ import { fileURLToPath } from 'node:url';
 
 const TIERS = ['bronze', 'silver', 'gold'];
 
-/** The suites/ folder beside the kit: two levels up from src/certify/, three from dist/src/certify/. */
+/**
+ * The suites/ folder beside the kit: two levels up from src/certify/ (and from dist/bundle/, the
+ * CLI bundle), three from dist/src/certify/.
+ */
 function suitesRoot(): string {
   for (const rel of ['../../suites/', '../../../suites/']) {
     const url = new URL(rel, import.meta.url);

@@ -1,5 +1,5 @@
 // The kit's own name and version, read once from package.json (two levels up from src/util/ when
-// run from source, three from dist/src/util/ when built).
+// run from source and from dist/bundle/ in the CLI bundle, three from dist/src/util/ when built).
 import { existsSync, readFileSync } from 'node:fs';
 
 function findPackageJson(): string {

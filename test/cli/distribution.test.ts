@@ -3,7 +3,7 @@
 // kit, runs it against a URL (optionally starting the server), uploads the reports and writes the
 // step summary. Its run step is executed here as GitHub would run it.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -19,8 +19,9 @@ describe('the prepare step compiles only when dist/ is stale', () => {
   const root = () => {
     const dir = mkdtempSync(join(tmpdir(), 'tck-prepare-'));
     mkdirSync(join(dir, 'src/cli'), { recursive: true });
-    mkdirSync(join(dir, 'dist'));
+    mkdirSync(join(dir, 'dist/bundle'), { recursive: true });
     writeFileSync(join(dir, 'src/cli/main.ts'), '');
+    writeFileSync(join(dir, 'dist/bundle/main.mjs'), '');
     return dir;
   };
   const at = (file: string, seconds: number) => utimesSync(file, seconds, seconds);
@@ -40,6 +41,15 @@ describe('the prepare step compiles only when dist/ is stale', () => {
     at(join(dir, 'src/cli/main.ts'), 1_000);
     writeFileSync(join(dir, 'tsconfig.json'), '{}');
     at(join(dir, 'tsconfig.json'), 3_000);
+    expect(isStale(dir)).toBe(true);
+  });
+  it('a stamp without the CLI bundle (a checkout built before bin/tck.js ran the bundle): stale', () => {
+    const dir = root();
+    writeFileSync(join(dir, 'dist/.build-stamp'), '');
+    at(join(dir, 'src/cli/main.ts'), 1_000);
+    at(join(dir, 'dist/.build-stamp'), 2_000);
+    expect(isStale(dir)).toBe(false);
+    rmSync(join(dir, 'dist/bundle/main.mjs'));
     expect(isStale(dir)).toBe(true);
   });
 });

@@ -20,9 +20,12 @@
 //   one that is not what its label says (or an unknown coding) is reported as such.
 //
 // The request is driven through undici's dispatch-handler API (no response stream object per
-// request); undici 7 is the only HTTP library.
+// request); undici 7 is the only HTTP library. Its Client and Pool are imported from their own
+// files: undici's index loads all of undici (fetch, WebSocket, proxies, mocks, caches), which was
+// a fifth of a cold `tck run`'s module loading for two classes (README, "Performance").
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
-import { Client, Pool } from 'undici';
+import Client from 'undici/lib/dispatcher/client.js';
+import Pool from 'undici/lib/dispatcher/pool.js';
 import type { Dispatcher } from 'undici';
 import { displayText, type Exchange } from '../../engine/evidence.js';
 import { classifyFailure, type TransportOutcome } from './failure.js';
