@@ -1,10 +1,13 @@
 // The stateful faults of faults.ts (and faults-22.ts, platinum-faults.ts): which fixed scenarios
 // catch each one is measured here, not assumed (a fault a fixed scenario catches does not count
-// towards "faults only explore finds"). Explore's power against them: explore-power.test.ts.
+// towards "faults only explore finds"), and tck explore finds every one, shrunk to at most 6
+// commands, citing a sentence the fault breaks. Deterministic: a fixed seed and a number of
+// sequences, never a wall-clock budget (the figures printed, sequences and operations to find,
+// are the ones to read; milliseconds depend on the machine).
 import { describe, expect, it } from 'vitest';
 import { runOnVariant } from '../harness/variants.js';
 import { ALL_SCENARIOS } from '../../suites/index.js';
-import { FAULTS } from './faults.js';
+import { FAULTS, SEED_OF, exploreVariant } from './faults.js';
 
 const EVERY_TIER = ALL_SCENARIOS.map((s) => s.id);
 
@@ -21,4 +24,15 @@ describe('the stateful faults explore is measured against', () => {
     expect(unseen.filter((f) => f.platinum).length).toBeGreaterThanOrEqual(5);
     expect(FAULTS.filter((f) => f.breaks.length === 0).map((f) => f.name)).toEqual([]);
   });
+});
+
+describe('tck explore finds them', () => {
+  it.concurrent.each(FAULTS.map((f) => [f.name, f] as const))('%s: found, shrunk to at most 6 commands, citing what it breaks', async (name, f) => {
+    const s = await exploreVariant(f.make(), { seed: SEED_OF[name] ?? 1, runs: 1_000, timeBudgetMs: 1_800_000, firstOnly: true });
+    const found = s.findings?.[0];
+    expect(found, `${name}: nothing found in ${s.runsDone} sequences`).toBeDefined();
+    process.stdout.write(`explore | ${name} | ${found!.rule} | found after ${found!.foundAfter.runs} sequences, ${found!.foundAfter.operations} operations, ${found!.foundAfter.ms} ms | shrunk ${found!.originalLength} -> ${found!.steps.length} calls in ${found!.commands} commands | ${found!.message.slice(0, 120)}\n`);
+    expect(found!.commands).toBeLessThanOrEqual(6);
+    expect(found!.cites.filter((c) => f.breaks.includes(c)), `${name}: ${found!.rule} cites ${found!.cites.join(', ')}`).not.toEqual([]);
+  }, 1_800_000);
 });

@@ -11,10 +11,11 @@ import { PLATINUM_FAULTS } from './platinum-faults.js';
 
 /**
  * The fixed seed of explore's own tests (CI is deterministic; local runs of tck explore draw new
- * ones). The rarest faults here (the two graph ones) take 14 to 400 sequences to meet with seeds
- * 1, 2 and 3; with some seeds (20240615) the merge one is not met within the default 1 000.
+ * ones): 1, unless SEED_OF names another for a fault.
  */
-const SEED = 2;
+const SEED = 1;
+/** Faults tested with another seed than 1 (each entry says why). */
+export const SEED_OF: Record<string, number> = {};
 /** Explore against a variant: explore's defaults but the seed and a shorter request timeout. */
 export const exploreVariant = (variant: VariantOptions, options: Partial<ExploreOptions> = {}): Promise<ExploreSection> =>
   withVariant(variant, (url) => explore({ url, seed: SEED, requestTimeoutMs: 5_000, ...options }));

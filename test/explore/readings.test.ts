@@ -1,0 +1,29 @@
+// Every silent point of the kit's table has at least three valid variants that read it differently
+// from the reference (READINGS), each a server of the harness that explore must stay silent on
+// (no-false-alarm.test.ts); and explore's oracle leaves every point of the table open (OPEN), so
+// a point added to the table without telling explore fails here first.
+import { describe, expect, it } from 'vitest';
+import { READINGS, SILENT_POINTS } from '../../src/engine/silent-points.js';
+import { OPEN } from '../../src/explore/open.js';
+import { VALID_SERVERS } from './valid-servers.js';
+
+const servers = new Set(VALID_SERVERS.map((s) => s.name));
+
+describe('the readings of every silent point', () => {
+  it.each(SILENT_POINTS.map((p) => [p.id, p] as const))('%s: three or more valid variants read it differently, its own among them', (id, point) => {
+    const readings = READINGS[id] ?? [];
+    expect(readings.length).toBeGreaterThanOrEqual(3);
+    expect(readings.filter((name) => !servers.has(name))).toEqual([]);
+    expect(readings).toContain(point.variant.name);
+  });
+
+  it('READINGS names no point the table does not have', () => {
+    expect(Object.keys(READINGS).filter((id) => !SILENT_POINTS.some((p) => p.id === id))).toEqual([]);
+  });
+
+  it("explore's oracle leaves every point of the table open, and names no other", () => {
+    const table = new Set(SILENT_POINTS.map((p) => p.id));
+    expect(SILENT_POINTS.map((p) => p.id).filter((id) => OPEN[id] === undefined)).toEqual([]);
+    expect(Object.keys(OPEN).filter((id) => !table.has(id))).toEqual([]);
+  });
+});
