@@ -1,36 +1,61 @@
 // Figures of the kit under abuse, for issue 17 (before/after): each attack runs against a server
 // in a child process of its own, on loopback, bounded in count and time; the child's peak RSS is
 // read from /proc (VmHWM). Built kit in dist/ (`npm run build` first).
-//   node bench/abuse.mjs [pipelining|judge|unknown-ids|entity|refused] …   (default: all)
+//   node bench/abuse.mjs [pipelining|judge|unknown-ids|entity|refused|work|<work attack>] …   (default: all)
 // Prints one JSON line per measurement. Linux only (/proc).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import http from 'node:http';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const MiB = 1024 * 1024;
 
 // ------------------------------------------------------------------------------- child: a server
+// ABUSE_DIST: the built kit the server children load (default dist/; a copy of an older build
+// measures "before").
+const DIST = process.env.ABUSE_DIST ?? new URL('../dist', import.meta.url).pathname;
+
+/** Data a `combined` child holds before the attack (argument 5 of --serve). */
+function seedStore(store, seed) {
+  const add = (name, description = 'a node') => store.add_entity({ name, entity_type: 'OBJECT', description }).id;
+  const graph = (n, edges) => {
+    const ids = Array.from({ length: n }, (_, i) => add(`node-${i}`));
+    for (let i = 0; i < edges; i++) store.add_relationship({ source_id: ids[i % n], target_id: ids[(i + 1) % n], relationship_type: 'NEXT' });
+  };
+  if (seed === 'graph6000') graph(6_000, 6_000);
+  else if (seed === 'graph2000') graph(2_000, 2_000);
+  else if (seed === 'cycle12000') graph(12_000, 12_000);
+  else if (seed === 'big60') {
+    // 60 entities with 1 MiB descriptions of distinct words
+    for (let e = 0; e < 60; e++) add(`big-${e}`, Array.from({ length: 131_072 }, (_, i) => `e${e}w${i}`).join(' ').slice(0, MiB));
+  }
+}
+
 if (process.argv[2] === '--serve') {
   const kind = process.argv[3];
   const bigBytes = Number(process.argv[4] ?? MiB);
   const big = 'x'.repeat(bigBytes);
   if (kind === 'bridge') {
-    const { startReferenceServer } = await import('../dist/src/servers/bridge/index.js');
+    const { startReferenceServer } = await import(`${DIST}/src/servers/bridge/index.js`);
     const server = await startReferenceServer();
     server.store.add_message({ session_id: 'big', role: 'user', content: big });
     server.store.add_message({ session_id: 'small', role: 'user', content: 'hello' });
     process.stdout.write(`${JSON.stringify({ url: server.url })}\n`);
   } else {
-    const { DevIdentityProvider, startHostedServer } = await import('../dist/src/servers/hosted/index.js');
-    const server = await startHostedServer({ identityProviders: [(await DevIdentityProvider.generate()).trustedIssuer()] });
+    // hosted: the REST service alone; combined: the REST service and the bridge view (`tck serve`) over one store
+    const { DevIdentityProvider, startCombinedServers, startHostedServer } = await import(`${DIST}/src/servers/hosted/index.js`);
+    const options = { identityProviders: [(await DevIdentityProvider.generate()).trustedIssuer()] };
+    const both = kind === 'combined' ? await startCombinedServers(options) : undefined;
+    const server = both?.hosted ?? (await startHostedServer(options));
     server.store.add_message({ session_id: 'big', role: 'user', content: big });
     server.store.add_message({ session_id: 'small', role: 'user', content: 'hello' });
+    const baseline = process.memoryUsage().rss;
+    seedStore(server.store, process.argv[5]);
     const read = await server.keys.issue({ label: 'reader', scopes: ['read'], workspaceId: server.workspaceId });
-    process.stdout.write(`${JSON.stringify({ url: server.url, key: read.key, admin: server.apiKey })}\n`);
+    process.stdout.write(`${JSON.stringify({ url: server.url, bridgeUrl: both?.bridge.url, key: read.key, admin: server.apiKey, seededRssMiB: Math.round((process.memoryUsage().rss - baseline) / MiB) })}\n`);
   }
   process.once('SIGTERM', () => process.exit(0));
   await new Promise(() => {});
@@ -38,6 +63,8 @@ if (process.argv[2] === '--serve') {
 
 // ------------------------------------------------------------------------------- parent helpers
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+/** A sleep that does not keep the process alive (for races against a limit). */
+const limit = (ms) => new Promise((r) => setTimeout(r, ms).unref());
 
 function rssOf(pid) {
   try {
@@ -59,8 +86,8 @@ for (const signal of ['SIGTERM', 'SIGINT']) {
 }
 
 /** Starts `node bench/abuse.mjs --serve kind bytes` and waits for its first JSON line. */
-async function serve(kind, bigBytes) {
-  const child = spawn(process.execPath, ['--max-old-space-size=2048', new URL(import.meta.url).pathname, '--serve', kind, String(bigBytes)], {
+async function serve(kind, bigBytes, seed = '') {
+  const child = spawn(process.execPath, ['--max-old-space-size=2048', new URL(import.meta.url).pathname, '--serve', kind, String(bigBytes), seed], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.add(child);
@@ -100,17 +127,27 @@ async function serve(kind, bigBytes) {
   };
 }
 
-/** One request on a fresh connection; resolves with [ms, status] (status 0: no answer). */
-function timed(url, path, { method = 'POST', body, headers = {}, timeoutMs = 10_000 } = {}) {
+/**
+ * One request on a fresh connection; resolves with [ms, status, bytes, head] (status 0: no answer;
+ * bytes: the answer's body size; head: its first 160 characters).
+ */
+function timed(url, path, { method = 'POST', body, headers = {}, timeoutMs = 10_000, keep = false } = {}) {
   const started = performance.now();
   return new Promise((resolve) => {
     const req = http.request(new URL(path, url), { method, headers: { 'content-type': 'application/json', ...headers }, agent: false, timeout: timeoutMs }, (res) => {
-      res.resume();
-      res.on('end', () => resolve([performance.now() - started, res.statusCode]));
-      res.on('error', () => resolve([performance.now() - started, 0]));
+      let bytes = 0;
+      let head = '';
+      const all = [];
+      res.on('data', (d) => {
+        bytes += d.length;
+        if (keep) all.push(d);
+        if (head.length < 160) head += d.toString('utf8', 0, Math.min(d.length, 160));
+      });
+      res.on('end', () => resolve([performance.now() - started, res.statusCode, bytes, head.slice(0, 160), keep ? Buffer.concat(all).toString() : undefined]));
+      res.on('error', () => resolve([performance.now() - started, 0, bytes, head]));
     });
     req.on('timeout', () => req.destroy());
-    req.on('error', () => resolve([performance.now() - started, 0]));
+    req.on('error', () => resolve([performance.now() - started, 0, 0, '']));
     req.end(body);
   });
 }
@@ -154,6 +191,7 @@ async function pipelining(kind, { connections = 3, requests = 400, bigBytes = 4 
     await sleep(50);
   }
   const closedByServer = sockets.filter((s) => s.destroyed || s.readableEnded).length;
+  if (server.died !== undefined) broken.push(`pipelining ${kind}: the server died (${JSON.stringify(server.died)})`);
   for (const s of sockets) s.destroy();
   const peak = server.peak;
   const died = server.died;
@@ -315,6 +353,162 @@ async function refused(kind, { declared = 1024 * MiB, limitSeconds = 20 } = {}) 
   print({ measure: `refused request with a declared 1 GiB body (${kind}: ${kind === 'bridge' ? '404 path' : 'no credential'})`, ...result });
 }
 
+// ------------------------------------------------------------------------------- 6. work per request
+// Issue 25: small requests that cost a lot of work. Each runs against a `combined` child (the REST
+// service and the bridge view over one HostedStore, as `tck serve` runs); while it runs, a small
+// request (get_conversation of a one-message session) goes every 100 ms on a fresh connection:
+// the longest of those is the time the server was frozen. Peak RSS: the child's VmHWM.
+
+const deep = (levels) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+const wideObject = (keys) => `{${Array.from({ length: keys }, (_, i) => `"k${i}":${i % 10}`).join(',')}}`;
+
+const returning = (item, times) => JSON.stringify({ cypher: `MATCH (a) RETURN ${Array(times).fill(item).join(',')}` });
+
+/**
+ * The attacks: name, the data the server holds (seedStore), what is sent, the request bodies
+ * (built before the measurement, so that building them does not stall this process's probes) and
+ * the requests, resolving to [ms, status, bytes, head] per answer.
+ */
+const WORK = [
+  {
+    name: 'cypher-return-nodes', seed: 'graph6000', what: 'cypher_query MATCH (a) RETURN a,a,… x1000 (2 KB) over 6 000 entities, bridge',
+    bodies: () => ({ q: returning('a', 1_000) }),
+    run: (s, b) => Promise.all([timed(s.bridgeUrl, '/cypher_query', { body: b.q, timeoutMs: LIMIT_MS })]),
+  },
+  {
+    name: 'cypher-return-props', seed: 'graph2000', what: 'cypher_query MATCH (a) RETURN a.name x300 000 (2.1 MB) over 2 000 entities, bridge',
+    bodies: () => ({ q: returning('a.name', 300_000) }),
+    run: (s, b) => Promise.all([timed(s.bridgeUrl, '/cypher_query', { body: b.q, timeoutMs: LIMIT_MS })]),
+  },
+  {
+    name: 'cypher-read-key', seed: 'graph2000', what: 'POST /v1/query MATCH (a) RETURN a.name x4 000 (28 KB) with a read-only key',
+    bodies: () => ({ q: returning('a.name', 4_000) }),
+    run: (s, b) => Promise.all([timed(s.url, '/v1/query', { headers: { authorization: `Bearer ${s.key}` }, body: b.q, timeoutMs: LIMIT_MS })]),
+  },
+  {
+    name: 'cypher-within-bounds', seed: 'graph2000', what: 'cypher_query MATCH (a) RETURN a.name x50 over 2 000 entities (100 000 values: the most the bounds accept)',
+    bodies: () => ({ q: returning('a.name', 50) }),
+    run: (s, b) => Promise.all([timed(s.bridgeUrl, '/cypher_query', { body: b.q, timeoutMs: LIMIT_MS })]),
+  },
+  {
+    name: 'cypher-quotes', seed: '', what: "cypher_query of a 2 MB text '\\'\\'\\'… (a quote no quote closes), bridge",
+    bodies: () => ({ q: Buffer.from(JSON.stringify({ cypher: `'${"\\'".repeat(1_000_000)}` })) }),
+    run: (s, b) => Promise.all([timed(s.bridgeUrl, '/cypher_query', { body: b.q, timeoutMs: LIMIT_MS })]),
+  },
+  {
+    name: 'deep-exchange', seed: '', what: '/v1/auth/exchange, no credential, a 16 MB body nested 8e6 deep',
+    bodies: () => ({ deep: Buffer.from(`{"a":${deep(8e6 - 1)}}`) }),
+    run: (s, b) => Promise.all([timed(s.url, '/v1/auth/exchange', { body: b.deep, timeoutMs: LIMIT_MS })]),
+  },
+  {
+    name: 'deep-exchange-x6', seed: '', what: '6 of those at once',
+    bodies: () => ({ deep: Buffer.from(`{"a":${deep(8e6 - 1)}}`) }),
+    run: (s, b) => Promise.all(Array.from({ length: 6 }, () => timed(s.url, '/v1/auth/exchange', { body: b.deep, timeoutMs: LIMIT_MS }))),
+  },
+  {
+    name: 'deep-unknown-key', seed: '', what: 'bridge get_conversation, a 10 MB body nested 5e6 deep under an unknown key',
+    bodies: () => ({ deep: Buffer.from(`{"session_id":"s","x":${deep(5e6)}}`) }),
+    run: (s, b) => Promise.all([timed(s.bridgeUrl, '/get_conversation', { body: b.deep, timeoutMs: LIMIT_MS })]),
+  },
+  {
+    name: 'wide-add-message', seed: '', what: 'bridge add_message with metadata of 1e6 keys (9 MB), then get_conversation of it',
+    bodies: () => ({ wide: Buffer.from(`{"session_id":"wide","role":"user","content":"x","metadata":${wideObject(1e6)}}`) }),
+    run: async (s, b) => [
+      await timed(s.bridgeUrl, '/add_message', { body: b.wide, timeoutMs: LIMIT_MS }),
+      await timed(s.bridgeUrl, '/get_conversation', { body: '{"session_id":"wide"}', timeoutMs: LIMIT_MS }),
+    ],
+  },
+  {
+    name: 'wide-within-bounds', seed: '', what: 'bridge add_message with metadata of 49 990 keys (0.5 MB: within the value cap), then get_conversation of it',
+    bodies: () => ({ wide: Buffer.from(`{"session_id":"wide","role":"user","content":"x","metadata":${wideObject(49_990)}}`) }),
+    run: async (s, b) => [
+      await timed(s.bridgeUrl, '/add_message', { body: b.wide, timeoutMs: LIMIT_MS }),
+      await timed(s.bridgeUrl, '/get_conversation', { body: '{"session_id":"wide"}', timeoutMs: LIMIT_MS }),
+    ],
+  },
+  {
+    name: 'wide-hosted', seed: '', what: 'REST add_message with metadata of 1e6 keys, with the key; then /v1/auth/exchange with it and no credential',
+    bodies: () => ({
+      message: Buffer.from(`{"role":"user","content":"x","metadata":${wideObject(1e6)}}`),
+      exchange: Buffer.from(`{"subjectToken":"x","metadata":${wideObject(1e6)}}`),
+    }),
+    run: async (s, b) => [
+      await timed(s.url, '/v1/conversations/wide/messages', { headers: { authorization: `Bearer ${s.admin}` }, body: b.message, timeoutMs: LIMIT_MS }),
+      await timed(s.url, '/v1/auth/exchange', { body: b.exchange, timeoutMs: LIMIT_MS }),
+    ],
+  },
+  {
+    name: 'search-huge-query', seed: 'big60', what: 'bridge search_entities with a 15 MiB query over 60 entities of 1 MiB descriptions',
+    bodies: () => ({ q: Buffer.from(JSON.stringify({ query: Array.from({ length: (15 * MiB) / 8 }, (_, i) => `q${i}`).join(' ').slice(0, 15 * MiB - 100) })) }),
+    run: (s, b) => Promise.all([timed(s.bridgeUrl, '/search_entities', { body: b.q, timeoutMs: LIMIT_MS })]),
+  },
+  {
+    name: 'related-cycle', seed: 'cycle12000', what: 'bridge get_related_entities depth 2^31 on a 12 000-entity cycle',
+    bodies: () => ({}),
+    run: async (s) => {
+      const id = JSON.parse((await timed(s.bridgeUrl, '/get_entity_by_name', { body: '{"name":"node-0"}', keep: true }))[4]).id;
+      return Promise.all([timed(s.bridgeUrl, '/get_related_entities', { body: JSON.stringify({ entity_id: id, depth: 2 ** 31 }), timeoutMs: LIMIT_MS })]);
+    },
+  },
+  {
+    name: 'related-cycle-within-bounds', seed: 'cycle12000', what: 'bridge get_related_entities depth 1 000 (the most the bound accepts) on a 12 000-entity cycle',
+    bodies: () => ({}),
+    run: async (s) => {
+      const id = JSON.parse((await timed(s.bridgeUrl, '/get_entity_by_name', { body: '{"name":"node-0"}', keep: true }))[4]).id;
+      return Promise.all([timed(s.bridgeUrl, '/get_related_entities', { body: JSON.stringify({ entity_id: id, depth: 1_000 }), timeoutMs: LIMIT_MS })]);
+    },
+  },
+];
+const LIMIT_MS = Number(process.env.ABUSE_LIMIT_S ?? 120) * 1000;
+
+async function work({ name, seed, what, bodies, run }) {
+  const prepared = bodies();
+  const server = await serve('combined', 1, seed);
+  const probe = () => timed(server.bridgeUrl, '/get_conversation', { body: '{"session_id":"small"}', timeoutMs: LIMIT_MS });
+  const probes = [];
+  let attacking = true;
+  const loop = (async () => {
+    while (attacking && server.died === undefined) {
+      probes.push(await probe());
+      await sleep(100);
+    }
+  })();
+  await sleep(300);
+  const idle = probes.length;
+  const started = performance.now();
+  const answers = await Promise.race([run(server, prepared).catch((err) => [[0, 0, 0, String(err)]]), limit(LIMIT_MS).then(() => undefined)]);
+  const attackMs = performance.now() - started;
+  attacking = false;
+  if (answers !== undefined) await Promise.race([loop, limit(LIMIT_MS)]);
+  const peak = server.peak;
+  const died = server.died;
+  await server.stop();
+  const frozen = Math.max(0, ...probes.slice(idle).map(([ms]) => ms));
+  // What a small request took before the attack began: the machine's own latency, for scale.
+  const idleMs = Math.max(0, ...probes.slice(0, idle).map(([ms]) => ms));
+  // What the soak holds the servers to: every attack answered, none with a 5xx, the server alive.
+  if (answers === undefined) broken.push(`work ${name}: no answer within ${LIMIT_MS / 1000} s`);
+  else for (const [, status, , head] of answers) if (status === 0 || status >= 500) broken.push(`work ${name}: answered ${status || 'nothing'} ${head}`);
+  if (died !== undefined) broken.push(`work ${name}: the server died (${JSON.stringify(died)})`);
+  print({
+    measure: `work ${name}`,
+    attack: what,
+    load: loadavg()[0],
+    answers: answers === undefined ? `none within ${LIMIT_MS / 1000} s` : answers.map(([ms, status, bytes, head]) => ({ status, ms: Math.round(ms), bytes, head: status >= 400 ? head : undefined })),
+    attackMs: Math.round(attackMs),
+    frozenMs: Math.round(frozen),
+    idleMs: Math.round(idleMs),
+    probes: probes.length,
+    probesFailed: probes.filter(([, status]) => status !== 200).length,
+    peakRssMiB: mb(peak),
+    seededRssMiB: server.seededRssMiB,
+    serverDied: died ?? false,
+  });
+}
+
+/** Broken rules (bench/soak.mjs runs this file and fails on a non-zero exit). */
+const broken = [];
+
 const which = process.argv.slice(2);
 const want = (name) => which.length === 0 || which.includes(name);
 if (want('pipelining')) {
@@ -330,4 +524,11 @@ if (want('entity')) await entity();
 if (want('refused')) {
   await refused('bridge');
   await refused('hosted');
+}
+for (const attack of WORK) {
+  if (want('work') || want(attack.name)) await work(attack);
+}
+if (broken.length > 0) {
+  process.stderr.write(`${broken.join('\n')}\n`);
+  process.exit(1);
 }

@@ -12,6 +12,7 @@ import { KIT_VERSION } from '../util/kit.js';
 import type { Bundle } from '../report/bundle.js';
 import { suiteHash } from './hash.js';
 import { ReplayTransport, withReplayClock } from './replay.js';
+import { advisoryHits } from '../report/advisories.js';
 
 interface Verification {
   ok: boolean;
@@ -38,6 +39,7 @@ export async function verifyBundle(bundle: Bundle, options: VerifyOptions = {}):
   if (bundle.kit.version !== KIT_VERSION) problems.push(`the bundle was made by ${bundle.kit.name} ${bundle.kit.version}; this is ${KIT_VERSION} (verify with the same version)`);
   const hash = options.hash ?? suiteHash();
   if (bundle.suiteHash !== hash) problems.push(`suite hash: the bundle says ${bundle.suiteHash}, this kit's suites hash to ${hash}`);
+  if (bundle.advisories?.mode === 'fail') problems.push('the bundle fails advisories: a certification reports them beside the tier and never fails them');
   const sel = report.selection;
   if (sel.tier !== 'gold' || sel.grep !== undefined || sel.scenarios !== undefined || sel.skip !== undefined || report.hosted !== undefined) {
     problems.push('the report is not of a full run (a selection, or the hosted profile, was given)');
@@ -81,6 +83,13 @@ export async function verifyBundle(bundle: Bundle, options: VerifyOptions = {}):
     if (claimed.outcome !== r.outcome) {
       problems.push(`${r.id}: the bundle says ${claimed.outcome}, its exchanges replay to ${r.outcome}${r.message ? ` (${r.message.split('\n')[0]})` : ''}`);
     }
+  }
+  // The advisories the bundle claims did not hold are those the replay finds (ids and scenarios).
+  if (bundle.advisories !== undefined) {
+    const key = (h: { id: string; scenario: string }) => `${h.scenario} ${h.id}`;
+    const claimed = bundle.advisories.failed.map(key).sort().join(', ');
+    const found = advisoryHits(summary.results).map(key).sort().join(', ');
+    if (claimed !== found) problems.push(`advisories: the bundle says ${claimed || 'none'} did not hold, the replay finds ${found || 'none'}`);
   }
   const g = grade(summary.results, report.grading.rule);
   if (g.achieved !== report.achieved) problems.push(`tier: the bundle says ${report.achieved ?? 'none'}, the replay reaches ${g.achieved ?? 'none'}`);

@@ -12,9 +12,10 @@ import type { ReporterName } from '../report/render/names.js';
 import { EXIT, TckError } from '../engine/errors.js';
 import { SIGNAL_EXIT, watchInterrupts } from './interrupt.js';
 import { headersFrom } from './options.js';
+import { ensureWritableDir } from './paths.js';
+import { targetWords, type TargetFlags } from './target.js';
 
-interface ExploreFlags {
-  url?: string;
+interface ExploreFlags extends TargetFlags {
   header?: string[];
   requestTimeout: number;
   runs: number;
@@ -34,8 +35,11 @@ export async function exploreCommand(flags: ExploreFlags): Promise<number> {
   if (methods !== undefined && explorableMethods(methods).length === 0) {
     throw new TckError(`--methods ${flags.methods}: names no method or tier explore can draw (e.g. add_message,get_conversation or bronze)`);
   }
+  // Where the reports and the reproductions go is checked before the first sequence.
+  await ensureWritableDir(flags.out, '--out');
   const embedded = flags.url === undefined ? await (await import('../servers/bridge/index.js')).startReferenceServer({ port: 0 }) : undefined;
   const url = flags.url ?? embedded!.url;
+  if (flags.reporter.includes('console')) process.stdout.write(`exploring ${targetWords(url, flags.urlFrom, embedded !== undefined)}\n`);
   const interrupts = watchInterrupts();
   const startedAt = new Date();
   try {

@@ -7,6 +7,10 @@ import { DEFAULT_LIMITS } from '../util/limits.js';
 import { EXPLORE_DEFAULTS } from '../explore/defaults.js';
 import { TIERS } from '../engine/scenario.js';
 import { FileSystemHangs } from './paths.js';
+import { nearest } from '../util/words.js';
+
+const GRADINGS = ['strict', 'established'] as const;
+const ADVISORY_MODES = ['report', 'fail'] as const;
 
 
 function positiveInt(name: string) {
@@ -29,6 +33,27 @@ function port(value: string): number {
   return n;
 }
 const collect = (value: string, previous: string[] = []) => [...previous, value];
+/**
+ * One of `values`, case ignored (`--tier Gold` is gold); anything else is refused with the
+ * choices and the nearest one.
+ */
+function choice<T extends string>(values: readonly T[]) {
+  return (value: string): T => {
+    const lower = value.trim().toLowerCase();
+    if ((values as readonly string[]).includes(lower)) return lower as T;
+    const near = nearest(value, values);
+    throw new InvalidArgumentError(`Allowed choices are ${values.join(', ')}${near ? `; did you mean '${near}'?` : ''}`);
+  };
+}
+const choiceHelp = (values: readonly string[]) => `(choices: ${values.join(', ')})`;
+/** The options of every command that talks to a conformance server: its URL (also TCK_URL) and the config file. */
+function targetOptions(command: Command, embedded: string): Command {
+  return command
+    .addOption(new Option('-u, --url <url>', `conformance server base URL (also TCK_URL, or "url" in the config file; ${embedded})`).env('TCK_URL'))
+    .option('--config <file>', 'settings file (JSON; default: tck.config.json or .tckrc in the working directory); flags and TCK_URL win over it');
+}
+/** What a target command takes from the config file. */
+const TARGET_CONFIG = ['url', 'header', 'requestTimeout', 'scenarioTimeout', 'maxTime', 'reconnectWindow'] as const;
 /** --reporter a,b (repeatable): the first one given replaces the default list. */
 function reporters(value: string, previous: readonly ReporterName[]): ReporterName[] {
   if (value.trim() === '') throw new InvalidArgumentError('an empty list names no reporter (choose from console, json, junit, html, md, badge)');
@@ -55,12 +80,14 @@ export function buildProgram(): Command {
     .command('run', { isDefault: true })
     .description('run the suites against a conformance server (default: the embedded reference server)')
     .addOption(new Option('-u, --url <url>', 'conformance server base URL (omit to start the embedded reference server)').env('TCK_URL'))
-    .addOption(new Option('-t, --tier <tier>', 'highest tier to run; lower tiers run too (platinum, the optional Volume 5 tier, runs only when named)').choices(TIERS).default('gold'))
+    .addOption(new Option('-t, --tier <tier>', `highest tier to run; lower tiers run too (platinum, the optional Volume 5 tier, runs only when named) ${choiceHelp(TIERS)}`).argParser(choice(TIERS)).default('gold'))
     .option('-g, --grep <pattern>', 'run only scenarios whose id, title, clause or group matches (regex, case-insensitive)')
     .option('-s, --scenario <id>', 'run only this scenario (repeatable)', collect)
     .option('--skip <id>', 'skip this scenario (repeatable)', collect)
-    .addOption(new Option('--grading <rule>', 'grading rule').choices(['strict', 'established']).default('strict'))
-    .option('--bail', 'stop at the first failing scenario')
+    .addOption(new Option('--grading <rule>', `grading rule ${choiceHelp(GRADINGS)}`).argParser(choice(GRADINGS)).default('strict'))
+    .addOption(new Option('--advisories <mode>', `advisories (the kit's own readings, which no sentence states): report them beside the verdict, or fail their scenarios ${choiceHelp(ADVISORY_MODES)}`).argParser(choice(ADVISORY_MODES)).default('report'))
+    .addOption(new Option('--bail [n]', 'stop at the first failing scenario (with N: after N failures)').argParser(positiveInt('--bail')))
+    .option('--max-failures <n>', 'stop after N failing scenarios; the rest are reported as not run', positiveInt('--max-failures'))
     .option('--request-timeout <ms>', 'per-request timeout in milliseconds', positiveInt('--request-timeout'), DEFAULT_LIMITS.requestTimeoutMs)
     .option('--scenario-timeout <ms>', 'per-scenario timeout in milliseconds', positiveInt('--scenario-timeout'), DEFAULT_LIMITS.scenarioTimeoutMs)
     .option('--max-body <bytes>', 'largest response body accepted, in bytes', positiveInt('--max-body'), DEFAULT_LIMITS.maxBodyBytes)
@@ -72,12 +99,15 @@ export function buildProgram(): Command {
     .option('--token <token>', 'with --hosted URL: an OAuth access token, when there is no API key (also TCK_TOKEN)')
     .option('--idp-token <token>', 'with --hosted URL: an identity-provider token for the token exchange scenarios (also TCK_IDP_TOKEN); without one they are skipped')
     .option('--workspace <id>', "with --hosted: the workspace of the credential (also TCK_WORKSPACE; default: learned from the key list)")
-    .option('--other-api-key <key>', 'with --hosted: an API key of another workspace, for the reveal rule (also TCK_OTHER_API_KEY)')
+    .option('--other-api-key <key>', 'with --hosted: an API key of another workspace, for the reveal and key-list rules (also TCK_OTHER_API_KEY)')
+    .option('--expired-token <token>', 'with --hosted URL: an access token of the service past its exp (also TCK_EXPIRED_TOKEN)')
+    .option('--expired-idp-token <token>', 'with --hosted URL: an identity-provider token past its exp (also TCK_EXPIRED_IDP_TOKEN)')
+    .option('--allow-incomplete', 'with --hosted: exit 0 when the hosted profile is only incomplete (scenarios skipped for an input the run lacked, nothing failed)')
     .option('-o, --out <dir>', 'directory for report files', 'reports')
     .addOption(new Option('-r, --reporter <list>', 'reporters, comma-separated or repeated: console, json, junit, html, md, badge').argParser(reporters).default(DEFAULT_REPORTERS, DEFAULT_REPORTERS.join(',')))
     .option('--baseline <file>', 'known failures (with reasons) that do not fail the gate; the exit code follows the gate')
     .option('--write-baseline <file>', "write this run's failures as a baseline")
-    .option('--only-failed <report.json>', 'run only the scenarios that failed or errored in that report')
+    .option('--only-failed <report.json>', 'run again the scenarios that failed, errored or did not run in that report')
     .addOption(new Option('-q, --quiet', 'print only the summary').conflicts('verbose'))
     .option('--failures-only', 'print each failure with its details and the summary, not the scenarios that passed')
     .option('-v, --verbose', 'print every exchange as it happens, and all exchanges of each failure')
@@ -85,8 +115,8 @@ export function buildProgram(): Command {
     .option('--server <command>', "shell command that starts the server under test; the run waits until --url accepts connections, then stops it")
     .option('--server-timeout <ms>', 'how long --server gets to start answering, in milliseconds', positiveInt('--server-timeout'), DEFAULT_LIMITS.serverStartMs)
     .action(async (_opts, command: Command) => {
-      const [{ applyRunConfig }, { runCommand }] = await Promise.all([import('./run-config.js'), import('./run-command.js')]);
-      process.exitCode = await runCommand(applyRunConfig(command));
+      const [{ applyConfig, urlSource }, { runCommand }] = await Promise.all([import('./run-config.js'), import('./run-command.js')]);
+      process.exitCode = await runCommand({ ...applyConfig<Parameters<typeof runCommand>[0]>(command), urlFrom: urlSource(command) });
     });
   run.addHelpText(
     'after',
@@ -96,12 +126,13 @@ Examples:
   $ tck run --url http://127.0.0.1:3001  run against your conformance server
   $ tck run --url http://localhost:3001 --tier bronze --header "Authorization: Bearer $TOKEN"
   $ tck run --scenario SCN-B-043 --verbose
+  $ tck run --only-failed reports/report.json   run again what failed, errored or did not run
   $ tck run --url http://127.0.0.1:3001 --reporter console,junit,md --baseline known-failures.json
   $ tck run --url http://127.0.0.1:3001 --server 'npm run conformance-server'   start it, run, stop it
   $ tck run --hosted                     the hosted profile against the embedded hosted reference service
   $ TCK_API_KEY=nams_… TCK_IDP_TOKEN=… tck run --hosted https://memory.example.com/v1
 
-Exit codes: 0 requested tier reached and, with --hosted, every hosted group passed (with --baseline: the gate passed),
+Exit codes: 0 requested tier reached and, with --hosted, every hosted group passed (or, with --allow-incomplete, is incomplete; with --baseline: the gate passed),
 1 not reached (the gate failed),
 2 usage error or a report that could not be written, 3 target unreachable,
 130/143 interrupted by SIGINT/SIGTERM (a partial report is written).`,
@@ -151,7 +182,7 @@ Exit codes: 0 requested tier reached and, with --hosted, every hosted group pass
   program
     .command('list')
     .description('list the scenarios: id, tier (or "hosted"), clauses, title')
-    .addOption(new Option('-t, --tier <tier>', 'only this tier (hosted: the hosted profile)').choices([...TIERS, 'hosted']))
+    .addOption(new Option('-t, --tier <tier>', `only this tier (hosted: the hosted profile) ${choiceHelp([...TIERS, 'hosted'])}`).argParser(choice([...TIERS, 'hosted'] as const)))
     .addOption(new Option('--json', 'print JSON').conflicts('markdown'))
     .option('--markdown', 'print the Markdown catalogue (docs/scenarios.md)')
     .action(async (opts) => {
@@ -161,8 +192,8 @@ Exit codes: 0 requested tier reached and, with --hosted, every hosted group pass
 
   program
     .command('explain')
-    .description('explain one scenario: its clauses, what it does and what it asserts')
-    .argument('<id>', 'scenario id, e.g. SCN-B-043 or SCN-H-023')
+    .description('explain one scenario (what it asserts, and the sentence each assertion enforces), one sentence of the clause map (the assertions that enforce it), or one advisory')
+    .argument('<id>', 'a scenario id (SCN-B-043, SCN-H-023), a sentence id (SPEC-2.2.1, BRIDGE-RESPONSE-6, HOSTED-AUTH-3) or an advisory id (ADV-refuse-missing-param)')
     .action(async (id: string) => {
       const { explainCommand } = await import('./info-commands.js');
       await explainCommand(id);
@@ -193,23 +224,24 @@ Exit codes: 0 requested tier reached and, with --hosted, every hosted group pass
       process.exitCode = await diffCommand(oldFile, newFile, opts);
     });
 
-  program
+  const repro = program
     .command('repro')
     .description("print a scenario's requests as a bash script of curl calls that checks the answers: the script exits 0 once the server passes, 1 while it still fails (runs the scenario now, or reads the script from --report)")
-    .argument('<id>', 'scenario id, e.g. SCN-B-043')
-    .option('-u, --url <url>', 'conformance server base URL (omit to use the embedded reference server)')
+    .argument('<id>', 'scenario id, e.g. SCN-B-043');
+  targetOptions(repro, 'none: the embedded reference server')
     .option('-H, --header <header>', "extra request header 'Name: value' (repeatable; also TCK_HEADERS)", collect)
     .option('--request-timeout <ms>', 'per-request timeout in milliseconds', positiveInt('--request-timeout'), DEFAULT_LIMITS.requestTimeoutMs)
     .option('--report <report.json>', 'take the script of a failed scenario from this report instead of running it')
-    .action(async (id: string, opts) => {
-      const { reproCommand } = await import('./report-commands.js');
-      process.exitCode = await reproCommand(id, opts);
+    .action(async (id: string, _opts, command: Command) => {
+      const [{ applyConfig, urlSource }, { reproCommand }] = await Promise.all([import('./run-config.js'), import('./report-commands.js')]);
+      const opts = applyConfig<Parameters<typeof reproCommand>[1]>(command, TARGET_CONFIG);
+      process.exitCode = await reproCommand(id, { ...opts, urlFrom: urlSource(command) });
     });
 
-  program
+  const explore = program
     .command('explore')
-    .description('model-based testing: random sequences of calls, each answer checked against the rules the protocol states, given the state the reference model expects; every distinct disagreement is shrunk to a minimal sequence')
-    .option('-u, --url <url>', 'conformance server base URL (omit to explore the embedded reference server)')
+    .description('model-based testing: random sequences of calls, each answer checked against the rules the protocol states, given the state the reference model expects; every distinct disagreement is shrunk to a minimal sequence');
+  targetOptions(explore, 'none: the embedded reference server')
     .option('-H, --header <header>', "extra request header 'Name: value' (repeatable; also TCK_HEADERS)", collect)
     .option('--request-timeout <ms>', 'per-request timeout in milliseconds', positiveInt('--request-timeout'), DEFAULT_LIMITS.requestTimeoutMs)
     .option('--runs <n>', 'sequences to try', positiveInt('--runs'), EXPLORE_DEFAULTS.runs)
@@ -221,31 +253,34 @@ Exit codes: 0 requested tier reached and, with --hosted, every hosted group pass
     .option('--time-budget <ms>', 'bound on the exploration in milliseconds (shrinking included)', positiveInt('--time-budget'), EXPLORE_DEFAULTS.timeBudgetMs)
     .option('-o, --out <dir>', 'directory for report files', 'reports')
     .option('-r, --reporter <list>', `reporters, comma-separated or repeated: console, json, junit, html, md, badge (default: ${DEFAULT_REPORTERS.join(',')})`, reporters, DEFAULT_REPORTERS)
-    .action(async (opts) => {
-      const { exploreCommand } = await import('./explore-command.js');
-      process.exitCode = await exploreCommand(opts);
+    .action(async (_opts, command: Command) => {
+      const [{ applyConfig, urlSource }, { exploreCommand }] = await Promise.all([import('./run-config.js'), import('./explore-command.js')]);
+      const opts = applyConfig<Parameters<typeof exploreCommand>[0]>(command, [...TARGET_CONFIG, 'out', 'reporter']);
+      process.exitCode = await exploreCommand({ ...opts, urlFrom: urlSource(command) });
     });
 
-  program
+  const probe = program
     .command('probe')
-    .description('pre-flight: call each of the 26 methods once and show which answer and which tiers are reachable')
-    .option('-u, --url <url>', 'conformance server base URL (omit to probe the embedded reference server)')
-    .option('-H, --header <header>', "extra request header 'Name: value' (repeatable)", collect)
+    .description('pre-flight: call every method of the protocol once (Bronze to Platinum) with harmless input, and show which answer and which tiers are reachable');
+  targetOptions(probe, 'none: the embedded reference server')
+    .option('-H, --header <header>', "extra request header 'Name: value' (repeatable; also TCK_HEADERS)", collect)
     .option('--request-timeout <ms>', 'per-request timeout in milliseconds', positiveInt('--request-timeout'), DEFAULT_LIMITS.requestTimeoutMs)
     .option('--json', 'print the rows and the reachable tiers as JSON')
-    .action(async (opts) => {
-      const { probeCommand } = await import('./probe-command.js');
-      process.exitCode = await probeCommand(opts);
+    .action(async (_opts, command: Command) => {
+      const [{ applyConfig, urlSource }, { probeCommand }] = await Promise.all([import('./run-config.js'), import('./probe-command.js')]);
+      const opts = applyConfig<Parameters<typeof probeCommand>[0]>(command, TARGET_CONFIG);
+      process.exitCode = await probeCommand({ ...opts, urlFrom: urlSource(command) });
     });
 
-  program
+  const certify = program
     .command('certify')
-    .description('run the full bridge suite (every tier, no selection) and write a certification bundle a reviewer can verify offline')
+    .description('run the full bridge suite (every tier, no selection) against your server and write a certification bundle a reviewer can verify offline');
+  targetOptions(certify, 'required, unless --embedded')
+    .option('--embedded', "certify the kit's own embedded reference server (a demonstration: the bundle says so)")
     .option('--name <name>', "the implementation's name (required)")
     .option('--impl-version <version>', "the implementation's version (required; after `certify`, --version means this too)")
     .option('--language <language>', "the implementation's language: Python, TypeScript, Go, … (required)")
     .option('--repository <url>', "the implementation's repository URL (required)")
-    .option('-u, --url <url>', 'conformance server base URL (omit to certify the embedded reference server)')
     .option('--report-url <url>', "the registry entry's report_url (where the report will be published)")
     .option('-H, --header <header>', "extra request header 'Name: value' (repeatable; also TCK_HEADERS); values are never recorded", collect)
     .option('--request-timeout <ms>', 'per-request timeout in milliseconds', positiveInt('--request-timeout'), DEFAULT_LIMITS.requestTimeoutMs)
@@ -258,11 +293,13 @@ Exit codes: 0 requested tier reached and, with --hosted, every hosted group pass
     .addOption(new Option('-s, --scenario <id>').hideHelp())
     .addOption(new Option('--skip <id>').hideHelp())
     .addOption(new Option('--only-failed <file>').hideHelp())
-    .addOption(new Option('--bail').hideHelp())
+    .addOption(new Option('--bail [n]').hideHelp())
+    .addOption(new Option('--max-failures <n>').hideHelp())
     .addOption(new Option('--hosted [url]').hideHelp())
-    .action(async (opts) => {
-      const { certifyCommand } = await import('./certify-command.js');
-      process.exitCode = await certifyCommand(opts);
+    .action(async (_opts, command: Command) => {
+      const [{ applyConfig, urlSource }, { certifyCommand }] = await Promise.all([import('./run-config.js'), import('./certify-command.js')]);
+      const opts = applyConfig<Parameters<typeof certifyCommand>[0]>(command, TARGET_CONFIG);
+      process.exitCode = await certifyCommand({ ...opts, urlFrom: urlSource(command) });
     });
 
   program
@@ -355,23 +392,9 @@ function rejectUnknownCommand(program: Command, args: readonly string[]): void {
   if (first === undefined || first.startsWith('-')) return;
   const names = program.commands.flatMap((c) => [c.name(), ...c.aliases()]);
   if (names.includes(first) || first === 'help') return;
-  const near = names.map((n) => ({ n, d: distance(first, n) })).sort((a, b) => a.d - b.d)[0];
-  const hint = near && near.d <= Math.max(2, Math.floor(first.length / 2)) ? ` — did you mean '${near.n}'?` : '';
+  const near = nearest(first, names);
+  const hint = near ? ` — did you mean '${near}'?` : '';
   throw new TckError(`unknown command '${first}'${hint} (see \`tck --help\`)`);
-}
-
-/** Levenshtein distance, with a swap of two neighbours counted as one edit. */
-function distance(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...new Array<number>(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
-    }
-  }
-  return d[a.length]![b.length]!;
 }
 
 /** Turns any error into one readable line and an exit code; a stack trace only with --debug. */

@@ -6,6 +6,7 @@ import { EXIT } from '../engine/errors.js';
 import { headersFrom } from './options.js';
 import { colorFor } from '../report/render/color.js';
 import { TIERS } from '../engine/scenario.js';
+import { targetWords, type TargetFlags } from './target.js';
 
 type ProbeStatus = 'answers' | 'rejects' | 'missing' | 'broken';
 
@@ -90,6 +91,9 @@ export async function probe(client: BridgeClient): Promise<ProbeRow[]> {
   return rows;
 }
 
+/** What a 404 with an {"error"} body adds to its reason; said once under the table, not on every row. */
+const LOOKUP_HINT = / \(if the method exists, a lookup that finds nothing answers 200 null\)$/;
+
 function judge(outcome: Outcome): { status: ProbeStatus; detail: string } {
   switch (outcome.kind) {
     case 'error':
@@ -114,7 +118,7 @@ function reachableTiers(rows: readonly ProbeRow[]): string[] {
   return reachable;
 }
 
-export async function probeCommand(flags: { url?: string; header?: string[]; requestTimeout: number; json?: boolean }): Promise<number> {
+export async function probeCommand(flags: TargetFlags & { header?: string[]; requestTimeout: number; json?: boolean }): Promise<number> {
   const headers = headersFrom(flags.header);
   const embedded = flags.url === undefined
     ? await (await import('../servers/bridge/index.js')).startReferenceServer({ port: 0, store: new (await import('../servers/hosted/store.js')).HostedStore() })
@@ -127,18 +131,24 @@ export async function probeCommand(flags: { url?: string; header?: string[]; req
     throw err;
   }
   try {
+    const target = targetWords(client.url, flags.urlFrom, embedded !== undefined);
+    if (!flags.json) process.stdout.write(`probing ${target}\n\n`);
     const rows = await probe(client);
     const tiers = reachableTiers(rows);
     if (flags.json) {
-      process.stdout.write(`${JSON.stringify({ url: client.url, rows, reachableTiers: tiers }, null, 2)}\n`);
+      const from = embedded !== undefined ? 'embedded reference server' : (flags.urlFrom ?? '--url');
+      process.stdout.write(`${JSON.stringify({ url: client.url, from, rows, reachableTiers: tiers }, null, 2)}\n`);
       return tiers.includes('gold') ? EXIT.ok : EXIT.notReached;
     }
     const c = colorFor(process.stdout);
     const paint = { answers: c.green, rejects: c.yellow, missing: c.red, broken: c.red };
+    let lookups = 0;
     for (const r of rows) {
-      process.stdout.write(`${paint[r.status](r.status.padEnd(8))} ${r.tier.padEnd(9)} ${r.method.padEnd(25)} ${c.dim(r.detail)}\n`);
+      const detail = r.detail.replace(LOOKUP_HINT, () => (lookups++, ' *'));
+      process.stdout.write(`${paint[r.status](r.status.padEnd(8))} ${r.tier.padEnd(9)} ${r.method.padEnd(25)} ${c.dim(detail)}\n`);
     }
-    process.stdout.write(`\nreachable tiers: ${tiers.length ? tiers.join(', ') : 'none'} (a tier is reachable when its methods and every lower tier's answer the probe; platinum is optional)\n`);
+    if (lookups > 0) process.stdout.write(c.dim(`\n* a 404 with an {"error"} body: a missing method, or a lookup that found nothing (which the protocol answers 200 null)\n`));
+    process.stdout.write(`\nreachable tiers of ${target}: ${tiers.length ? tiers.join(', ') : 'none'} (a tier is reachable when its methods and every lower tier's answer the probe; platinum is optional)\n`);
     return tiers.includes('gold') ? EXIT.ok : EXIT.notReached;
   } finally {
     await client.close();

@@ -1,7 +1,7 @@
 // The reports of `tck run` (what goes where, the baseline gate, the exit code), and the commands
 // that work on reports: `tck report`, `tck diff`, `tck repro`.
-import { dirname, resolve } from 'node:path';
-import { ensureReadableFile, ensureWritableDir } from './paths.js';
+import { resolve } from 'node:path';
+import { ensureReadableFile, ensureWritableDir, ensureWritableFile } from './paths.js';
 import { baselineFrom, evaluateBaseline, loadBaseline, writeBaseline, type Baseline } from '../report/baseline.js';
 import type { Exchange } from '../engine/evidence.js';
 import type { Scenario } from '../profiles/bridge/scenario.js';
@@ -16,6 +16,7 @@ import { isFailure } from '../report/render/text.js';
 import { scenariosOf } from '../report/render/view.js';
 import { reproScript } from '../report/repro.js';
 import { EXIT, TckError } from '../engine/errors.js';
+import { targetWords, type TargetFlags } from './target.js';
 
 /** The report-related flags of `tck run`. */
 export interface ReportingFlags {
@@ -32,6 +33,8 @@ export interface RunPreparation {
   baseline?: Baseline;
   /** The scenarios --only-failed selects (undefined without it). */
   scenarios?: string[];
+  /** What --only-failed re-runs, as the report's selection records it. */
+  rerun?: NonNullable<Report['selection']['rerun']>;
   /** Set when there is nothing to run (--only-failed on a report without failures). */
   nothingToRun?: string;
 }
@@ -45,7 +48,7 @@ export async function prepareRun(flags: ReportingFlags, known: readonly string[]
   const prep: RunPreparation = {};
   // Where the reports go is checked first: a run must not end in "cannot write".
   await ensureWritableDir(flags.out, '--out');
-  if (flags.writeBaseline) await ensureWritableDir(dirname(resolve(flags.writeBaseline)), '--write-baseline');
+  if (flags.writeBaseline) await ensureWritableFile(flags.writeBaseline, '--write-baseline');
   if (flags.baseline) await ensureReadableFile(flags.baseline, '--baseline');
   if (flags.onlyFailed) await ensureReadableFile(flags.onlyFailed, '--only-failed');
   if (flags.baseline) {
@@ -57,14 +60,24 @@ export async function prepareRun(flags: ReportingFlags, known: readonly string[]
   if (flags.onlyFailed) {
     if (flags.scenario?.length) throw new TckError('--only-failed and --scenario cannot be combined');
     const previous = await loadReport(resolve(flags.onlyFailed!));
-    const failed = scenariosOf(previous).filter(isFailure).map((s) => s.id);
+    // Everything that was not checked to pass: a run cut short (interrupted, a dead target, --bail)
+    // left most of it not run, and a re-run of its few failures alone would go green on nothing.
+    const again = scenariosOf(previous).filter((s) => isFailure(s) || s.outcome === 'not-run');
+    const failed = again.map((s) => s.id);
     const all = [...known, ...hosted];
     const notHosted = failed.filter((id) => id.startsWith('SCN-H-') && hosted.length === 0);
     if (notHosted.length) process.stderr.write(`tck: --only-failed: ${notHosted.join(', ')} are hosted scenarios and --hosted is not given; left out\n`);
     const gone = failed.filter((id) => !all.includes(id) && !notHosted.includes(id));
     if (gone.length) process.stderr.write(`tck: --only-failed: ${gone.join(', ')} no longer exist in this kit; left out\n`);
     prep.scenarios = failed.filter((id) => all.includes(id));
-    if (prep.scenarios.length === 0) prep.nothingToRun = `nothing failed in ${flags.onlyFailed}: nothing to re-run`;
+    const kept = again.filter((s) => prep.scenarios!.includes(s.id));
+    prep.rerun = {
+      from: flags.onlyFailed,
+      failed: kept.filter((s) => s.outcome === 'failed').length,
+      error: kept.filter((s) => s.outcome === 'error').length,
+      notRun: kept.filter((s) => s.outcome === 'not-run').length,
+    };
+    if (prep.scenarios.length === 0) prep.nothingToRun = `nothing failed, errored or was left not run in ${flags.onlyFailed}: nothing to re-run`;
   }
   return prep;
 }
@@ -81,6 +94,7 @@ export async function planOf(selection: Selection): Promise<Scenario[]> {
  */
 export function finalReport(report: Report, flags: ReportingFlags, prep: RunPreparation): { report: Report; newBaseline?: Baseline } {
   const data = normalizeReport(report);
+  if (prep.rerun) data.selection.rerun = prep.rerun;
   const newBaseline = flags.writeBaseline ? baselineFrom(data, prep.baseline) : undefined;
   const against = prep.baseline ?? newBaseline;
   if (against) data.gate = evaluateBaseline(data, against, flags.baseline ?? flags.writeBaseline!);
@@ -136,10 +150,11 @@ type ReportCommandFlags = Partial<Record<FileFormat, string>>;
 /** `tck report FILE [--junit F] [--html F] [--md F] [--badge F] [--json F]`; no flag: the console summary. */
 export async function reportCommand(file: string, flags: ReportCommandFlags): Promise<number> {
   await ensureReadableFile(file, 'report');
+  const formats = (['json', 'junit', 'html', 'md', 'badge'] as const).filter((f) => flags[f] !== undefined);
+  // Every output path is checked before the report is read and rendered.
+  for (const f of formats) await ensureWritableFile(flags[f]!, `--${f}`);
   const report = await loadReport(resolve(file));
-  const targets: FileTarget[] = (['json', 'junit', 'html', 'md', 'badge'] as const)
-    .filter((f) => flags[f] !== undefined)
-    .map((format) => ({ format, path: resolve(flags[format]!) }));
+  const targets: FileTarget[] = formats.map((format) => ({ format, path: resolve(flags[format]!) }));
   if (targets.length === 0) {
     new ConsoleReporter().onEnd(report);
     return EXIT.ok;
@@ -155,18 +170,16 @@ export async function reportCommand(file: string, flags: ReportCommandFlags): Pr
 export async function diffCommand(oldFile: string, newFile: string, flags: { json?: boolean }): Promise<number> {
   for (const f of [oldFile, newFile]) await ensureReadableFile(f, 'diff');
   const [before, after] = [await loadReport(resolve(oldFile)), await loadReport(resolve(newFile))];
+  // Runs of different selections differ in what ran, not in what the server does: diffReports
+  // compares what both selected, and the verdict says so.
   const d = diffReports(before, after);
-  // Runs of different selections differ in what ran, not in what the server does: say so.
-  const sel = (r: Report) => JSON.stringify({ ...r.selection, tier: r.requestedTier });
-  if (sel(before) !== sel(after)) process.stderr.write(`tck: warning: the two runs selected differently (${sel(before)} vs ${sel(after)}); appeared and vanished scenarios may be the selection's doing\n`);
   process.stdout.write(flags.json ? `${JSON.stringify(d, null, 2)}\n` : renderDiff(d));
   return isRegression(d) ? EXIT.notReached : EXIT.ok;
 }
 
 // ------------------------------------------------------------------ tck repro
 
-interface ReproFlags {
-  url?: string;
+interface ReproFlags extends TargetFlags {
   header?: string[];
   requestTimeout: number;
   report?: string;
@@ -176,6 +189,7 @@ interface ReproFlags {
 export async function reproCommand(rawId: string, flags: ReproFlags): Promise<number> {
   const id = rawId.toUpperCase();
   if (flags.report) {
+    await ensureReadableFile(flags.report, '--report');
     const report = await loadReport(resolve(flags.report!));
     const s = scenariosOf(report).find((x) => x.id === id);
     if (!s) throw new TckError(`${id} is not in ${flags.report}`);
@@ -202,10 +216,11 @@ export async function reproCommand(rawId: string, flags: ReproFlags): Promise<nu
   });
   const result = report.scenarios[0]!;
   const url = report.target.url;
+  const against = targetWords(url, flags.urlFrom, report.target.embedded);
   process.stderr.write(
     isFailure(result)
-      ? `tck: ${id} ${result.outcome} against ${url}: ${(result.message ?? '').split('\n')[0]}\n`
-      : `tck: ${id} ${result.outcome} against ${url}; the script replays its requests\n`,
+      ? `tck: ${id} ${result.outcome} against ${against}: ${(result.message ?? '').split('\n')[0]}\n`
+      : `tck: ${id} ${result.outcome} against ${against}; the script replays its requests\n`,
   );
   process.stdout.write(reproScript({ ...result, exchanges }, { url, embedded: report.target.embedded }));
   return EXIT.ok;

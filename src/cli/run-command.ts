@@ -1,7 +1,12 @@
 // `tck run`: select, run, report, and turn the verdict into an exit code.
+import { join, relative, resolve } from 'node:path';
 import type { Exchange } from '../profiles/bridge/index.js';
+import { scenariosOf } from '../report/render/view.js';
+import { shellWord } from '../report/render/text.js';
+import type { TargetFlags } from './target.js';
 import type { ScenarioTier } from '../engine/scenario.js';
 import type { GradingRuleName } from '../engine/grading.js';
+import type { AdvisoryMode } from '../engine/result.js';
 import { ConsoleReporter, SILENT } from '../report/render/console.js';
 import { RunUnreachable, isHostedId, profilesOf, runTck, type HostedOptions } from '../run/run.js';
 import { EXIT, TckError } from '../engine/errors.js';
@@ -10,14 +15,16 @@ import { headersFrom } from './options.js';
 import { startVendorServer, type VendorServer } from './vendor-server.js';
 import { exitCodeOf, finalReport, planOf, prepareRun, publishRun, writeRunFiles, type ReportingFlags, type RunPreparation } from './report-commands.js';
 
-interface RunFlags extends ReportingFlags {
-  url?: string;
+interface RunFlags extends ReportingFlags, TargetFlags {
   tier: ScenarioTier;
   grep?: string;
   scenario?: string[];
   skip?: string[];
   grading: GradingRuleName;
-  bail?: boolean;
+  advisories: AdvisoryMode;
+  /** --bail (true) or --bail N. */
+  bail?: boolean | number;
+  maxFailures?: number;
   requestTimeout: number;
   scenarioTimeout: number;
   maxBody: number;
@@ -38,6 +45,9 @@ interface RunFlags extends ReportingFlags {
   idpToken?: string;
   workspace?: string;
   otherApiKey?: string;
+  expiredToken?: string;
+  expiredIdpToken?: string;
+  allowIncomplete?: boolean;
 }
 
 const HOSTED_FLAGS: [keyof RunFlags, string][] = [
@@ -46,6 +56,9 @@ const HOSTED_FLAGS: [keyof RunFlags, string][] = [
   ['idpToken', '--idp-token'],
   ['workspace', '--workspace'],
   ['otherApiKey', '--other-api-key'],
+  ['expiredToken', '--expired-token'],
+  ['expiredIdpToken', '--expired-idp-token'],
+  ['allowIncomplete', '--allow-incomplete'],
 ];
 
 /**
@@ -61,13 +74,13 @@ async function hostedOptionsOf(flags: RunFlags, env: NodeJS.ProcessEnv = process
   const pick = (flag: string | undefined, name: string) => flag ?? (env[name] === '' ? undefined : env[name]);
   if (flags.hosted === true) {
     const { ApiKeyRegistry } = await import('../servers/hosted/index.js');
-    for (const [k, f] of [['token', '--token'], ['idpToken', '--idp-token'], ['otherApiKey', '--other-api-key']] as const) {
+    for (const [k, f] of [['token', '--token'], ['idpToken', '--idp-token'], ['otherApiKey', '--other-api-key'], ['expiredToken', '--expired-token'], ['expiredIdpToken', '--expired-idp-token']] as const) {
       if (flags[k] !== undefined) throw new TckError(`${f} needs --hosted URL: the embedded hosted service issues its own credentials and tokens`);
     }
     if (flags.apiKey !== undefined && !ApiKeyRegistry.isWellFormed(flags.apiKey)) {
       throw new TckError('--api-key for the embedded hosted service must be "nams_" followed by at least 16 characters of A-Z a-z 0-9 _ -');
     }
-    return { ...(flags.apiKey !== undefined ? { apiKey: flags.apiKey } : {}), ...(flags.workspace !== undefined ? { workspaceId: flags.workspace } : {}) };
+    return { ...(flags.apiKey !== undefined ? { apiKey: flags.apiKey } : {}), ...(flags.workspace !== undefined ? { workspaceId: flags.workspace } : {}), ...(flags.allowIncomplete ? { allowIncomplete: true } : {}) };
   }
   const { normalizeEndpoint } = await import('../servers/hosted/index.js');
   let url: string;
@@ -79,9 +92,16 @@ async function hostedOptionsOf(flags: RunFlags, env: NodeJS.ProcessEnv = process
   const apiKey = pick(flags.apiKey, 'TCK_API_KEY');
   const token = pick(flags.token, 'TCK_TOKEN');
   if (apiKey === undefined && token === undefined) throw new TckError('--hosted URL needs a credential: --api-key KEY or --token TOKEN (or TCK_API_KEY, TCK_TOKEN)');
-  const optional = { idpToken: pick(flags.idpToken, 'TCK_IDP_TOKEN'), workspaceId: pick(flags.workspace, 'TCK_WORKSPACE'), otherApiKey: pick(flags.otherApiKey, 'TCK_OTHER_API_KEY') };
+  const optional = {
+    idpToken: pick(flags.idpToken, 'TCK_IDP_TOKEN'),
+    workspaceId: pick(flags.workspace, 'TCK_WORKSPACE'),
+    otherApiKey: pick(flags.otherApiKey, 'TCK_OTHER_API_KEY'),
+    expiredToken: pick(flags.expiredToken, 'TCK_EXPIRED_TOKEN'),
+    expiredIdpToken: pick(flags.expiredIdpToken, 'TCK_EXPIRED_IDP_TOKEN'),
+  };
   return {
     url,
+    ...(flags.allowIncomplete ? { allowIncomplete: true } : {}),
     ...(apiKey !== undefined ? { apiKey } : {}),
     ...(token !== undefined ? { token } : {}),
     ...Object.fromEntries(Object.entries(optional).filter(([, v]) => v !== undefined)),
@@ -92,6 +112,7 @@ export async function runCommand(flags: RunFlags): Promise<number> {
   // TCK_URL stands in for --url (an empty value counts as unset), as TCK_HEADERS does for --header.
   if (flags.url === undefined && (process.env.TCK_URL ?? '') !== '') flags = { ...flags, url: process.env.TCK_URL! };
   const headers = headersFrom(flags.header);
+  bailOf(flags); // --bail N against --max-failures M: refused before anything runs
   const hosted = await hostedOptionsOf(flags);
   const { HOSTED_SCENARIOS } = await import('../../suites/hosted/index.js');
   const prep = await prepareRun(flags, (await planOf({})).map((s) => s.id), hosted !== undefined ? HOSTED_SCENARIOS.map((s) => s.id) : []);
@@ -157,7 +178,8 @@ async function runAndReport(
       ...(flags.url !== undefined ? { url: flags.url } : {}),
       ...selection,
       grading: flags.grading,
-      bail: !!flags.bail,
+      advisories: flags.advisories,
+      bail: bailOf(flags),
       requestTimeoutMs: flags.requestTimeout,
       scenarioTimeoutMs: flags.scenarioTimeout,
       maxBodyBytes: flags.maxBody,
@@ -187,7 +209,23 @@ async function runAndReport(
     ...(await publishRun(final.report, flags, final.newBaseline)),
   ];
   if (failed.some((f) => f !== undefined)) return EXIT.usage;
-  return exitCodeOf(final.report);
+  const code = exitCodeOf(final.report);
+  // A run that did not pass ends with the command that re-runs what it did not check to pass.
+  const again = scenariosOf(final.report).some((s) => s.outcome === 'failed' || s.outcome === 'error' || s.outcome === 'not-run');
+  if (code !== EXIT.ok && again && !flags.quiet && flags.reporter.includes('json') && flags.reporter.includes('console')) {
+    const file = relative(process.cwd(), join(resolve(flags.out), 'report.json')) || 'report.json';
+    // The target given on the command line goes with it; TCK_URL and the config file apply again by themselves.
+    const url = flags.urlFrom === '--url' && flags.url !== undefined ? ` --url ${shellWord(flags.url)}` : '';
+    process.stdout.write(`re-run what failed, errored or did not run: tck run --only-failed ${shellWord(file)}${url}\n`);
+  }
+  return code;
+}
+
+/** --bail, --bail N and --max-failures N as one bound: how many failures stop the run (false: none). */
+function bailOf(flags: Pick<RunFlags, 'bail' | 'maxFailures'>): boolean | number {
+  const n = flags.maxFailures ?? (flags.bail === true ? 1 : flags.bail);
+  if (flags.maxFailures !== undefined && typeof flags.bail === 'number' && flags.bail !== flags.maxFailures) throw new TckError(`--bail ${flags.bail} and --max-failures ${flags.maxFailures} disagree: give one`);
+  return n === undefined || n === false ? false : n;
 }
 
 /** Runs one reporter; a failure becomes one line on stderr (a stack trace only with --debug). */

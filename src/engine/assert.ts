@@ -94,12 +94,16 @@ export interface SoftCheck {
 
 /** Assertions a scenario keeps for the clause map (counted past it). */
 const MAX_RECORDS = 2_000;
+/** Advisories that did not hold a scenario keeps (a loop of them must not swell the report). */
+const MAX_ADVISORY_NOTES = 100;
 
 /** The assertions of one scenario: counted, cited, kept (bounded), and its advisories that did not hold. */
 export class AssertionLog {
   readonly records: AssertionRecord[] = [];
   readonly advisories: AdvisoryNote[] = [];
   count = 0;
+  /** How many of them were advisories. */
+  advised = 0;
   constructor(
     /** The scenario's clauses: what an assertion that cites nothing itself enforces. */
     readonly clauses: readonly string[],
@@ -108,6 +112,7 @@ export class AssertionLog {
 
   record(entry: AssertionRecord): void {
     this.count++;
+    if (entry.advisory) this.advised++;
     if (this.records.length < MAX_RECORDS) this.records.push(entry);
   }
 }
@@ -216,7 +221,7 @@ function settle(finding: Finding<unknown>, cites: readonly string[], advisory?: 
   let failure = finding.failure!;
   if (advisory !== undefined) {
     if (log?.mode !== 'fail') {
-      log?.advisories.push({ id: advisory, message: failure.message, ...(failure.expected !== undefined ? { expected: failure.expected } : {}), ...(failure.actual !== undefined ? { actual: failure.actual } : {}) });
+      if ((log?.advisories.length ?? 0) < MAX_ADVISORY_NOTES) log?.advisories.push({ id: advisory, message: failure.message, ...(failure.expected !== undefined ? { expected: failure.expected } : {}), ...(failure.actual !== undefined ? { actual: failure.actual } : {}) });
       return false;
     }
     const judged = failure.judged;

@@ -2,12 +2,16 @@
 // (JSON.stringify of a report once hit "Invalid string length" on a 195 MiB message) and readable.
 // Evidence bodies have their own bound (src/bridge/exchange.ts).
 
+import { cutAt } from '../util/words.js';
+
 /** Characters of a result's message, and of its expected/actual values once serialised. */
 const MAX_RESULT_TEXT = 64 * 1024;
 
 /** `text` cut at `max` characters, with a marker saying how much was left out. */
 export function capText(text: string, max = MAX_RESULT_TEXT): string {
-  return text.length <= max ? text : `${text.slice(0, max)}… [${text.length - max} more characters cut]`;
+  if (text.length <= max) return text;
+  const head = cutAt(text, max);
+  return `${head}… [${text.length - head.length} more characters cut]`;
 }
 
 /** A value kept as is when its JSON is within `max`; otherwise the start of its JSON, marked as cut. */

@@ -1,6 +1,7 @@
 // The evidence record of one HTTP call to a target: what was sent, what came back, how long it took.
 // Reports and recorders keep these; they never contain the values of extra request headers.
 import { z } from 'zod';
+import { cutAt } from '../util/words.js';
 
 /**
  * One HTTP exchange with a target, whatever profile made it: the one evidence record that
@@ -53,23 +54,27 @@ const FORMAT_CAP_CHARS = 2048;
 /** The text of a body for an Exchange: whole up to DISPLAY_CAP_BYTES, then cut with a marker. */
 export function displayText(buf: Buffer, text: string, cap = DISPLAY_CAP_BYTES): string {
   if (buf.length <= cap) return text;
-  const cut = buf.length - cap;
-  // A cut inside a multi-byte character decodes to U+FFFD, which is fine for display.
-  return `${buf.toString('utf8', 0, cap)}…[truncated: ${cut} more bytes]`;
+  // Cut before a character, never inside one: a continuation byte (10xxxxxx) moves the cut back to its lead byte.
+  let end = cap;
+  while (end > 0 && (buf[end]! & 0xc0) === 0x80) end--;
+  return `${buf.toString('utf8', 0, end)}…[truncated: ${buf.length - end} more bytes]`;
 }
 
 /**
- * Control characters other than newline and tab (C0, DEL and C1) shown as \u escapes: text from
- * a server cannot drive the terminal it is printed on (escape sequences, carriage returns).
+ * Control characters other than newline and tab (C0, DEL and C1) and the bidirectional controls
+ * (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069) shown as \u escapes: text from a server
+ * cannot drive the terminal it is printed on (escape sequences, carriage returns), nor reorder
+ * what a reader sees of a line (a U+202E makes "exe.txt" read "txt.exe").
  */
 export function printable(text: string): string {
   // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 function clip(text: string, max: number): string {
   if (text.length <= max) return text;
-  return `${text.slice(0, max)}…[${text.length - max} more characters]`;
+  const head = cutAt(text, max);
+  return `${head}…[${text.length - head.length} more characters]`;
 }
 
 function pathOf(url: string): string {

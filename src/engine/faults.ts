@@ -105,8 +105,19 @@ export class ScenarioTimeout extends ScenarioFault {
   }
 }
 
-/** A scenario declared that it cannot run here (e.g. a precondition the target lacks). */
-export class SkipScenario extends Error {}
+/**
+ * A scenario declared that it cannot run here (e.g. a precondition the target lacks). `needs`: the
+ * input the run lacked, as the flag that gives it (`--idp-token`); a level whose only shortfall is
+ * such skips is incomplete, not failed (src/engine/grading.ts).
+ */
+export class SkipScenario extends Error {
+  constructor(
+    message: string,
+    readonly needs?: string,
+  ) {
+    super(message);
+  }
+}
 
 export function formatSeconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;

@@ -42,6 +42,11 @@ interface LadderGrade<L extends string> {
   achieved: L | null;
   /** Every level that has scenarios passes (and at least one has). */
   passed: boolean;
+  /**
+   * Not passed, yet nothing failed: every level that has scenarios passes or is incomplete, and at
+   * least one is incomplete. The flags that would complete the run; undefined otherwise.
+   */
+  incomplete?: string[];
 }
 
 const COUNT_KEY: Record<Outcome, 'passed' | 'failed' | 'error' | 'skipped' | 'notRun'> = {
@@ -58,23 +63,30 @@ const COUNT_KEY: Record<Outcome, 'passed' | 'failed' | 'error' | 'skipped' | 'no
  * selection) never passes, whatever those that ran did.
  */
 export function gradeLadder<L extends string>(
-  results: readonly { outcome: Outcome }[],
+  results: readonly { outcome: Outcome; needs?: string | undefined }[],
   levelOf: (r: never) => L,
   ladder: Ladder<L>,
   population?: Partial<Record<L, number>>,
 ): LadderGrade<L> {
   const levels = ladder.levels.map((level) => {
     const counts: LevelCounts & { level: L } = { level, total: 0, passed: 0, failed: 0, error: 0, skipped: 0, notRun: 0, passes: false };
+    /** The inputs the level's scenarios skipped for lack of (one per such scenario). */
+    const lacking: string[] = [];
     for (const r of results) {
       if ((levelOf as (r: unknown) => L)(r) !== level) continue;
       counts.total++;
       counts[COUNT_KEY[r.outcome]]++;
+      if (r.outcome === 'skipped' && r.needs !== undefined) lacking.push(r.needs);
     }
     // A level none of whose scenarios ran is never reached (ran = passed, failed or errored).
     const ran = counts.passed + counts.failed + counts.error;
     const full = population?.[level];
     if (full !== undefined && full > counts.total) counts.inLevel = full;
     counts.passes = ran > 0 && counts.inLevel === undefined && counts.passed >= ladder.required[level] * counts.total;
+    // Incomplete, not failed: every scenario passed but those skipped for an input the run lacked.
+    if (!counts.passes && counts.inLevel === undefined && lacking.length > 0 && counts.passed + lacking.length === counts.total) {
+      counts.incomplete = [...new Set(lacking)];
+    }
     return counts;
   });
   let achieved: L | null = null;
@@ -85,7 +97,9 @@ export function gradeLadder<L extends string>(
     }
   }
   const present = levels.filter((l) => l.total > 0);
-  return { levels, achieved, passed: present.length > 0 && present.every((l) => l.passes) };
+  const passed = present.length > 0 && present.every((l) => l.passes);
+  const incomplete = !passed && present.length > 0 && present.every((l) => l.passes || l.incomplete !== undefined) ? [...new Set(present.flatMap((l) => l.incomplete ?? []))] : undefined;
+  return { levels, achieved, passed, ...(incomplete !== undefined ? { incomplete } : {}) };
 }
 
 export interface Grade {

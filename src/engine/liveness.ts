@@ -28,8 +28,17 @@ const PROBE_METHOD = 'clear_all_data';
 
 /** What the tracker needs of a call's result (a bridge CallResult, or a hosted REST one). */
 export interface Observed {
-  outcome: { kind: string; reason?: string };
+  outcome: { kind: string; reason?: string; failure?: string };
   exchange: { status?: number | undefined };
+}
+
+/**
+ * Whether a call reached a server: it got a status, or its failure came after one. Response
+ * headers too large (a transport failure `too-large` without a status) end a response whose
+ * status line has arrived: the server answered, too much.
+ */
+export function answered(result: Observed): boolean {
+  return result.exchange.status !== undefined || result.outcome.kind !== 'transport' || result.outcome.failure === 'too-large';
 }
 
 /** One probe request: bounded by `timeoutMs`, cancelled by `signal`. */
@@ -48,8 +57,8 @@ export class Liveness {
 
   /** Counts a call: no status at all is a connectivity failure, anything else an answer. */
   observe(result: Observed): void {
-    if (result.exchange.status === undefined && result.outcome.kind === 'transport') this.#consecutive++;
-    else this.#consecutive = 0;
+    if (answered(result)) this.#consecutive = 0;
+    else this.#consecutive++;
   }
 
   /** Consecutive connectivity failures so far. */
@@ -73,9 +82,10 @@ export class Liveness {
     let reason: string | undefined;
     for (;;) {
       const timeoutMs = Math.max(1, Math.min(requestTimeoutMs, Math.round(deadline - performance.now())));
-      const { outcome, exchange } = await call(PROBE_METHOD, {}, { timeoutMs, signal });
+      const result = await call(PROBE_METHOD, {}, { timeoutMs, signal });
+      const { outcome } = result;
       if (signal.aborted) return { alive: true };
-      if (exchange.status !== undefined) {
+      if (answered(result)) {
         this.#consecutive = 0;
         return { alive: true };
       }

@@ -14,7 +14,7 @@ export type Outcome = z.infer<typeof OutcomeSchema>;
 export const isFailing = (outcome: Outcome): boolean => outcome === 'failed' || outcome === 'error';
 
 /** How a run treats advisories (the kit's own readings): noted beside the verdict, or failures. */
-const ADVISORY_MODES = ['report', 'fail'] as const;
+export const ADVISORY_MODES = ['report', 'fail'] as const;
 export const AdvisoryModeSchema = z.enum(ADVISORY_MODES);
 export type AdvisoryMode = z.infer<typeof AdvisoryModeSchema>;
 
@@ -45,6 +45,8 @@ export const EndingSchema = z.object({
   /** True when the failure is a method answering 404/501. */
   notImplemented: z.boolean().optional(),
   message: z.string().optional(),
+  /** A skipped scenario that lacked an input of the run: the flag that gives it (`--other-api-key`). */
+  needs: z.string().optional(),
   expected: z.unknown().optional(),
   actual: z.unknown().optional(),
   /**
@@ -56,6 +58,8 @@ export const EndingSchema = z.object({
   cites: z.array(z.string()).optional(),
   /** How many assertions the scenario made (its body's and the profile's checks of each answer). */
   assertions: z.number().int().nonnegative().optional(),
+  /** How many of those assertions were advisories (the kit's own readings). */
+  advisoryChecks: z.number().int().nonnegative().optional(),
   /** Advisories that did not hold: never a failure of the scenario unless the run fails advisories. */
   advisories: z.array(AdvisoryNoteSchema).optional(),
   /** Every assertion made, when the run keeps them (the clause map, `tck explain`). */
@@ -95,6 +99,12 @@ export const LevelCountsSchema = z.object({
   passes: z.boolean(),
   /** Present when only part of the level ran (a narrowed selection): how many scenarios it has in full. */
   inLevel: z.number().int().optional(),
+  /**
+   * Present when nothing of the level failed and its only shortfall is scenarios skipped for an
+   * input the run lacked: the flags that would complete it. Such a level does not pass, and it is
+   * not failed either: it is incomplete.
+   */
+  incomplete: z.array(z.string()).optional(),
 });
 export type LevelCounts = z.infer<typeof LevelCountsSchema>;
 

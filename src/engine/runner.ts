@@ -30,7 +30,8 @@ export interface SetupInfo {
 
 export interface RunOptions<S, R> {
   scenarioTimeoutMs?: number;
-  bail?: boolean;
+  /** Stop after the first failing scenario (true), or after this many (--bail N, --max-failures N). */
+  bail?: boolean | number;
   /**
    * Aborting it stops the run: the running scenario and the rest are reported as not run. Abort
    * with a RunStopped to say why (its message completes "not run: …"); any other reason reads
@@ -161,6 +162,8 @@ export async function runWith<S extends { id: string; clauses?: readonly string[
     const warnings: string[] = [];
     let stopped: RunStopped | undefined;
     let dead = false;
+    const maxFailures = options.bail === true ? 1 : typeof options.bail === 'number' ? options.bail : undefined;
+    let failures = 0;
     /** The message of every scenario left, once the run has stopped going on. */
     let rest: string | undefined;
     const halt = () => {
@@ -180,8 +183,9 @@ export async function runWith<S extends { id: string; clauses?: readonly string[
       options.onResult?.(result);
       halt();
       if (rest !== undefined) continue;
-      if (options.bail && result.outcome !== 'passed' && result.outcome !== 'skipped') {
-        rest = 'not run: stopped by --bail after the first failure';
+      if (result.outcome !== 'passed' && result.outcome !== 'skipped') failures++;
+      if (maxFailures !== undefined && failures >= maxFailures) {
+        rest = maxFailures === 1 ? 'not run: stopped by --bail after the first failure' : `not run: stopped by --max-failures ${maxFailures} after ${maxFailures} failures`;
       } else if (liveness.suspect && results.length < scenarios.length) {
         const verdict = await liveness.check(driver.probe, driver.requestTimeoutMs, run.signal, driver.probeName);
         if (!verdict.alive) {
@@ -262,6 +266,7 @@ async function runOne<S extends { clauses?: readonly string[] }, C extends RunCo
   const log = new AssertionLog(scenario.clauses ?? [], options.advisories ?? 'report');
   const checked = () => ({
     assertions: log.count,
+    ...(log.advised > 0 ? { advisoryChecks: log.advised } : {}),
     ...(log.advisories.length > 0 ? { advisories: log.advisories.slice() } : {}),
     ...(options.keepAssertions ? { checked: log.records.slice() } : {}),
   });
@@ -298,7 +303,7 @@ async function runOne<S extends { clauses?: readonly string[] }, C extends RunCo
       return { ...base, outcome: 'not-run', message: `not finished: ${err.message}`, ...checked(), durationMs, exchanges: ctx.exchanges.slice(), notes: ctx.notes };
     }
     if (err instanceof SkipScenario) {
-      return { ...base, outcome: 'skipped', message: err.message, ...checked(), durationMs, exchanges: keepExchanges ? ctx.exchanges.slice() : [], notes: ctx.notes };
+      return { ...base, outcome: 'skipped', message: err.message, ...(err.needs !== undefined ? { needs: err.needs } : {}), ...checked(), durationMs, exchanges: keepExchanges ? ctx.exchanges.slice() : [], notes: ctx.notes };
     }
     if (err instanceof ScenarioFault) {
       return {

@@ -1,7 +1,8 @@
 // The silent points of the bridge protocol: where bridge-protocol.md and SPEC.md leave a choice,
 // the readings the kit accepts, what our reference server does, and the valid variant in test/
-// that reads the point differently and still reaches Gold. One entry per point; a scenario that
-// relies on a point cites its id in a `// silent (<id>): …` comment. The ids are stable: `tck
+// that reads the point differently and still reaches Gold (Platinum, for the points of Volume 5).
+// One entry per point; a scenario that relies on a point cites its id in a `// silent (<id>): …`
+// comment. The ids are stable: `tck
 // explore` keys its tolerances on them. test/suites/valid-variants.test.ts checks that every entry
 // names a variant that exists there and passes.
 // Sources of the readings: /work/notes/silent-points.md (the established adapters' defaults).
@@ -183,6 +184,18 @@ const SHARED_POINTS: readonly SilentPoint[] = [
     variant: { file: VALID, name: 'get_tool_stats counts unfinished calls as failed' },
   },
   {
+    id: 'derived-precision',
+    topic: 'the precision of derived values: get_tool_stats success_rate and avg_duration_ms',
+    clauses: ['SPEC-4.7.1', 'SPEC-4.7.4'],
+    readings: [
+      'the exact quotient (a binary double)',
+      'rounded to 4 decimal places (R\'s jsonlite: 0.6667 for 2/3)',
+      'rounded to 4 significant digits; the kit accepts a value within half a unit of the 4th significant digit or of the 4th decimal place, whichever is coarser',
+    ],
+    reference: 'the exact quotient',
+    variant: { file: VALID, name: 'get_tool_stats rounds success_rate and avg_duration_ms to 4 decimal places (R\'s jsonlite)' },
+  },
+  {
     id: 'limit-zero',
     topic: 'get_conversation(limit=0)',
     clauses: ['SPEC-2.2.2'],
@@ -249,6 +262,131 @@ const SHARED_POINTS: readonly SilentPoint[] = [
     ],
     reference: 'cosine similarity of lower-cased NFKC word sets; hits need score > 0 and score >= threshold',
     variant: { file: VALID, name: 'search_messages scores every message sharing a word alike' },
+  },
+  // Platinum (Volume 5, the established kit's hosted-service operations): the points it leaves open.
+  // Their valid variants are PLATINUM_VARIANTS of the harness, each reaching Platinum (issue 23).
+  {
+    id: 'bulk-cap-over',
+    topic: 'bulk_add_messages with more than 100 messages',
+    clauses: ['SPEC-V5-5.1.4'],
+    readings: ['refused with an error, nothing added (our reference)', 'the first 100 kept and answered', 'any reading that never stores more than 100 messages from one call'],
+    reference: '400 {"error"}, nothing added',
+    variant: { file: VALID, name: 'bulk_add_messages keeps the first 100 of a larger batch' },
+  },
+  {
+    id: 'platinum-step-order',
+    topic: 'order of the steps and tool calls of get_trace_by_conversation and list_steps',
+    clauses: ['SPEC-V5-5.4.3', 'SPEC-V3-list_steps'],
+    readings: ['any order (the clause asks for all of them, not an order)'],
+    reference: 'recording order',
+    variant: { file: VALID, name: 'steps and tool calls of a conversation answered newest first' },
+  },
+  {
+    id: 'observations-generated',
+    topic: 'whether and when observations and reflections exist',
+    clauses: ['SPEC-V5-5.2.2'],
+    readings: ['never (always [])', 'derived when asked (our reference)', 'generated later, asynchronously'],
+    reference: 'an observation per 10 messages and per step with a result; a reflection per completed trace and one over two or more observations',
+    variant: { file: VALID, name: 'observations and reflections are never generated' },
+  },
+  {
+    id: 'conversation-session-id',
+    topic: 'the session_id of a conversation made by create_conversation',
+    clauses: ['SPEC-V5-5.1.1', 'BRIDGE-MODEL-Conversation.session_id'],
+    readings: ['the conversation id (our reference)', 'a session id of its own, which the core methods (add_message, get_conversation, start_trace) take'],
+    reference: 'session_id = id',
+    variant: { file: VALID, name: 'conversations have a session_id of their own' },
+  },
+  {
+    id: 'platinum-list-default',
+    topic: 'how many list_conversations and list_entities answer without a limit',
+    clauses: ['SPEC-V5-5.1.2', 'SPEC-V3-list_entities'],
+    readings: ['all', 'a default page of any size (the kit sends a limit wherever it needs them all)'],
+    reference: 'all',
+    variant: { file: VALID, name: 'list_conversations and list_entities answer at most 10 when no limit is given' },
+  },
+  {
+    id: 'conversation-newest',
+    topic: 'what "newest" orders list_conversations by',
+    clauses: ['SPEC-V5-5.1.2'],
+    readings: ['created_at (our reference)', 'last activity (updated_at); the kit checks the order only where both agree'],
+    reference: 'created_at, the later created first on a tie',
+    variant: { file: VALID, name: 'list_conversations newest by last activity' },
+  },
+  {
+    id: 'context-recent-window',
+    topic: 'how many recent_messages get_context answers, and in which order',
+    clauses: ['SPEC-V5-5.2.1'],
+    readings: ["any number of the conversation's latest messages, the latest one included", 'chronological or newest first'],
+    reference: 'the last 20, chronological',
+    variant: { file: VALID, name: 'get_context answers the last 10 messages, newest first' },
+  },
+  {
+    id: 'observations-limit-window',
+    topic: 'which observations get_observations(limit) keeps',
+    clauses: ['SPEC-V3-get_observations'],
+    readings: ['the first N', 'the last N'],
+    reference: 'the first N',
+    variant: { file: VALID, name: 'get_observations(limit) keeps the newest observations' },
+  },
+  {
+    id: 'entity-extraction',
+    topic: 'entities the service makes by itself from message content',
+    clauses: ['SPEC-V3-list_entities', 'SPEC-V5-5.3.4'],
+    readings: ['none', 'from the messages of bulk_add_messages (our reference)', 'from every message, add_message included (the hosted service extracts entities automatically)'],
+    reference: 'from bulk_add_messages (and REST messages) only; the kit counts only entities it names',
+    variant: { file: VALID, name: 'entities are extracted from every message, add_message included' },
+  },
+  {
+    id: 'delete-unknown',
+    topic: 'delete_conversation of an id that never existed; delete_entity of an unknown or deleted entity',
+    clauses: ['SPEC-V5-5.1.3', 'SPEC-V3-delete_entity'],
+    readings: ['success (our reference)', 'an error (400 or 500 {"error"}); a second delete of a conversation still succeeds (SPEC-V5-5.1.3)'],
+    reference: 'success (204)',
+    variant: { file: VALID, name: 'deleting an unknown conversation or entity is an error' },
+  },
+  {
+    id: 'delete-conversation-steps',
+    topic: 'the reasoning steps of a deleted conversation',
+    clauses: ['SPEC-V3-delete_conversation', 'SPEC-V5-5.4.1'],
+    readings: ['kept (our reference)', 'deleted with the conversation'],
+    reference: 'kept',
+    variant: { file: VALID, name: 'delete_conversation also deletes the steps recorded under it' },
+  },
+  {
+    id: 'history-mentions-form',
+    topic: 'order of the mentions of get_entity_history, and their message_id',
+    clauses: ['SPEC-V5-5.3.2'],
+    readings: ['any order', 'message_id given, null or omitted'],
+    reference: 'oldest first, with message_id',
+    variant: { file: VALID, name: 'get_entity_history lists mentions newest first, without message_id' },
+  },
+  {
+    id: 'cypher-graph-schema',
+    topic: 'what the Cypher console reads: labels, other nodes, property names',
+    clauses: ['SPEC-V5-5.5.1a'],
+    readings: [
+      'entities are nodes whose name property is the entity name (all the kit relies on)',
+      'any labels; conversations, messages and other records may be nodes too',
+    ],
+    reference: 'entities only (label Entity or their type), camelCase properties',
+    variant: { file: VALID, name: 'the Cypher graph also holds conversations and messages as nodes' },
+  },
+  {
+    id: 'workspace-id-form',
+    topic: 'the form of workspace_id',
+    clauses: ['SPEC-V5-5.1.1'],
+    readings: ['any non-empty string, the same for every conversation of one caller'],
+    reference: '"bridge"',
+    variant: { file: VALID, name: 'workspace_id is a UUID' },
+  },
+  {
+    id: 'influence-reading',
+    topic: 'which entities a step influenced (explain_step) and which steps explain an entity (get_entity_provenance)',
+    clauses: ['SPEC-V5-5.4.2', 'SPEC-V5-5.4.4'],
+    readings: ['none', 'those the step names (our reference)', 'any that exist'],
+    reference: 'the entities whose names the step mentions; the steps that mention the entity',
+    variant: { file: VALID, name: 'no step influences an entity: explain_step names none, get_entity_provenance lists none' },
   },
 ];
 
@@ -317,7 +455,7 @@ const ISSUE_22_POINTS: readonly SilentPoint[] = [
   {
     id: 'avg-duration-none',
     topic: 'avg_duration_ms of a tool none of whose calls recorded a duration',
-    clauses: ['SPEC-4.7.1', 'BRIDGE-MODEL-ToolStats'],
+    clauses: ['SPEC-4.7.1', 'BRIDGE-METHOD-get_tool_stats'],
     readings: ['null or omitted', '0'],
     reference: 'null',
     variant: { file: VALID, name: 'avg_duration_ms 0 when no call recorded a duration' },
@@ -373,11 +511,39 @@ export const READINGS: Readonly<Record<string, readonly string[]>> = {
   'conversation-title': ['conversations with a title', 'bronze-a: a title, embeddings on read and extra fields', 'conversations titled by their first message'],
   'list-traces-steps': ['silver: lists traces without their steps', 'list_traces lists steps without their tool calls', 'list_traces lists traces without steps (in the store)'],
   'avg-duration-none': ['avg_duration_ms 0 when no call recorded a duration', 'avg_duration_ms left out when no call recorded a duration', 'optional fields omitted instead of null'],
+  'derived-precision': ['get_tool_stats rounds success_rate and avg_duration_ms to 4 decimal places (R\'s jsonlite)', 'get_tool_stats rounds success_rate and avg_duration_ms to 4 significant digits', 'get_tool_stats answers success_rate and avg_duration_ms as 32-bit floats'],
+  // Platinum (issue 23): the harness's variant of each point and the Platinum suite's valid rows
+  // that read it; fewer than three so far (test/explore/readings.test.ts lists them as such).
+  'bulk-cap-over': ['bulk_add_messages keeps the first 100 of a larger batch'],
+  'platinum-step-order': ['steps and tool calls of a conversation answered newest first'],
+  'observations-generated': ['observations and reflections are never generated', 'platinum: observations and reflections are always empty (SPEC-5.2.2 is a MAY)'],
+  'conversation-session-id': ['conversations have a session_id of their own'],
+  'platinum-list-default': ['list_conversations and list_entities answer at most 10 when no limit is given'],
+  'conversation-newest': ['list_conversations newest by last activity'],
+  'context-recent-window': ['get_context answers the last 10 messages, newest first'],
+  'observations-limit-window': ['get_observations(limit) keeps the newest observations'],
+  'entity-extraction': ['entities are extracted from every message, add_message included', 'platinum: no entity is extracted from message content'],
+  'delete-unknown': ['deleting an unknown conversation or entity is an error'],
+  'delete-conversation-steps': ['delete_conversation also deletes the steps recorded under it'],
+  'history-mentions-form': ['get_entity_history lists mentions newest first, without message_id'],
+  'cypher-graph-schema': ['the Cypher graph also holds conversations and messages as nodes'],
+  'workspace-id-form': ['workspace_id is a UUID'],
+  'influence-reading': ['no step influences an entity: explain_step names none, get_entity_provenance lists none', 'platinum: explain_step names no influenced entities', 'platinum: get_entity_provenance lists no steps'],
   'search-default-limit': ['search_messages without limit answers at most 10 (the BaseAdapter default)', 'search_entities and search_preferences without limit answer at most 10', 'get_similar_traces without limit answers at most 5 (the BaseAdapter default)'],
 };
 
 /** Every silent point: the shared table, then the block of issue 22. */
 export const SILENT_POINTS: readonly SilentPoint[] = [...SHARED_POINTS, ...ISSUE_22_POINTS];
+/**
+ * The readings 'derived-precision' accepts, for the scenarios and explore alike: a derived value
+ * (success_rate, avg_duration_ms) within half a unit of the 4th significant digit of the exact value,
+ * or of the 4th decimal place, whichever is coarser. 0.6667 is 2/3; 150 is not 150.5.
+ */
+export function withinDerivedPrecision(got: unknown, exact: number): boolean {
+  if (typeof got !== 'number') return false;
+  const significant = exact === 0 ? 0 : 0.5 * 10 ** (Math.floor(Math.log10(Math.abs(exact))) - 3);
+  return Math.abs(got - exact) <= Math.max(significant, 0.5e-4) * (1 + 1e-9) + 1e-12;
+}
 
 /** The entry of a silent point by id (undefined for an unknown id). */
 export function silentPoint(id: string): SilentPoint | undefined {

@@ -2,6 +2,7 @@
 // timestamps compared at the precision both sides have, derived values compared to 4 significant
 // digits, and the answer of one call.
 import { isJsonObject } from '../util/json.js';
+import { withinDerivedPrecision } from '../engine/silent-points.js';
 
 /** One answer: its status and its JSON body (undefined for 204). */
 export interface Answer {
@@ -57,15 +58,12 @@ export const PLAUSIBLE_MS = 24 * 3600 * 1000;
 export const plausible = (t: unknown) => typeof t === 'string' && Math.abs(Date.parse(t) - Date.now()) <= PLAUSIBLE_MS;
 
 /**
- * A derived value (a rate, a mean) correct to 4 significant digits: the common rounding of a
- * quotient, which no sentence forbids (issue 21); a value computed from other calls, truncated or
- * on another scale is not.
+ * A derived value (a rate, a mean) read as the silent point 'derived-precision' allows: correct to 4
+ * significant digits or 4 decimal places, whichever is coarser (the scenarios' reading too); a value
+ * computed from other calls, truncated or on another scale is not.
  */
 export function close(got: unknown, want: number): boolean {
-  if (typeof got !== 'number' || !Number.isFinite(got)) return false;
-  if (want === 0) return Math.abs(got) < 1e-12;
-  const tol = 0.5 * 10 ** (Math.floor(Math.log10(Math.abs(want))) - 3);
-  return Math.abs(got - want) <= tol * (1 + 1e-9);
+  return typeof got === 'number' && Number.isFinite(got) && withinDerivedPrecision(got, want);
 }
 
 /** Counts of each item (a multiset). */

@@ -86,6 +86,8 @@ export class PlatinumState {
   conversations = new Map<string, PlatinumConversation>();
   messages = new Map<string, PlatinumMessage>();
   steps = new Map<string, PlatinumStep>();
+  /** The session_id create_conversation answered for each conversation (silent point conversation-session-id: its own or the id). */
+  sessions = new Set<string>();
   /** The workspace_id of the caller's conversations, once one was created. */
   workspace: string | undefined;
   /** SAME_AS links merge_entities must leave (model ids of source and target). */
@@ -165,12 +167,18 @@ export class ExploreModel {
   readonly messageText = new Map<string, string>();
   /** Entities deleted by delete_entity (server ids): no read may show them again. */
   readonly deletedEntities = new Set<string>();
-  /** bulk_add_messages ran: the server may have extracted entities from the content (hosted document). */
+  /**
+   * The server may have extracted entities from message content (hosted document; silent point
+   * entity-extraction): bulk_add_messages ran, or, on a target with the Platinum methods, add_message.
+   */
   foreignEntities = false;
+  /** The target answers the Platinum methods (a hosted service). */
+  readonly hosted: boolean;
   readonly platinum = new PlatinumState();
   #snap: StoreSnapshot | undefined;
 
   constructor(platinum = false) {
+    this.hosted = platinum;
     this.store = platinum ? new HostedModelStore() : new ModelStore();
   }
 

@@ -203,6 +203,7 @@ function addMessage(model: ExploreModel, c: Call, m: Answer): void {
     model.messageText.set(id, a.content as string);
   }
   model.named.add(c.mp.session_id as string);
+  if (model.hosted) model.foreignEntities = true; // silent point entity-extraction: any message may yield entities
 }
 
 function getConversation(model: ExploreModel, c: Call): void {
@@ -270,15 +271,16 @@ function listSessions(model: ExploreModel, c: Call): void {
   const snap = model.snapshot();
   const counts = new Map(snap.sessions.map((s) => [s.session_id, s.messages.length]));
   const conversations = model.platinum.conversations;
+  const platinumSession = (id: string) => conversations.has(id) || model.platinum.sessions.has(id);
   const limit = c.mp.limit as number | undefined;
   const got = list(c);
   for (const [i, s] of got.entries()) {
     const id = s.session_id as string;
     // silent (empty-session-listing): a session named but without messages may be listed, with 0.
-    if (!counts.has(id) && !model.named.has(id) && !conversations.has(id)) {
+    if (!counts.has(id) && !model.named.has(id) && !platinumSession(id)) {
       violated('list_sessions.sessions', `list_sessions: [${i}] is session ${show(id)}, which has no messages and was not named since clear_all_data (sessions with messages: ${show([...counts.keys()])})`);
     }
-    if (conversations.has(id) && !counts.has(id)) continue; // a Platinum conversation: its count is the other view's
+    if (platinumSession(id) && !counts.has(id)) continue; // a Platinum conversation: its count is the other view's
     const want = counts.get(id) ?? 0;
     if (s.message_count !== want) violated('list_sessions.counts', `list_sessions: message_count of ${show(id)} is ${show(s.message_count)}, it has ${want} live messages`);
   }
@@ -564,7 +566,7 @@ function getTrace(model: ExploreModel, c: Call): void {
 }
 
 /** A trace record_step made for a Platinum conversation: lists may show it (how the two views meet is open). */
-const platinumTrace = (model: ExploreModel, t: Obj) => modelIdOf(model, t.id) === undefined && model.platinum.conversations.has(t.session_id as string);
+const platinumTrace = (model: ExploreModel, t: Obj) => modelIdOf(model, t.id) === undefined && (model.platinum.conversations.has(t.session_id as string) || model.platinum.sessions.has(t.session_id as string));
 
 function listTraces(model: ExploreModel, c: Call): void {
   const sid = c.mp.session_id as string | undefined;

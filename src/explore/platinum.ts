@@ -37,6 +37,12 @@ export function platinumMustSucceed(model: ExploreModel, method: MethodName, mp:
 }
 
 const body = (c: Call) => c.answer.body as Obj;
+const time = (v: unknown) => (v == null ? undefined : Date.parse(String(v)));
+/** a is newer than b by created_at, and by updated_at too when both answer it. */
+function newer(a: Obj, b: Obj): boolean {
+  const [ua, ub] = [time(a.updated_at), time(b.updated_at)];
+  return time(a.created_at)! > time(b.created_at)! && (ua === undefined || ub === undefined || ua > ub);
+}
 const list = (c: Call) => c.answer.body as Obj[];
 const lower = (id: unknown) => String(id).toLowerCase();
 const modelIdOf = (model: ExploreModel, id: unknown) => (typeof id === 'string' ? model.ids.toModel(id) : undefined);
@@ -99,6 +105,8 @@ export function judgePlatinum(model: ExploreModel, c: Call): Answer | undefined 
       if (typeof a.workspace_id !== 'string' || a.workspace_id === '') violated('create_conversation.written', `${what}: workspace_id ${show(a.workspace_id)} (a workspace scoped to the caller's key)`);
       if (p.workspace !== undefined && a.workspace_id !== p.workspace) violated('create_conversation.written', `${what}: workspace_id ${show(a.workspace_id)}; the caller's earlier conversations are in ${show(p.workspace)}`);
       p.workspace = a.workspace_id as string;
+      // Silent point conversation-session-id: the conversation may have a session of its own, which the bridge lists.
+      if (typeof a.session_id === 'string') p.sessions.add(a.session_id);
       p.conversations.set(String(a.id), { id: String(a.id), userId: String(c.mp.user_id), createdAt: typeof a.created_at === 'string' ? a.created_at : undefined, deleted: false, messages: [], steps: [] });
       return undefined;
     }
@@ -112,15 +120,18 @@ export function judgePlatinum(model: ExploreModel, c: Call): Answer | undefined 
         // A session the bridge created may be listed as a conversation: how the views meet is open.
         if (known === undefined && !model.named.has(String(x.id))) violated('list_conversations.list', `${what}: [${i}] ${show(x)} is no conversation this sequence created`);
         if (known !== undefined && x.user_id !== known.userId) violated('list_conversations.list', `${what}: [${i}] ${short(x.id)} has user_id ${show(x.user_id)}, created for ${show(known.userId)}`);
-        if (i > 0 && Date.parse(String(x.created_at)) > Date.parse(String(got[i - 1]!.created_at))) {
+        // Silent point conversation-newest: newest by created_at or by last activity; out of order only where both say so.
+        if (i > 0 && newer(x, got[i - 1]!)) {
           violated('list_conversations.list', `${what}: not newest first: [${i}] (created_at ${String(x.created_at)}) is newer than [${i - 1}] (${String(got[i - 1]!.created_at)})`);
         }
       }
       const listed = new Set(got.map((x) => String(x.id)));
-      const oldestListed = Math.min(...got.map((x) => Date.parse(String(x.created_at))));
+      // The listed conversation that is oldest by both readings of "newest" (created_at, last activity).
+      const oldestListed = Math.min(...got.map((x) => Math.max(Date.parse(String(x.created_at)), x.updated_at == null ? -Infinity : Date.parse(String(x.updated_at)))));
       for (const conv of p.conversations.values()) {
         if (conv.deleted || listed.has(conv.id)) continue;
-        if (limit == null || got.length < limit) violated('list_conversations.list', `${what}: conversation ${short(conv.id)} (created_at ${String(conv.createdAt)}) is missing (${got.length} listed)`);
+        // Silent point platinum-list-default: without a limit, a page of any size.
+        if (limit != null && got.length < limit) violated('list_conversations.list', `${what}: conversation ${short(conv.id)} (created_at ${String(conv.createdAt)}) is missing (${got.length} listed)`);
         if (conv.createdAt !== undefined && Date.parse(conv.createdAt) > oldestListed) violated('list_conversations.list', `${what}: conversation ${short(conv.id)} (created_at ${conv.createdAt}) is left out, though it is newer than one listed`);
       }
       return undefined;

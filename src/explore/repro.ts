@@ -6,9 +6,21 @@ import { METHODS, type MethodName } from '../protocols/bridge/index.js';
 import { reproScript } from '../report/repro.js';
 import type { StepRecord } from './commands.js';
 
-export function curlScript(exchanges: readonly Exchange[], message: string, url: string): string {
-  return reproScript({ id: 'tck-explore', title: 'minimal sequence found by tck explore', clauses: [], outcome: 'failed', message, exchanges }, { url });
+/**
+ * The minimal sequence as explore-repro.sh. `replay`: the flags of `tck explore` that replay it
+ * (--seed, --path, …), which the script names as the command that judges what it cannot.
+ */
+export function curlScript(exchanges: readonly Exchange[], message: string, url: string, replay?: string): string {
+  // A finding about the last call's status ("start_trace: 200 expected, got 201 …") is one the script can check.
+  const status = /^[a-z_]+: (\d{3}) expected, got \d{3}/.exec(message)?.[1];
+  const judged = status !== undefined && exchanges.length > 0 ? { judged: { exchange: exchanges.length - 1, status: [Number(status)] } } : {};
+  return reproScript(
+    { id: 'explore-repro', title: 'the minimal sequence tck explore found', clauses: [], outcome: 'failed', message, exchanges, ...judged },
+    { url, what: 'tck explore', judgeWith: `tck explore --url %s${replay ? ` ${replay}` : ''}` },
+  );
 }
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 const TIMESTAMPS = new Set(['timestamp', 'created_at', 'updated_at', 'started_at', 'completed_at']);
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -57,8 +69,8 @@ export default defineScenario({
   tier: '${tier}',
   group: 'explore',
   clauses: [],
-  title: ${JSON.stringify(`explore: ${message.slice(0, 80)}`)},
-  asserts: ${JSON.stringify(`Replays the ${steps.length}-step sequence tck explore found (seed ${seed}); the last answer must be the model's.`)},
+  title: ${JSON.stringify(`explore: ${steps.at(-1)?.method ?? 'a sequence'} after ${plural(Math.max(0, steps.length - 1), 'earlier step')} (seed ${seed})`)},
+  asserts: ${JSON.stringify(`Replays the ${plural(steps.length, 'step')} tck explore found (seed ${seed}); the last answer must be the model's. Found: ${message}`)},
   async run({ bridge, check }) {
 ${body.join('\n')}
   },

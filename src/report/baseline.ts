@@ -2,6 +2,7 @@
 // Against a baseline the gate passes when every failure of the run is listed, and no listed
 // scenario passes any more ("fixed: remove SCN-… from the baseline"), so a baseline stays honest:
 // a vendor adopts the kit before reaching a tier, and never regresses.
+import { cutAt } from '../util/words.js';
 import { TckError } from '../engine/errors.js';
 import { readFile, writeFile } from 'node:fs/promises';
 import { z } from 'zod';
@@ -88,7 +89,7 @@ export function baselineFrom(report: Report, previous?: Baseline): Baseline {
       .filter((s) => isFailing(s.outcome))
       .map((s) => ({
         id: s.id,
-        reason: reasons.get(s.id) ?? `${s.outcome}: ${(s.message ?? s.title).split('\n')[0]!.slice(0, 240)}`,
+        reason: reasons.get(s.id) ?? `${s.outcome}: ${cutAt((s.message ?? s.title).split('\n')[0]!, 240)}`,
       })),
   };
 }

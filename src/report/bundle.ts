@@ -7,6 +7,7 @@ import { ExchangeSchema, ReportSchema, type Report } from './model.js';
 import { ReportFileError, firstIssue, readJsonFile } from './load.js';
 import { RegistryEntrySchema, RegistrySchema, type RegistryEntry } from './registry.js';
 import { TckError } from '../engine/errors.js';
+import { AdvisoryModeSchema } from '../engine/result.js';
 
 export const BUNDLE_FORMAT = 'agent-memory-tck/certification';
 export const BUNDLE_FORMAT_VERSION = '1.0';
@@ -32,6 +33,17 @@ export const BundleSchema = z.object({
   report: ReportSchema,
   /** The entry for the registry; absent when no tier was reached (nothing to certify). */
   certification: RegistryEntrySchema.optional(),
+  /**
+   * The advisories (the kit's own readings) that did not hold, for a registry to show beside the
+   * tier, which they never change: a certification reports them (mode "report"), never fails them.
+   * Absent in bundles made before the clause map.
+   */
+  advisories: z
+    .object({
+      mode: AdvisoryModeSchema,
+      failed: z.array(z.object({ id: z.string(), scenario: z.string(), message: z.string() })),
+    })
+    .optional(),
 });
 
 export type Bundle = z.infer<typeof BundleSchema>;

@@ -1,9 +1,13 @@
 // docs/scenarios.md: the catalogue of every scenario, generated from the suites (`npm run docs`).
 import { TIERS, type ScenarioBase, type TieredScenario } from '../engine/scenario.js';
+import { ClauseIndex, DOCUMENTS, renderDocument, usesOfClauses } from './clause-map.js';
 
 const cell = (text: string) => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
 
-/** The catalogue: the bridge suites by tier, then the hosted profile (when given) by group. */
+/**
+ * The catalogue: the bridge suites by tier, then the hosted profile (when given) by group; the
+ * Platinum tier also gets Volume 5's clause → scenarios map, the clauses no scenario names listed as such.
+ */
 export function renderCatalogue(scenarios: readonly TieredScenario<never>[], hosted: readonly ScenarioBase<never>[] = []): string {
   const lines = [
     '# Scenario catalogue',
@@ -21,14 +25,16 @@ export function renderCatalogue(scenarios: readonly TieredScenario<never>[], hos
     lines.push('| id | group | clauses | title | asserts |', '|---|---|---|---|---|');
     for (const s of rows) lines.push(`| ${s.id} | ${s.group} | ${s.clauses.join(', ')} | ${cell(s.title)} | ${cell(s.asserts)} |`);
     lines.push('');
+    if (tier === 'platinum') lines.push(...volume5(rows));
   }
   if (hosted.length > 0) {
     lines.push(
       `## Hosted profile (${hosted.length})`,
       '',
-      '`tck run --hosted [URL]` checks a hosted REST service against `hosted-rest-api.md`, graded pass/fail per group',
-      '(resources, credentials, discovery) beside the bridge tiers. Clauses: HOSTED-… name the rules of that document',
-      '(HOSTED-AUTH-n: rule n of its Authentication section), RFC…-member the members of the RFCs it names.',
+      '`tck run --hosted [URL]` checks a hosted REST service against `hosted-rest-api.md`, graded per group (resources,',
+      'credentials, discovery: passed, failed, or incomplete when scenarios were skipped for an input the run lacked)',
+      'beside the bridge tiers. Clauses: HOSTED-… name the rules of that document',
+      '(HOSTED-AUTH-1 … HOSTED-AUTH-8: the numbered rules of its Authentication section), RFC…-member the members of the RFCs it names.',
       '',
       '| id | group | clauses | title | asserts |',
       '|---|---|---|---|---|',
@@ -37,4 +43,16 @@ export function renderCatalogue(scenarios: readonly TieredScenario<never>[], hos
     lines.push('');
   }
   return lines.join('\n');
+}
+
+/** Volume 5's clauses, each with the Platinum scenarios that name it, and those none names (docs/clauses.md has every assertion). */
+function volume5(scenarios: readonly TieredScenario<never>[]): string[] {
+  const spec = DOCUMENTS.find((d) => d.doc === 'spec')!;
+  return renderDocument(new ClauseIndex(usesOfClauses(scenarios)), spec, {
+    filter: (s) => s.id.startsWith('SPEC-V5-'),
+    level: 3,
+    usesAre: 'scenarios',
+    shown: 8,
+    title: (c) => `Volume 5 clauses and the scenarios that name them: ${c.covered} of ${c.total}`,
+  });
 }

@@ -9,7 +9,7 @@ import type { ScenarioTier } from '../engine/scenario.js';
 import { TIER_RANK } from '../engine/grading.js';
 
 export interface Implementation {
-  /** The name shown (a bundle's name and version; a report's file name). */
+  /** The name shown (a bundle's name and version; a report's file name, or its target or path when file names clash). */
   name: string;
   file: string;
   /** What the file was. */
@@ -63,10 +63,39 @@ export async function loadComparable(file: string): Promise<{ report: Report; im
   return { report, implementation: { name: basename(file).replace(/\.json$/i, ''), file, kind: 'report', achieved: report.achieved, kit: report.kit.version } };
 }
 
-/** The matrix of the given reports, implementations in the order given (names made unique). */
+/** A report's target in a few words: its URL, or "embedded reference server". */
+const targetName = (r: Report) => (r.target.embedded ? 'embedded reference server' : r.target.url);
+
+/** The shortest ends of the paths (`a/report.json`, `ci/a/report.json`) that tell them apart. */
+function distinctPaths(files: readonly string[]): string[] {
+  const parts = files.map((f) => f.split(/[\\/]+/).filter((p) => p !== ''));
+  const longest = Math.max(...parts.map((p) => p.length));
+  for (let n = 1; n <= longest; n++) {
+    const ends = parts.map((p) => p.slice(-n).join('/'));
+    if (new Set(ends).size === ends.length) return ends;
+  }
+  return files.slice();
+}
+
+/**
+ * The matrix of the given reports, implementations in the order given. A report has no name of
+ * its own: reports whose file names collide (three report.json) are named by their targets when
+ * those differ, else by the ends of their paths; "(2)" only when nothing else tells them apart.
+ */
 export function compare(inputs: readonly { report: Report; implementation: Implementation }[]): Comparison {
+  const named = inputs.map(({ implementation }) => implementation);
+  const clashing = (name: string) => named.filter((m) => m.name === name);
+  const relabelled = named.map((m, i) => {
+    const same = clashing(m.name);
+    if (same.length < 2 || m.kind !== 'report') return m;
+    const peers = inputs.filter(({ implementation }) => implementation.name === m.name && implementation.kind === 'report');
+    const targets = peers.map(({ report }) => targetName(report));
+    if (new Set(targets).size === targets.length) return { ...m, name: targetName(inputs[i]!.report) };
+    const paths = distinctPaths(peers.map(({ implementation }) => implementation.file));
+    return { ...m, name: paths[peers.findIndex(({ implementation }) => implementation === m)]! };
+  });
   const seen = new Map<string, number>();
-  const implementations = inputs.map(({ implementation }) => {
+  const implementations = relabelled.map((implementation) => {
     const n = (seen.get(implementation.name) ?? 0) + 1;
     seen.set(implementation.name, n);
     return n === 1 ? implementation : { ...implementation, name: `${implementation.name} (${n})` };

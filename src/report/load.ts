@@ -4,6 +4,7 @@ import { TckError } from '../engine/errors.js';
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { ReportSchema, type Report } from './model.js';
+import { inWords, showInvisibles } from '../util/words.js';
 
 /** A report file that cannot be read or is not a report of this format. */
 export class ReportFileError extends TckError {
@@ -26,12 +27,14 @@ export async function readJsonFile(path: string, noun: string): Promise<unknown>
   try {
     text = await readFile(path, 'utf8');
   } catch (err) {
-    throw new ReportFileError(`cannot read ${noun} ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    throw new ReportFileError(`cannot read ${noun} ${path}: ${inWords(err)}`);
   }
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw new ReportFileError(`${path} is not JSON: ${(err as Error).message.split('\n')[0]}`);
+    // The parser quotes the text it stopped at, line breaks included: kept on one line, whole.
+    const said = showInvisibles((err as Error).message.replace(/\r?\n/g, '\\n'));
+    throw new ReportFileError(`${path} is not JSON: ${said}`);
   }
 }
 

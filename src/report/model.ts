@@ -1,6 +1,6 @@
 // The report: one versioned object, described by a zod schema, that every output format renders.
 import { z } from 'zod';
-import { LevelCountsSchema, TierSchema, OutcomeSchema, ScenarioResultSchema as EngineScenarioResult, TierSummarySchema as EngineTierSummary } from '../engine/result.js';
+import { AdvisoryModeSchema, LevelCountsSchema, TierSchema, OutcomeSchema, ScenarioResultSchema as EngineScenarioResult, TierSummarySchema as EngineTierSummary } from '../engine/result.js';
 import { HOSTED_GROUPS } from '../protocols/hosted/document.js';
 
 export const REPORT_FORMAT_VERSION = '1.0';
@@ -55,13 +55,41 @@ export const HostedSectionSchema = z.object({
     /** Where the identity-provider tokens of the exchange came from ("none": those scenarios skipped). */
     idpToken: z.enum(['minted', 'given', 'none']),
   }),
-  /** Pass/fail per group: a group passes when every one of its scenarios passed (skipped and not run count against it). */
+  /** Pass/fail per group: a group passes when every one of its scenarios passed (skipped and not run count against it; see `incomplete`). */
   groups: z.array(HostedGroupSummarySchema),
   /** Every group that has scenarios in this run passed. */
   passed: z.boolean(),
+  /**
+   * Not passed, yet nothing failed: each group passed or is incomplete (scenarios skipped for an
+   * input the run lacked). The flags that would complete the run.
+   */
+  incomplete: z.array(z.string()).optional(),
   warnings: z.array(z.string()),
   durationMs: z.number(),
   scenarios: z.array(HostedScenarioResultSchema),
+});
+
+/**
+ * The advisories of a run (the kit's own readings, src/protocols/clauses/advisories.ts): how the run
+ * treated them, how many were checked, and those that did not hold, by id with the reason each is not
+ * a rule. Under mode "report" they never fail a scenario; under "fail" each one that did not hold
+ * failed its scenario.
+ */
+export const AdvisorySummarySchema = z.object({
+  mode: AdvisoryModeSchema,
+  /** Advisory assertions made, over every scenario. */
+  checked: z.number().int().nonnegative(),
+  /** How many did not hold. */
+  failed: z.number().int().nonnegative(),
+  byId: z.array(
+    z.object({
+      id: z.string(),
+      expects: z.string(),
+      reason: z.string(),
+      failed: z.number().int().nonnegative(),
+      scenarios: z.array(z.object({ id: z.string(), message: z.string() })),
+    }),
+  ),
 });
 
 /** One step of explore's minimal failing sequence: what was sent and what each side answered. */
@@ -156,6 +184,11 @@ export const ReportSchema = z.object({
     grep: z.string().optional(),
     scenarios: z.array(z.string()).optional(),
     skip: z.array(z.string()).optional(),
+    /**
+     * `--only-failed REPORT`: the run re-ran what failed, errored or did not run in that report,
+     * and how many of each (its verdict says what it covered).
+     */
+    rerun: z.object({ from: z.string(), failed: z.number().int(), error: z.number().int(), notRun: z.number().int() }).optional(),
   }),
   grading: z.object({
     rule: z.enum(['strict', 'established']),
@@ -198,9 +231,12 @@ export const ReportSchema = z.object({
   hosted: HostedSectionSchema.optional(),
   /** `tck explore`'s results (a section of its own, not graded into tiers). */
   explore: ExploreSectionSchema.optional(),
+  /** The run's advisories (absent in reports before the clause map: nothing was an advisory then). */
+  advisories: AdvisorySummarySchema.optional(),
 });
 
 export type Gate = z.infer<typeof GateSchema>;
+export type AdvisorySummary = z.infer<typeof AdvisorySummarySchema>;
 export type ScenarioOutcome = z.infer<typeof Outcome>;
 export { isFailing } from '../engine/result.js';
 export type ReportScenario = z.infer<typeof ScenarioResultSchema>;

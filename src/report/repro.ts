@@ -18,6 +18,7 @@ import { show } from '../engine/assert.js';
 import type { Exchange } from '../engine/evidence.js';
 import { isFailing, type Ending, type Outcome } from '../engine/result.js';
 import { isJsonObject as isObject } from '../util/json.js';
+import { cutAt } from '../util/words.js';
 
 interface ReproSource extends Partial<Pick<Ending, 'expected' | 'actual' | 'judged'>> {
   id: string;
@@ -41,6 +42,11 @@ export interface ReproTarget {
   notes?: readonly string[];
   /** Per exchange, a shell word for its Authorization value; undefined sends none. */
   authorization?: (ex: Exchange) => string | undefined;
+  /**
+   * The command that judges what a script cannot, `%s` standing for the URL (default: `tck run
+   * --url %s --scenario <id>`); explore's sequences are no scenario of the kit.
+   */
+  judgeWith?: string;
 }
 
 /** A shell word: single-quoted, with embedded single quotes closed and escaped. */
@@ -315,7 +321,7 @@ export function reproScript(s: ReproSource, target: ReproTarget): string {
     if (statuses[n] !== undefined) lines.push(`status ${n} ${shellQuote(statuses[n].join(' '))}`);
     if (value?.call === n) lines.push(`same ${n} ${shellQuote(value.path)} ${bodyWord(value.want, offered[n]!)}`);
   });
-  const what = shellQuote(`${s.id}: ${(s.message ?? s.outcome).split('\n')[0]!.slice(0, 200)}`);
+  const what = shellQuote(`${s.id}: ${cutAt((s.message ?? s.outcome).split('\n')[0]!, 200)}`);
   lines.push(
     '',
     'if [ ${#FAILED[@]} -gt 0 ]; then',
@@ -327,7 +333,7 @@ export function reproScript(s: ReproSource, target: ReproTarget): string {
       ? `printf '\\nAS IN THE RUN: every status is as when ${s.id} ${s.outcome}\\n'`
       : mirrored
         ? `printf '\\nFIXED: every check of ${s.id} passes (statuses${value ? ' and the value the failed check expected' : ''})\\n'`
-        : `printf '\\nNOT JUDGED: every status is as expected, but the failed check of ${s.id} is not one this script can make; run the kit: tck run --url %s --scenario ${s.id}\\n' "$BASE"`,
+        : `printf '\\nNOT JUDGED: every status is as expected, but the failed check of ${s.id} is not one this script can make; run the kit: ${(target.judgeWith ?? `tck run --url %s --scenario ${s.id}`).replace(/%(?!s)/g, '%%').replace(/'/g, `'\\''`)}\\n' "$BASE"`,
     mirrored || !isFailing(s.outcome) ? 'exit 0' : 'exit 3',
   );
   return `${lines.join('\n')}\n`;

@@ -24,8 +24,14 @@ async function startEmbeddedHosted(apiKey: string | undefined, workspaceId: stri
   });
   // A key of a second workspace, for the reveal rule: the service does not let a caller found one.
   const other = await server.keys.issue({ label: 'tck-other-workspace', scopes: ['read', 'write'], workspaceId: `${server.workspaceId}-other` });
+  // Tokens past their exp (by an hour, beyond any clock leeway): the service's and the identity provider's.
+  const anHourPast = (lifetimeMs: number) => new Date(Date.now() - lifetimeMs - 3_600_000);
+  const expiredToken = await server.tokens.accessTokenIssuedAt({ subject: 'tck-expired', workspaceId: server.workspaceId, scopes: ['read', 'write'] }, anHourPast(server.tokens.accessTtl * 1000));
+  const expiredIdpToken = await idp.mint({ workspaceId: server.workspaceId, ttlSeconds: 600, now: anHourPast(600_000) });
   return {
     otherApiKey: other.key,
+    expiredToken,
+    expiredIdpToken,
     target: { baseUrl: server.baseUrl, origin: server.url, apiKey: server.apiKey, workspaceId: server.workspaceId },
     mint: () => idp.mint({ workspaceId: server.workspaceId }),
     close: () => server.close(),

@@ -18,6 +18,7 @@ import type { Report } from '../report/model.js';
 import { withRepros } from '../report/repro.js';
 import { DEFAULT_LIMITS } from '../util/limits.js';
 import { reportEnvelope } from '../report/envelope.js';
+import { advisorySummary } from '../report/advisories.js';
 
 export interface TckOptions extends Selection {
   /** Conformance server URL; omitted: the embedded reference server on a free port. */
@@ -25,7 +26,8 @@ export interface TckOptions extends Selection {
   grading?: GradingRuleName;
   /** Advisories (the kit's own readings): noted beside the verdict (default), or failures. */
   advisories?: AdvisoryMode;
-  bail?: boolean;
+  /** Stop after the first failing scenario (true), or after this many. */
+  bail?: boolean | number;
   requestTimeoutMs?: number;
   scenarioTimeoutMs?: number;
   maxBodyBytes?: number;
@@ -45,6 +47,8 @@ export interface TckOptions extends Selection {
   onExchange?: (exchange: Exchange) => void;
   /** Keep every scenario's exchanges, passed ones included (`tck certify`). */
   keepExchanges?: boolean;
+  /** Keep every assertion of every scenario in its result, `checked` (the clause map, `tck explain`). */
+  keepAssertions?: boolean;
   /** Scenarios to draw from (default: every suite of the kit). */
   suite?: readonly Scenario[];
   /**
@@ -55,7 +59,7 @@ export interface TckOptions extends Selection {
 }
 
 /** The hosted profile's own options within runTck. */
-export type HostedOptions = Omit<HostedProfileOptions, keyof Selection | 'requestTimeoutMs' | 'scenarioTimeoutMs' | 'maxBodyBytes' | 'maxTimeMs' | 'reconnectWindowMs' | 'bail' | 'signal'>;
+export type HostedOptions = Omit<HostedProfileOptions, keyof Selection | 'requestTimeoutMs' | 'scenarioTimeoutMs' | 'maxBodyBytes' | 'maxTimeMs' | 'reconnectWindowMs' | 'bail' | 'signal' | 'keepAssertions' | 'advisories'>;
 
 /** Hosted scenario ids (SCN-H-…) select the hosted profile's scenarios; the others the bridge suites'. */
 export const isHostedId = (id: string): boolean => /^SCN-H-/i.test(id);
@@ -99,6 +103,7 @@ export async function runTck(options: TckOptions = {}): Promise<Report> {
         ...(options.grep !== undefined ? { grep: options.grep } : {}),
         ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
         ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
+        ...(options.keepAssertions ? { keepAssertions: true } : {}),
         ...runLimits(options),
       });
     } catch (err) {
@@ -133,12 +138,13 @@ export async function runTck(options: TckOptions = {}): Promise<Report> {
     achieved: g.achieved,
     requestedTier: tier,
     ...(narrowed ? { narrowed } : {}),
-    success: (bridge === undefined || bridgeSuccess) && (hosted === undefined || hosted.section.passed) && (bridge !== undefined || hosted !== undefined),
+    success: (bridge === undefined || bridgeSuccess) && (hosted === undefined || hostedSuccess(hosted.section, options.hosted?.allowIncomplete)) && (bridge !== undefined || hosted !== undefined),
     warnings: [...(bridge?.summary.setup.warnings ?? []), ...(bridge?.summary.warnings ?? [])],
     interrupted: (bridge?.summary.stopped?.interrupted ?? false) || (hosted?.interrupted ?? false),
     scenarios: bridge === undefined ? [] : withRepros(results.map(({ skippedBySelection: _, ...r }) => r), { url: bridge.target.url, embedded: bridge.target.embedded }),
     ...(hosted !== undefined || bridge === undefined ? { profiles: [...(bridge ? ['bridge' as const] : []), ...(hosted ? ['hosted' as const] : [])] } : {}),
     ...(hosted !== undefined ? { hosted: hosted.section } : {}),
+    advisories: advisorySummary([...results, ...(hosted?.section.scenarios ?? [])], options.advisories ?? 'report'),
   };
   if (unreachable) throw new RunUnreachable(unreachable, report);
   return report;
@@ -199,6 +205,7 @@ async function runBridge(options: TckOptions): Promise<BridgeRun> {
       ...(options.onStart ? { onStart: options.onStart } : {}),
       ...(options.onResult ? { onResult: options.onResult } : {}),
       ...(options.keepExchanges ? { keepExchanges: true } : {}),
+      ...(options.keepAssertions ? { keepAssertions: true } : {}),
     }).catch((err: unknown) => {
       // Nothing answered the first request: the error still carries a report that says so.
       if (!(err instanceof TargetUnreachable)) throw err;
@@ -223,3 +230,6 @@ async function startEmbedded() {
   const [{ startReferenceServer }, { HostedStore }] = await Promise.all([import('../servers/bridge/index.js'), import('../servers/hosted/store.js')]);
   return startReferenceServer({ port: 0, store: new HostedStore() });
 }
+
+/** The hosted profile passed; or, when the run allows it, nothing of it failed and it is only incomplete. */
+const hostedSuccess = (section: HostedRun['section'], allowIncomplete = false): boolean => section.passed || (allowIncomplete && section.incomplete !== undefined);

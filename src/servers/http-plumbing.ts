@@ -20,7 +20,7 @@ export interface ServerLimits {
   requestTimeoutMs: number;
   /** How long an idle keep-alive connection stays open. */
   keepAliveTimeoutMs: number;
-  /** A connection whose unsent output has not shrunk for this long (a client that stopped reading) is closed. */
+  /** A connection whose unsent output has not changed for this long (a client that stopped reading) is closed (looked at every second). */
   writeStallMs: number;
   /** Requests parsed and waiting behind the one in progress on a connection; one more closes it. */
   maxPipelined: number;
@@ -209,17 +209,28 @@ function afterDrain(socket: Socket, go: () => void): void {
   socket.once('close', onClose);
 }
 
+/** How often a busy connection's unsent output is looked at (at most). */
+const STALL_LOOK_MS = 1_000;
+
 /**
- * While a connection has work in progress: every `stallMs`, a socket with unsent output that has
- * not shrunk since the last look (its client stopped reading) is destroyed. Returns the stop.
+ * While a connection has work in progress: its unsent output is looked at every second (or every
+ * quarter of `stallMs`, if shorter); a socket whose unsent output has stayed the same, and not
+ * empty, for `stallMs` (its client stopped reading) is destroyed. So a stalled client is cut
+ * between `stallMs` and `stallMs` plus two looks after it stopped reading (once, this was one look
+ * every `stallMs`, which let it stay up to twice as long). Returns the stop.
  */
-function watchStall(socket: Socket, stallMs: number): () => void {
-  let last = Number.POSITIVE_INFINITY;
+export function watchStall(socket: Pick<Socket, 'writableLength' | 'destroy' | 'once' | 'off'>, stallMs: number): () => void {
+  const every = Math.max(1, Math.min(STALL_LOOK_MS, Math.floor(stallMs / 4)));
+  let last = 0;
+  let since = Date.now();
   const timer = setInterval(() => {
     const pending = socket.writableLength;
-    if (pending > 0 && pending >= last) socket.destroy();
+    const now = Date.now();
+    // Output that changed (read by the client, or a new answer after the previous one drained) or is gone: not stalled.
+    if (pending === 0 || pending !== last) since = now;
+    else if (now - since >= stallMs) socket.destroy();
     last = pending;
-  }, stallMs);
+  }, every);
   timer.unref();
   const onClose = () => clearInterval(timer);
   socket.once('close', onClose);

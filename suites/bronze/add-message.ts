@@ -8,6 +8,7 @@ import { LONG_CONTENT, NESTED_METADATA, SPECIAL_CONTENT, UNICODE_CONTENT } from 
 import { addAll, checkSameMessage, checkSequence, labelsOf, type Draft } from '../support/messages.js';
 import { sameJson, sameText } from '../support/differences.js';
 import { checkRecent } from '../support/time.js';
+import type { Cites } from '../support/cite.js';
 
 const group = 'add_message';
 
@@ -16,15 +17,16 @@ const sessionOf = (id: string) => `tck-${id.slice(4).replace('-', '').toLowerCas
 
 /**
  * Adds one message and reads its session back: the answer and the stored message both carry the
- * draft's role, content and metadata exactly (`metadata` defaults to {} when the draft has none).
+ * draft's role (SPEC-1.1.12), content (SPEC-1.1.13, and `cites.content`) and metadata exactly
+ * (`metadata` defaults to {} when the draft has none: SPEC-2.1.13; given: SPEC-2.1.5 or `cites.metadata`).
  */
-async function roundTrip(bridge: BridgeApi, session_id: string, draft: Draft, call: string): Promise<void> {
+async function roundTrip(bridge: BridgeApi, session_id: string, draft: Draft, call: string, cites: { content?: Cites; metadata?: Cites } = {}): Promise<void> {
   const [m] = await addAll(bridge, session_id, [draft]);
-  check.equal(m!.role, draft.role, `${call}: returned role`);
-  sameText(m!.content, draft.content, `${call}: returned content`);
-  sameJson(m!.metadata, draft.metadata ?? {}, `${call}: returned metadata`);
+  check.by('SPEC-1.1.12').equal(m!.role, draft.role, `${call}: returned role`);
+  sameText(m!.content, draft.content, `${call}: returned content`, ['SPEC-1.1.13', ...(cites.content ?? [])]);
+  sameJson(m!.metadata, draft.metadata ?? {}, `${call}: returned metadata`, cites.metadata ?? [draft.metadata === undefined ? 'SPEC-2.1.13' : 'SPEC-2.1.5']);
   const conv = await bridge.get_conversation({ session_id });
-  check.length(conv.messages, 1, `get_conversation(session_id="${session_id}") after ${call}: messages`);
+  check.by('SPEC-2.7.3').length(conv.messages, 1, `get_conversation(session_id="${session_id}") after ${call}: messages`);
   checkSameMessage(conv.messages[0]!, m!, `get_conversation(session_id="${session_id}") after ${call}: the message read back`);
 }
 
@@ -46,7 +48,7 @@ function keepsContent(id: string, clause: string, title: string, what: string, c
     title,
     asserts: `Adds a message whose content is ${what}; the answer and the message read back hold exactly that content.`,
     async run({ bridge }) {
-      await roundTrip(bridge, sessionOf(id), { role: 'user', content }, `add_message(content=${what})`);
+      await roundTrip(bridge, sessionOf(id), { role: 'user', content }, `add_message(content=${what})`, { content: [clause] });
     },
   });
 }
@@ -61,9 +63,9 @@ export const scenarios: Scenario[] = [
       const [m] = await addAll(bridge, 'tck-b027', ['Hello, world!']);
       const after = Date.now();
       check.uuid(m!.id, 'add_message: id');
-      check.equal({ role: m!.role, content: m!.content }, { role: 'user', content: 'Hello, world!' }, 'add_message(role="user", content="Hello, world!"): role and content');
+      check.by('SPEC-1.1.12', 'SPEC-1.1.13').equal({ role: m!.role, content: m!.content }, { role: 'user', content: 'Hello, world!' }, 'add_message(role="user", content="Hello, world!"): role and content');
       check.timestamp(m!.timestamp, 'add_message: timestamp');
-      checkRecent(m!.timestamp, before, after, 'add_message: timestamp');
+      checkRecent(m!.timestamp, before, after, 'add_message: timestamp', ['SPEC-2.1.15']);
     },
   }),
 
@@ -90,9 +92,9 @@ export const scenarios: Scenario[] = [
       const oldConv = await bridge.get_conversation({ session_id: 'tck-b032-old' });
       const fresh = await addAll(bridge, 'tck-b032-new', ['First message']);
       const conv = await bridge.get_conversation({ session_id: 'tck-b032-new' });
-      check.equal(conv.session_id, 'tck-b032-new', 'get_conversation(session_id="tck-b032-new"): session_id');
+      check.by('BRIDGE-METHOD-get_conversation').equal(conv.session_id, 'tck-b032-new', 'get_conversation(session_id="tck-b032-new"): session_id');
       checkSequence(conv.messages, { old, new: fresh }, ['new1'], 'get_conversation(session_id="tck-b032-new") after its first add_message: messages');
-      check.notEqual(conv.id, oldConv.id, 'get_conversation(session_id="tck-b032-new"): conversation id (another session already has this id)');
+      check.by('SPEC-2.1.6', 'SPEC-1.1.9').notEqual(conv.id, oldConv.id, 'get_conversation(session_id="tck-b032-new"): conversation id (another session already has this id)');
     },
   }),
 
@@ -106,7 +108,7 @@ export const scenarios: Scenario[] = [
     title: 'add_message accepts empty metadata',
     asserts: 'Adds a message with metadata {}; the call succeeds and the answer and the message read back have metadata {}.',
     async run({ bridge }) {
-      await roundTrip(bridge, 'tck-b037', { role: 'user', content: 'Empty meta', metadata: {} }, 'add_message(metadata={})');
+      await roundTrip(bridge, 'tck-b037', { role: 'user', content: 'Empty meta', metadata: {} }, 'add_message(metadata={})', { metadata: ['SPEC-2.1.11'] });
     },
   }),
 
@@ -115,7 +117,7 @@ export const scenarios: Scenario[] = [
     title: 'add_message keeps nested metadata',
     asserts: 'Adds a message with NESTED_METADATA (every JSON value kind, nested objects and lists, null, empty containers); the answer and the message read back hold exactly that value.',
     async run({ bridge }) {
-      await roundTrip(bridge, 'tck-b038', { role: 'user', content: 'Nested meta', metadata: NESTED_METADATA }, 'add_message(metadata=NESTED_METADATA)');
+      await roundTrip(bridge, 'tck-b038', { role: 'user', content: 'Nested meta', metadata: NESTED_METADATA }, 'add_message(metadata=NESTED_METADATA)', { metadata: ['SPEC-2.1.12'] });
     },
   }),
 
@@ -129,7 +131,7 @@ export const scenarios: Scenario[] = [
     async run({ bridge }) {
       // Built by JSON.parse: an object literal would make "__proto__" the prototype, not a key.
       const metadata = JSON.parse('{"__proto__": {"polluted": true}, "constructor": "c", "prototype": [1], "hasOwnProperty": 0, "nested": {"__proto__": "x"}}');
-      await roundTrip(bridge, 'tck-b142', { role: 'user', content: 'Internal-looking keys', metadata }, 'add_message(metadata with "__proto__", "constructor", "prototype", "hasOwnProperty" keys)');
+      await roundTrip(bridge, 'tck-b142', { role: 'user', content: 'Internal-looking keys', metadata }, 'add_message(metadata with "__proto__", "constructor", "prototype", "hasOwnProperty" keys)', { metadata: ['SPEC-2.1.12'] });
     },
   }),
 
@@ -153,7 +155,7 @@ export const scenarios: Scenario[] = [
       ];
       // silent: UUID version.
       for (const msg of m) check.uuid(msg.id, 'add_message: id');
-      check.distinct(m.map((x) => x.id), 'add_message called six times: message ids must be distinct');
+      check.by('SPEC-2.8.1').distinct(m.map((x) => x.id), 'add_message called six times: message ids must be distinct');
     },
   }),
 
@@ -178,7 +180,7 @@ export const scenarios: Scenario[] = [
       const S = 'tck-b042';
       const contents = Array.from({ length: 50 }, (_, i) => `Rapid message ${i}`);
       const m = await addAll(bridge, S, contents);
-      check.distinct(m.map((x) => x.id), 'add_message called 50 times: message ids must be distinct');
+      check.by('SPEC-2.8.1').distinct(m.map((x) => x.id), 'add_message called 50 times: message ids must be distinct');
       const conv = await bridge.get_conversation({ session_id: S });
       checkSequence(conv.messages, { m }, labelsOf('m', m), `get_conversation(session_id="${S}") after 50 add_message: all messages in the order sent`);
       check.equal(conv.messages.map((x) => x.content), contents, `get_conversation(session_id="${S}"): contents in the order sent`);

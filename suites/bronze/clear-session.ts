@@ -6,6 +6,7 @@ import type { BridgeApi } from '../../src/profiles/bridge/context.js';
 import type { Message } from '../../src/protocols/bridge/model.js';
 import { addMessages, expectConversation } from '../support/messages.js';
 import { expectCounts } from '../support/sessions.js';
+import { mustSucceed } from '../support/cite.js';
 
 const group = 'clear_session';
 
@@ -23,7 +24,7 @@ async function expectOnlyCleared(bridge: BridgeApi, written: Map<string, Message
     await expectConversation(bridge, session, session === cleared ? [] : [message], after);
   }
   const counts = Object.fromEntries([...written.keys()].map((s) => [s, s === cleared ? 0 : 1]));
-  await expectCounts(bridge, counts, after);
+  await expectCounts(bridge, counts, after, ['SPEC-2.6.5', 'SPEC-2.4.2']);
 }
 
 export const scenarios: Scenario[] = [
@@ -62,7 +63,7 @@ export const scenarios: Scenario[] = [
       await bridge.clear_session({ session_id: 'clear-mine' });
       await expectConversation(bridge, 'clear-mine', [], 'after clear_session(session_id="clear-mine")');
       await expectConversation(bridge, 'clear-theirs', theirs, 'after clear_session(session_id="clear-mine")');
-      await expectCounts(bridge, { 'clear-mine': 0, 'clear-theirs': 2 }, 'after clear_session(session_id="clear-mine")');
+      await expectCounts(bridge, { 'clear-mine': 0, 'clear-theirs': 2 }, 'after clear_session(session_id="clear-mine")', ['SPEC-2.6.2', 'SPEC-2.4.2']);
     },
   }),
 
@@ -77,7 +78,7 @@ export const scenarios: Scenario[] = [
       'must keep its message.',
     async run({ bridge }) {
       const [other] = await addMessages(bridge, 'clear-unknown-other', ['Untouched']);
-      await bridge.clear_session({ session_id: 'clear-never-written' });
+      await mustSucceed(bridge.clear_session({ session_id: 'clear-never-written' }), 'clear_session(session_id="clear-never-written") of a session never written to', ['SPEC-2.6.3']);
       await expectConversation(bridge, 'clear-never-written', [], 'after clear_session of a session never written to');
       await expectConversation(bridge, 'clear-unknown-other', [other!], 'after clear_session(session_id="clear-never-written")');
     },
@@ -97,7 +98,7 @@ export const scenarios: Scenario[] = [
       await bridge.clear_session({ session_id: 'clear-reuse' });
       const fresh = await addMessages(bridge, 'clear-reuse', ['After clear']);
       await expectConversation(bridge, 'clear-reuse', fresh, 'after clear_session and one new add_message');
-      await expectCounts(bridge, { 'clear-reuse': 1 }, 'after clear_session and one new add_message');
+      await expectCounts(bridge, { 'clear-reuse': 1 }, 'after clear_session and one new add_message', ['SPEC-2.6.4', 'SPEC-2.4.2']);
     },
   }),
 

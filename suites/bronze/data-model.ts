@@ -5,7 +5,7 @@ import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenari
 import type { EntityType } from '../../src/protocols/bridge/model.js';
 import { addAll, checkSameMessage, checkSequence, stored } from '../support/messages.js';
 import { sameText } from '../support/differences.js';
-import { checkRecent, pause } from '../support/time.js';
+import { checkRecent, pause, sameInstant } from '../support/time.js';
 
 // ------------------------------------------------------------------ 1.1 conversation and messages
 
@@ -20,7 +20,7 @@ const conversationScenarios: Scenario[] = [
       const S = 'tck-b001';
       const [m] = await addAll(bridge, S, [{ role: 'user', content: 'Hello' }]);
       const conv = await bridge.get_conversation({ session_id: S });
-      check.equal(conv.session_id, S, `get_conversation(session_id="${S}"): session_id of the conversation`);
+      check.by('BRIDGE-METHOD-get_conversation').equal(conv.session_id, S, `get_conversation(session_id="${S}"): session_id of the conversation`);
       check.length(conv.messages, 1, `get_conversation(session_id="${S}") after the first add_message: messages`);
       checkSameMessage(conv.messages[0]!, m!, `get_conversation(session_id="${S}"): the first message`);
     },
@@ -63,7 +63,7 @@ const conversationScenarios: Scenario[] = [
       const S = 'tck-b004';
       const [, doomed] = await addAll(bridge, S, ['Keep me', 'Delete me', 'Keep me too']);
       const res = await bridge.delete_message({ message_id: doomed!.id });
-      check.equal(res.deleted, true, `delete_message(message_id=<existing message>): deleted`);
+      check.by('SPEC-2.5.1').equal(res.deleted, true, `delete_message(message_id=<existing message>): deleted`);
       const conv = await bridge.get_conversation({ session_id: S });
       check.none(conv.messages, (m) => m.id === doomed!.id, `get_conversation(session_id="${S}") after delete_message: the deleted message must not be returned`);
     },
@@ -96,9 +96,9 @@ const conversationScenarios: Scenario[] = [
       await pause(5);
       await addAll(bridge, S, [{ role: 'assistant', content: 'Hi' }]);
       const second = await bridge.get_conversation({ session_id: S });
-      // silent: the zone form and precision of created_at; only the instant must stay.
+      // silent (timestamp-format): the zone form and precision of created_at; only the instant must stay.
       check.ok(
-        instant(second.created_at) === instant(first.created_at),
+        sameInstant(second.created_at, first.created_at),
         `get_conversation(session_id="${S}"): created_at must stay the creation time, was ${first.created_at}, after another add_message got ${second.created_at}`,
         { expected: first.created_at, actual: second.created_at },
       );
@@ -166,7 +166,7 @@ const conversationScenarios: Scenario[] = [
       const after = await bridge.get_conversation({ session_id: S });
       // silent: embedding may be filled in later; every other field must not change.
       const expected = before.messages.filter((m) => m.id !== sent[1]!.id).map(stored);
-      checkSequence(after.messages, { m: sent, o: other }, ['m1', 'm3', 'm4'], `get_conversation(session_id="${S}") after deleting m2: remaining messages`);
+      checkSequence(after.messages, { m: sent, o: other }, ['m1', 'm3', 'm4'], `get_conversation(session_id="${S}") after deleting m2: remaining messages`, ['SPEC-1.1.10', 'SPEC-2.5.4']);
       check.equal(after.messages.map(stored), expected, `get_conversation(session_id="${S}") after deleting m2: the other messages must be unchanged`);
       const otherAfter = await bridge.get_conversation({ session_id: 'tck-b010-other' });
       check.equal(otherAfter.messages.map(stored), otherBefore.messages.map(stored), 'get_conversation(session_id="tck-b010-other") after deleting a message of another session: unchanged');
@@ -181,9 +181,9 @@ const conversationScenarios: Scenario[] = [
       const S = 'tck-b011';
       const m = await addAll(bridge, S, ['Hello', 'Hello']);
       for (const msg of m) check.ok(msg.id != null, 'add_message: id must not be null');
-      check.distinct(m.map((x) => x.id), 'add_message called twice: message ids must be distinct');
+      check.by('SPEC-2.8.1').distinct(m.map((x) => x.id), 'add_message called twice: message ids must be distinct');
       const conv = await bridge.get_conversation({ session_id: S });
-      checkSequence(conv.messages, { m }, ['m1', 'm2'], `get_conversation(session_id="${S}"): the ids add_message returned`);
+      checkSequence(conv.messages, { m }, ['m1', 'm2'], `get_conversation(session_id="${S}"): the ids add_message returned`, ['SPEC-2.2.1']);
     },
   }),
 
@@ -223,7 +223,7 @@ const conversationScenarios: Scenario[] = [
   }),
 
   defineScenario({
-    id: 'SCN-B-101', tier: 'bronze', group, clauses: ['SPEC-1.1.14'],
+    id: 'SCN-B-101', tier: 'bronze', group, clauses: ['SPEC-V1-Message.timestamp', 'SPEC-1.1.14'],
     title: 'A message keeps the timestamp it was created with',
     asserts: 'Adds two messages, then reads the conversation twice a few milliseconds apart; every message read back has the instant add_message returned for it.',
     async run({ bridge }) {
@@ -232,11 +232,12 @@ const conversationScenarios: Scenario[] = [
       for (const round of ['first', 'second']) {
         await pause(5);
         const conv = await bridge.get_conversation({ session_id: S });
-        check.length(conv.messages, 2, `get_conversation(session_id="${S}") (${round} read): messages`);
+        check.by('SPEC-2.2.1').length(conv.messages, 2, `get_conversation(session_id="${S}") (${round} read): messages`);
         conv.messages.forEach((got, i) => {
           const want = m[i]!;
-          check.ok(
-            instant(got.timestamp) === instant(want.timestamp),
+          // silent (timestamp-format): compared as instants, at the precision of the coarser answer
+          check.by('SPEC-V1-Message.timestamp').ok(
+            sameInstant(got.timestamp, want.timestamp),
             `get_conversation(session_id="${S}") (${round} read): message ${i + 1} timestamp ${got.timestamp} is not its creation time returned by add_message (${want.timestamp})`,
             { expected: want.timestamp, actual: got.timestamp },
           );
@@ -256,7 +257,7 @@ function entityType(id: string, clause: string, type: EntityType, name: string):
     async run({ bridge }) {
       const e = await bridge.add_entity({ name, entity_type: type });
       check.equal(e.type, type, `add_entity(name="${name}", entity_type="${type}"): type`);
-      check.equal(e.name, name, `add_entity(name="${name}", entity_type="${type}"): name`);
+      check.by('BRIDGE-METHOD-add_entity', 'SPEC-1.2.1').equal(e.name, name, `add_entity(name="${name}", entity_type="${type}"): name`);
     },
   });
 }
@@ -269,9 +270,9 @@ const longTermScenarios: Scenario[] = [
     async run({ bridge }) {
       const p = { name: 'Ada Lovelace', entity_type: 'PERSON', description: 'Mathematician and writer' } as const;
       const e = await bridge.add_entity(p);
-      check.uuid(e.id, 'add_entity: id');
-      check.equal(e.name, p.name, `add_entity(name="${p.name}"): name`);
-      check.equal(e.type, p.entity_type, `add_entity(entity_type="${p.entity_type}"): type`);
+      check.by('SPEC-1.2.1', 'SPEC-1.2.2').uuid(e.id, 'add_entity: id');
+      check.by('SPEC-1.2.1', 'BRIDGE-METHOD-add_entity').equal(e.name, p.name, `add_entity(name="${p.name}"): name`);
+      check.by('SPEC-1.2.1', 'SPEC-1.2.3').equal(e.type, p.entity_type, `add_entity(entity_type="${p.entity_type}"): type`);
       check.timestamp(e.created_at, 'add_entity: created_at');
     },
   }),
@@ -286,7 +287,7 @@ const longTermScenarios: Scenario[] = [
       // silent: UUID version.
       check.uuid(a.id, 'add_entity: id');
       check.uuid(b.id, 'add_entity: id');
-      check.distinct([a.id, b.id], 'add_entity called twice: entity ids must be distinct');
+      check.by('SPEC-1.2.2', 'SPEC-3.1.8').distinct([a.id, b.id], 'add_entity called twice: entity ids must be distinct');
     },
   }),
 
@@ -305,7 +306,7 @@ const longTermScenarios: Scenario[] = [
       const e = await bridge.add_entity({ name: 'Timestamped', entity_type: 'PERSON' });
       const after = Date.now();
       check.timestamp(e.created_at, 'add_entity: created_at');
-      checkRecent(e.created_at, before, after, 'add_entity: created_at');
+      checkRecent(e.created_at, before, after, 'add_entity: created_at', ['SPEC-V1-Entity.created_at']);
     },
   }),
 
@@ -316,9 +317,9 @@ const longTermScenarios: Scenario[] = [
     async run({ bridge }) {
       const p = { category: 'language', preference: 'Prefers Python for scripting', context: 'Said while planning a tool' };
       const pref = await bridge.add_preference(p);
-      check.uuid(pref.id, 'add_preference: id');
-      check.equal(pref.category, p.category, `add_preference(category="${p.category}"): category`);
-      check.equal(pref.preference, p.preference, `add_preference(preference="${p.preference}"): preference`);
+      check.by('SPEC-1.3.1', 'SPEC-1.3.2').uuid(pref.id, 'add_preference: id');
+      check.by('SPEC-1.3.1', 'SPEC-3.2.1').equal(pref.category, p.category, `add_preference(category="${p.category}"): category`);
+      check.by('SPEC-1.3.1', 'SPEC-3.2.1').equal(pref.preference, p.preference, `add_preference(preference="${p.preference}"): preference`);
     },
   }),
 
@@ -331,7 +332,7 @@ const longTermScenarios: Scenario[] = [
       const b = await bridge.add_preference({ category: 'food', preference: 'Dislikes olives' });
       check.uuid(a.id, 'add_preference: id');
       check.uuid(b.id, 'add_preference: id');
-      check.distinct([a.id, b.id], 'add_preference called twice: preference ids must be distinct');
+      check.by('SPEC-1.3.2', 'SPEC-3.2.3').distinct([a.id, b.id], 'add_preference called twice: preference ids must be distinct');
     },
   }),
 
@@ -341,8 +342,8 @@ const longTermScenarios: Scenario[] = [
     asserts: 'Adds a fact (subject, predicate, obj); the answer has a UUID id and subject, predicate and object exactly as given.',
     async run({ bridge }) {
       const f = await bridge.add_fact({ subject: 'Alice', predicate: 'WORKS_AT', obj: 'Acme Corp' });
-      check.uuid(f.id, 'add_fact: id');
-      check.equal(
+      check.by('SPEC-1.4.1', 'SPEC-1.4.2').uuid(f.id, 'add_fact: id');
+      check.by('SPEC-1.4.1', 'SPEC-3.3.1').equal(
         { subject: f.subject, predicate: f.predicate, object: f.object },
         { subject: 'Alice', predicate: 'WORKS_AT', object: 'Acme Corp' },
         'add_fact(subject="Alice", predicate="WORKS_AT", obj="Acme Corp"): subject, predicate and object',
@@ -359,7 +360,7 @@ const longTermScenarios: Scenario[] = [
       const b = await bridge.add_fact({ subject: 'Alice', predicate: 'KNOWS', obj: 'Bob' });
       check.uuid(a.id, 'add_fact: id');
       check.uuid(b.id, 'add_fact: id');
-      check.distinct([a.id, b.id], 'add_fact called twice: fact ids must be distinct');
+      check.by('SPEC-1.4.2', 'SPEC-3.3.2').distinct([a.id, b.id], 'add_fact called twice: fact ids must be distinct');
     },
   }),
 ];

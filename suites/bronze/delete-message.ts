@@ -37,7 +37,8 @@ export const scenarios: Scenario[] = [
       await deleteMessage(bridge, doomed.id, true, 'of a stored message');
       await expectConversation(bridge, 'delete-gone', [keep], 'after deleting the second of 2 messages');
       const found = await bridge.search_messages({ query: doomed.content, limit: 10, threshold: 0 });
-      check.none(found, (m) => m.id === doomed.id, `search_messages(query=${JSON.stringify(doomed.content)}) after delete_message: the deleted message`);
+      // A deleted message is deleted (SPEC-V3-delete_message): search returns the messages there are (SPEC-2.3.1).
+      check.by('SPEC-V3-delete_message', 'SPEC-2.3.1').none(found, (m) => m.id === doomed.id, `search_messages(query=${JSON.stringify(doomed.content)}) after delete_message: the deleted message`);
     },
   }),
 
@@ -53,7 +54,7 @@ export const scenarios: Scenario[] = [
     async run({ bridge }) {
       const stored = await addMessages(bridge, 'delete-unknown', ['First', 'Second']);
       await deleteMessage(bridge, UNKNOWN_ID, false, 'of an id never handed out');
-      await expectConversation(bridge, 'delete-unknown', stored, 'after deleting an unknown id');
+      await expectConversation(bridge, 'delete-unknown', stored, 'after deleting an unknown id', ['SPEC-V3-delete_message', 'SPEC-1.1.10']);
     },
   }),
 
@@ -116,7 +117,7 @@ export const scenarios: Scenario[] = [
       'must count 0 (or no longer list the session) and a search must not return them.',
     async run({ bridge }) {
       await deleteAndCheck(bridge, 'delete-all', ['One', 'Two', 'Three'], [0, 1, 2]);
-      await expectCounts(bridge, { 'delete-all': 0 }, 'after deleting all 3 messages');
+      await expectCounts(bridge, { 'delete-all': 0 }, 'after deleting all 3 messages', ['SPEC-2.5.8', 'SPEC-2.4.7']);
       const found = await bridge.search_messages({ query: 'One', session_id: 'delete-all', limit: 10, threshold: 0 });
       check.empty(found, 'search_messages(query="One", session_id="delete-all") after deleting every message');
     },
@@ -132,8 +133,8 @@ export const scenarios: Scenario[] = [
     async run({ bridge }) {
       const [doomed, kept] = await addMessages(bridge, 'delete-twice', ['Delete twice', 'Stay']);
       await deleteMessage(bridge, doomed!.id, true, 'the first time');
-      await deleteMessage(bridge, doomed!.id, false, 'the second time');
-      await expectConversation(bridge, 'delete-twice', [kept!], 'after deleting the first message twice');
+      await deleteMessage(bridge, doomed!.id, false, 'the second time', ['SPEC-2.5.9']);
+      await expectConversation(bridge, 'delete-twice', [kept!], 'after deleting the first message twice', ['SPEC-1.1.10']);
     },
   }),
 ];

@@ -19,25 +19,42 @@ const EXCHANGE: Draft[] = [
   { role: 'user', content: 'Book me a hotel in Kyoto' },
 ];
 
+/** Whether `part` is `whole` with some items left out, the rest in the same order. */
+function inOrder(part: readonly string[], whole: readonly string[]): boolean {
+  let at = 0;
+  for (const x of part) {
+    at = whole.indexOf(x, at) + 1;
+    if (at === 0) return false;
+  }
+  return true;
+}
+
 /**
  * get_conversation(session_id, limit) returns exactly `limit` messages of `m` (the session's
- * messages, in the order sent): the first `limit` or the last `limit`, in chronological order.
+ * messages, in the order sent), the scenario's clause: messages of that session only (SPEC-2.2.4),
+ * in the order added (SPEC-2.2.1). That they are the first `limit` or the last `limit` is the kit's
+ * reading of what limit keeps (ADV-limit-window): no sentence says which messages a limit keeps.
  */
+function checkLimitWindow(got: readonly string[], all: readonly string[], n: number, call: string, ofSession: string): void {
+  check.by('SPEC-2.2.4').every(got, (l) => all.includes(l), `${call}: messages of session "${ofSession}" only, got ${show(got)}`, (l) => `${l} is not a message of that session`);
+  check.by('SPEC-2.2.1').ok(inOrder(got, all), `${call}: messages in the order they were added (${show(all)}), got ${show(got)}`, { expected: all, actual: got });
+  const first = all.slice(0, n);
+  const last = all.slice(all.length - n);
+  // silent (limit-window): which messages limit keeps (first N or last N); any run of one end, oldest first
+  check.advise('ADV-limit-window').ok(
+    isDeepStrictEqual(got, first) || isDeepStrictEqual(got, last),
+    `${call}: expected the first ${n} ${show(first)} or the last ${n} ${show(last)} of the session in chronological order, got ${show(got)}`,
+    { expected: [first, last], actual: got },
+  );
+}
+
 async function checkLimit(bridge: BridgeApi, session_id: string, limit: number, sent: Record<string, readonly Message[]>, name: string): Promise<void> {
   const call = `get_conversation(session_id="${session_id}", limit=${limit})`;
   const conv = await bridge.get_conversation({ session_id, limit });
   const all = labelsOf(name, sent[name]!);
   const n = Math.min(limit, all.length);
   check.ok(conv.messages.length === n, `${call} on ${nMessages(all.length)}: expected ${nMessages(n)}, got ${conv.messages.length}`, { expected: n, actual: conv.messages.length });
-  const got = labels(conv.messages, sent);
-  const first = all.slice(0, n);
-  const last = all.slice(all.length - n);
-  // silent: which messages limit keeps (first N or last N); they must be a run of this session, oldest first.
-  check.ok(
-    isDeepStrictEqual(got, first) || isDeepStrictEqual(got, last),
-    `${call}: expected the first ${n} ${show(first)} or the last ${n} ${show(last)} of the session in chronological order, got ${show(got)}`,
-    { expected: [first, last], actual: got },
-  );
+  checkLimitWindow(labels(conv.messages, sent), all, n, call, session_id);
 }
 
 export const scenarios: Scenario[] = [
@@ -55,7 +72,7 @@ export const scenarios: Scenario[] = [
   defineScenario({
     id: 'SCN-B-044', tier: 'bronze', group, clauses: ['SPEC-2.2.2'],
     title: 'get_conversation honours limit',
-    asserts: 'Adds five messages to a session and three to another; get_conversation(limit=2) returns exactly two messages of the session, the first two or the last two, oldest first.',
+    asserts: 'Adds five messages to a session and three to another; get_conversation(limit=2) returns exactly two messages of the session, oldest first (the first two or the last two: advisory ADV-limit-window).',
     async run({ bridge }) {
       const m = await addAll(bridge, 'tck-b044', EXCHANGE);
       const x = await addAll(bridge, 'tck-b044-other', ['Decoy one', 'Decoy two', 'Decoy three']);
@@ -71,7 +88,7 @@ export const scenarios: Scenario[] = [
       await addAll(bridge, 'tck-b045-other', ['Somebody else']);
       const conv = await bridge.get_conversation({ session_id: 'tck-b045-nonexistent' });
       // silent: the id and created_at of a conversation that has no messages (any valid values).
-      check.equal(conv.session_id, 'tck-b045-nonexistent', 'get_conversation(session_id="tck-b045-nonexistent"): session_id');
+      check.by('BRIDGE-METHOD-get_conversation').equal(conv.session_id, 'tck-b045-nonexistent', 'get_conversation(session_id="tck-b045-nonexistent"): session_id');
       checkOfSession(bridge, conv.messages, 'tck-b045-nonexistent', 'get_conversation(session_id="tck-b045-nonexistent") of a session without messages: messages');
       check.empty(conv.messages, 'get_conversation(session_id="tck-b045-nonexistent") of a session without messages: messages');
     },
@@ -107,7 +124,7 @@ export const scenarios: Scenario[] = [
   defineScenario({
     id: 'SCN-B-048', tier: 'bronze', group, clauses: ['SPEC-2.2.6'],
     title: 'get_conversation with limit=1 returns exactly one message',
-    asserts: 'Adds five messages; get_conversation(limit=1) returns exactly one, the first or the last of the session.',
+    asserts: 'Adds five messages; get_conversation(limit=1) returns exactly one message of the session (the first or the last: advisory ADV-limit-window).',
     async run({ bridge }) {
       const m = await addAll(bridge, 'tck-b048', EXCHANGE);
       await checkLimit(bridge, 'tck-b048', 1, { m }, 'm');
@@ -123,7 +140,7 @@ export const scenarios: Scenario[] = [
       const names = ['UNICODE_CONTENT', 'SPECIAL_CONTENT', 'LONG_CONTENT', 'empty content'];
       const m = await addAll(bridge, 'tck-b049', contents);
       const conv = await bridge.get_conversation({ session_id: 'tck-b049' });
-      checkSequence(conv.messages, { m }, labelsOf('m', m), 'get_conversation(session_id="tck-b049"): messages');
+      checkSequence(conv.messages, { m }, labelsOf('m', m), 'get_conversation(session_id="tck-b049"): messages', ['SPEC-2.2.1']);
       conv.messages.forEach((got, i) => checkSameMessage(got, m[i]!, `get_conversation(session_id="tck-b049"): message with ${names[i]}`));
     },
   }),
@@ -136,7 +153,7 @@ export const scenarios: Scenario[] = [
       const metas = [NESTED_METADATA, { key: 'value', num: 99 }, undefined];
       const m = await addAll(bridge, 'tck-b050', metas.map((metadata, i) => ({ role: 'user', content: `With meta ${i}`, ...(metadata ? { metadata } : {}) })));
       const conv = await bridge.get_conversation({ session_id: 'tck-b050' });
-      checkSequence(conv.messages, { m }, labelsOf('m', m), 'get_conversation(session_id="tck-b050"): messages');
+      checkSequence(conv.messages, { m }, labelsOf('m', m), 'get_conversation(session_id="tck-b050"): messages', ['SPEC-2.2.1']);
       const sent = ['NESTED_METADATA', '{key, num}', 'no metadata'];
       conv.messages.forEach((got, i) => checkSameMessage(got, { ...m[i]!, metadata: metas[i] ?? {} }, `get_conversation(session_id="tck-b050"): message with ${sent[i]}`));
     },
@@ -150,7 +167,7 @@ export const scenarios: Scenario[] = [
       const roles = ['system', 'user', 'assistant', 'user'] as const;
       const m = await addAll(bridge, 'tck-b051', roles.map((role) => ({ role, content: `A ${role} message` })));
       const conv = await bridge.get_conversation({ session_id: 'tck-b051' });
-      checkSequence(conv.messages, { m }, labelsOf('m', m), 'get_conversation(session_id="tck-b051"): messages');
+      checkSequence(conv.messages, { m }, labelsOf('m', m), 'get_conversation(session_id="tck-b051"): messages', ['SPEC-2.2.1']);
       check.equal(conv.messages.map((x) => x.role), [...roles], 'get_conversation(session_id="tck-b051"): roles in order');
     },
   }),
@@ -179,7 +196,7 @@ export const scenarios: Scenario[] = [
       // silent: UUID version.
       check.uuid(whole.id, 'get_conversation(session_id="tck-b053"): conversation id');
       check.uuid(limited.id, 'get_conversation(session_id="tck-b053", limit=1): conversation id');
-      check.equal(limited.id, whole.id, 'get_conversation(session_id="tck-b053", limit=1): conversation id (same as without limit)');
+      check.by('SPEC-1.1.8').equal(limited.id, whole.id, 'get_conversation(session_id="tck-b053", limit=1): conversation id (same as without limit)');
     },
   }),
 
@@ -198,7 +215,7 @@ export const scenarios: Scenario[] = [
         checkSequence(conv.messages, sent, labelsOf(name, sent[name]!), `get_conversation(session_id="tck-b054-${name}"): only its own messages, in order`);
         ids.push(conv.id);
       }
-      check.distinct(ids, 'get_conversation of tck-b054-a, -b, -c: conversation ids must be distinct');
+      check.by('SPEC-2.2.12', 'SPEC-1.1.9').distinct(ids, 'get_conversation of tck-b054-a, -b, -c: conversation ids must be distinct');
     },
   }),
 
@@ -212,7 +229,7 @@ export const scenarios: Scenario[] = [
       for (const [name, session_id] of Object.entries(sessions)) sent[name] = await addAll(bridge, session_id, [`In ${session_id}`]);
       for (const [name, session_id] of Object.entries(sessions)) {
         const conv = await bridge.get_conversation({ session_id });
-        check.equal(conv.session_id, session_id, `get_conversation(session_id=${JSON.stringify(session_id)}): session_id`);
+        check.by('BRIDGE-METHOD-get_conversation').equal(conv.session_id, session_id, `get_conversation(session_id=${JSON.stringify(session_id)}): session_id`);
         checkSequence(conv.messages, sent, [`${name}1`], `get_conversation(session_id=${JSON.stringify(session_id)}): only its own message`);
       }
     },

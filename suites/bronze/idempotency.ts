@@ -4,6 +4,7 @@ import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenari
 import { addMessages, expectConversation } from '../support/messages.js';
 import { expectCounts } from '../support/sessions.js';
 import { ids } from '../support/by-id.js';
+import { mustSucceed } from '../support/cite.js';
 
 const group = 'idempotency';
 
@@ -21,9 +22,9 @@ export const scenarios: Scenario[] = [
       const same = await addMessages(bridge, 'unique-ids', ['Same content', 'Same content', 'Same content']);
       const elsewhere = await addMessages(bridge, 'unique-ids-other', ['Same content']);
       const all = ids([...same, ...elsewhere]);
-      for (const id of all) check.uuid(id, 'add_message: id');
+      for (const id of all) check.by('SPEC-2.1.14').uuid(id, 'add_message: id');
       check.distinct(all, 'add_message("Same content") ×4: ids');
-      await expectConversation(bridge, 'unique-ids', same, 'after storing the same content three times');
+      await expectConversation(bridge, 'unique-ids', same, 'after storing the same content three times', ['SPEC-2.8.1', 'SPEC-2.8.2']);
     },
   }),
 
@@ -39,7 +40,7 @@ export const scenarios: Scenario[] = [
     async run({ bridge }) {
       const stored = await addMessages(bridge, 'duplicates', ['Duplicate', 'Duplicate', 'Duplicate']);
       await expectConversation(bridge, 'duplicates', stored, 'after storing "Duplicate" three times');
-      await expectCounts(bridge, { duplicates: 3 }, 'after storing "Duplicate" three times');
+      await expectCounts(bridge, { duplicates: 3 }, 'after storing "Duplicate" three times', ['SPEC-2.8.2', 'SPEC-2.4.2']);
     },
   }),
 
@@ -52,8 +53,8 @@ export const scenarios: Scenario[] = [
     asserts: 'Stores a message, then clears its session three times (each a success); the conversation must be empty afterwards.',
     async run({ bridge }) {
       await addMessages(bridge, 'clear-repeat', ['Data']);
-      for (let i = 0; i < 3; i++) await bridge.clear_session({ session_id: 'clear-repeat' });
-      await expectConversation(bridge, 'clear-repeat', [], 'after three clear_session calls');
+      for (let i = 0; i < 3; i++) await mustSucceed(bridge.clear_session({ session_id: 'clear-repeat' }), `clear_session(session_id="clear-repeat"), call ${i + 1} of 3`, ['SPEC-2.8.3']);
+      await expectConversation(bridge, 'clear-repeat', [], 'after three clear_session calls', ['SPEC-2.6.1']);
     },
   }),
 ];

@@ -63,7 +63,7 @@ export const scenarios: Scenario[] = [
       check.empty(await bridge.list_sessions({}), 'list_sessions() on an empty store');
       await fill(bridge, { 'sessions-empty-a': 2, 'sessions-empty-b': 1 });
       await bridge.clear_all_data();
-      check.empty(await bridge.list_sessions({}), 'list_sessions() after clear_all_data');
+      check.by('SPEC-2.4.3', 'SPEC-V3-clear_all_data').empty(await bridge.list_sessions({}), 'list_sessions() after clear_all_data');
     },
   }),
 
@@ -79,7 +79,7 @@ export const scenarios: Scenario[] = [
       const list = await listSessions(bridge);
       check.length(list, 1, 'list_sessions() with one session');
       check.equal(list[0]!.session_id, 'sessions-solo', 'list_sessions(): session_id of the only entry');
-      check.equal(list[0]!.message_count, 2, 'list_sessions(): message_count of session "sessions-solo"');
+      check.by('SPEC-2.4.2').equal(list[0]!.message_count, 2, 'list_sessions(): message_count of session "sessions-solo"');
     },
   }),
 
@@ -96,9 +96,10 @@ export const scenarios: Scenario[] = [
       await fill(bridge, Object.fromEntries(names.map((n) => [n, 1])));
       for (const limit of [1, 2, 4, 10]) {
         const list = await listSessions(bridge, limit);
-        check.length(list, Math.min(limit, names.length), `list_sessions(limit=${limit}) with ${names.length} sessions`);
+        // Every session (SPEC-2.4.1), no more than limit (SPEC-2.4.5): min(limit, sessions).
+        check.by('SPEC-2.4.5', 'SPEC-2.4.1').length(list, Math.min(limit, names.length), `list_sessions(limit=${limit}) with ${names.length} sessions`);
         // silent: which sessions a limit keeps
-        check.every(list, (s) => names.includes(s.session_id), `list_sessions(limit=${limit}): entries are sessions written to`);
+        check.by('SPEC-2.4.1').every(list, (s) => names.includes(s.session_id), `list_sessions(limit=${limit}): entries are sessions written to`);
       }
     },
   }),
@@ -134,7 +135,7 @@ export const scenarios: Scenario[] = [
       for (const [i, message] of mine.entries()) {
         await deleteMessage(bridge, message.id, true, 'of a stored message');
         const left = mine.length - i - 1;
-        await expectCounts(bridge, { 'sessions-delete': left, 'sessions-delete-other': 1 }, `after deleting ${i + 1} of 3 messages`);
+        await expectCounts(bridge, { 'sessions-delete': left, 'sessions-delete-other': 1 }, `after deleting ${i + 1} of 3 messages`, ['SPEC-2.4.7']);
       }
     },
   }),
@@ -149,7 +150,7 @@ export const scenarios: Scenario[] = [
     async run({ bridge }) {
       const counts = { 'sessions-counts-a': 2, 'sessions-counts-b': 1, 'sessions-counts-c': 3 };
       await fill(bridge, counts);
-      await expectCounts(bridge, counts, 'after writing 2, 1 and 3 messages');
+      await expectCounts(bridge, counts, 'after writing 2, 1 and 3 messages', ['SPEC-2.4.8']);
     },
   }),
 ];

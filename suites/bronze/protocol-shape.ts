@@ -5,17 +5,23 @@
 // behaviour faults such as a rejected valid call or a failed call that still changed data (failed).
 // Three rules can only be shown with Silver methods (null lookups, add_step): against a target
 // without them the scenario notes that and checks the rest.
+// Every check cites its rule (check.by): the rule of the scenario, or the sentence of Volume 2 a value
+// read back enforces. Calls the kit expects refused are judged by support/refusals.ts: that they are
+// refused, and that a refused call changes nothing, are advisories; the error answer is a rule.
 import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
 import { check, show } from '../../src/engine/assert.js';
 import { describeOutcome, type BridgeApi, type ScenarioContext } from '../../src/profiles/bridge/context.js';
 import { ProtocolFault, SchemaViolation, TransportFault } from '../../src/engine/faults.js';
 import type { Outcome } from '../../src/profiles/bridge/index.js';
-import { Conversation, Entity, Message, ReasoningTrace, SessionInfo } from '../../src/protocols/bridge/model.js';
+import { Conversation, Entity, Message, ReasoningTrace, SessionInfo, type ReasoningStep } from '../../src/protocols/bridge/model.js';
+import type { MethodName } from '../../src/protocols/bridge/methods.js';
 import { validate } from '../../src/protocols/bridge/validate.js';
+import { modelCites } from '../../src/protocols/clauses/index.js';
 import type { z } from 'zod';
 import { SPECIAL_CONTENT, UNICODE_CONTENT } from '../../fixtures/data.js';
 import { UNKNOWN_ID, expectConversation } from '../support/messages.js';
 import { firstDifference } from '../support/differences.js';
+import { callText, expectRefusal, type OnAccepted } from '../support/refusals.js';
 
 const RULES = {
   'BRIDGE-REQUEST-1': 'the body is JSON, sent as application/json (UTF-8)',
@@ -31,9 +37,10 @@ const RULES = {
   'BRIDGE-ERRORS-1': 'a failed call answers 400 or 500 with {"error": string} saying what went wrong',
   'BRIDGE-ERRORS-2': 'a lookup that finds nothing is not an error',
   'BRIDGE-ERRORS-3': 'a void method never returns a body',
-  'BRIDGE-LIFECYCLE-1': 'setup answers 200 {"ok": true}',
-  'BRIDGE-LIFECYCLE-2': 'teardown answers 204',
-  'BRIDGE-LIFECYCLE-3': 'clear_all_data answers 204 and empties every store',
+  'BRIDGE-LIFECYCLE-setup': 'setup answers 200 {"ok": true}',
+  'BRIDGE-LIFECYCLE-teardown': 'teardown answers 204',
+  'BRIDGE-LIFECYCLE-clear_all_data': 'clear_all_data answers 204',
+  'SPEC-V3-clear_all_data': 'clear_all_data deletes all data',
 } as const;
 type Rule = keyof typeof RULES;
 const cite = (rule: Rule) => `(${rule}: ${RULES[rule]})`;
@@ -51,26 +58,30 @@ const EXPECTED: Record<Want, string> = {
 
 type Params = Record<string, unknown>;
 
-function callText(method: string, params: Params): string {
-  return `${method}(${Object.entries(params).map(([k, v]) => `${k}=${show(v, 40)}`).join(', ')})`;
-}
-
 /**
  * Judges an outcome against the kind the rule demands. A wrong shape is a ProtocolFault (error);
  * a well-formed answer of the wrong kind (an error for a valid call, success for a call that
  * cannot succeed, an object where nothing exists) is a failed check.
  */
-function judge<W extends Want>(outcome: Outcome, method: string, call: string, want: W, rule: Rule): Answer<W> {
-  if (outcome.kind === want) return outcome as Answer<W>;
+function judge<W extends Want>(outcome: Outcome, method: string, call: string, want: W, rule: Rule, also: readonly Rule[] = []): Answer<W> {
+  const rules = [rule, ...also];
+  if (outcome.kind === want) {
+    // The answer kind held: recorded under its rule (the clause map counts it).
+    check.by(...rules).ok(true, `${call}: ${EXPECTED[want]}`);
+    return outcome as Answer<W>;
+  }
   switch (outcome.kind) {
     case 'transport':
       throw new TransportFault(method, outcome.failure, outcome.reason);
-    case 'violation':
+    case 'violation': {
       // A 404/501 counts as "not implemented" only where the method itself is missing; callers
       // that know the method exists (silverLookup) judge it as a shape fault instead.
-      throw new ProtocolFault(call, `${outcome.reason} ${cite(rule)}`, outcome.notImplemented);
+      const fault = new ProtocolFault(call, `${outcome.reason} ${cite(rule)}`, outcome.notImplemented);
+      fault.cites = rules;
+      throw fault;
+    }
     default:
-      return check.fail(`${call}: expected ${EXPECTED[want]}, got ${describeOutcome(outcome)} ${cite(rule)}`, { expected: EXPECTED[want], actual: outcome });
+      return check.by(...rules).fail(`${call}: expected ${EXPECTED[want]}, got ${describeOutcome(outcome)} ${cite(rule)}`, { expected: EXPECTED[want], actual: outcome });
   }
 }
 
@@ -80,24 +91,28 @@ async function answer<W extends Want>(ctx: ScenarioContext, method: string, para
   return judge(outcome, method, callText(method, params), want, rule);
 }
 
-/** Requires `value` to match a schema of the data model. */
-function conform<S extends z.ZodType>(schema: S, value: unknown, call: string): z.infer<S> {
+/** Requires `value`, answered by `method`, to match a schema of the data model (citing the method's row and its model). */
+function conform<S extends z.ZodType>(schema: S, value: unknown, method: string, call: string): z.infer<S> {
   const v = validate(schema, value);
-  if (!v.ok) throw new SchemaViolation(call, v.issues);
+  if (!v.ok) {
+    const fault = new SchemaViolation(call, v.issues);
+    fault.cites = modelCites(method as MethodName);
+    throw fault;
+  }
   return value as z.infer<S>;
 }
 
 /** An object answer that matches `schema`. */
 async function object<S extends z.ZodType>(ctx: ScenarioContext, method: string, params: Params, schema: S, rule: Rule): Promise<z.infer<S>> {
   const { value } = await answer(ctx, method, params, 'object', rule);
-  return conform(schema, value, callText(method, params));
+  return conform(schema, value, method, callText(method, params));
 }
 
 /** A bare-array answer whose items match `schema`. */
 async function list<S extends z.ZodType>(ctx: ScenarioContext, method: string, params: Params, schema: S, rule: Rule): Promise<z.infer<S>[]> {
   const { value } = await answer(ctx, method, params, 'list', rule);
   const call = callText(method, params);
-  return value.map((item, i) => conform(schema, item, `${call}[${i}]`));
+  return value.map((item, i) => conform(schema, item, method, `${call}[${i}]`));
 }
 
 /** The stored state a failed call must not touch: sessions with counts, and whole conversations. */
@@ -112,31 +127,35 @@ async function snapshot(bridge: BridgeApi, sessions: readonly string[]) {
   return { sessions: Object.fromEntries(listed.map((s) => [s.session_id, s.message_count])), conversations };
 }
 
-/** A call that cannot succeed: method, parameters, and why it cannot. */
-type Rejected = [method: string, params: Params, why: string];
+/** A call the kit expects refused: method, parameters, and why. */
+type Rejected = [method: MethodName, params: Params, why: string];
 
 /**
- * A call that cannot succeed: it must answer 400 or 500 with a non-empty {"error": string}, and
- * what `read` reads back afterwards (the stored data it may not touch) must equal `before`.
+ * A call the kit expects refused, judged by support/refusals.ts (`accepted`: the advisory that notes
+ * an accepting answer, or the rules it breaks). When it is refused, what `read` reads back (the
+ * stored data) must equal what it read before the call: the kit's reading, ADV-failed-call-changes-nothing.
  */
-async function expectRejected(ctx: ScenarioContext, [method, params, why]: Rejected, before: unknown, read: () => Promise<unknown>): Promise<void> {
-  const call = `${callText(method, params)} (${why})`;
-  const { outcome } = await ctx.raw(method, params);
-  const err = judge(outcome, method, call, 'error', 'BRIDGE-ERRORS-1');
-  check.ok(err.message.trim() !== '', `${call}: the error text must say what went wrong, got ${show(err.message)} ${cite('BRIDGE-ERRORS-1')}`);
+async function expectRejected(ctx: ScenarioContext, [method, params, why]: Rejected, accepted: OnAccepted, read: () => Promise<unknown>): Promise<void> {
+  const before = await read();
+  const answer = await expectRefusal(ctx, method, params, why, accepted);
+  if (!answer.refused) return; // accepted: the advisory or the rules have spoken; what changed is the call's doing
   const after = await read();
   const change = firstDifference(before, after);
-  if (change !== undefined) {
-    check.fail(`${call} answered ${err.status} but changed the stored data (${change}); a failed call must leave it as it was`, { expected: before, actual: after });
-  }
+  check.advise('ADV-failed-call-changes-nothing').ok(
+    change === undefined,
+    `${callText(method, params)} (${why}) answered ${answer.status} but changed the stored data (${change}); the kit expects a failed call to leave it as it was`,
+    { expected: before, actual: after },
+  );
 }
 
-/** Stores a message in each of `sessions`, then requires every call of `cases` to be rejected without changing them. */
-async function rejectedWithoutChange(ctx: ScenarioContext, sessions: readonly string[], cases: readonly Rejected[]): Promise<void> {
+/**
+ * Stores a message in each of `sessions`, then posts every call of `cases`, expecting each refused
+ * without changing them; `accepted` judges an answer accepting a call (the same for all, or per call).
+ */
+async function rejectedWithoutChange(ctx: ScenarioContext, sessions: readonly string[], cases: readonly Rejected[], accepted: OnAccepted | ((c: Rejected) => OnAccepted)): Promise<void> {
   for (const s of sessions) await rawMessage(ctx, s, `Stored in ${s}`);
   const read = () => snapshot(ctx.bridge, sessions);
-  const before = await read();
-  for (const c of cases) await expectRejected(ctx, c, before, read);
+  for (const c of cases) await expectRejected(ctx, c, typeof accepted === 'function' ? accepted(c) : accepted, read);
 }
 
 /** A message in `session` through ctx.raw, judged as a single-object answer. */
@@ -155,7 +174,7 @@ async function silverObject<S extends z.ZodType>(ctx: ScenarioContext, method: s
     return null;
   }
   const { value } = judge(outcome, method, callText(method, params), 'object', rule);
-  return conform(schema, value, callText(method, params));
+  return conform(schema, value, method, callText(method, params));
 }
 
 /** A lookup of something that does not exist, on a method known to be implemented: 200 null. */
@@ -165,9 +184,11 @@ async function expectNull(ctx: ScenarioContext, method: string, params: Params):
   if (outcome.kind === 'violation') {
     // The method answered the positive lookup, so a 404 here is a shape fault, not a missing method.
     const got = outcome.reason.replace(/^not implemented: /, '');
-    throw new ProtocolFault(call, `expected ${EXPECTED.null}, got ${got} ${cite('BRIDGE-RESPONSE-5')}`);
+    const fault = new ProtocolFault(call, `expected ${EXPECTED.null}, got ${got} ${cite('BRIDGE-RESPONSE-5')}`);
+    fault.cites = ['BRIDGE-RESPONSE-5', 'BRIDGE-ERRORS-2'];
+    throw fault;
   }
-  judge(outcome, method, call, 'null', 'BRIDGE-RESPONSE-5');
+  judge(outcome, method, call, 'null', 'BRIDGE-RESPONSE-5', ['BRIDGE-ERRORS-2']);
 }
 
 const tier = 'bronze';
@@ -187,9 +208,9 @@ export const scenarios: Scenario[] = [
       const sent = [UNICODE_CONTENT, SPECIAL_CONTENT];
       const echoes: Message[] = [];
       for (const content of sent) echoes.push(await rawMessage(ctx, 'proto-json', content, {}, 'BRIDGE-REQUEST-1'));
-      check.equal(echoes.map((m) => m.content), sent, `add_message: content as sent ${cite('BRIDGE-REQUEST-1')}`);
+      check.by('BRIDGE-REQUEST-1', 'SPEC-2.1.9', 'SPEC-2.1.10').equal(echoes.map((m) => m.content), sent, `add_message: content as sent ${cite('BRIDGE-REQUEST-1')}`);
       const conv = await object(ctx, 'get_conversation', { session_id: 'proto-json' }, Conversation, 'BRIDGE-RESPONSE-1');
-      check.equal(conv.messages.map((m) => m.content), sent, `get_conversation(session_id="proto-json"): contents as sent ${cite('BRIDGE-REQUEST-1')}`);
+      check.by('BRIDGE-REQUEST-1', 'SPEC-2.2.7').equal(conv.messages.map((m) => m.content), sent, `get_conversation(session_id="proto-json"): contents as sent ${cite('BRIDGE-REQUEST-1')}`);
     },
   }),
 
@@ -223,10 +244,10 @@ export const scenarios: Scenario[] = [
     async run(ctx) {
       const first = await rawMessage(ctx, 'proto-ids', 'Keep this one');
       const second = await rawMessage(ctx, 'proto-ids', 'Delete this one');
-      for (const m of [first, second]) check.uuid(m.id, `add_message: id ${cite('BRIDGE-REQUEST-3')}`);
+      for (const m of [first, second]) check.by('BRIDGE-REQUEST-3', 'BRIDGE-GENERAL-1').uuid(m.id, `add_message: id ${cite('BRIDGE-REQUEST-3')}`);
       const { value } = await answer(ctx, 'delete_message', { message_id: second.id }, 'deleted', 'BRIDGE-RESPONSE-3');
-      check.equal(value.deleted, true, `delete_message(message_id=${show(second.id)}) with the string id add_message returned ${cite('BRIDGE-REQUEST-3')}`);
-      await expectConversation(ctx.bridge, 'proto-ids', [first], 'after deleting the second message');
+      check.by('BRIDGE-REQUEST-3', 'SPEC-2.5.1').equal(value.deleted, true, `delete_message(message_id=${show(second.id)}) with the string id add_message returned ${cite('BRIDGE-REQUEST-3')}`);
+      await expectConversation(ctx.bridge, 'proto-ids', [first], 'after deleting the second message', ['BRIDGE-REQUEST-3', 'SPEC-2.5.2']);
     },
   }),
 
@@ -245,11 +266,12 @@ export const scenarios: Scenario[] = [
         stored.push(await object(ctx, 'add_message', { session_id: 'proto-omit', role: 'user', content }, Message, 'BRIDGE-REQUEST-4'));
       }
       const conv = await object(ctx, 'get_conversation', { session_id: 'proto-omit' }, Conversation, 'BRIDGE-REQUEST-4');
-      check.equal(conv.messages.map((m) => m.id), stored.map((m) => m.id), `get_conversation without limit: every message ${cite('BRIDGE-REQUEST-4')}`);
+      // SPEC-V3-get_conversation: limit defaults to none (BaseAdapter: limit=None), so every message.
+      check.by('BRIDGE-REQUEST-4', 'SPEC-V3-get_conversation').equal(conv.messages.map((m) => m.id), stored.map((m) => m.id), `get_conversation without limit: every message ${cite('BRIDGE-REQUEST-4')}`);
       const found = await list(ctx, 'search_messages', { query: 'Omitted parameters are absent' }, Message, 'BRIDGE-REQUEST-4');
-      check.some(found, (m) => m.id === stored[2]!.id, `search_messages with only query: the message whose content is the query ${cite('BRIDGE-REQUEST-4')}`);
+      check.by('BRIDGE-REQUEST-4', 'SPEC-2.3.1').some(found, (m) => m.id === stored[2]!.id, `search_messages with only query: the message whose content is the query ${cite('BRIDGE-REQUEST-4')}`);
       const sessions = await list(ctx, 'list_sessions', {}, SessionInfo, 'BRIDGE-REQUEST-4');
-      check.equal(sessions.map((s) => s.session_id), ['proto-omit'], `list_sessions without limit ${cite('BRIDGE-REQUEST-4')}`);
+      check.by('BRIDGE-REQUEST-4', 'SPEC-2.4.4').equal(sessions.map((s) => s.session_id), ['proto-omit'], `list_sessions without limit ${cite('BRIDGE-REQUEST-4')}`);
     },
   }),
 
@@ -263,7 +285,7 @@ export const scenarios: Scenario[] = [
     async run(ctx) {
       const m = await rawMessage(ctx, 'proto-object', 'An object answer');
       const conv = await object(ctx, 'get_conversation', { session_id: 'proto-object' }, Conversation, 'BRIDGE-RESPONSE-1');
-      check.equal(conv.messages.map((x) => x.id), [m.id], 'get_conversation(session_id="proto-object"): the message just stored');
+      check.by('SPEC-2.7.3').equal(conv.messages.map((x) => x.id), [m.id], 'get_conversation(session_id="proto-object"): the message just stored');
     },
   }),
 
@@ -278,13 +300,13 @@ export const scenarios: Scenario[] = [
       'message stored both must answer a bare array holding it.',
     async run(ctx) {
       const query = { query: 'A list answer', limit: 5, threshold: 0 };
-      check.empty(await list(ctx, 'search_messages', query, Message, 'BRIDGE-RESPONSE-2'), 'search_messages on an empty store');
-      check.empty(await list(ctx, 'list_sessions', {}, SessionInfo, 'BRIDGE-RESPONSE-2'), 'list_sessions on an empty store');
+      check.by('BRIDGE-RESPONSE-2', 'SPEC-2.3.6').empty(await list(ctx, 'search_messages', query, Message, 'BRIDGE-RESPONSE-2'), 'search_messages on an empty store');
+      check.by('BRIDGE-RESPONSE-2', 'SPEC-2.4.3').empty(await list(ctx, 'list_sessions', {}, SessionInfo, 'BRIDGE-RESPONSE-2'), 'list_sessions on an empty store');
       const m = await rawMessage(ctx, 'proto-list', 'A list answer');
       const found = await list(ctx, 'search_messages', query, Message, 'BRIDGE-RESPONSE-2');
-      check.some(found, (x) => x.id === m.id, 'search_messages(query="A list answer"): the message whose content is the query');
+      check.by('SPEC-2.3.1').some(found, (x) => x.id === m.id, 'search_messages(query="A list answer"): the message whose content is the query');
       const sessions = await list(ctx, 'list_sessions', {}, SessionInfo, 'BRIDGE-RESPONSE-2');
-      check.equal(sessions.map((s) => s.session_id), ['proto-list'], 'list_sessions(): the one session');
+      check.by('SPEC-2.4.4').equal(sessions.map((s) => s.session_id), ['proto-list'], 'list_sessions(): the one session');
     },
   }),
 
@@ -297,13 +319,13 @@ export const scenarios: Scenario[] = [
     asserts: 'Deleting a stored message must answer 200 {"deleted": true}; deleting it again, and deleting an unknown id, 200 {"deleted": false}.',
     async run(ctx) {
       const m = await rawMessage(ctx, 'proto-delete', 'Delete me');
-      for (const [message_id, expected, why] of [
-        [m.id, true, 'of a stored message'],
-        [m.id, false, 'of a message already deleted'],
-        [UNKNOWN_ID, false, 'of an unknown id'],
+      for (const [message_id, expected, why, sentence] of [
+        [m.id, true, 'of a stored message', 'SPEC-2.5.1'],
+        [m.id, false, 'of a message already deleted', 'SPEC-2.5.9'],
+        [UNKNOWN_ID, false, 'of an unknown id', 'SPEC-2.5.3'],
       ] as const) {
         const { value } = await answer(ctx, 'delete_message', { message_id }, 'deleted', 'BRIDGE-RESPONSE-3');
-        check.equal(value.deleted, expected, `delete_message(message_id=${message_id}) ${why}: deleted`);
+        check.by(sentence).equal(value.deleted, expected, `delete_message(message_id=${message_id}) ${why}: deleted`);
       }
     },
   }),
@@ -352,11 +374,13 @@ export const scenarios: Scenario[] = [
     tier,
     group,
     clauses: ['BRIDGE-RESPONSE-6', 'BRIDGE-ERRORS-1'],
-    title: 'a call missing a required parameter fails cleanly and changes nothing',
+    title: 'a call missing a required parameter, when refused, gets a well-formed error',
     asserts:
       'With two sessions stored, posts add_message without session_id, content or role, delete_message, clear_session, ' +
-      'get_conversation and search_messages without their required parameter; each must answer 400 or 500 with a non-empty ' +
-      '{"error": string}, and the sessions and conversations must read back unchanged.',
+      'get_conversation and search_messages without their required parameter; an answer refusing one must be 400 or 500 with a ' +
+      'non-empty {"error": string}, and an answer accepting one must be the method\'s answer, matching the data model. That each ' +
+      'call is refused (ADV-refuse-missing-param) and that a refused call leaves the sessions and conversations unchanged ' +
+      '(ADV-failed-call-changes-nothing) are advisories: no sentence says so.',
     async run(ctx) {
       await rejectedWithoutChange(ctx, ['proto-missing-a', 'proto-missing-b'], [
         ['add_message', { role: 'user', content: 'No session' }, 'session_id missing'],
@@ -366,7 +390,7 @@ export const scenarios: Scenario[] = [
         ['clear_session', {}, 'session_id missing'],
         ['get_conversation', {}, 'session_id missing'],
         ['search_messages', { session_id: 'proto-missing-a' }, 'query missing'],
-      ]);
+      ], { advise: 'ADV-refuse-missing-param' });
     },
   }),
 
@@ -374,14 +398,21 @@ export const scenarios: Scenario[] = [
     id: 'SCN-B-130',
     tier,
     group,
-    clauses: ['BRIDGE-RESPONSE-6', 'BRIDGE-ERRORS-1'],
-    title: 'add_message with a role outside user, assistant, system fails and stores nothing',
+    clauses: ['SPEC-1.1.12', 'BRIDGE-MODEL-Message.role', 'BRIDGE-ERRORS-1'],
+    title: 'add_message with a role outside user, assistant, system cannot succeed',
     asserts:
-      'Posts add_message with roles "bogus" and "narrator"; each must answer 400 or 500 with a non-empty {"error": string} and ' +
-      'the stored sessions and conversation must read back unchanged.',
+      'Posts add_message with roles "bogus" and "narrator". No Message can answer it: a message has the role it was added with ' +
+      '(SPEC-1.1.12) and a role is one of user, assistant, system (BRIDGE-MODEL-Message.role). So each answer must be 400 or 500 ' +
+      'with a non-empty {"error": string}; a 200 fails naming the sentence its Message breaks. That the refused call leaves the ' +
+      'stored session unchanged is an advisory (ADV-failed-call-changes-nothing).',
     async run(ctx) {
       const call = (role: string): Rejected => ['add_message', { session_id: 'proto-role', role, content: 'Who am I?' }, 'unknown role'];
-      await rejectedWithoutChange(ctx, ['proto-role'], [call('bogus'), call('narrator')]);
+      // The answer's data model is judged first (an echo of the role breaks BRIDGE-MODEL-Message.role); a valid Message breaks SPEC-1.1.12.
+      const roleKept = ([, params]: Rejected): OnAccepted => ({
+        judge: (value, said) =>
+          check.by('SPEC-1.1.12').equal((value as Message).role, params['role'], `${said} answered 200 with a Message: its role (a message has the role it was added with, and ${show(params['role'])} is none of user, assistant, system, so the call cannot succeed)`),
+      });
+      await rejectedWithoutChange(ctx, ['proto-role'], [call('bogus'), call('narrator')], roleKept);
     },
   }),
 
@@ -390,17 +421,19 @@ export const scenarios: Scenario[] = [
     tier,
     group,
     clauses: ['BRIDGE-RESPONSE-6', 'BRIDGE-ERRORS-1'],
-    title: 'a parameter of the wrong type fails the call and changes nothing',
+    title: 'a parameter of the wrong type, when refused, gets a well-formed error',
     asserts:
       'Posts add_message with metadata as a string and with content as an object, get_conversation with limit "all" and ' +
-      'search_messages with threshold "high"; each must answer 400 or 500 with {"error": string}, leaving the data unchanged.',
+      'search_messages with threshold "high"; an answer refusing one must be 400 or 500 with a non-empty {"error": string}, and an ' +
+      'answer accepting one must match the data model (content a string, metadata an object). That each call is refused ' +
+      '(ADV-refuse-wrong-type) and that a refused call leaves the data unchanged (ADV-failed-call-changes-nothing) are advisories.',
     async run(ctx) {
       await rejectedWithoutChange(ctx, ['proto-types'], [
         ['add_message', { session_id: 'proto-types', role: 'user', content: 'Typed', metadata: 'not an object' }, 'metadata must be an object'],
         ['add_message', { session_id: 'proto-types', role: 'user', content: { text: 'nested' } }, 'content must be a string'],
         ['get_conversation', { session_id: 'proto-types', limit: 'all' }, 'limit must be an integer'],
         ['search_messages', { query: 'valid', threshold: 'high' }, 'threshold must be a number'],
-      ]);
+      ], { advise: 'ADV-refuse-wrong-type' });
     },
   }),
 
@@ -408,11 +441,13 @@ export const scenarios: Scenario[] = [
     id: 'SCN-B-132',
     tier,
     group,
-    clauses: ['BRIDGE-RESPONSE-6', 'BRIDGE-ERRORS-1'],
-    title: 'add_step on an unknown trace fails and creates nothing',
+    clauses: ['BRIDGE-RESPONSE-6', 'BRIDGE-ERRORS-1', 'SPEC-4.2.1'],
+    title: 'add_step on an unknown trace, when refused, gets a well-formed error',
     asserts:
-      'Where reasoning traces exist (start_trace works): add_step with a trace_id no trace has must answer 400 or 500 with ' +
-      '{"error": string}, and list_traces and the real trace must read back unchanged; a target without them gets a note.',
+      'Where reasoning traces exist (start_trace works): add_step with a trace_id no trace has must answer 400 or 500 with a ' +
+      'non-empty {"error": string} if refused; if accepted, the step answered must be linked to the trace_id sent (SPEC-4.2.1). ' +
+      'That it is refused (ADV-refuse-unknown-trace) and that list_traces and the real trace then read back unchanged ' +
+      '(ADV-failed-call-changes-nothing) are advisories. A target without traces gets a note.',
     async run(ctx) {
       const trace = await silverObject(ctx, 'start_trace', { session_id: 'proto-step', task: 'A real trace' }, ReasoningTrace, 'BRIDGE-RESPONSE-1');
       if (trace === null) return;
@@ -420,7 +455,9 @@ export const scenarios: Scenario[] = [
         traces: await list(ctx, 'list_traces', {}, ReasoningTrace, 'BRIDGE-RESPONSE-2'),
         trace: await object(ctx, 'get_trace_with_steps', { trace_id: trace.id }, ReasoningTrace, 'BRIDGE-RESPONSE-5'),
       });
-      await expectRejected(ctx, ['add_step', { trace_id: UNKNOWN_ID, thought: 'Orphan step' }, 'no such trace'], await read(), read);
+      const judge = (value: unknown, said: string) =>
+        check.by('SPEC-4.2.1').equal((value as ReasoningStep).trace_id, UNKNOWN_ID, `${said} answered 200 with a step: its trace_id (a step is linked to the trace named)`);
+      await expectRejected(ctx, ['add_step', { trace_id: UNKNOWN_ID, thought: 'Orphan step' }, 'no such trace'], { advise: 'ADV-refuse-unknown-trace', judge }, read);
     },
   }),
 
@@ -428,12 +465,12 @@ export const scenarios: Scenario[] = [
     id: 'SCN-B-133',
     tier,
     group,
-    clauses: ['BRIDGE-LIFECYCLE-1'],
+    clauses: ['BRIDGE-LIFECYCLE-setup'],
     title: 'setup answers 200 {"ok": true}',
     asserts: 'Calls setup again (the runner called it once before the run); the answer must be 200 with a JSON object whose ok is true.',
     async run(ctx) {
-      const { value } = await answer(ctx, 'setup', {}, 'object', 'BRIDGE-LIFECYCLE-1');
-      check.equal(value['ok'], true, `setup(): ok ${cite('BRIDGE-LIFECYCLE-1')}`);
+      const { value } = await answer(ctx, 'setup', {}, 'object', 'BRIDGE-LIFECYCLE-setup');
+      check.equal(value['ok'], true, `setup(): ok ${cite('BRIDGE-LIFECYCLE-setup')}`);
     },
   }),
 
@@ -441,18 +478,18 @@ export const scenarios: Scenario[] = [
     id: 'SCN-B-134',
     tier,
     group,
-    clauses: ['BRIDGE-LIFECYCLE-2'],
+    clauses: ['BRIDGE-LIFECYCLE-teardown', 'BRIDGE-LIFECYCLE-setup'],
     title: 'teardown answers 204, and setup brings the target back',
     asserts:
       'Calls teardown (204, empty body expected), then setup again ({"ok": true}); afterwards add_message and get_conversation ' +
-      'must work as before.',
+      'must work as before (no sentence lets a method stop answering after teardown and a new setup).',
     async run(ctx) {
-      await answer(ctx, 'teardown', {}, 'void', 'BRIDGE-LIFECYCLE-2');
-      const { value } = await answer(ctx, 'setup', {}, 'object', 'BRIDGE-LIFECYCLE-1');
-      check.equal(value['ok'], true, `setup() after teardown: ok ${cite('BRIDGE-LIFECYCLE-1')}`);
+      await answer(ctx, 'teardown', {}, 'void', 'BRIDGE-LIFECYCLE-teardown');
+      const { value } = await answer(ctx, 'setup', {}, 'object', 'BRIDGE-LIFECYCLE-setup');
+      check.by('BRIDGE-LIFECYCLE-setup').equal(value['ok'], true, `setup() after teardown: ok ${cite('BRIDGE-LIFECYCLE-setup')}`);
       // silent: whether teardown or setup keep data; only that the target serves again after setup
-      const m = await rawMessage(ctx, 'proto-teardown', 'Still serving', {}, 'BRIDGE-LIFECYCLE-1');
-      await expectConversation(ctx.bridge, 'proto-teardown', [m], 'after teardown and setup');
+      const m = await rawMessage(ctx, 'proto-teardown', 'Still serving', {}, 'BRIDGE-LIFECYCLE-setup');
+      await expectConversation(ctx.bridge, 'proto-teardown', [m], 'after teardown and setup', ['BRIDGE-LIFECYCLE-setup', 'SPEC-2.7.3']);
     },
   }),
 
@@ -460,30 +497,32 @@ export const scenarios: Scenario[] = [
     id: 'SCN-B-135',
     tier,
     group,
-    clauses: ['BRIDGE-LIFECYCLE-3'],
+    clauses: ['BRIDGE-LIFECYCLE-clear_all_data', 'SPEC-V3-clear_all_data'],
     title: 'clear_all_data answers 204 and empties sessions, entities and traces',
     asserts:
       'Stores messages in two sessions (and, where Silver exists, an entity and a trace), calls clear_all_data (204 expected); ' +
-      'list_sessions, both conversations and a search must then be empty, the entity and the trace gone.',
+      'list_sessions, both conversations and a search must then be empty, the entity and the trace gone (Volume 3: clear_all_data ' +
+      'deletes all data).',
     async run(ctx) {
       const sessions = ['proto-wipe-a', 'proto-wipe-b'];
       for (const s of sessions) await rawMessage(ctx, s, `Wipe me please, ${s}`);
       const entity = await silverObject(ctx, 'add_entity', { name: 'Grace Hopper', entity_type: 'PERSON' }, Entity, 'BRIDGE-RESPONSE-1');
       const trace = await silverObject(ctx, 'start_trace', { session_id: 'proto-wipe-a', task: 'Wipe the store' }, ReasoningTrace, 'BRIDGE-RESPONSE-1');
-      await answer(ctx, 'clear_all_data', {}, 'void', 'BRIDGE-LIFECYCLE-3');
+      await answer(ctx, 'clear_all_data', {}, 'void', 'BRIDGE-LIFECYCLE-clear_all_data');
       const after = 'after clear_all_data';
-      check.empty(await ctx.bridge.list_sessions({}), `list_sessions() ${after} ${cite('BRIDGE-LIFECYCLE-3')}`);
+      const wiped = check.by('SPEC-V3-clear_all_data');
+      wiped.empty(await ctx.bridge.list_sessions({}), `list_sessions() ${after} ${cite('SPEC-V3-clear_all_data')}`);
       for (const session_id of sessions) {
         const conv = await ctx.bridge.get_conversation({ session_id });
-        check.empty(conv.messages, `get_conversation(session_id="${session_id}") ${after}`);
+        wiped.empty(conv.messages, `get_conversation(session_id="${session_id}") ${after}`);
       }
-      check.empty(await ctx.bridge.search_messages({ query: 'Wipe me please', limit: 10, threshold: 0 }), `search_messages(query="Wipe me please") ${after}`);
+      wiped.empty(await ctx.bridge.search_messages({ query: 'Wipe me please', limit: 10, threshold: 0 }), `search_messages(query="Wipe me please") ${after}`);
       if (entity !== null) {
-        check.equal(await ctx.bridge.get_entity_by_name({ name: 'Grace Hopper' }), null, `get_entity_by_name(name="Grace Hopper") ${after} ${cite('BRIDGE-LIFECYCLE-3')}`);
+        wiped.equal(await ctx.bridge.get_entity_by_name({ name: 'Grace Hopper' }), null, `get_entity_by_name(name="Grace Hopper") ${after} ${cite('SPEC-V3-clear_all_data')}`);
       }
       if (trace !== null) {
-        check.empty(await ctx.bridge.list_traces({}), `list_traces() ${after} ${cite('BRIDGE-LIFECYCLE-3')}`);
-        check.equal(await ctx.bridge.get_trace_with_steps({ trace_id: trace.id }), null, `get_trace_with_steps(trace_id=${trace.id}) ${after}`);
+        wiped.empty(await ctx.bridge.list_traces({}), `list_traces() ${after} ${cite('SPEC-V3-clear_all_data')}`);
+        wiped.equal(await ctx.bridge.get_trace_with_steps({ trace_id: trace.id }), null, `get_trace_with_steps(trace_id=${trace.id}) ${after}`);
       }
     },
   }),

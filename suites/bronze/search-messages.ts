@@ -17,7 +17,7 @@ function callText(p: SearchParams): string {
   return `search_messages(${parts.join(', ')})`;
 }
 
-/** Searches, and requires every result to be a message this scenario stored, at most once. */
+/** Searches, and requires every result to be a message this scenario stored (each at most once: an advisory). */
 async function search(bridge: BridgeApi, params: SearchParams, stored: readonly Written[]): Promise<{ results: Message[]; call: string }> {
   const call = callText(params);
   const results = await bridge.search_messages(params);
@@ -33,8 +33,8 @@ async function addTopics(bridge: BridgeApi, session_id: string): Promise<Message
 /** 1 <= results <= limit when more than `limit` messages match. */
 function checkLimit(results: readonly Message[], limit: number, call: string): void {
   check.atMost(results, limit, `${call}: limit ${limit}`);
-  // silent: whether fewer than `limit` may come back when more match; at least one must
-  check.nonEmpty(results, `${call}: more than ${limit} stored messages match`);
+  // silent: whether fewer than `limit` may come back when more match; at least one must (SPEC-2.3.1)
+  check.by('SPEC-2.3.1').nonEmpty(results, `${call}: more than ${limit} stored messages match`);
 }
 
 const group = 'search_messages';
@@ -79,11 +79,11 @@ export const scenarios: Scenario[] = [
       for (const limit of [10, 1]) {
         const { results, call } = await search(bridge, { query, session_id: 'search-filter-a', limit, threshold: 0 }, stored);
         checkOfSession(bridge, results, 'search-filter-a', `${call}: every result must belong to session "search-filter-a"`);
-        check.atMost(results, limit, `${call}: limit ${limit}`);
+        check.by('SPEC-2.3.3').atMost(results, limit, `${call}: limit ${limit}`);
         // silent (search-ties): at limit 1 a scoring may rank A's two messages equally, so which
         // one comes back is open; with room for both, the one sharing the query's words is found.
-        if (limit === 1) check.nonEmpty(results, `${call}: session "search-filter-a" holds a message that shares the query's words`);
-        else check.some(results, (m) => m.id === inA[1]!.id, `${call}: the message of session "search-filter-a" that shares the query's words (id ${inA[1]!.id}) must be found`);
+        if (limit === 1) check.by('SPEC-2.3.1').nonEmpty(results, `${call}: session "search-filter-a" holds a message that shares the query's words`);
+        else check.by('SPEC-2.3.1').some(results, (m) => m.id === inA[1]!.id, `${call}: the message of session "search-filter-a" that shares the query's words (id ${inA[1]!.id}) must be found`);
       }
     },
   }),
@@ -96,7 +96,7 @@ export const scenarios: Scenario[] = [
     title: 'search_messages returns no more results than limit',
     asserts:
       'Stores six messages matching the query (in two sessions) and one unrelated; searches with limit 2 and limit 3 ' +
-      'must return between one and limit distinct stored messages.',
+      'must return between one and limit stored messages (each at most once: advisory ADV-search-results-distinct).',
     async run({ bridge }) {
       const stored = [
         ...(await addMessages(bridge, 'search-limit', ['Test message number 0', 'Test message number 1', 'Test message number 2', 'Test message number 3', TOPICS.cooking[1]])),
@@ -165,7 +165,7 @@ export const scenarios: Scenario[] = [
       await addTopics(bridge, 'search-empty');
       await bridge.clear_all_data();
       for (const params of queries) {
-        check.empty(await bridge.search_messages(params), `${callText(params)} after clear_all_data`);
+        check.by('SPEC-2.3.6', 'SPEC-V3-clear_all_data').empty(await bridge.search_messages(params), `${callText(params)} after clear_all_data`);
       }
     },
   }),

@@ -28,7 +28,7 @@ export const scenarios: Scenario[] = [
       const args = { name: 'Alice Johnson', entity_id: alice.id };
       const result = { entity_id: alice.id, type: 'PERSON', found: true };
       const call = await bridge.record_tool_call({ step_id: step.id, tool_name: 'entity_lookup', arguments: args, result, status: 'success' });
-      const full = check.present(await bridge.get_trace_with_steps({ trace_id: trace.id }), `get_trace_with_steps(trace_id=${trace.id})`);
+      const full = check.by('SPEC-4.5.1').present(await bridge.get_trace_with_steps({ trace_id: trace.id }), `get_trace_with_steps(trace_id=${trace.id})`);
       check.equal(
         full.steps.map((s) => ({ id: s.id, action: s.action, tool_calls: s.tool_calls.map((c) => ({ id: c.id, tool_name: c.tool_name, arguments: c.arguments, result: c.result })) })),
         [{ id: step.id, action: 'entity_lookup', tool_calls: [{ id: call.id, tool_name: 'entity_lookup', arguments: args, result }] }],
@@ -70,16 +70,16 @@ export const scenarios: Scenario[] = [
       await bridge.complete_trace({ trace_id: trace.id, outcome: 'Alice works at Acme Corp', success: true });
 
       const conv = await bridge.get_conversation({ session_id: A });
-      sameIds(conv.messages, messages, `get_conversation(${A}) after the flow: the two messages in order`, { ordered: true });
+      sameIds(conv.messages, messages, `get_conversation(${A}) after the flow: the two messages in order`, { ordered: true, cites: ['SPEC-5.1.2', 'SPEC-2.2.1'] });
       const related = await bridge.get_related_entities({ entity_id: alice.id });
-      sameIds(related, [acme], 'get_related_entities(Alice Johnson) after Alice -WORKS_AT-> Acme Corp', { allowRepeats: true });
-      const full = check.present(await bridge.get_trace_with_steps({ trace_id: trace.id }), `get_trace_with_steps(trace_id=${trace.id})`);
+      sameIds(related, [acme], 'get_related_entities(Alice Johnson) after Alice -WORKS_AT-> Acme Corp', { allowRepeats: true, cites: ['SPEC-5.1.2', 'SPEC-5.2.2'] });
+      const full = check.by('SPEC-4.5.1').present(await bridge.get_trace_with_steps({ trace_id: trace.id }), `get_trace_with_steps(trace_id=${trace.id})`);
       check.equal(
         { session_id: full.session_id, outcome: full.outcome, success: full.success, steps: full.steps.map((s) => [s.id, s.tool_calls.length]) },
         { session_id: A, outcome: 'Alice works at Acme Corp', success: true, steps: [[step.id, 1]] },
         'get_trace_with_steps after complete_trace(success=true): session_id, outcome, success, [step id, tool call count]',
       );
-      sameIds(await bridge.list_traces({ session_id: A }), [trace], `list_traces(session_id=${A})`);
+      sameIds(await bridge.list_traces({ session_id: A }), [trace], `list_traces(session_id=${A})`, { cites: ['SPEC-5.1.2', 'SPEC-4.6.2'] });
     },
   }),
 
@@ -118,8 +118,8 @@ export const scenarios: Scenario[] = [
     async run({ bridge, check }) {
       const { alice, acme } = await addEntities(bridge, { alice: ['Alice', 'PERSON'], acme: ['Acme', 'ORGANIZATION'] });
       const fact = await bridge.add_fact({ subject: 'Alice', predicate: 'WORKS_AT', obj: 'Acme' });
-      check.uuid(fact.id, 'add_fact(subject="Alice", predicate="WORKS_AT", obj="Acme"): id');
-      check.equal(
+      check.by('SPEC-3.3.4').uuid(fact.id, 'add_fact(subject="Alice", predicate="WORKS_AT", obj="Acme"): id');
+      check.by('SPEC-5.1.4', 'SPEC-3.3.1').equal(
         { subject: fact.subject, predicate: fact.predicate, object: fact.object },
         { subject: 'Alice', predicate: 'WORKS_AT', object: 'Acme' },
         'add_fact(subject="Alice", predicate="WORKS_AT", obj="Acme"): subject, predicate and object of the fact',
@@ -144,11 +144,11 @@ export const scenarios: Scenario[] = [
       const { alice } = await addEntities(bridge, { alice: ['Alice', 'PERSON'] });
       const sent = { category: 'communication', preference: 'Alice prefers email', context: 'work' };
       const pref = await bridge.add_preference(sent);
-      check.equal({ category: pref.category, preference: pref.preference, context: pref.context }, sent, 'add_preference(communication, "Alice prefers email", context="work"): returned preference');
+      check.by('SPEC-3.2.1', 'SPEC-3.2.2').equal({ category: pref.category, preference: pref.preference, context: pref.context }, sent, 'add_preference(communication, "Alice prefers email", context="work"): returned preference');
       const prefs = await bridge.search_preferences({ query: 'Alice prefers email', category: 'communication' });
-      sameIds(prefs, [pref], 'search_preferences("Alice prefers email", category="communication") next to the entity Alice');
+      sameIds(prefs, [pref], 'search_preferences("Alice prefers email", category="communication") next to the entity Alice', { cites: ['SPEC-5.1.5', 'SPEC-3.5.1', 'SPEC-3.5.2'] });
       const entities = await bridge.search_entities({ query: 'Alice' });
-      check.some(entities, (e) => e.id === alice.id, 'search_entities("Alice") next to a preference about Alice: the entity Alice');
+      check.by('SPEC-5.1.5', 'SPEC-3.4.1').some(entities, (e) => e.id === alice.id, 'search_entities("Alice") next to a preference about Alice: the entity Alice');
       check.none(entities, (e) => e.id === pref.id, 'search_entities("Alice"): the preference about Alice is not an entity', (e) =>
         `result ${show(e.id)} is the id of the preference "Alice prefers email" (category "communication"), answered as an entity ${show(e.name)} of type ${show(e.type)}`);
     },
@@ -168,10 +168,10 @@ export const scenarios: Scenario[] = [
       await bridge.add_message({ session_id: B, role: 'user', content: 'What does Bob do?' });
       const trace = await addTrace(bridge, A, 'Answer the user question about Alice');
       await addTrace(bridge, B, 'Answer the user question about Bob');
-      check.equal({ session_id: trace.session_id, task: trace.task }, { session_id: A, task: 'Answer the user question about Alice' }, `start_trace(session_id=${A}): session_id and task of the trace`);
+      check.by('SPEC-5.1.6', 'SPEC-4.1.1').equal({ session_id: trace.session_id, task: trace.task }, { session_id: A, task: 'Answer the user question about Alice' }, `start_trace(session_id=${A}): session_id and task of the trace`);
       const conv = await bridge.get_conversation({ session_id: A });
       sameIds(conv.messages, [message], `get_conversation(${A}) after start_trace in the same session: the conversation holds only its message`, { ordered: true });
-      sameIds(await bridge.list_traces({ session_id: A }), [trace], `list_traces(session_id=${A})`);
+      sameIds(await bridge.list_traces({ session_id: A }), [trace], `list_traces(session_id=${A})`, { cites: ['SPEC-5.1.6', 'SPEC-4.6.2'] });
     },
   }),
 ];

@@ -45,24 +45,26 @@ export const scenarios: Scenario[] = [
       const { ann, ben, cat } = await addEntities(bridge, { ann: ['Ann', 'PERSON'], ben: ['Ben', 'PERSON'], cat: ['Cat', 'PERSON'] });
       for (const [type, target] of [['works_with', ben], ['Reports To', cat]] as const) {
         const rel = await bridge.add_relationship({ source_id: ann.id, target_id: target.id, relationship_type: type });
-        check.equal(rel.relationship_type, type, `add_relationship(relationship_type=${JSON.stringify(type)}) answer (SPEC-5.2.1: a typed relationship; no casing rule exists)`);
+        check.by('SPEC-5.2.1').equal(rel.relationship_type, type, `add_relationship(relationship_type=${JSON.stringify(type)}) answer (SPEC-5.2.1: a typed relationship; no casing rule exists)`);
         const related = await bridge.get_related_entities({ entity_id: ann.id, relationship_type: type });
-        indexOfId(related, target, `get_related_entities(entity_id=<Ann>, relationship_type=${JSON.stringify(type)}) (SPEC-3.7.3: filter by the type as stored)`);
+        indexOfId(related, target, `get_related_entities(entity_id=<Ann>, relationship_type=${JSON.stringify(type)}) (SPEC-3.7.3: filter by the type as stored)`, ['SPEC-3.7.3']);
       }
     },
   }),
 
   defineScenario({
-    id: 'SCN-G-106', tier, group: 'relationships', clauses: ['SPEC-5.2.1'],
+    id: 'SCN-G-106', tier, group: 'relationships', clauses: ['BRIDGE-GENERAL-5', 'SPEC-5.2.1'],
     title: 'relationship properties are a JSON object',
     asserts:
-      'add_relationship without properties answers properties as an object or leaves the field out (never null); with nested ' +
-      'properties it answers them unchanged.',
+      'add_relationship without properties answers properties as an object, null or no field (not null is an advisory, ' +
+      'ADV-properties-not-null: General rule 5 says properties are objects, rule 4 lets an unset optional field be null); with ' +
+      'nested properties it answers them unchanged.',
     async run({ bridge }) {
       const { a, b } = await addEntities(bridge, { a: ['Prop A', 'PERSON'], b: ['Prop B', 'PERSON'] });
       const bare = await bridge.add_relationship({ source_id: a.id, target_id: b.id, relationship_type: 'KNOWS' });
-      // silent (optional-null-or-omitted): the field may be left out; when present it is an object
-      check.ok(
+      // silent (optional-null-or-omitted): the field may be left out; the data model (checked for every answer) takes an
+      // object or null; that it is never null is the kit's reading of General rule 5 over rule 4
+      check.advise('ADV-properties-not-null').ok(
         !('properties' in bare) || (typeof bare.properties === 'object' && bare.properties !== null && !Array.isArray(bare.properties)),
         `add_relationship(relationship_type="KNOWS") without properties: expected properties to be a JSON object or absent ` +
           `(bridge-protocol.md: "properties are JSON objects"), got ${JSON.stringify(bare.properties)}`,
@@ -70,7 +72,7 @@ export const scenarios: Scenario[] = [
       );
       const properties = { since: 2020, tags: ['work', 'chess'], detail: { met_at: 'Acme', verified: true } };
       const rel = await bridge.add_relationship({ source_id: a.id, target_id: b.id, relationship_type: 'PLAYS_CHESS_WITH', properties });
-      check.equal(rel.properties, properties, 'add_relationship(properties=<nested object>) answer: properties as sent');
+      check.by('BRIDGE-METHOD-add_relationship', 'SPEC-V3-add_relationship').equal(rel.properties, properties, 'add_relationship(properties=<nested object>) answer: properties as sent');
     },
   }),
 

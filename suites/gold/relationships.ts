@@ -21,9 +21,9 @@ export const scenarios: Scenario[] = [
       checkEnds(rel, { source: alice, target: acme, relationship_type: 'WORKS_AT' }, 'add_relationship(Alice -> Acme, "WORKS_AT"): returned relationship (source_id, target_id, relationship_type)');
       const typed = await bridge.get_related_entities({ entity_id: alice.id, relationship_type: 'WORKS_AT' });
       // silent: whether an entity reached by several edges is listed once or more
-      sameIds(typed, [acme], 'get_related_entities(Alice, relationship_type="WORKS_AT") after add_relationship', { allowRepeats: true });
+      sameIds(typed, [acme], 'get_related_entities(Alice, relationship_type="WORKS_AT") after add_relationship', { allowRepeats: true, cites: ['SPEC-5.2.1', 'SPEC-3.7.3'] });
       const other = await bridge.get_related_entities({ entity_id: alice.id, relationship_type: 'LIVES_IN' });
-      sameIds(other, [], 'get_related_entities(Alice, relationship_type="LIVES_IN"): no relationship of that type exists');
+      sameIds(other, [], 'get_related_entities(Alice, relationship_type="LIVES_IN"): no relationship of that type exists', { cites: ['SPEC-5.2.1', 'SPEC-3.7.3'] });
     },
   }),
 
@@ -106,12 +106,13 @@ export const scenarios: Scenario[] = [
       const mentors = await bridge.add_relationship({ source_id: b.id, target_id: a.id, relationship_type: 'MENTORS' });
       check.uuid(knows.id, 'add_relationship(A -> B, "KNOWS"): id');
       check.uuid(mentors.id, 'add_relationship(B -> A, "MENTORS"): id');
-      check.distinct(
+      // A UUID identifies one thing (BRIDGE-GENERAL-1: identifiers are UUID strings).
+      check.by('SPEC-5.2.4', 'BRIDGE-GENERAL-1').distinct(
         [knows.id, mentors.id, a.id, b.id],
         'add_relationship: relationship ids must be new ids, distinct from each other and from the entity ids [KNOWS, MENTORS, A, B]',
       );
-      checkEnds(knows, { source: a, target: b, relationship_type: 'KNOWS' }, 'add_relationship(A -> B, "KNOWS"): source_id, target_id, relationship_type of the answer');
-      checkEnds(mentors, { source: b, target: a, relationship_type: 'MENTORS' }, 'add_relationship(B -> A, "MENTORS"): source_id, target_id, relationship_type of the answer');
+      checkEnds(knows, { source: a, target: b, relationship_type: 'KNOWS' }, 'add_relationship(A -> B, "KNOWS"): source_id, target_id, relationship_type of the answer', ['SPEC-5.2.1']);
+      checkEnds(mentors, { source: b, target: a, relationship_type: 'MENTORS' }, 'add_relationship(B -> A, "MENTORS"): source_id, target_id, relationship_type of the answer', ['SPEC-5.2.1']);
     },
   }),
 
@@ -119,7 +120,7 @@ export const scenarios: Scenario[] = [
     id: 'SCN-G-101',
     tier: 'gold',
     group: 'relationships',
-    clauses: ['SPEC-5.2.1'],
+    clauses: ['BRIDGE-METHOD-add_relationship', 'SPEC-V3-add_relationship', 'SPEC-5.2.1'],
     title: 'add_relationship keeps the properties sent, exactly',
     asserts:
       'Adds a relationship with nested properties holding every JSON value kind; the answer\'s properties equal ' +
@@ -128,7 +129,7 @@ export const scenarios: Scenario[] = [
       const { alice, acme } = await addEntities(bridge, { alice: ['Alice', 'PERSON'], acme: ['Acme', 'ORGANIZATION'] });
       const properties = { since: 2019, role: 'staff engineer', ...NESTED_METADATA };
       const rel = await bridge.add_relationship({ source_id: alice.id, target_id: acme.id, relationship_type: 'WORKS_AT', properties });
-      check.equal(rel.properties, properties, 'add_relationship(Alice -> Acme, "WORKS_AT", properties={…}): properties of the answer');
+      check.by('BRIDGE-METHOD-add_relationship', 'SPEC-V3-add_relationship').equal(rel.properties, properties, 'add_relationship(Alice -> Acme, "WORKS_AT", properties={…}): properties of the answer');
     },
   }),
 ];

@@ -1,13 +1,13 @@
 // Credentials: each rule of the document's Authentication section, and the API key lifecycle.
-import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose';
+import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import type { Answer, Credential, HostedContext } from '../../src/profiles/hosted/context.js';
 import { NO_CREDENTIAL } from '../../src/profiles/hosted/context.js';
 import { DISCOVERY } from '../../src/protocols/hosted/document.js';
 import { defineHostedScenario, type HostedScenario } from '../../src/profiles/hosted/scenario.js';
 import { check } from '../../src/engine/assert.js';
-import { check2xx, checkObject, holds, is2xx, isObject, isRefusal, said } from '../support/http-answers.js';
+import { check2xx, holds, is2xx, isObject, isRefusal, listItems, said } from '../support/http-answers.js';
 import { uid } from '../support/hosted-data.js';
-import { exchangeTokens, listKeys, madeUpCredentials, newKey, refresh, someAccessToken, tokensOf } from '../support/hosted-credentials.js';
+import { exchangeTokens, listKeys, madeUpCredentials, newKey, publishedKeys, refresh, someAccessToken, tokensOf } from '../support/hosted-credentials.js';
 import { allEndpointRequests, send, type EndpointRequest } from '../support/hosted-endpoints.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -48,20 +48,28 @@ async function nothingChanged(ctx: HostedContext, planned: EndpointRequest[], ru
   }
 }
 
+/** A key of another workspace: its credential, how the scenario got it, and its workspace and id when known. */
+interface OtherWorkspace {
+  credential: Credential;
+  via: string;
+  workspaceId?: string;
+  keyId?: string;
+}
+
 /** The second workspace of rule 4: a key of it (given, or created for a workspace of its own). */
-async function otherWorkspace(ctx: HostedContext, own: { id: string }): Promise<{ credential: Credential; via: string }> {
+async function otherWorkspace(ctx: HostedContext, own: { id: string }): Promise<OtherWorkspace> {
   if (ctx.target.otherApiKey !== undefined) return { credential: ctx.bearer(ctx.target.otherApiKey, 'the API key of another workspace (--other-api-key)'), via: 'the key given with --other-api-key' };
   const workspaceId = uid('workspace');
   const a = await ctx.call('POST', '/auth/api-keys', { body: { label: uid('key'), scopes: ['read', 'write'], workspaceId } });
   if (!is2xx(a) || !isObject(a.json) || typeof a.json.key !== 'string' || typeof a.json.id !== 'string') {
-    ctx.skip(`no key of another workspace: creating one for a new workspace answered ${a.status}; pass --other-api-key KEY (or TCK_OTHER_API_KEY), a key of another workspace — a skipped scenario counts against its group`);
+    ctx.skip(`no key of another workspace: creating one for a new workspace answered ${a.status}; pass --other-api-key KEY (or TCK_OTHER_API_KEY), a key of another workspace; until then the group is incomplete`, '--other-api-key');
   }
   const other = ctx.bearer(a.json.key, `the API key created for workspace ${workspaceId} by call ${ctx.exchanges.length - 1}`);
   ctx.defer('DELETE', `/auth/api-keys/${encodeURIComponent(a.json.id)}`, other);
   // The service must really have put it in another workspace: its list does not show the caller's key.
   const shown = a.json.workspaceId === workspaceId ? false : (await listKeysRaw(ctx, other)).includes(own.id);
-  if (shown) ctx.skip('the key created for a new workspace sees the caller\'s keys (same workspace); pass --other-api-key KEY, a key of another workspace');
-  return { credential: other, via: `a key created for the new workspace ${workspaceId}` };
+  if (shown) ctx.skip('the key created for a new workspace sees the caller\'s keys (same workspace); pass --other-api-key KEY, a key of another workspace', '--other-api-key');
+  return { credential: other, via: `a key created for the new workspace ${workspaceId}`, workspaceId, keyId: a.json.id };
 }
 
 async function listKeysRaw(ctx: HostedContext, as: Credential): Promise<string> {
@@ -69,11 +77,32 @@ async function listKeysRaw(ctx: HostedContext, as: Credential): Promise<string> 
   return is2xx(a) ? a.text : '';
 }
 
-/** The keys published at /.well-known/jwks.json. */
-async function publishedKeys(ctx: HostedContext, rule: string): Promise<JSONWebKeySet> {
-  const body = checkObject(await ctx.fetch(DISCOVERY.jwks), rule);
-  if (!Array.isArray(body.keys)) check.fail(`${DISCOVERY.jwks}: expected a JWK set {keys: [...]}, got the fields ${JSON.stringify(Object.keys(body))}`, { clause: rule, expected: { keys: [] }, actual: body });
-  return body as unknown as JSONWebKeySet;
+/**
+ * The auth-schemes of a WWW-Authenticate value, lower-cased: RFC 9110 §11.6.1 lets one header (or
+ * several, joined by commas) carry several challenges, each a scheme followed by auth-params or a
+ * token68; a comma-separated part that starts with `name=` is a parameter, not a scheme.
+ */
+function challengeSchemes(value: string): string[] {
+  const out: string[] = [];
+  for (const part of value.replace(/"(?:[^"\\]|\\.)*"/g, '""').split(',')) {
+    const m = /^\s*([!#$%&'*+.^_`|~\w-]+)\s*(.*)$/.exec(part);
+    if (m !== null && !m[2]!.startsWith('=')) out.push(m[1]!.toLowerCase());
+  }
+  return out;
+}
+
+/** The ids of the keys of a key-list answer (empty when it is no list). */
+function keyIds(a: Answer): string[] {
+  const items = is2xx(a) && a.isJson ? listItems(a.json, ['keys', 'apiKeys', 'items', 'data']) ?? [] : [];
+  return items.flatMap((i) => (isObject(i) && typeof i.id === 'string' ? [i.id] : []));
+}
+
+/** The workspace a key list names (top-level, or its keys'); silent: where, and whether at all. */
+function workspaceOfList(a: Answer): string | undefined {
+  if (!is2xx(a) || !a.isJson) return undefined;
+  if (isObject(a.json) && typeof a.json.workspaceId === 'string') return a.json.workspaceId;
+  const first = (listItems(a.json, ['keys', 'apiKeys', 'items', 'data']) ?? []).find((i) => isObject(i) && typeof i.workspaceId === 'string');
+  return first === undefined ? undefined : String((first as Record<string, unknown>).workspaceId);
 }
 
 /** A GET every credential may make (the read endpoints, which any scope allows). */
@@ -105,20 +134,20 @@ export const scenarios: HostedScenario[] = [
   defineHostedScenario({
     id: 'SCN-H-022',
     group: 'credentials',
-    clauses: ['HOSTED-AUTH-2', 'HOSTED-SHAPE-create_api_key', 'HOSTED-SHAPE-list_api_keys'],
+    clauses: ['HOSTED-AUTH-2', 'HOSTED-PAYLOAD-create_api_key', 'HOSTED-PAYLOAD-list_api_keys'],
     title: 'Key creation returns {id, key} with the plaintext once; it works, and the list never shows it',
     asserts:
       'POST /auth/api-keys {label, scopes, workspaceId} answers {id, key}: key is "prefix_random" (the prefix of the run\'s key, when known) and works as a Bearer credential; ' +
       'GET /auth/api-keys lists the key (by id) and shows neither its plaintext nor that of the run\'s key.',
     async run(ctx) {
-      const k = await newKey(ctx, 'HOSTED-SHAPE-create_api_key');
+      const k = await newKey(ctx, 'HOSTED-PAYLOAD-create_api_key');
       const form = /^([A-Za-z0-9]+)_(.+)$/.exec(k.key);
       if (form === null) check.fail('create_api_key: the key is not "<prefix>_<random>" (a fixed service prefix followed by an underscore)', { clause: 'HOSTED-AUTH-2', expected: 'prefix_random', actual: '***' });
       const runPrefix = /^([A-Za-z0-9]+)_/.exec(ctx.target.apiKey ?? '')?.[1];
       if (runPrefix !== undefined && form[1] !== runPrefix) check.fail(`create_api_key: the key's prefix is "${form[1]}", the run's key has "${runPrefix}" (a fixed service prefix)`, { clause: 'HOSTED-AUTH-2', expected: runPrefix, actual: form[1] });
       check2xx(await works(ctx, k.credential), 'HOSTED-AUTH-2');
-      const { answer, items } = await listKeys(ctx, 'HOSTED-SHAPE-list_api_keys');
-      if (!items.some((i) => isObject(i) && i.id === k.id)) check.fail(`list_api_keys (${answer.request}): the key just created (${k.id}) is not listed among ${items.length}`, { clause: 'HOSTED-SHAPE-list_api_keys', expected: k.id, actual: items });
+      const { answer, items } = await listKeys(ctx, 'HOSTED-PAYLOAD-list_api_keys');
+      if (!items.some((i) => isObject(i) && i.id === k.id)) check.fail(`list_api_keys (${answer.request}): the key just created (${k.id}) is not listed among ${items.length}`, { clause: 'HOSTED-PAYLOAD-list_api_keys', expected: k.id, actual: items });
       for (const [plain, which] of [[k.key, 'the key just created'], [ctx.target.apiKey, "the run's key"]] as const) {
         if (plain !== undefined && answer.text.includes(plain)) {
           check.fail(`list_api_keys (${answer.request}) shows the plaintext of ${which}: the plaintext is returned once, at creation`, { clause: 'HOSTED-AUTH-2', expected: 'no plaintext', actual: '***' });
@@ -130,13 +159,13 @@ export const scenarios: HostedScenario[] = [
   defineHostedScenario({
     id: 'SCN-H-023',
     group: 'credentials',
-    clauses: ['HOSTED-AUTH-3', 'HOSTED-LIFECYCLE-revoke'],
+    clauses: ['HOSTED-AUTH-3', 'HOSTED-KEYSTATE-3'],
     title: 'Revoking a key takes effect on the very next request',
     asserts:
       'Creates a key and uses it (2xx); DELETE /auth/api-keys/{id} answers 2xx; the very next requests with the key (a read, then a creation) are refused (401 or 403), ' +
       'and the creation made nothing.',
     async run(ctx) {
-      const k = await newKey(ctx, 'HOSTED-SHAPE-create_api_key');
+      const k = await newKey(ctx, 'HOSTED-PAYLOAD-create_api_key');
       check2xx(await works(ctx, k.credential), 'HOSTED-AUTH-3');
       check2xx(await ctx.call('DELETE', `/auth/api-keys/${encodeURIComponent(k.id)}`), 'HOSTED-AUTH-3');
       const next = await works(ctx, k.credential);
@@ -152,11 +181,11 @@ export const scenarios: HostedScenario[] = [
   defineHostedScenario({
     id: 'SCN-H-024',
     group: 'credentials',
-    clauses: ['HOSTED-AUTH-4', 'HOSTED-SHAPE-reveal_api_key'],
+    clauses: ['HOSTED-AUTH-4', 'HOSTED-PAYLOAD-reveal_api_key'],
     title: 'Reveal returns the plaintext of a key of the caller\'s workspace',
     asserts: 'Creates a key; GET /auth/api-keys/{id}/reveal with the run\'s credential (same workspace) answers 2xx JSON holding the key\'s plaintext.',
     async run(ctx) {
-      const k = await newKey(ctx, 'HOSTED-SHAPE-create_api_key');
+      const k = await newKey(ctx, 'HOSTED-PAYLOAD-create_api_key');
       const a = await ctx.call('GET', `/auth/api-keys/${encodeURIComponent(k.id)}/reveal`);
       check2xx(a, 'HOSTED-AUTH-4');
       // silent: the field that carries the plaintext; the answer must hold it somewhere.
@@ -173,7 +202,7 @@ export const scenarios: HostedScenario[] = [
       'Creates a key in the caller\'s workspace, and gets a key of another workspace (--other-api-key, else one created for a new workspace; skipped when neither works). ' +
       'With the other workspace\'s key, revealing the first key is refused (403 or 404, or 401) and the answer does not hold its plaintext; revealing its own key works.',
     async run(ctx) {
-      const mine = await newKey(ctx, 'HOSTED-SHAPE-create_api_key');
+      const mine = await newKey(ctx, 'HOSTED-PAYLOAD-create_api_key');
       const other = await otherWorkspace(ctx, mine);
       const across = await ctx.call('GET', `/auth/api-keys/${encodeURIComponent(mine.id)}/reveal`, { as: other.credential });
       // silent: 403 or 404 (or 401) for a key of another workspace.
@@ -181,6 +210,105 @@ export const scenarios: HostedScenario[] = [
         check.fail(`reveal works only for keys of the caller's workspace: ${other.via} revealed a key of another workspace (${across.request} answered ${across.status})`, { clause: 'HOSTED-AUTH-4', expected: '403 or 404', actual: across.status, status: [401, 403, 404] });
       }
       if (![401, 403, 404].includes(across.status)) ctx.note(`reveal across workspaces answered ${across.status}`);
+    },
+  }),
+
+  defineHostedScenario({
+    id: 'SCN-H-031',
+    group: 'credentials',
+    clauses: ['HOSTED-PAYLOAD-list_api_keys'],
+    title: "A key list holds only keys of the caller's workspace",
+    asserts:
+      "Creates a key in the caller's workspace; gets a key of another workspace (--other-api-key, else one created for a new workspace; skipped when neither works) " +
+      "and creates a key with it where it may. The other workspace's list holds none of the caller's keys, and the caller's list holds none of the other workspace's. " +
+      "Asking, with the caller's credential, for the keys of the other workspace by its identifier is an advisory.",
+    async run(ctx) {
+      const mine = await newKey(ctx, 'HOSTED-ENDPOINT-create_api_key');
+      const other = await otherWorkspace(ctx, mine);
+      const theirs = new Set<string>(other.keyId !== undefined ? [other.keyId] : []);
+      const made = await ctx.call('POST', '/auth/api-keys', { as: other.credential, body: { label: uid('key'), scopes: ['read'], ...(other.workspaceId !== undefined ? { workspaceId: other.workspaceId } : {}) } });
+      if (is2xx(made) && isObject(made.json) && typeof made.json.id === 'string') {
+        theirs.add(made.json.id);
+        ctx.defer('DELETE', `/auth/api-keys/${encodeURIComponent(made.json.id)}`, other.credential);
+      }
+      const otherList = await ctx.call('GET', `/auth/api-keys${other.workspaceId !== undefined ? `?workspaceId=${encodeURIComponent(other.workspaceId)}` : ''}`, { as: other.credential });
+      if (!is2xx(otherList)) ctx.note(`the key list of the other workspace answered ${otherList.status}: judged from the caller's side only`);
+      const seenThere = keyIds(otherList);
+      if (seenThere.includes(mine.id)) {
+        check.by('HOSTED-PAYLOAD-list_api_keys').fail(`list_api_keys (${otherList.request}) with ${other.via} shows the caller's key ${mine.id}: a key list holds the keys of that workspace only`, { expected: 'no key of another workspace', actual: mine.id });
+      }
+      for (const id of seenThere) theirs.add(id);
+      if (theirs.size === 0) ctx.note('no key of the other workspace is known (it could neither list nor create keys): the caller\'s list was not judged');
+      const { answer, items } = await listKeys(ctx, 'HOSTED-PAYLOAD-list_api_keys');
+      const leaked = items.flatMap((i) => (isObject(i) && typeof i.id === 'string' && theirs.has(i.id) ? [i.id] : []));
+      if (leaked.length > 0) {
+        check.by('HOSTED-PAYLOAD-list_api_keys').fail(`list_api_keys (${answer.request}) shows ${leaked.length} key(s) of another workspace (${other.via}): a key list holds the keys of that workspace only`, { expected: "the caller's workspace's keys", actual: leaked });
+      }
+      const otherWs = other.workspaceId ?? workspaceOfList(otherList);
+      if (otherWs !== undefined && otherWs !== ctx.target.workspaceId && theirs.size > 0) {
+        const asked = await ctx.call('GET', `/auth/api-keys?workspaceId=${encodeURIComponent(otherWs)}`);
+        const shown = keyIds(asked).filter((id) => theirs.has(id));
+        check.advise('ADV-list-keys-other-workspace').ok(shown.length === 0, `list_api_keys (${asked.request}) with the caller's credential shows ${shown.length} key(s) of the workspace it names, which is not the caller's`, { expected: 'refused, or no key of that workspace', actual: shown });
+      }
+    },
+  }),
+
+  defineHostedScenario({
+    id: 'SCN-H-032',
+    group: 'credentials',
+    clauses: ['RFC9110-11.6.1', 'RFC6750-3'],
+    title: 'A 401 carries WWW-Authenticate with a Bearer challenge',
+    asserts:
+      "Sends GET and POST /conversations without a credential, with a made-up Bearer value, a made-up key of the service's form, another scheme (Basic) and a JWT " +
+      'signed by an unpublished key. Every answer that is 401 has a WWW-Authenticate header (RFC 9110 §11.6.1) holding a Bearer challenge, in any case (RFC 6750 §3). ' +
+      'A 403 without a Bearer challenge, and a challenge to a Bearer token without error="invalid_token", are advisories.',
+    async run(ctx) {
+      let judged = 0;
+      for (const as of [NO_CREDENTIAL, ...(await madeUpCredentials(ctx))]) {
+        for (const body of [undefined, { userId: uid('user') }]) {
+          const a = await ctx.call(body === undefined ? 'GET' : 'POST', '/conversations', { as, ...(body !== undefined ? { body } : {}) });
+          if (is2xx(a) && isObject(a.json) && typeof a.json.id === 'string') ctx.defer('DELETE', `/conversations/${encodeURIComponent(a.json.id)}`);
+          const header = a.headers['www-authenticate'];
+          const schemes = header === undefined ? [] : challengeSchemes(header);
+          if (a.status === 403) {
+            check.advise('ADV-challenge-on-403').ok(schemes.includes('bearer'), `${a.request} with ${as.label} answered 403 without a Bearer challenge${header === undefined ? '' : ` (WWW-Authenticate: ${header})`}`, { expected: 'WWW-Authenticate: Bearer …', actual: header ?? null });
+          }
+          if (a.status !== 401) continue;
+          judged++;
+          if (header === undefined) {
+            check.by('RFC9110-11.6.1').fail(`${a.request} with ${as.label} answered 401 without a WWW-Authenticate header: a 401 MUST carry at least one challenge (RFC 9110 §11.6.1)`, { expected: 'WWW-Authenticate: Bearer …', actual: 'no WWW-Authenticate', status: [401] });
+            continue;
+          }
+          if (!schemes.includes('bearer')) {
+            check.by('RFC6750-3').fail(`${a.request} with ${as.label} answered 401 with WWW-Authenticate: ${header}: no Bearer challenge, though every credential is sent as Authorization: Bearer (RFC 6750 §3)`, { expected: 'a Bearer challenge', actual: header });
+          }
+          if (as.authorization?.startsWith('Bearer ')) {
+            check.advise('ADV-invalid-token-error').ok(/\berror\s*=\s*"?invalid_token\b/i.test(header), `${a.request} with ${as.label}: the Bearer challenge has no error="invalid_token" (RFC 6750 §3 SHOULD)`, { expected: 'error="invalid_token"', actual: header });
+          }
+        }
+      }
+      if (judged === 0) ctx.note('no request was answered 401: the rule of a 401 had nothing to judge');
+    },
+  }),
+
+  defineHostedScenario({
+    id: 'SCN-H-033',
+    group: 'credentials',
+    clauses: ['RFC9110-11.1', 'HOSTED-AUTH-BEARER'],
+    title: 'The authentication scheme is matched case-insensitively: "bearer" works like "Bearer"',
+    asserts:
+      "Sends the run's credential as \"bearer <credential>\" on GET /conversations and on POST /conversations, and as \"BEARER <credential>\" on GET /conversations: each answers 2xx " +
+      '(the scheme is a case-insensitive token, RFC 9110 §11.1).',
+    async run(ctx) {
+      const [value, env] = ctx.target.apiKey !== undefined ? [ctx.target.apiKey, 'TCK_API_KEY'] : [ctx.target.accessToken!, 'TCK_TOKEN'];
+      const spelled = (scheme: string): Credential => ({ authorization: `${scheme} ${value}`, label: `the run's credential with the scheme written "${scheme}"`, repro: `"${scheme} \${${env}:?set ${env}}"` });
+      for (const [scheme, body] of [['bearer', undefined], ['bearer', { userId: uid('user') }], ['BEARER', undefined]] as const) {
+        const a = await ctx.call(body === undefined ? 'GET' : 'POST', '/conversations', { as: spelled(scheme), ...(body !== undefined ? { body } : {}) });
+        if (is2xx(a) && isObject(a.json) && typeof a.json.id === 'string') ctx.defer('DELETE', `/conversations/${encodeURIComponent(a.json.id)}`);
+        if (!is2xx(a)) {
+          check.by('RFC9110-11.1').fail(`${a.request} with ${spelled(scheme).label} answered ${said(a)}: the authentication scheme is a case-insensitive token (RFC 9110 §11.1), so "${scheme}" works like "Bearer"`, { expected: '2xx', actual: a.status });
+        }
+      }
     },
   }),
 
@@ -193,7 +321,7 @@ export const scenarios: HostedScenario[] = [
       'With an API key (the run\'s, else one created) and an access token (the run\'s, else one exchanged; skipped without either), ' +
       'makes data and sends one valid request to every endpoint with each: every answer is 2xx with both kinds.',
     async run(ctx) {
-      const key = ctx.target.apiKey !== undefined ? ctx.target.credential : (await newKey(ctx, 'HOSTED-SHAPE-create_api_key')).credential;
+      const key = ctx.target.apiKey !== undefined ? ctx.target.credential : (await newKey(ctx, 'HOSTED-PAYLOAD-create_api_key')).credential;
       const token = (await someAccessToken(ctx, 'HOSTED-AUTH-5')).credential;
       const statuses = new Map<string, [number?, number?]>();
       for (const [i, as] of [key, token].entries()) {
@@ -216,13 +344,13 @@ export const scenarios: HostedScenario[] = [
   defineHostedScenario({
     id: 'SCN-H-027',
     group: 'credentials',
-    clauses: ['HOSTED-AUTH-5', 'HOSTED-SHAPE-token_exchange', 'HOSTED-DISCOVERY-3'],
+    clauses: ['HOSTED-AUTH-5', 'HOSTED-PAYLOAD-token_exchange', 'HOSTED-DISCOVERY-3'],
     title: 'The exchange returns access_token, refresh_token and expires_in; the access token is a JWT verified by the published keys',
     asserts:
       'POST /auth/exchange with an identity-provider token (skipped without one) answers {access_token, refresh_token, expires_in}: two non-empty strings and a positive number; ' +
       'the access token is a signed JWT that verifies (signature, exp, nbf) against /.well-known/jwks.json, and works as a Bearer credential.',
     async run(ctx) {
-      const t = await exchangeTokens(ctx, 'HOSTED-SHAPE-token_exchange');
+      const t = await exchangeTokens(ctx, 'HOSTED-PAYLOAD-token_exchange');
       // silent: the unit of expires_in (a number of seconds by OAuth).
       if (typeof t.expiresIn !== 'number' || !(t.expiresIn > 0)) check.fail(`token exchange: expected a positive number expires_in, got ${JSON.stringify(t.expiresIn) ?? 'nothing'}`, { clause: 'HOSTED-AUTH-5', expected: 'a number', actual: t.expiresIn });
       let alg: unknown;
@@ -245,18 +373,18 @@ export const scenarios: HostedScenario[] = [
   defineHostedScenario({
     id: 'SCN-H-028',
     group: 'credentials',
-    clauses: ['HOSTED-AUTH-6', 'HOSTED-SHAPE-refresh_access_token'],
+    clauses: ['HOSTED-AUTH-6', 'HOSTED-PAYLOAD-refresh_access_token'],
     title: 'Refresh rotates: a new access token and refresh token, and the used refresh token stops working',
     asserts:
       'Exchanges (skipped without an identity-provider token); POST /auth/refresh with the refresh token answers a new access token (it works) and a new refresh token; ' +
       'that one refreshes in turn; the first refresh token, presented again, is refused (any 4xx).',
     async run(ctx) {
-      const first = await exchangeTokens(ctx, 'HOSTED-SHAPE-token_exchange');
-      const second = tokensOf(ctx, await refresh(ctx, first.refreshToken, first.credential), 'HOSTED-SHAPE-refresh_access_token');
+      const first = await exchangeTokens(ctx, 'HOSTED-PAYLOAD-token_exchange');
+      const second = tokensOf(ctx, await refresh(ctx, first.refreshToken, first.credential), 'HOSTED-PAYLOAD-refresh_access_token');
       if (second.accessToken === first.accessToken) check.fail('refresh_access_token answered the same access token: expected a new one', { clause: 'HOSTED-AUTH-6', expected: 'a new access token', actual: 'the same' });
       if (second.refreshToken === first.refreshToken) check.fail('refresh_access_token answered the same refresh token: a rotation gives a new one', { clause: 'HOSTED-AUTH-6', expected: 'a new refresh token', actual: 'the same' });
       check2xx(await works(ctx, second.credential), 'HOSTED-AUTH-6');
-      tokensOf(ctx, await refresh(ctx, second.refreshToken, second.credential), 'HOSTED-SHAPE-refresh_access_token');
+      tokensOf(ctx, await refresh(ctx, second.refreshToken, second.credential), 'HOSTED-PAYLOAD-refresh_access_token');
       const again = await refresh(ctx, first.refreshToken);
       // silent: the status of a spent refresh token (400 invalid_grant by OAuth, or 401/403).
       if (!(again.status >= 400 && again.status < 500)) check.fail(`rotation: the spent refresh token was accepted again (${again.request} answered ${said(again)})`, { clause: 'HOSTED-AUTH-6', expected: '4xx', actual: again.status });
@@ -270,8 +398,8 @@ export const scenarios: HostedScenario[] = [
     title: 'Access tokens supplied per request all work, in any order',
     asserts: 'Exchanges twice (skipped without an identity-provider token) and alternates the two access tokens over four requests, as a per-request token callback would: each answer is 2xx.',
     async run(ctx) {
-      const a = await exchangeTokens(ctx, 'HOSTED-SHAPE-token_exchange');
-      const b = await exchangeTokens(ctx, 'HOSTED-SHAPE-token_exchange');
+      const a = await exchangeTokens(ctx, 'HOSTED-PAYLOAD-token_exchange');
+      const b = await exchangeTokens(ctx, 'HOSTED-PAYLOAD-token_exchange');
       for (const [as, path] of [[a.credential, '/conversations'], [b.credential, '/entities'], [a.credential, '/entities'], [b.credential, '/conversations']] as const) {
         const r = await works(ctx, as, path);
         if (!is2xx(r)) check.fail(`an access token supplied per request (${as.label}) was refused: ${r.request} answered ${said(r)}`, { clause: 'HOSTED-AUTH-7', expected: '2xx', actual: r.status });
@@ -288,8 +416,8 @@ export const scenarios: HostedScenario[] = [
       'Creates a key; where its creation answer or its list entry shows createdAt and expiresAt, expiresAt is 90 days after createdAt (to the minute). ' +
       'A service that shows neither passes with a note: the document does not say the expiry is shown.',
     async run(ctx) {
-      const k = await newKey(ctx, 'HOSTED-SHAPE-create_api_key');
-      const { items } = await listKeys(ctx, 'HOSTED-SHAPE-list_api_keys');
+      const k = await newKey(ctx, 'HOSTED-PAYLOAD-create_api_key');
+      const { items } = await listKeys(ctx, 'HOSTED-PAYLOAD-list_api_keys');
       const listed = items.find((i) => isObject(i) && i.id === k.id) as Record<string, unknown> | undefined;
       let judged = false;
       for (const [where, v] of [['create_api_key', k.body], ['list_api_keys', listed]] as const) {

@@ -101,18 +101,18 @@ export const scenarios: HostedScenario[] = [
   defineHostedScenario({
     id: 'SCN-H-006',
     group: 'resources',
-    clauses: ['HOSTED-SHAPE-list_conversations'],
+    clauses: ['HOSTED-PAYLOAD-list_conversations'],
     title: 'list_conversations answers an object with the array conversations, holding a new conversation',
     asserts: 'Creates a conversation; GET /conversations answers {conversations: [...]}, an array of objects, and the new conversation is among them (by id).',
     async run(ctx) {
-      const conv = await newConversation(ctx, 'HOSTED-SHAPE-create_conversation');
-      const body = checkObject(await ctx.call('GET', '/conversations'), 'HOSTED-SHAPE-list_conversations');
+      const conv = await newConversation(ctx, 'HOSTED-PAYLOAD-create_conversation');
+      const body = checkObject(await ctx.call('GET', '/conversations'), 'HOSTED-PAYLOAD-list_conversations');
       const list = body.conversations;
-      if (!Array.isArray(list)) check.fail(`GET /conversations: expected an object with the array conversations, got ${JSON.stringify(Object.keys(body))} (fields)`, { clause: 'HOSTED-SHAPE-list_conversations', expected: { conversations: [] }, actual: body });
-      if (!list.every(isObject)) check.fail('GET /conversations: every item of conversations must be a conversation object', { clause: 'HOSTED-SHAPE-list_conversations', expected: 'objects', actual: list });
+      if (!Array.isArray(list)) check.fail(`GET /conversations: expected an object with the array conversations, got ${JSON.stringify(Object.keys(body))} (fields)`, { clause: 'HOSTED-PAYLOAD-list_conversations', expected: { conversations: [] }, actual: body });
+      if (!list.every(isObject)) check.fail('GET /conversations: every item of conversations must be a conversation object', { clause: 'HOSTED-PAYLOAD-list_conversations', expected: 'objects', actual: list });
       // silent: order and pagination of the list; the newest conversation is among the first page in any order.
       if (!list.some((c) => (c as Record<string, unknown>).id === conv.id)) {
-        check.fail(`GET /conversations: the conversation just created (${conv.id}) is not among the ${list.length} listed`, { clause: 'HOSTED-SHAPE-list_conversations', expected: conv.id, actual: list.map((c) => (c as Record<string, unknown>).id) });
+        check.fail(`GET /conversations: the conversation just created (${conv.id}) is not among the ${list.length} listed`, { clause: 'HOSTED-PAYLOAD-list_conversations', expected: conv.id, actual: list.map((c) => (c as Record<string, unknown>).id) });
       }
     },
   }),
@@ -120,12 +120,12 @@ export const scenarios: HostedScenario[] = [
   defineHostedScenario({
     id: 'SCN-H-007',
     group: 'resources',
-    clauses: ['HOSTED-SHAPE-create_conversation', 'HOSTED-READBACK'],
+    clauses: ['HOSTED-PAYLOAD-create_conversation', 'HOSTED-READBACK'],
     title: 'create_conversation returns a conversation with id and userId, read back the same',
     asserts: 'POST /conversations {userId} answers a conversation with a string id and the userId sent; GET /conversations/{id} answers the same id and userId.',
     async run(ctx) {
-      const conv = await newConversation(ctx, 'HOSTED-SHAPE-create_conversation');
-      if (conv.body.userId !== conv.userId) check.fail(`create_conversation: expected userId ${JSON.stringify(conv.userId)} in the conversation returned, got ${JSON.stringify(conv.body.userId) ?? 'nothing'}`, { clause: 'HOSTED-SHAPE-create_conversation', expected: conv.userId, actual: conv.body.userId });
+      const conv = await newConversation(ctx, 'HOSTED-PAYLOAD-create_conversation');
+      if (conv.body.userId !== conv.userId) check.fail(`create_conversation: expected userId ${JSON.stringify(conv.userId)} in the conversation returned, got ${JSON.stringify(conv.body.userId) ?? 'nothing'}`, { clause: 'HOSTED-PAYLOAD-create_conversation', expected: conv.userId, actual: conv.body.userId });
       const read = checkObject(await ctx.call('GET', `/conversations/${encodeURIComponent(conv.id)}`), 'HOSTED-READBACK');
       if (read.id !== conv.id || read.userId !== conv.userId) {
         check.fail(`get_conversation_metadata: expected {id: ${JSON.stringify(conv.id)}, userId: ${JSON.stringify(conv.userId)}}, got {id: ${JSON.stringify(read.id)}, userId: ${JSON.stringify(read.userId)}}`, { clause: 'HOSTED-READBACK', expected: { id: conv.id, userId: conv.userId }, actual: { id: read.id, userId: read.userId } });
@@ -136,19 +136,19 @@ export const scenarios: HostedScenario[] = [
   defineHostedScenario({
     id: 'SCN-H-008',
     group: 'resources',
-    clauses: ['HOSTED-SHAPE-add_message', 'HOSTED-READBACK'],
+    clauses: ['HOSTED-PAYLOAD-add_message', 'HOSTED-READBACK'],
     title: 'add_message returns the created message; the conversation reads it back',
     asserts:
       'Adds two messages {role, content} to a new conversation: each answer is the created message with that role and content; ' +
       'GET /conversations/{id}/messages answers JSON holding both (role and content) — in any place and order, which the document does not show.',
     async run(ctx) {
-      const conv = await newConversation(ctx, 'HOSTED-SHAPE-create_conversation');
+      const conv = await newConversation(ctx, 'HOSTED-PAYLOAD-create_conversation');
       const path = `/conversations/${encodeURIComponent(conv.id)}/messages`;
       const sent = [{ role: 'user', content: `Alice works at Acme (${uid('m')})` }, { role: 'user', content: `Bob joined Acme (${uid('m')})` }];
       for (const m of sent) {
-        const created = checkObject(await ctx.call('POST', path, { body: m }), 'HOSTED-SHAPE-add_message');
+        const created = checkObject(await ctx.call('POST', path, { body: m }), 'HOSTED-PAYLOAD-add_message');
         if (created.role !== m.role || created.content !== m.content) {
-          check.fail(`add_message: expected the created message {role: "${m.role}", content: ${JSON.stringify(m.content)}}, got {role: ${JSON.stringify(created.role)}, content: ${JSON.stringify(created.content)}}`, { clause: 'HOSTED-SHAPE-add_message', expected: m, actual: { role: created.role, content: created.content } });
+          check.fail(`add_message: expected the created message {role: "${m.role}", content: ${JSON.stringify(m.content)}}, got {role: ${JSON.stringify(created.role)}, content: ${JSON.stringify(created.content)}}`, { clause: 'HOSTED-PAYLOAD-add_message', expected: m, actual: { role: created.role, content: created.content } });
         }
       }
       const read = check2xx(await ctx.call('GET', path), 'HOSTED-READBACK');
@@ -161,17 +161,17 @@ export const scenarios: HostedScenario[] = [
   defineHostedScenario({
     id: 'SCN-H-009',
     group: 'resources',
-    clauses: ['HOSTED-SHAPE-get_entity_graph'],
+    clauses: ['HOSTED-PAYLOAD-get_entity_graph'],
     title: 'get_entity_graph answers {nodes, edges}, with a new entity among the nodes',
     asserts: 'Adds an entity; GET /entities/graph answers an object whose nodes and edges are arrays, and the entity (by id) is a node.',
     async run(ctx) {
       const e = await newEntity(ctx, 'HOSTED-RESOURCE-Entity');
-      const graph = checkObject(await ctx.call('GET', '/entities/graph'), 'HOSTED-SHAPE-get_entity_graph');
+      const graph = checkObject(await ctx.call('GET', '/entities/graph'), 'HOSTED-PAYLOAD-get_entity_graph');
       for (const field of ['nodes', 'edges']) {
-        if (!Array.isArray(graph[field])) check.fail(`get_entity_graph: expected an array ${field}, got ${JSON.stringify(graph[field]) ?? 'nothing'}`, { clause: 'HOSTED-SHAPE-get_entity_graph', expected: `${field}: []`, actual: graph[field] });
+        if (!Array.isArray(graph[field])) check.fail(`get_entity_graph: expected an array ${field}, got ${JSON.stringify(graph[field]) ?? 'nothing'}`, { clause: 'HOSTED-PAYLOAD-get_entity_graph', expected: `${field}: []`, actual: graph[field] });
       }
       if (!(graph.nodes as unknown[]).some((n) => isObject(n) && n.id === e.id)) {
-        check.fail(`get_entity_graph: the entity just added (${e.id}) is not among the ${(graph.nodes as unknown[]).length} nodes`, { clause: 'HOSTED-SHAPE-get_entity_graph', expected: e.id, actual: graph.nodes });
+        check.fail(`get_entity_graph: the entity just added (${e.id}) is not among the ${(graph.nodes as unknown[]).length} nodes`, { clause: 'HOSTED-PAYLOAD-get_entity_graph', expected: e.id, actual: graph.nodes });
       }
     },
   }),
@@ -179,18 +179,18 @@ export const scenarios: HostedScenario[] = [
   defineHostedScenario({
     id: 'SCN-H-010',
     group: 'resources',
-    clauses: ['HOSTED-SHAPE-record_step', 'HOSTED-READBACK'],
+    clauses: ['HOSTED-PAYLOAD-record_step', 'HOSTED-READBACK'],
     title: 'record_step returns the recorded step with its fields; explain_step reads it back',
     asserts:
       'POST /reasoning/steps {conversationId, reasoning, actionTaken, result} answers the recorded step: an id and the four fields as sent; ' +
       'GET /reasoning/explain/{id} answers JSON holding the step\'s reasoning.',
     async run(ctx) {
-      const conv = await newConversation(ctx, 'HOSTED-SHAPE-create_conversation');
+      const conv = await newConversation(ctx, 'HOSTED-PAYLOAD-create_conversation');
       const sent = stepBody(conv.id, uid('subject'));
-      const step = checkObject(await ctx.call('POST', '/reasoning/steps', { body: sent }), 'HOSTED-SHAPE-record_step');
-      const id = checkString(step, 'id', 'HOSTED-SHAPE-record_step', 'record_step');
+      const step = checkObject(await ctx.call('POST', '/reasoning/steps', { body: sent }), 'HOSTED-PAYLOAD-record_step');
+      const id = checkString(step, 'id', 'HOSTED-PAYLOAD-record_step', 'record_step');
       for (const [field, value] of Object.entries(sent)) {
-        if (step[field] !== value) check.fail(`record_step: the recorded step has ${field} ${JSON.stringify(step[field]) ?? '(missing)'}, expected ${JSON.stringify(value)}`, { clause: 'HOSTED-SHAPE-record_step', expected: value, actual: step[field] });
+        if (step[field] !== value) check.fail(`record_step: the recorded step has ${field} ${JSON.stringify(step[field]) ?? '(missing)'}, expected ${JSON.stringify(value)}`, { clause: 'HOSTED-PAYLOAD-record_step', expected: value, actual: step[field] });
       }
       const explained = check2xx(await ctx.call('GET', `/reasoning/explain/${encodeURIComponent(id)}`), 'HOSTED-READBACK');
       if (!explained.isJson || !JSON.stringify(explained.json).includes(String(sent.reasoning))) {
@@ -202,19 +202,19 @@ export const scenarios: HostedScenario[] = [
   defineHostedScenario({
     id: 'SCN-H-011',
     group: 'resources',
-    clauses: ['HOSTED-SHAPE-get_entity_provenance'],
+    clauses: ['HOSTED-PAYLOAD-get_entity_provenance'],
     title: 'get_entity_provenance answers an object with the array steps',
     asserts:
       'Adds an entity and records a step that names it; GET /reasoning/provenance/{entity} answers {steps: [...]}, an array of objects ' +
       '(which steps explain an entity is not shown, so the step need not be among them).',
     async run(ctx) {
-      const conv = await newConversation(ctx, 'HOSTED-SHAPE-create_conversation');
+      const conv = await newConversation(ctx, 'HOSTED-PAYLOAD-create_conversation');
       const e = await newEntity(ctx, 'HOSTED-RESOURCE-Entity');
-      check2xx(await ctx.call('POST', '/reasoning/steps', { body: stepBody(conv.id, e.name) }), 'HOSTED-SHAPE-record_step');
-      const body = checkObject(await ctx.call('GET', `/reasoning/provenance/${encodeURIComponent(e.id)}`), 'HOSTED-SHAPE-get_entity_provenance');
+      check2xx(await ctx.call('POST', '/reasoning/steps', { body: stepBody(conv.id, e.name) }), 'HOSTED-PAYLOAD-record_step');
+      const body = checkObject(await ctx.call('GET', `/reasoning/provenance/${encodeURIComponent(e.id)}`), 'HOSTED-PAYLOAD-get_entity_provenance');
       const steps = body.steps;
       if (!Array.isArray(steps) || !steps.every(isObject)) {
-        check.fail(`get_entity_provenance: expected an object with the array steps (of step objects), got ${JSON.stringify(steps) ?? `the fields ${JSON.stringify(Object.keys(body))}`}`, { clause: 'HOSTED-SHAPE-get_entity_provenance', expected: { steps: [] }, actual: body });
+        check.fail(`get_entity_provenance: expected an object with the array steps (of step objects), got ${JSON.stringify(steps) ?? `the fields ${JSON.stringify(Object.keys(body))}`}`, { clause: 'HOSTED-PAYLOAD-get_entity_provenance', expected: { steps: [] }, actual: body });
       }
     },
   }),

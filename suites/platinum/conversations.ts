@@ -1,27 +1,38 @@
-// Platinum: the conversation lifecycle (Volume 5, 5.1). The established tests are weak (SCN-P-001
-// cannot pass and accepts a null user_id, SCN-P-002 asserts only a list); these check the clauses.
+// Platinum: the conversation lifecycle (Volume 5, 5.1), get_conversation_metadata, and conversations
+// shared with the core methods. The established tests are weak (SCN-P-001 cannot pass and accepts a
+// null user_id, SCN-P-002 asserts only a list); these check the sentences, with dozens of items
+// where a limit or a default could hide, and read Platinum writes through the core methods.
+import { check } from '../../src/engine/assert.js';
 import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
+import type { Message, PlatinumConversation } from '../../src/protocols/bridge/index.js';
 import { v5 } from './clauses.js';
-import { ids, newConversation, short } from './helpers.js';
+import { addInBulk, addOneByOne, expectGone, ids, includesAll, newConversation, sameSet, sessionOf, short, storedMessages, texts } from './helpers.js';
+
+const V3 = (method: string) => `SPEC-V3-${method}`;
+const ENDPOINT = (method: string) => `HOSTED-ENDPOINT-${method}`;
+
+/** The conversation `c` as create_conversation answered it, for comparing with a later read. */
+const identity = (c: PlatinumConversation) => ({ id: c.id, user_id: c.user_id, workspace_id: c.workspace_id });
 
 export const scenarios: Scenario[] = [
   defineScenario({
     id: 'SCN-P-001',
     tier: 'platinum',
     group: 'conversations',
-    clauses: [v5('5.1.1')],
+    clauses: [v5('5.1.1'), ENDPOINT('get_conversation_metadata'), V3('get_conversation_metadata')],
     title: 'create_conversation returns a Conversation with a UUID id, the user_id and a workspace_id',
     asserts:
       'create_conversation(user_id="tck-alice"): the id is a UUID (schema), user_id is exactly "tck-alice" (null is not ' +
       'accepted), workspace_id is a non-empty string, and get_conversation_metadata reads the same back.',
     async run({ bridge, check }) {
       const conv = await newConversation(bridge, 'tck-alice');
-      check.equal(conv.user_id, 'tck-alice', 'create_conversation(user_id="tck-alice"): user_id of the answer');
-      check.ok(typeof conv.workspace_id === 'string' && conv.workspace_id !== '',
+      check.by(v5('5.1.1')).uuid(conv.id, 'create_conversation(user_id="tck-alice"): id');
+      check.by(v5('5.1.1')).equal(conv.user_id, 'tck-alice', 'create_conversation(user_id="tck-alice"): user_id of the answer');
+      check.by(v5('5.1.1')).ok(typeof conv.workspace_id === 'string' && conv.workspace_id !== '',
         `create_conversation(user_id="tck-alice"): workspace_id must be a non-empty string (scoped to the API key), got ${JSON.stringify(conv.workspace_id)}`,
         { expected: 'a non-empty string', actual: conv.workspace_id });
       const read = await bridge.get_conversation_metadata({ conversation_id: conv.id });
-      check.equal({ id: read.id, user_id: read.user_id, workspace_id: read.workspace_id }, { id: conv.id, user_id: 'tck-alice', workspace_id: conv.workspace_id },
+      check.by(ENDPOINT('get_conversation_metadata'), V3('get_conversation_metadata'), v5('5.1.1')).equal(identity(read), { id: conv.id, user_id: 'tck-alice', workspace_id: conv.workspace_id },
         `get_conversation_metadata(${short(conv.id)}) after create_conversation: id, user_id and workspace_id`);
     },
   }),
@@ -38,8 +49,36 @@ export const scenarios: Scenario[] = [
     async run({ bridge, check }) {
       const a = await newConversation(bridge, 'tck-fresh');
       const b = await newConversation(bridge, 'tck-fresh');
-      check.notEqual(b.id, a.id, 'create_conversation twice: the second id must be fresh');
-      check.equal(b.workspace_id, a.workspace_id, 'create_conversation twice by one caller: workspace_id');
+      check.by(v5('5.1.1')).notEqual(b.id, a.id, 'create_conversation twice: the second id must be fresh');
+      check.by(v5('5.1.1')).equal(b.workspace_id, a.workspace_id, 'create_conversation twice by one caller: workspace_id');
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-P-110',
+    tier: 'platinum',
+    group: 'conversations',
+    clauses: [v5('5.1.1'), ENDPOINT('get_conversation_metadata'), V3('get_conversation_metadata')],
+    title: 'create_conversation keeps user ids that differ only in case or by a prefix apart; one caller has one workspace',
+    asserts:
+      'Five users whose ids are case and prefix variants of each other ("TCK-Mixed Case", "tck-mixed case", ' +
+      '"tck-mixed", "tck-mixed-case", "TCK-MIXED") each get a conversation: every answer and every ' +
+      'get_conversation_metadata carries exactly the user_id sent, the five ids are distinct UUIDs, and the ' +
+      'workspace_id is the same for all five (it is the API key\'s, whatever the user).',
+    async run({ bridge, check }) {
+      const users = ['TCK-Mixed Case', 'tck-mixed case', 'tck-mixed', 'tck-mixed-case', 'TCK-MIXED'];
+      const made: PlatinumConversation[] = [];
+      for (const user of users) made.push(await bridge.create_conversation({ user_id: user }));
+      check.by(v5('5.1.1')).equal(made.map((c) => c.user_id), users, 'create_conversation for five user ids that differ only in case or by a prefix: user_id of each answer');
+      check.by(v5('5.1.1')).distinct(ids(made), 'create_conversation five times: ids');
+      const workspaces = [...new Set(made.map((c) => c.workspace_id))];
+      check.by(v5('5.1.1')).ok(workspaces.length === 1,
+        `create_conversation by one caller for five users: workspace_id is scoped to the API key, so it must be one value, got ${workspaces.length}: ${JSON.stringify(workspaces)}`,
+        { expected: 'one workspace_id', actual: made.map((c) => c.workspace_id) });
+      for (const [i, c] of made.entries()) {
+        const read = await bridge.get_conversation_metadata({ conversation_id: c.id });
+        check.by(ENDPOINT('get_conversation_metadata'), V3('get_conversation_metadata'), v5('5.1.1')).equal(identity(read), identity(c), `get_conversation_metadata of the conversation of ${JSON.stringify(users[i])}: id, user_id and workspace_id`);
+      }
     },
   }),
 
@@ -55,20 +94,40 @@ export const scenarios: Scenario[] = [
     async run({ bridge, check }) {
       const made = [await newConversation(bridge, 'tck-list-1'), await newConversation(bridge, 'tck-list-2'), await newConversation(bridge, 'tck-list-3')];
       const list = await bridge.list_conversations({ limit: 10 });
-      const listed = ids(list);
-      const missing = made.filter((c) => !listed.includes(c.id));
-      check.ok(missing.length === 0, `list_conversations(limit=10) after creating 3: missing ${missing.map((c) => short(c.id)).join(', ')}`,
-        { expected: ids(made), actual: listed });
-      const times = list.map((c) => Date.parse(c.created_at));
-      const bad = times.findIndex((t, i) => i > 0 && t > times[i - 1]!);
-      check.ok(bad === -1, `list_conversations(limit=10): newest first, but item ${bad} (created_at ${list[bad]?.created_at}) is newer than item ${bad - 1} (${list[bad - 1]?.created_at})`,
-        { expected: 'created_at non-increasing', actual: list.map((c) => c.created_at) });
-      // The three are created in order: among them, the newest must come first (ties allowed).
-      const order = made.map((c) => listed.indexOf(c.id));
-      const [t1, t2, t3] = made.map((c) => Date.parse(c.created_at));
-      check.ok(!(t3! > t1! && order[2]! > order[0]!) && !(t2! > t1! && order[1]! > order[0]!),
-        'list_conversations(limit=10): a conversation created later is listed after an earlier one (newest first)', { expected: 'newest first', actual: order });
-      check.atMost(await bridge.list_conversations({ limit: 2 }), 2, 'list_conversations(limit=2)');
+      includesAll([v5('5.1.2')], ids(list), ids(made), 'list_conversations(limit=10) after creating 3');
+      checkNewestFirst(list, 'list_conversations(limit=10)');
+      check.by(v5('5.1.2')).atMost(await bridge.list_conversations({ limit: 2 }), 2, 'list_conversations(limit=2)');
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-P-111',
+    tier: 'platinum',
+    group: 'conversations',
+    clauses: [v5('5.1.2'), ENDPOINT('get_conversation_metadata'), V3('get_conversation_metadata')],
+    title: 'list_conversations over 30 conversations: all of them, newest first, and a limit keeps the newest',
+    asserts:
+      'Creates 30 conversations (no messages). list_conversations(limit=50) holds all 30, newest first (created_at never ' +
+      'increases along the list); list_conversations(limit=5) answers exactly 5, each among the 5 newest by created_at ' +
+      '(ties allowed); get_conversation_metadata of the first, a middle and the last answers that conversation.',
+    async run({ bridge, check }) {
+      const made: PlatinumConversation[] = [];
+      for (let i = 0; i < 30; i++) made.push(await newConversation(bridge, `tck-many-${String(i).padStart(2, '0')}`));
+      const all = await bridge.list_conversations({ limit: 50 });
+      includesAll([v5('5.1.2')], ids(all), ids(made), 'list_conversations(limit=50) after creating 30');
+      // silent (conversation-newest): no conversation has a message, so created_at and last activity agree.
+      checkNewestFirst(all, 'list_conversations(limit=50)');
+      const five = await bridge.list_conversations({ limit: 5 });
+      check.by(v5('5.1.2')).length(five, 5, 'list_conversations(limit=5) with 30 conversations');
+      const cut = made.map((c) => Date.parse(c.created_at)).sort((a, b) => b - a)[4]!;
+      const created = new Map(made.map((c) => [c.id, Date.parse(c.created_at)]));
+      check.by(v5('5.1.2')).every(five, (c) => (created.get(c.id) ?? -Infinity) >= cut,
+        'list_conversations(limit=5): newest first, so a limit keeps the newest conversations',
+        (c) => `${c.user_id ?? c.id} (created_at ${c.created_at}) is not among the 5 newest (the 5th newest was created at ${new Date(cut).toISOString()})`);
+      for (const c of [made[0]!, made[14]!, made[29]!]) {
+        const read = await bridge.get_conversation_metadata({ conversation_id: c.id });
+        check.by(ENDPOINT('get_conversation_metadata'), V3('get_conversation_metadata')).equal(identity(read), identity(c), `get_conversation_metadata(${short(c.id)}) among 30 conversations: id, user_id and workspace_id`);
+      }
     },
   }),
 
@@ -76,21 +135,71 @@ export const scenarios: Scenario[] = [
     id: 'SCN-P-003',
     tier: 'platinum',
     group: 'conversations',
-    clauses: [v5('5.1.3')],
+    clauses: [v5('5.1.3'), v5('5.1.2')],
     title: 'delete_conversation is idempotent',
     asserts:
-      'Deletes a conversation twice (both succeed) and then a conversation that never existed (succeeds); the deleted ' +
-      'one is no longer listed by list_conversations.',
-    async run({ bridge, check }) {
+      'Deletes a conversation twice (both succeed); the deleted one is no longer listed by list_conversations and the ' +
+      'other one is. Deleting an id that never named a conversation is expected to succeed too (advisory: the clause ' +
+      'speaks of repeating a delete).',
+    async run(ctx) {
+      const { bridge, check } = ctx;
       const keep = await newConversation(bridge, 'tck-keep');
       const conv = await newConversation(bridge, 'tck-delete');
       await bridge.delete_conversation({ conversation_id: conv.id });
       await bridge.delete_conversation({ conversation_id: conv.id });
-      await bridge.delete_conversation({ conversation_id: '00000000-0000-4000-8000-00000000d3d3' });
       const listed = ids(await bridge.list_conversations({ limit: 100 }));
-      check.ok(!listed.includes(conv.id), `list_conversations after delete_conversation(${short(conv.id)}): the deleted conversation is still listed`,
+      check.by(v5('5.1.3')).ok(!listed.includes(conv.id), `list_conversations after delete_conversation(${short(conv.id)}): the deleted conversation is still listed`,
         { expected: `no ${conv.id}`, actual: listed });
-      check.ok(listed.includes(keep.id), `list_conversations after deleting another conversation: ${short(keep.id)} must stay`, { expected: keep.id, actual: listed });
+      check.by(v5('5.1.3'), v5('5.1.2')).ok(listed.includes(keep.id), `list_conversations after deleting another conversation: ${short(keep.id)} must stay`, { expected: keep.id, actual: listed });
+      // silent (delete-unknown): what deleting an id that never existed answers is not stated.
+      const { outcome } = await ctx.raw('delete_conversation', { conversation_id: '00000000-0000-4000-8000-00000000d3d3' });
+      check.advise('ADV-delete-unknown-conversation').ok(outcome.kind === 'void',
+        `delete_conversation of an id that never named a conversation: expected 204 like a second delete, got ${outcome.kind === 'error' ? `${outcome.status} ${JSON.stringify(outcome.message)}` : outcome.kind}`);
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-P-112',
+    tier: 'platinum',
+    group: 'conversations',
+    clauses: [v5('5.1.3'), v5('5.1.2'), v5('5.2.1'), V3('delete_conversation'), ENDPOINT('get_conversation_metadata'), 'SPEC-5.5.3'],
+    title: 'delete_conversation deletes that conversation and all its messages, and nothing else',
+    asserts:
+      'User "tck-owner" has conversations A and B, user "tck-other" C; A gets 12 messages in bulk and 3 with add_message, ' +
+      'B 5 in bulk, C 4, and an entity named in A is added; get_context(A) holds its latest message. After delete_conversation(A) (twice): get_conversation of ' +
+      "A's session holds none of its messages, get_context of A (an error is allowed) none either, " +
+      'get_conversation_metadata(A) does not answer A; B and C are still listed with all their messages, and the entity is still there.',
+    async run(ctx) {
+      const { bridge, check } = ctx;
+      const a = await newConversation(bridge, 'tck-owner');
+      const b = await newConversation(bridge, 'tck-owner');
+      const c = await newConversation(bridge, 'tck-other');
+      const entity = await bridge.add_entity({ name: 'Orinoco Basin', entity_type: 'LOCATION' });
+      const inA = [...(await addInBulk(bridge, a, texts('Orinoco Basin survey note', 12))), ...(await addOneByOne(bridge, a, texts('follow-up on the Orinoco Basin', 3)))];
+      const inB = await addInBulk(bridge, b, texts('second conversation line', 5));
+      const inC = await addInBulk(bridge, c, texts('other user line', 4));
+      const before = await bridge.get_context({ conversation_id: a.id });
+      check.by(v5('5.2.1')).ok(before.recent_messages.some((m) => m.id === inA.at(-1)!.id), `get_context(${short(a.id)}) before the delete: recent_messages must hold its latest message`,
+        { expected: inA.at(-1)!.content, actual: before.recent_messages.map((m) => m.content) });
+      await bridge.delete_conversation({ conversation_id: a.id });
+      await bridge.delete_conversation({ conversation_id: a.id });
+      const left = await storedMessages(bridge, a, 15);
+      check.by(V3('delete_conversation')).none(left, (m) => ids(inA).includes(m.id), `get_conversation(${short(sessionOf(a))}) after delete_conversation: the conversation's messages must be deleted with it`,
+        (m) => `message ${JSON.stringify(m.content)} (${short(m.id)}) is still there`);
+      const context = await ctx.raw('get_context', { conversation_id: a.id });
+      if (context.outcome.kind === 'object') {
+        const recent = (context.outcome.value['recent_messages'] ?? []) as Message[];
+        check.by(V3('delete_conversation'), v5('5.2.1')).none(recent, (m) => ids(inA).includes(m.id), `get_context(${short(a.id)}) after delete_conversation: recent_messages`,
+          (m) => `message ${JSON.stringify(m.content)} of the deleted conversation is still a recent message`);
+      }
+      await expectGone(ctx, [V3('delete_conversation'), ENDPOINT('get_conversation_metadata')], 'get_conversation_metadata', { conversation_id: a.id }, a.id, 'after delete_conversation');
+      const listed = ids(await bridge.list_conversations({ limit: 100 }));
+      includesAll([V3('delete_conversation'), v5('5.1.2')], listed, [b.id, c.id], `list_conversations after deleting ${short(a.id)}: the other conversations (one of the same user)`);
+      for (const [conv, sent] of [[b, inB], [c, inC]] as const) {
+        sameSet([V3('delete_conversation')], ids(await storedMessages(bridge, conv, sent.length)), ids(sent), `get_conversation(${short(sessionOf(conv))}) after deleting another conversation: its messages`);
+      }
+      const still = await bridge.get_entity({ entity_id: entity.id });
+      check.by(V3('delete_conversation'), 'SPEC-5.5.3').equal(still.id, entity.id, `get_entity("Orinoco Basin") after deleting a conversation that named it: entities outlive conversations`);
     },
   }),
 
@@ -107,8 +216,8 @@ export const scenarios: Scenario[] = [
       const conv = await newConversation(bridge, 'tck-bulk');
       const input = [0, 1, 2, 3, 4].map((i) => ({ role: i % 2 === 0 ? 'user' : 'assistant', content: `msg-${i}` }) as const);
       const got = await bridge.bulk_add_messages({ conversation_id: conv.id, messages: [...input] });
-      check.equal(got.map((m) => [m.role, m.content]), input.map((m) => [m.role, m.content]), 'bulk_add_messages(msg-0 … msg-4): roles and contents, in order');
-      check.distinct(ids(got), 'bulk_add_messages(msg-0 … msg-4): message ids');
+      check.by(v5('5.1.4')).equal(got.map((m) => [m.role, m.content]), input.map((m) => [m.role, m.content]), 'bulk_add_messages(msg-0 … msg-4): roles and contents, in order');
+      check.by(v5('5.1.4')).distinct(ids(got), 'bulk_add_messages(msg-0 … msg-4): message ids');
     },
   }),
 
@@ -116,22 +225,92 @@ export const scenarios: Scenario[] = [
     id: 'SCN-P-102',
     tier: 'platinum',
     group: 'conversations',
-    clauses: [v5('5.1.4')],
-    title: 'bulk_add_messages caps its input at 100 messages',
+    clauses: [v5('5.1.4'), 'SPEC-2.2.1'],
+    title: 'bulk_add_messages takes 100 messages, and never stores more than 100 from one call',
     asserts:
-      '100 messages are accepted (100 back); 101 are refused with an error and none of them is added (the ' +
-      "conversation's recent messages do not show the 101-batch).",
+      '100 messages are accepted: 100 back, and get_conversation of the session holds exactly those, in insertion ' +
+      'order. 101 messages are either refused with an error or capped: the answer holds at most 100 of them, in the ' +
+      'order sent, and the session holds at most 100 of the batch, each one answered. A refusal is expected to add ' +
+      'none of them (advisory).',
     async run(ctx) {
       const { bridge, check } = ctx;
       const full = await newConversation(bridge, 'tck-cap-100');
-      const hundred = Array.from({ length: 100 }, (_, i) => ({ role: 'user' as const, content: `cap-${i}` }));
-      check.length(await bridge.bulk_add_messages({ conversation_id: full.id, messages: hundred }), 100, 'bulk_add_messages(100 messages)');
+      const hundred = texts('cap', 100);
+      const back = await addInBulk(bridge, full, hundred);
+      check.by(v5('5.1.4')).equal(back.map((m) => m.content), hundred, 'bulk_add_messages(100 messages): the contents answered, in order');
+      const stored = await storedMessages(bridge, full, 100);
+      check.by(v5('5.1.4'), 'SPEC-2.2.1').equal(stored.map((m) => m.content), hundred, `get_conversation(${short(sessionOf(full))}) after bulk_add_messages(100 messages): every message, in insertion order`);
       const over = await newConversation(bridge, 'tck-cap-101');
-      const batch = Array.from({ length: 101 }, (_, i) => ({ role: 'user' as const, content: `over-${i}` }));
-      await ctx.expectError('bulk_add_messages', { conversation_id: over.id, messages: batch }, 'with 101 messages (the cap is 100, SPEC-5.1.4 of Volume 5)');
-      const context = await bridge.get_context({ conversation_id: over.id });
-      const added = context.recent_messages.filter((m) => m.content.startsWith('over-'));
-      check.empty(added, 'get_context after a refused bulk_add_messages of 101: recent_messages of that batch');
+      const batch = texts('over', 101);
+      // silent (bulk-cap-over): refusing 101 and keeping 100 of them both cap the input at 100.
+      const { outcome } = await ctx.raw('bulk_add_messages', { conversation_id: over.id, messages: batch.map((content) => ({ role: 'user', content })) });
+      const kept = (await storedMessages(bridge, over, 101)).filter((m) => m.content.startsWith('over '));
+      check.by(v5('5.1.4')).atMost(kept, 100, 'get_conversation after bulk_add_messages(101 messages): messages of that batch stored (the cap is 100)');
+      if (outcome.kind === 'error') {
+        check.advise('ADV-bulk-refusal-atomic').empty(kept, 'get_conversation after a refused bulk_add_messages(101 messages): messages of that batch');
+        return;
+      }
+      check.by(v5('5.1.4')).ok(outcome.kind === 'list', `bulk_add_messages(101 messages): expected an error or the list of messages kept, got ${outcome.kind}`, { actual: outcome });
+      const answered = (outcome as { value: Message[] }).value;
+      check.by(v5('5.1.4')).atMost(answered, 100, 'bulk_add_messages(101 messages): messages answered (the cap is 100)');
+      const positions = answered.map((m) => batch.indexOf(m.content));
+      check.by(v5('5.1.4')).ok(positions.every((p, i) => p >= 0 && (i === 0 || p > positions[i - 1]!)),
+        'bulk_add_messages(101 messages): the messages answered must be messages sent, in the order sent', { expected: 'an ordered subsequence of over 000 … over 100', actual: answered.map((m) => m.content) });
+      sameSet([v5('5.1.4')], ids(kept), ids(answered), 'get_conversation after bulk_add_messages(101 messages): the messages of that batch stored are the ones answered');
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-P-113',
+    tier: 'platinum',
+    group: 'conversations',
+    clauses: [v5('5.1.4'), v5('5.2.1'), 'SPEC-2.2.1', 'SPEC-2.3.1'],
+    title: 'bulk_add_messages and add_message interleaved on one conversation: one history, one context',
+    asserts:
+      'A conversation gets 3 messages with add_message, 20 with bulk_add_messages, 2 with add_message, 20 in bulk and ' +
+      'one more with add_message (46 in all), another conversation 5. get_conversation of its session holds the 46 in exactly that order; ' +
+      'search_messages finds a bulk-added message by its content; get_context answers recent_messages that are all ' +
+      'messages of that conversation and include its latest one (added with add_message).',
+    async run({ bridge, check }) {
+      const conv = await newConversation(bridge, 'tck-mixed-writes');
+      const other = await newConversation(bridge, 'tck-mixed-other');
+      const sent = [
+        ...(await addOneByOne(bridge, conv, texts('single before', 3))),
+        ...(await addInBulk(bridge, conv, [...texts('bulk first', 19), 'bulk first 19 zirconfalcon'])),
+        ...(await addOneByOne(bridge, conv, texts('single between', 2), 'assistant')),
+        ...(await addInBulk(bridge, conv, texts('bulk second', 20))),
+        ...(await addOneByOne(bridge, conv, ['single last'])),
+      ];
+      await addInBulk(bridge, other, texts('elsewhere', 5));
+      const stored = await storedMessages(bridge, conv, 46);
+      check.by(v5('5.1.4'), 'SPEC-2.2.1').equal(stored.map((m) => m.content), sent.map((m) => m.content),
+        `get_conversation(${short(sessionOf(conv))}) after add_message and bulk_add_messages interleaved: the 46 contents, in insertion order`);
+      // silent (search-relevance, search-topk): a query equal to a message's content finds it, by any scoring; limit above the 46.
+      const found = await bridge.search_messages({ query: 'bulk first 19 zirconfalcon', session_id: sessionOf(conv), limit: 60 });
+      check.by('SPEC-2.3.1', v5('5.1.4')).ok(found.some((m) => m.content === 'bulk first 19 zirconfalcon'),
+        'search_messages("bulk first 19 zirconfalcon") in the session of a conversation: the bulk-added message of that content must be found',
+        { expected: 'bulk first 19 zirconfalcon', actual: found.map((m) => m.content) });
+      const context = await bridge.get_context({ conversation_id: conv.id });
+      const mine = new Set(ids(sent));
+      check.by(v5('5.2.1')).every(context.recent_messages, (m) => mine.has(m.id), `get_context(${short(conv.id)}): recent_messages are messages of that conversation`,
+        (m) => `${JSON.stringify(m.content)} (${short(m.id)}) is not one of its 46 messages`);
+      // silent (context-recent-window): how many recent messages, and in which order, is the server's; the latest is recent by any reading.
+      const latest = sent.at(-1)!;
+      check.by(v5('5.2.1')).ok(context.recent_messages.some((m) => m.id === latest.id),
+        `get_context(${short(conv.id)}) after 46 messages: recent_messages must hold the latest one, ${JSON.stringify(latest.content)}`,
+        { expected: latest.id, actual: context.recent_messages.map((m) => m.content) });
     },
   }),
 ];
+
+/**
+ * The list is newest first: no conversation created later than the one before it (ties allowed).
+ * Cites SPEC-V5-5.1.2.
+ */
+function checkNewestFirst(list: readonly PlatinumConversation[], what: string): void {
+  const times = list.map((c) => Date.parse(c.created_at));
+  const bad = times.findIndex((t, i) => i > 0 && t > times[i - 1]!);
+  check.by(v5('5.1.2')).ok(bad === -1, `${what}: newest first, but item ${bad} (created_at ${list[bad]?.created_at}) is newer than item ${bad - 1} (${list[bad - 1]?.created_at})`,
+    { expected: 'created_at non-increasing', actual: list.map((c) => c.created_at) });
+}
+

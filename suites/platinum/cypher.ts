@@ -1,14 +1,25 @@
-// Platinum: the Cypher console (Volume 5, 5.5.1): read-only queries answer {columns, rows}; write
-// operations are rejected.
+// Platinum: the Cypher console (Volume 5, 5.5.1): read-only queries execute (a), write operations are
+// rejected (b). Every query here is inside the read-only subset of docs/cypher-subset.md, which a
+// plain Neo4j answers too: MATCH of one unlabelled node, WHERE with equalities on `name`, RETURN of
+// `n.name`, count(n), a $parameter or a literal, each AS a name, LIMIT. The kit relies only on each
+// entity being a node whose `name` property is the entity's name (silent point cypher-graph-schema).
 import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
+import type { BridgeApi } from '../../src/profiles/bridge/context.js';
 import { v5 } from './clauses.js';
+import { texts } from './helpers.js';
+
+/** count(n) of the nodes named `name`. */
+async function countNamed(bridge: BridgeApi, name: string): Promise<unknown> {
+  const r = await bridge.cypher_query({ cypher: 'MATCH (n) WHERE n.name = $name RETURN count(n) AS c', params: { name } });
+  return r.rows[0]?.[0];
+}
 
 export const scenarios: Scenario[] = [
   defineScenario({
     id: 'SCN-P-011',
     tier: 'platinum',
     group: 'cypher',
-    clauses: [v5('5.5.1')],
+    clauses: [v5('5.5.1a')],
     title: 'cypher_query returns {columns, rows}',
     asserts:
       'With two entities stored, "MATCH (n) RETURN count(n) AS total" answers columns exactly ["total"] and one row ' +
@@ -17,12 +28,40 @@ export const scenarios: Scenario[] = [
       await bridge.add_entity({ name: 'Count One', entity_type: 'OBJECT' });
       await bridge.add_entity({ name: 'Count Two', entity_type: 'OBJECT' });
       const r = await bridge.cypher_query({ cypher: 'MATCH (n) RETURN count(n) AS total', params: {} });
-      check.equal(r.columns, ['total'], 'cypher_query("MATCH (n) RETURN count(n) AS total"): columns');
-      check.length(r.rows, 1, 'cypher_query("… RETURN count(n) AS total"): rows');
+      check.by(v5('5.5.1a')).equal(r.columns, ['total'], 'cypher_query("MATCH (n) RETURN count(n) AS total"): columns');
+      check.by(v5('5.5.1a')).length(r.rows, 1, 'cypher_query("… RETURN count(n) AS total"): rows');
       const total = r.rows[0]?.[0];
-      check.ok(r.rows[0]?.length === 1 && Number.isInteger(total) && (total as number) >= 2,
+      // silent (cypher-graph-schema): other records may be nodes too, so at least the two entities.
+      check.by(v5('5.5.1a')).ok(r.rows[0]?.length === 1 && Number.isInteger(total) && (total as number) >= 2,
         `cypher_query("… RETURN count(n) AS total") with two entities stored: expected one integer >= 2 in the row, got ${JSON.stringify(r.rows[0])}`,
         { expected: '[n >= 2]', actual: r.rows[0] });
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-P-122',
+    tier: 'platinum',
+    group: 'cypher',
+    clauses: [v5('5.5.1a')],
+    title: 'cypher_query over 40 entities: WHERE picks one, LIMIT caps, no LIMIT answers every one',
+    asserts:
+      'Adds 40 entities "Cypher Item 00" … "Cypher Item 39". "MATCH (n) WHERE n.name = $name RETURN n.name AS name" ' +
+      'with name "Cypher Item 17" answers exactly the row ["Cypher Item 17"]; "MATCH (n) RETURN n.name AS name LIMIT 3" ' +
+      'answers exactly 3 rows; "MATCH (n) RETURN n.name AS name" answers a row for each of the 40 names.',
+    async run({ bridge, check }) {
+      const names = texts('Cypher Item', 40);
+      for (const name of names) await bridge.add_entity({ name, entity_type: 'OBJECT' });
+      const one = await bridge.cypher_query({ cypher: 'MATCH (n) WHERE n.name = $name RETURN n.name AS name', params: { name: 'Cypher Item 17' } });
+      check.by(v5('5.5.1a')).equal({ columns: one.columns, rows: one.rows }, { columns: ['name'], rows: [['Cypher Item 17']] },
+        'cypher_query("MATCH (n) WHERE n.name = $name RETURN n.name AS name", name "Cypher Item 17") among 40 entities');
+      const three = await bridge.cypher_query({ cypher: 'MATCH (n) RETURN n.name AS name LIMIT 3', params: {} });
+      check.by(v5('5.5.1a')).length(three.rows, 3, 'cypher_query("MATCH (n) RETURN n.name AS name LIMIT 3") with 40 entities: rows');
+      const every = await bridge.cypher_query({ cypher: 'MATCH (n) RETURN n.name AS name', params: {} });
+      const got = new Set(every.rows.map((r) => r[0]));
+      const missing = names.filter((n) => !got.has(n));
+      check.by(v5('5.5.1a')).ok(missing.length === 0,
+        `cypher_query("MATCH (n) RETURN n.name AS name") with 40 entities: ${missing.length} names have no row (${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''}) among ${every.rows.length} rows`,
+        { expected: names, actual: every.rows.length });
     },
   }),
 
@@ -30,7 +69,7 @@ export const scenarios: Scenario[] = [
     id: 'SCN-P-108',
     tier: 'platinum',
     group: 'cypher',
-    clauses: [v5('5.5.1')],
+    clauses: [v5('5.5.1b')],
     title: 'cypher_query rejects write operations and changes nothing',
     asserts:
       '"CREATE (n:Entity {name: \'tck-written\'}) RETURN n" and "MATCH (n) DETACH DELETE n" are each refused with an ' +
@@ -39,10 +78,43 @@ export const scenarios: Scenario[] = [
       const { bridge, check } = ctx;
       await bridge.add_entity({ name: 'Keep Me', entity_type: 'OBJECT' });
       const before = await bridge.get_entity_graph();
-      await ctx.expectError('cypher_query', { cypher: "CREATE (n:Entity {name: 'tck-written'}) RETURN n", params: {} }, 'with a CREATE (write operations must be rejected)');
-      await ctx.expectError('cypher_query', { cypher: 'MATCH (n) DETACH DELETE n', params: {} }, 'with a DETACH DELETE (write operations must be rejected)');
+      await ctx.expectError('cypher_query', { cypher: "CREATE (n:Entity {name: 'tck-written'}) RETURN n", params: {} }, 'with a CREATE (write operations must be rejected)', { cites: [v5('5.5.1b')] });
+      await ctx.expectError('cypher_query', { cypher: 'MATCH (n) DETACH DELETE n', params: {} }, 'with a DETACH DELETE (write operations must be rejected)', { cites: [v5('5.5.1b')] });
       const after = await bridge.get_entity_graph();
-      check.equal(after.nodes.map((n) => n.id).sort(), before.nodes.map((n) => n.id).sort(), 'get_entity_graph before and after refused write queries: node ids');
+      check.by(v5('5.5.1b')).equal(after.nodes.map((n) => n.id).sort(), before.nodes.map((n) => n.id).sort(), 'get_entity_graph before and after refused write queries: node ids');
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-P-123',
+    tier: 'platinum',
+    group: 'cypher',
+    clauses: [v5('5.5.1a'), v5('5.5.1b')],
+    title: 'cypher_query: a read whose values hold write keywords runs; writes in any case are refused and change nothing',
+    asserts:
+      'With entities "Set Theory" and "Create Delete Merge" stored, a read matching each by a literal name counts 1. ' +
+      'Five writes are each refused with an error: SET and DELETE in lower case, MERGE, REMOVE, and CREATE in lower ' +
+      'case; afterwards the graph has the same node names, "Set Theory" still counts 1 and no node has a name the writes would have made.',
+    async run(ctx) {
+      const { bridge, check } = ctx;
+      for (const name of ['Set Theory', 'Create Delete Merge']) await bridge.add_entity({ name, entity_type: 'OBJECT' });
+      for (const name of ['Set Theory', 'Create Delete Merge']) {
+        const r = await bridge.cypher_query({ cypher: `MATCH (n) WHERE n.name = '${name}' RETURN count(n) AS c`, params: {} });
+        check.by(v5('5.5.1a')).equal(r.rows, [[1]], `cypher_query("MATCH (n) WHERE n.name = '${name}' RETURN count(n) AS c"), a read whose value holds a write keyword: rows`);
+      }
+      const names = async () => (await bridge.get_entity_graph()).nodes.map((n) => n.name).sort();
+      const before = await names();
+      const writes = [
+        "match (n) where n.name = 'Set Theory' set n.name = 'tck-set' return n",
+        "MERGE (n:Entity {name: 'tck-merged'}) RETURN n",
+        "MATCH (n) WHERE n.name = 'Set Theory' REMOVE n.name RETURN n",
+        "create (n {name: 'tck-created'}) return n",
+        "match (n) where n.name = 'Create Delete Merge' delete n",
+      ];
+      for (const cypher of writes) await ctx.expectError('cypher_query', { cypher, params: {} }, `with ${JSON.stringify(cypher)} (write operations must be rejected, whatever their case)`, { cites: [v5('5.5.1b')] });
+      check.by(v5('5.5.1b')).equal(await names(), before, 'get_entity_graph before and after five refused writes: node names');
+      check.by(v5('5.5.1b')).equal(await countNamed(bridge, 'Set Theory'), 1, 'cypher_query count of "Set Theory" after refused writes');
+      for (const made of ['tck-set', 'tck-merged', 'tck-created']) check.by(v5('5.5.1b')).equal(await countNamed(bridge, made), 0, `cypher_query count of ${JSON.stringify(made)} after the refused writes that would have made it`);
     },
   }),
 
@@ -50,7 +122,7 @@ export const scenarios: Scenario[] = [
     id: 'SCN-P-109',
     tier: 'platinum',
     group: 'cypher',
-    clauses: [v5('5.5.1')],
+    clauses: [v5('5.5.1a')],
     title: 'cypher_query takes $parameters from params',
     asserts:
       'With an entity stored, "MATCH (n) RETURN $label AS label LIMIT 1" with params {label: "tck-e2e"} answers ' +
@@ -58,7 +130,7 @@ export const scenarios: Scenario[] = [
     async run({ bridge, check }) {
       await bridge.add_entity({ name: 'Param Holder', entity_type: 'OBJECT' });
       const r = await bridge.cypher_query({ cypher: 'MATCH (n) RETURN $label AS label LIMIT 1', params: { label: 'tck-e2e' } });
-      check.equal({ columns: r.columns, rows: r.rows }, { columns: ['label'], rows: [['tck-e2e']] }, 'cypher_query("MATCH (n) RETURN $label AS label LIMIT 1", params {label: "tck-e2e"})');
+      check.by(v5('5.5.1a')).equal({ columns: r.columns, rows: r.rows }, { columns: ['label'], rows: [['tck-e2e']] }, 'cypher_query("MATCH (n) RETURN $label AS label LIMIT 1", params {label: "tck-e2e"})');
     },
   }),
 ];

@@ -1,16 +1,20 @@
 // Silver, long-term memory: add_entity and get_entity_by_name (SPEC-3.1, SPEC-3.6).
 // The helpers at the top are shared by the other Silver files (search, related, traces).
-import { instant, type Check } from '../../src/engine/assert.js';
+import type { Check } from '../../src/engine/assert.js';
 import type { BridgeApi } from '../../src/profiles/bridge/context.js';
 import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
 import type { Entity, EntityType } from '../../src/protocols/bridge/model.js';
+import type { Cites } from '../support/cite.js';
+import { sameInstant } from '../support/time.js';
 
 // ------------------------------------------------------------------ shared helpers
 
-/** Two timestamps name the same instant. silent: `Z` or `+00:00`, and precision (1 ms of slack for rounding). */
+/**
+ * Two timestamps of one event name the same instant. silent (timestamp-format): `Z` or `+00:00`, and
+ * the precision: compared at the coarser of the two, one unit of slack for rounding.
+ */
 export function checkSameInstant(check: Check, actual: string, expected: string, what: string): void {
-  const d = Math.abs(instant(actual) - instant(expected));
-  check.ok(d <= 1, `${what}: expected the instant ${expected}, got ${actual}`, { expected, actual });
+  check.ok(sameInstant(actual, expected), `${what}: expected the instant ${expected}, got ${actual}`, { expected, actual });
 }
 
 /** The fields of an entity fixed by add_entity; every later read must give them back unchanged. */
@@ -19,21 +23,29 @@ export function entityView(e: Entity) {
   return { id: e.id, name: e.name, type: e.type, description: e.description ?? null };
 }
 
-/** `got` is the entity `sent` as add_entity returned it: same id, name, type, description and creation instant. */
-export function checkSameEntity(check: Check, got: Entity | null | undefined, sent: Entity, what: string): void {
-  const e = check.present(got, `${what}: the entity ${sent.id} (${JSON.stringify(sent.name)})`);
-  check.equal(entityView(e), entityView(sent), what);
-  checkSameInstant(check, e.created_at, sent.created_at, `${what}: created_at`);
+/**
+ * `got` is the entity `sent` as add_entity returned it: same id, name, type, description and creation
+ * instant. `cites`: what finding it enforces (default: the scenario's clauses); the entity found is
+ * the entity stored, so its fields cite the same, and its creation instant too.
+ */
+export function checkSameEntity(check: Check, got: Entity | null | undefined, sent: Entity, what: string, cites?: Cites): void {
+  const c = cites === undefined ? check : check.by(...cites);
+  const e = c.present(got, `${what}: the entity ${sent.id} (${JSON.stringify(sent.name)})`);
+  c.equal(entityView(e), entityView(sent), what);
+  checkSameInstant(c, e.created_at, sent.created_at, `${what}: created_at`);
 }
 
 type NewEntity = { name: string; type: EntityType; description?: string };
 
-/** Adds entities in order, checking that each answer echoes what was sent. */
+/**
+ * Adds entities in order, checking that each answer echoes what was sent: the entity made of these
+ * parameters (BRIDGE-METHOD-add_entity), with its name and type (SPEC-1.2.1) and description (SPEC-3.1.2).
+ */
 export async function addEntities(bridge: BridgeApi, check: Check, list: readonly NewEntity[]): Promise<Entity[]> {
   const out: Entity[] = [];
   for (const { name, type, description } of list) {
     const e = await bridge.add_entity(description === undefined ? { name, entity_type: type } : { name, entity_type: type, description });
-    check.equal(
+    check.by('BRIDGE-METHOD-add_entity', 'SPEC-1.2.1', 'SPEC-3.1.2').equal(
       { name: e.name, type: e.type, description: e.description ?? null },
       { name, type, description: description ?? null },
       `add_entity(name=${JSON.stringify(name)}, entity_type=${type}): name, type and description of the returned entity`,
@@ -43,10 +55,10 @@ export async function addEntities(bridge: BridgeApi, check: Check, list: readonl
   return out;
 }
 
-/** get_entity_by_name(name) returns exactly `sent`. */
-async function checkLookup(bridge: BridgeApi, check: Check, sent: Entity): Promise<void> {
+/** get_entity_by_name(name) returns exactly `sent` (`cites`: what that enforces; default the scenario's clauses). */
+async function checkLookup(bridge: BridgeApi, check: Check, sent: Entity, cites?: Cites): Promise<void> {
   const found = await bridge.get_entity_by_name({ name: sent.name });
-  checkSameEntity(check, found, sent, `get_entity_by_name(${JSON.stringify(sent.name)}) after add_entity: the entity written`);
+  checkSameEntity(check, found, sent, `get_entity_by_name(${JSON.stringify(sent.name)}) after add_entity: the entity written`, cites);
 }
 
 const FIVE_ENTITIES: NewEntity[] = [
@@ -57,15 +69,18 @@ const FIVE_ENTITIES: NewEntity[] = [
   { name: 'Laptop', type: 'OBJECT', description: 'Portable work computer' },
 ];
 
-/** One scenario per entity type (SPEC-3.1.3 … 3.1.7): the type is accepted, echoed and stored. */
-function typeScenario(id: string, clause: string, type: EntityType, name: string): Scenario {
+/**
+ * One scenario per entity type (SPEC-3.1.3 … 3.1.7): the type is accepted, echoed and stored (read
+ * back: SPEC-1.2.3 … 1.2.7, "accept and preserve the type label").
+ */
+function typeScenario(id: string, clause: string, preserved: string, type: EntityType, name: string): Scenario {
   return defineScenario({
     id, tier: 'silver', group: 'add_entity', clauses: [clause],
     title: `add_entity accepts the ${type} type`,
     asserts: `Adds ${JSON.stringify(name)} as ${type}; the answer and get_entity_by_name both give type ${type} exactly.`,
     async run({ bridge, check }) {
       const [e] = await addEntities(bridge, check, [{ name, type }]);
-      await checkLookup(bridge, check, e!);
+      await checkLookup(bridge, check, e!, [clause, preserved, 'SPEC-3.6.1']);
     },
   });
 }
@@ -80,8 +95,8 @@ export const scenarios: Scenario[] = [
     async run({ bridge, check }) {
       const [e] = await addEntities(bridge, check, [{ name: 'Alice Johnson', type: 'PERSON' }]);
       check.uuid(e!.id, 'add_entity: id');
-      check.timestamp(e!.created_at, 'add_entity: created_at');
-      await checkLookup(bridge, check, e!);
+      check.by('SPEC-1.2.8').timestamp(e!.created_at, 'add_entity: created_at');
+      await checkLookup(bridge, check, e!, ['SPEC-3.6.1']);
     },
   }),
 
@@ -95,11 +110,11 @@ export const scenarios: Scenario[] = [
     },
   }),
 
-  typeScenario('SCN-S-003', 'SPEC-3.1.3', 'PERSON', 'Bob'),
-  typeScenario('SCN-S-004', 'SPEC-3.1.4', 'ORGANIZATION', 'Acme'),
-  typeScenario('SCN-S-005', 'SPEC-3.1.5', 'LOCATION', 'San Francisco'),
-  typeScenario('SCN-S-006', 'SPEC-3.1.6', 'EVENT', 'Launch Party'),
-  typeScenario('SCN-S-007', 'SPEC-3.1.7', 'OBJECT', 'Laptop'),
+  typeScenario('SCN-S-003', 'SPEC-3.1.3', 'SPEC-1.2.3', 'PERSON', 'Bob'),
+  typeScenario('SCN-S-004', 'SPEC-3.1.4', 'SPEC-1.2.4', 'ORGANIZATION', 'Acme'),
+  typeScenario('SCN-S-005', 'SPEC-3.1.5', 'SPEC-1.2.5', 'LOCATION', 'San Francisco'),
+  typeScenario('SCN-S-006', 'SPEC-3.1.6', 'SPEC-1.2.6', 'EVENT', 'Launch Party'),
+  typeScenario('SCN-S-007', 'SPEC-3.1.7', 'SPEC-1.2.7', 'OBJECT', 'Laptop'),
 
   defineScenario({
     id: 'SCN-S-008', tier: 'silver', group: 'add_entity', clauses: ['SPEC-3.1.8'],
@@ -136,11 +151,11 @@ export const scenarios: Scenario[] = [
       const hits = await bridge.search_entities({ query: 'Mercury', limit: 10 });
       for (const sent of [obj!, loc!]) {
         const got = hits.find((h) => h.id === sent.id);
-        checkSameEntity(check, got, sent, `search_entities("Mercury"): the ${sent.type} entity named Mercury`);
+        checkSameEntity(check, got, sent, `search_entities("Mercury"): the ${sent.type} entity named Mercury`, ['SPEC-3.1.10', 'SPEC-3.4.1']);
       }
       const one = await bridge.get_entity_by_name({ name: 'Mercury' });
       // silent: which of two entities sharing a name get_entity_by_name returns.
-      check.ok(
+      check.by('SPEC-3.6.1').ok(
         one !== null && [obj!.id, loc!.id].includes(one.id),
         `get_entity_by_name("Mercury"): expected one of the two Mercury entities ${obj!.id} / ${loc!.id}, got ${JSON.stringify(one)}`,
       );
@@ -165,7 +180,7 @@ export const scenarios: Scenario[] = [
     async run({ bridge, check }) {
       const e = await bridge.add_entity({ name: 'UUIDCheck', entity_type: 'PERSON' });
       check.uuid(e.id, 'add_entity: id');
-      await checkLookup(bridge, check, e);
+      await checkLookup(bridge, check, e, ['SPEC-3.6.1']);
     },
   }),
 

@@ -16,12 +16,12 @@ function preferenceView(p: Preference) {
   return { id: p.id, category: p.category, preference: p.preference, context: p.context ?? null };
 }
 
-/** Adds preferences in order, checking that each answer echoes what was sent. */
+/** Adds preferences in order, checking that each answer echoes what was sent (SPEC-3.2.1; the context: SPEC-3.2.2). */
 export async function addPreferences(bridge: BridgeApi, check: Check, list: readonly NewPreference[]): Promise<Preference[]> {
   const out: Preference[] = [];
   for (const sent of list) {
     const p = await bridge.add_preference(sent);
-    check.equal(
+    check.by('SPEC-3.2.1', 'SPEC-3.2.2').equal(
       { category: p.category, preference: p.preference, context: p.context ?? null },
       { category: sent.category, preference: sent.preference, context: sent.context ?? null },
       `add_preference(category=${JSON.stringify(sent.category)}): category, preference and context of the returned preference`,
@@ -31,23 +31,27 @@ export async function addPreferences(bridge: BridgeApi, check: Check, list: read
   return out;
 }
 
-/** search_preferences(query, category) finds `sent` under its id with its fields unchanged. */
+/**
+ * search_preferences(query, category) finds `sent` under its id (SPEC-3.5.1, and SPEC-3.5.2 with a
+ * category) with its fields unchanged: what `readCites` names (default: the scenario's clauses,
+ * when they are about what a preference stores).
+ */
 export async function checkPreferenceFound(
-  bridge: BridgeApi, check: Check, sent: Preference, query: string, category?: string,
+  bridge: BridgeApi, check: Check, sent: Preference, query: string, category?: string, readCites?: readonly string[],
 ): Promise<Preference[]> {
   const params = category === undefined ? { query, limit: 10 } : { query, category, limit: 10 };
   const hits = await bridge.search_preferences(params);
   const call = `search_preferences(query=${JSON.stringify(query)}${category === undefined ? '' : `, category=${JSON.stringify(category)}`})`;
   // silent: the rank of the match among the results.
-  const got = check.some(hits, (h) => h.id === sent.id, `${call}: the matching preference ${sent.id} written by add_preference`);
-  check.equal(preferenceView(got), preferenceView(sent), `${call}: the preference read back`);
+  const got = check.by('SPEC-3.5.1', ...(category === undefined ? [] : ['SPEC-3.5.2'])).some(hits, (h) => h.id === sent.id, `${call}: the matching preference ${sent.id} written by add_preference`);
+  (readCites === undefined ? check : check.by(...readCites)).equal(preferenceView(got), preferenceView(sent), `${call}: the preference read back`);
   return hits;
 }
 
-/** add_fact echoes subject, predicate and object exactly (the object arrives as `obj`). */
-async function addFact(bridge: BridgeApi, check: Check, subject: string, predicate: string, obj: string): Promise<Fact> {
+/** add_fact echoes subject, predicate and object exactly (the object arrives as `obj`): the scenario's clauses, or `cites`. */
+async function addFact(bridge: BridgeApi, check: Check, subject: string, predicate: string, obj: string, cites?: readonly string[]): Promise<Fact> {
   const f = await bridge.add_fact({ subject, predicate, obj });
-  check.equal(
+  (cites === undefined ? check : check.by(...cites)).equal(
     { subject: f.subject, predicate: f.predicate, object: f.object },
     { subject, predicate, object: obj },
     `add_fact(subject=${JSON.stringify(subject)}, predicate=${JSON.stringify(predicate)}, obj=${JSON.stringify(obj)}): subject, predicate and object of the returned fact`,
@@ -64,8 +68,8 @@ export const scenarios: Scenario[] = [
     asserts: 'Adds a preference; the answer has a UUID and the category and text sent; search_preferences("Python") returns it under the same id, unchanged.',
     async run({ bridge, check }) {
       const [p] = await addPreferences(bridge, check, [{ category: 'language', preference: 'Prefers Python over JavaScript' }]);
-      check.uuid(p!.id, 'add_preference: id');
-      await checkPreferenceFound(bridge, check, p!, 'Python');
+      check.by('SPEC-1.3.2').uuid(p!.id, 'add_preference: id');
+      await checkPreferenceFound(bridge, check, p!, 'Python', undefined, ['SPEC-3.5.1']);
     },
   }),
 
@@ -93,7 +97,7 @@ export const scenarios: Scenario[] = [
         { category: 'editor', preference: 'Uses dark themes in the code editor', context: 'late evenings' },
       ]);
       check.distinct(added.map((p) => p.id), 'add_preference ×4: preference ids');
-      for (const p of added) await checkPreferenceFound(bridge, check, p, p.preference, p.category);
+      for (const p of added) await checkPreferenceFound(bridge, check, p, p.preference, p.category, ['SPEC-3.2.3', 'SPEC-3.5.1']);
     },
   }),
 
@@ -128,7 +132,7 @@ export const scenarios: Scenario[] = [
         { category: 'food', preference: 'Dislikes sushi' },
       ]);
       check.distinct(added.map((p) => p.id), 'add_preference ×2 in category food: preference ids');
-      for (const p of added) await checkPreferenceFound(bridge, check, p, 'pizza sushi', 'food');
+      for (const p of added) await checkPreferenceFound(bridge, check, p, 'pizza sushi', 'food', ['SPEC-3.2.6', 'SPEC-3.5.1']);
     },
   }),
 
@@ -139,7 +143,7 @@ export const scenarios: Scenario[] = [
     async run({ bridge, check }) {
       const p = await bridge.add_preference({ category: 'test', preference: 'UUID check' });
       check.uuid(p.id, 'add_preference: id');
-      await checkPreferenceFound(bridge, check, p, 'UUID check', 'test');
+      await checkPreferenceFound(bridge, check, p, 'UUID check', 'test', ['SPEC-3.5.1']);
     },
   }),
 
@@ -149,7 +153,7 @@ export const scenarios: Scenario[] = [
     asserts: 'Adds (Alice Johnson, WORKS_AT, Acme Corp); the answer has a UUID id and exactly that subject, predicate and object.',
     async run({ bridge, check }) {
       const f = await addFact(bridge, check, 'Alice Johnson', 'WORKS_AT', 'Acme Corp');
-      check.uuid(f.id, 'add_fact: id');
+      check.by('SPEC-1.4.2').uuid(f.id, 'add_fact: id');
     },
   }),
 
@@ -184,7 +188,7 @@ export const scenarios: Scenario[] = [
     title: 'add_fact returns a UUID id',
     asserts: 'The id of a new fact is a UUID string (8-4-4-4-12 hex).',
     async run({ bridge, check }) {
-      const f = await addFact(bridge, check, 'A', 'KNOWS', 'B');
+      const f = await addFact(bridge, check, 'A', 'KNOWS', 'B', ['SPEC-3.3.1']);
       check.uuid(f.id, 'add_fact: id');
     },
   }),

@@ -1,12 +1,13 @@
 // Silver, reasoning memory: start_trace, add_step, complete_trace, get_trace_with_steps and
 // list_traces (SPEC-4.1, 4.2, 4.4, 4.5, 4.6). The trace helpers are shared with tool-calls.ts.
 import { SPECIAL_CONTENT, UNICODE_CONTENT } from '../../fixtures/data.js';
-import { instant, type Check } from '../../src/engine/assert.js';
+import type { Check } from '../../src/engine/assert.js';
 import type { BridgeApi } from '../../src/profiles/bridge/context.js';
 import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
 import type { ReasoningStep, ReasoningTrace, ToolCall } from '../../src/protocols/bridge/model.js';
 import { checkSameInstant } from './entities.js';
 import { allIn } from '../support/by-id.js';
+import { notBefore } from '../support/time.js';
 
 // ------------------------------------------------------------------ helpers
 
@@ -35,23 +36,28 @@ export function callView(c: ToolCall) {
   };
 }
 
-/** get_trace_with_steps(id), which must find the trace. */
+/** get_trace_with_steps(id), which must find the trace (SPEC-4.5.1: it returns the full trace). */
 export async function readTrace(bridge: BridgeApi, check: Check, id: string, what: string): Promise<ReasoningTrace> {
   const t = await bridge.get_trace_with_steps({ trace_id: id });
-  return check.present(t, `get_trace_with_steps(${id}) ${what}: the trace`);
+  return check.by('SPEC-4.5.1').present(t, `get_trace_with_steps(${id}) ${what}: the trace`);
 }
 
 type StepFields = { thought?: string; action?: string; observation?: string };
 
-/** Adds a step and checks that the answer belongs to the trace and echoes the fields sent (absent ones null or omitted). */
-export async function addStep(bridge: BridgeApi, check: Check, trace: ReasoningTrace, fields: StepFields): Promise<ReasoningStep> {
+/**
+ * Adds a step and checks that the answer belongs to the trace (SPEC-4.2.1) and echoes the fields sent,
+ * absent ones null or omitted (SPEC-4.2.5 stores the values given; SPEC-4.2.3 accepts partial fields).
+ */
+export async function addStep(bridge: BridgeApi, check: Check, trace: ReasoningTrace, fields: StepFields, fieldCites: readonly string[] = ['SPEC-4.2.5', 'SPEC-4.2.3']): Promise<ReasoningStep> {
   const s = await bridge.add_step({ trace_id: trace.id, ...fields });
-  check.equal(
-    { trace_id: s.trace_id, thought: s.thought ?? null, action: s.action ?? null, observation: s.observation ?? null },
-    { trace_id: trace.id, thought: fields.thought ?? null, action: fields.action ?? null, observation: fields.observation ?? null },
-    `add_step(${Object.keys(fields).join(', ') || 'no fields'}): trace_id and the fields of the returned step (absent ones null or omitted)`,
+  check.by('SPEC-4.2.1').equal(s.trace_id, trace.id, `add_step(${Object.keys(fields).join(', ') || 'no fields'}): trace_id of the returned step`);
+  check.by(...fieldCites).equal(
+    { thought: s.thought ?? null, action: s.action ?? null, observation: s.observation ?? null },
+    { thought: fields.thought ?? null, action: fields.action ?? null, observation: fields.observation ?? null },
+    `add_step(${Object.keys(fields).join(', ') || 'no fields'}): the fields of the returned step (absent ones null or omitted)`,
   );
-  check.equal(s.tool_calls, [], 'add_step: tool_calls of a new step');
+  // A step's tool_calls are the calls recorded on it: none yet.
+  check.by('BRIDGE-MODEL-ReasoningStep.tool_calls').equal(s.tool_calls, [], 'add_step: tool_calls of a new step');
   return s;
 }
 
@@ -72,9 +78,9 @@ function checkIncreasing(check: Check, steps: readonly ReasoningStep[], what: st
   }
 }
 
-/** The read-back trace holds exactly these steps, in this order, unchanged. */
+/** The read-back trace holds exactly these steps, in this order, unchanged (SPEC-4.5.1: the full trace with all steps). */
 function checkSteps(check: Check, trace: ReasoningTrace, sent: readonly ReasoningStep[], what: string): void {
-  check.equal(trace.steps.map(stepView), sent.map(stepView), `get_trace_with_steps ${what}: the steps added, in order`);
+  check.by('SPEC-4.5.1').equal(trace.steps.map(stepView), sent.map(stepView), `get_trace_with_steps ${what}: the steps added, in order`);
 }
 
 async function startTraces(bridge: BridgeApi, list: readonly (readonly [string, string])[]): Promise<ReasoningTrace[]> {
@@ -111,10 +117,11 @@ export const scenarios: Scenario[] = [
       check.equal(t.completed_at ?? null, null, 'start_trace: completed_at of a trace not yet completed');
       check.equal(t.steps, [], 'start_trace: steps of a new trace');
       const back = await readTrace(bridge, check, t.id, 'after start_trace');
-      check.equal(traceView(back), traceView(t), `get_trace_with_steps(${t.id}): the trace started`);
-      check.equal(back.steps, [], 'get_trace_with_steps: steps of a trace with none added');
-      check.equal(back.completed_at ?? null, null, 'get_trace_with_steps: completed_at of a trace not yet completed');
-      checkSameInstant(check, back.started_at, t.started_at, 'get_trace_with_steps: started_at');
+      const read = check.by('SPEC-4.5.1');
+      read.equal(traceView(back), traceView(t), `get_trace_with_steps(${t.id}): the trace started`);
+      read.equal(back.steps, [], 'get_trace_with_steps: steps of a trace with none added');
+      read.equal(back.completed_at ?? null, null, 'get_trace_with_steps: completed_at of a trace not yet completed');
+      checkSameInstant(read, back.started_at, t.started_at, 'get_trace_with_steps: started_at');
     },
   }),
 
@@ -127,7 +134,7 @@ export const scenarios: Scenario[] = [
       check.distinct(traces.map((t) => t.id), 'start_trace ×3: trace ids');
       for (const t of traces) {
         const back = await readTrace(bridge, check, t.id, `after start_trace(task=${JSON.stringify(t.task)})`);
-        check.equal(traceView(back), traceView(t), `get_trace_with_steps(${t.id}): the trace of task ${JSON.stringify(t.task)}`);
+        check.by('SPEC-4.5.1').equal(traceView(back), traceView(t), `get_trace_with_steps(${t.id}): the trace of task ${JSON.stringify(t.task)}`);
       }
     },
   }),
@@ -177,7 +184,7 @@ export const scenarios: Scenario[] = [
     asserts: 'Adds an observation-only step; observation is kept and thought and action are null or omitted, in the answer and in the read-back.',
     async run({ bridge, check }) {
       const trace = await bridge.start_trace({ session_id: SESSION_A, task: TASK });
-      const s = await addStep(bridge, check, trace, { observation: 'I see something' });
+      const s = await addStep(bridge, check, trace, { observation: 'I see something' }, ['SPEC-4.2.4']);
       checkSteps(check, await readTrace(bridge, check, trace.id, 'after add_step'), [s], 'after an observation-only step');
     },
   }),
@@ -217,14 +224,16 @@ export const scenarios: Scenario[] = [
       const done = await bridge.complete_trace({ trace_id: trace.id, outcome, success: true });
       check.equal(traceView(done), { ...traceView(trace), outcome, success: true }, 'complete_trace(outcome, success=true): the completed trace');
       check.timestamp(done.completed_at, 'complete_trace: completed_at');
+      // silent (timestamp-format): compared as instants, at the precision of the coarser
       check.ok(
-        instant(done.completed_at!) >= instant(trace.started_at),
+        notBefore(done.completed_at!, trace.started_at),
         `complete_trace: completed_at ${done.completed_at} is before started_at ${trace.started_at}`,
       );
       const back = await readTrace(bridge, check, trace.id, 'after complete_trace');
-      check.equal(traceView(back), traceView(done), `get_trace_with_steps(${trace.id}) after complete_trace: outcome and success`);
-      check.timestamp(back.completed_at, 'get_trace_with_steps after complete_trace: completed_at');
-      checkSameInstant(check, back.completed_at!, done.completed_at!, 'get_trace_with_steps after complete_trace: completed_at');
+      const read = check.by('SPEC-4.5.1', 'SPEC-4.4.1');
+      read.equal(traceView(back), traceView(done), `get_trace_with_steps(${trace.id}) after complete_trace: outcome and success`);
+      read.timestamp(back.completed_at, 'get_trace_with_steps after complete_trace: completed_at');
+      checkSameInstant(read, back.completed_at!, done.completed_at!, 'get_trace_with_steps after complete_trace: completed_at');
       checkSteps(check, back, [step], 'after complete_trace');
     },
   }),
@@ -239,7 +248,7 @@ export const scenarios: Scenario[] = [
       const done = await bridge.complete_trace({ trace_id: trace.id, outcome, success: false });
       check.equal(traceView(done), { ...traceView(trace), outcome, success: false }, 'complete_trace(outcome, success=false): the completed trace');
       const back = await readTrace(bridge, check, trace.id, 'after complete_trace');
-      check.equal(traceView(back), traceView(done), `get_trace_with_steps(${trace.id}) after complete_trace(success=false)`);
+      check.by('SPEC-4.5.1', 'SPEC-4.4.2').equal(traceView(back), traceView(done), `get_trace_with_steps(${trace.id}) after complete_trace(success=false)`);
     },
   }),
 
@@ -300,11 +309,13 @@ export const scenarios: Scenario[] = [
     async run({ bridge, check }) {
       const traces = await startTraces(bridge, [0, 1, 2, 3, 4].map((i) => [SESSION_A, `Task ${i}`] as const));
       const got = await bridge.list_traces({ limit: 2 });
-      check.length(got, 2, 'list_traces(limit=2) with five traces stored');
+      // Every trace (SPEC-4.6.1), no more than limit (SPEC-4.6.3): two distinct traces of the five.
+      const limited = check.by('SPEC-4.6.3', 'SPEC-4.6.1');
+      limited.length(got, 2, 'list_traces(limit=2) with five traces stored');
       // silent: which two traces the limit keeps.
       const ids = new Set(traces.map((t) => t.id));
-      check.every(got, (t) => ids.has(t.id), 'list_traces(limit=2): every trace is one of those started');
-      check.distinct(got.map((t) => t.id), 'list_traces(limit=2): trace ids');
+      check.by('SPEC-4.6.1').every(got, (t) => ids.has(t.id), 'list_traces(limit=2): every trace is one of those started');
+      limited.distinct(got.map((t) => t.id), 'list_traces(limit=2): trace ids');
     },
   }),
 

@@ -2,10 +2,12 @@
 // calls that get_trace_with_steps returns with each step (SPEC-4.5.2).
 import { NESTED_METADATA } from '../../fixtures/data.js';
 import type { Check } from '../../src/engine/assert.js';
+import { withinDerivedPrecision } from '../../src/engine/silent-points.js';
 import type { BridgeApi } from '../../src/profiles/bridge/context.js';
 import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
 import type { ReasoningStep, ReasoningTrace, ToolCall, ToolCallStatus, ToolStats } from '../../src/protocols/bridge/model.js';
 import { addStep, callView, readTrace, traceWithStep } from './reasoning-traces.js';
+import type { Cites } from '../support/cite.js';
 
 // ------------------------------------------------------------------ helpers
 
@@ -18,15 +20,19 @@ type NewCall = {
   error?: string;
 };
 
-/** Records a call and checks the answer echoes it (unset fields null or omitted). */
-async function recordCall(bridge: BridgeApi, check: Check, step: ReasoningStep, sent: NewCall): Promise<ToolCall> {
+/**
+ * Records a call and checks the answer echoes it, unset fields null or omitted: `cites` names what
+ * that enforces (default SPEC-4.3.1, a tool call with valid fields, and SPEC-4.3.2, result and
+ * duration stored; a status scenario adds its "supports the status" clause).
+ */
+async function recordCall(bridge: BridgeApi, check: Check, step: ReasoningStep, sent: NewCall, cites: Cites = ['SPEC-4.3.1', 'SPEC-4.3.2']): Promise<ToolCall> {
   const c = await bridge.record_tool_call({ step_id: step.id, ...sent });
-  check.uuid(c.id, 'record_tool_call: id');
-  check.equal(
+  check.by('SPEC-4.3.1', 'BRIDGE-GENERAL-1').uuid(c.id, 'record_tool_call: id');
+  check.by(...cites).equal(
     callView(c),
     {
       id: c.id, tool_name: sent.tool_name, arguments: sent.arguments, result: sent.result ?? null,
-      // silent: the status of a call recorded without one.
+      // The status of a call recorded without one is SCN-S-105's (SPEC-V3-record_tool_call: success).
       status: sent.status ?? c.status,
       duration_ms: sent.duration_ms ?? null, error: sent.error ?? null,
     },
@@ -35,28 +41,31 @@ async function recordCall(bridge: BridgeApi, check: Check, step: ReasoningStep, 
   return c;
 }
 
-async function recordCalls(bridge: BridgeApi, check: Check, step: ReasoningStep, list: readonly NewCall[]): Promise<ToolCall[]> {
+async function recordCalls(bridge: BridgeApi, check: Check, step: ReasoningStep, list: readonly NewCall[], cites?: Cites): Promise<ToolCall[]> {
   const out: ToolCall[] = [];
-  for (const sent of list) out.push(await recordCall(bridge, check, step, sent));
+  for (const sent of list) out.push(await recordCall(bridge, check, step, sent, cites));
   return out;
 }
 
-/** In the read-back trace, the step `step` holds exactly the calls `sent`, unchanged. */
+/**
+ * In the read-back trace (SPEC-4.5.1: all its steps), the step `step` holds exactly the calls `sent`,
+ * unchanged (SPEC-4.5.2: the tool calls of each step).
+ */
 function checkStepCalls(check: Check, trace: ReasoningTrace, step: ReasoningStep, sent: readonly ToolCall[]): void {
-  const got = check.some(trace.steps, (s) => s.id === step.id, `get_trace_with_steps(${trace.id}): the step ${step.id}`);
+  const got = check.by('SPEC-4.5.1').some(trace.steps, (s) => s.id === step.id, `get_trace_with_steps(${trace.id}): the step ${step.id}`);
   const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
   // silent: the order of the tool calls within a step.
-  check.equal(
+  check.by('SPEC-4.5.2').equal(
     got.tool_calls.map(callView).sort(byId),
     sent.map(callView).sort(byId),
     `get_trace_with_steps(${trace.id}): tool_calls of step ${step.step_number} are the calls recorded`,
   );
 }
 
-/** Records `list` on a new step and checks the read-back holds them. */
-async function recordAndReadBack(bridge: BridgeApi, check: Check, action: string, list: readonly NewCall[]): Promise<ToolCall[]> {
+/** Records `list` on a new step and checks the read-back holds them (`cites`: what the echo of each call enforces). */
+async function recordAndReadBack(bridge: BridgeApi, check: Check, action: string, list: readonly NewCall[], cites?: Cites): Promise<ToolCall[]> {
   const { trace, step } = await traceWithStep(bridge, check, action);
-  const calls = await recordCalls(bridge, check, step, list);
+  const calls = await recordCalls(bridge, check, step, list, cites);
   checkStepCalls(check, await readTrace(bridge, check, trace.id, 'after record_tool_call'), step, calls);
   return calls;
 }
@@ -71,27 +80,40 @@ function statusScenario(id: string, clause: string, status: ToolCallStatus, erro
       const args = { param: 'value' };
       await recordAndReadBack(bridge, check, `${status}_tool`, [
         { tool_name: `${status}_tool`, arguments: args, status, ...(error ? { error } : {}) },
-      ]);
+      ], [clause, 'SPEC-4.3.1']);
     },
   });
 }
 
 type ExpectedStats = { name: string; total_calls: number; successful_calls: number; failed_calls: number; success_rate: number; avg_duration_ms?: number };
 
-/** `got` has exactly the expected counts; success_rate and avg_duration_ms to within 1e-9. */
+/**
+ * `got` is `exact` to 4 significant digits. silent (derived-precision): neither document fixes the
+ * precision of success_rate or avg_duration_ms, so a value rounded the common way (R's jsonlite
+ * writes 4 decimal places: 0.6667 for 2/3) is correct; a truncated average (150 for 150.5), a value
+ * of the wrong calls or of another scale is not.
+ */
+const closeTo = withinDerivedPrecision;
+
+/**
+ * `got` has exactly the expected counts (SPEC-4.7.1: accurate aggregated statistics), success_rate
+ * (SPEC-4.7.4) and avg_duration_ms (SPEC-4.7.1) correct to 4 significant digits (closeTo).
+ */
 function checkStats(check: Check, entry: ToolStats | undefined, expected: ExpectedStats, call: string): void {
-  const got = check.present(entry, `${call}: the entry of ${expected.name}`);
+  const got = check.by('SPEC-4.7.1').present(entry, `${call}: the entry of ${expected.name}`);
   const { success_rate, avg_duration_ms, ...counts } = expected;
-  check.equal(
+  check.by('SPEC-4.7.1').equal(
     { name: got.name, total_calls: got.total_calls, successful_calls: got.successful_calls, failed_calls: got.failed_calls },
     counts,
     `${call}: name and counts of ${expected.name}`,
   );
-  check.ok(Math.abs(got.success_rate - success_rate) <= 1e-9,
-    `${call}: success_rate of ${expected.name} expected ${success_rate} (successful/total), got ${got.success_rate}`);
+  check.by('SPEC-4.7.4').ok(closeTo(got.success_rate, success_rate),
+    `${call}: success_rate of ${expected.name} expected ${success_rate} (successful/total, to 4 significant digits), got ${got.success_rate}`,
+    { expected: success_rate, actual: got.success_rate });
   if (avg_duration_ms !== undefined) {
-    check.ok(typeof got.avg_duration_ms === 'number' && Math.abs(got.avg_duration_ms - avg_duration_ms) <= 1e-9,
-      `${call}: avg_duration_ms of ${expected.name} expected ${avg_duration_ms} (mean of the recorded durations), got ${got.avg_duration_ms}`);
+    check.by('SPEC-4.7.1').ok(closeTo(got.avg_duration_ms, avg_duration_ms),
+      `${call}: avg_duration_ms of ${expected.name} expected ${avg_duration_ms} (mean of the recorded durations, to 4 significant digits), got ${got.avg_duration_ms}`,
+      { expected: avg_duration_ms, actual: got.avg_duration_ms });
   }
 }
 
@@ -181,7 +203,7 @@ export const scenarios: Scenario[] = [
         { tool_name: 'summarize', arguments: { style: 'short' }, result: 'Alice works at Acme', status: 'success' },
       ]);
       const back = await readTrace(bridge, check, trace.id, 'after record_tool_call');
-      check.equal(back.steps.map((s) => s.id), [first.id, second.id], `get_trace_with_steps(${trace.id}): step ids in order`);
+      check.by('SPEC-4.5.1').equal(back.steps.map((s) => s.id), [first.id, second.id], `get_trace_with_steps(${trace.id}): step ids in order`);
       checkStepCalls(check, back, first, onFirst);
       checkStepCalls(check, back, second, onSecond);
     },
@@ -190,35 +212,35 @@ export const scenarios: Scenario[] = [
   defineScenario({
     id: 'SCN-S-039', tier: 'silver', group: 'get_tool_stats', clauses: ['SPEC-4.7.1'],
     title: 'get_tool_stats(tool_name) aggregates exactly the calls of that tool',
-    asserts: 'Records search_entities twice successful (100 ms, 200 ms) and once failed (no duration) across two traces, plus calls of search_entities_v2; get_tool_stats(tool_name=search_entities) returns one entry: 3 calls, 2 successful, 1 failed, rate 2/3, average 150 ms.',
+    asserts: 'Records search_entities twice successful (100 ms, 201 ms) and once failed (no duration) across two traces, plus calls of search_entities_v2; get_tool_stats(tool_name=search_entities) returns one entry: 3 calls, 2 successful, 1 failed, rate 2/3 and average 150.5 ms, each to 4 significant digits (0.6667 is 2/3; 150 is not 150.5).',
     async run({ bridge, check }) {
       const one = await traceWithStep(bridge, check, 'first');
       const two = await traceWithStep(bridge, check, 'second');
       await recordCalls(bridge, check, one.step, calls('search_entities', ['success', 100]));
       await recordCalls(bridge, check, two.step, [
         ...calls('search_entities_v2', ['success', 5000], ['failure', 7000]),
-        ...calls('search_entities', ['success', 200], ['failure']),
+        ...calls('search_entities', ['success', 201], ['failure']),
       ]);
       const call = 'get_tool_stats(tool_name="search_entities")';
       const stats = await bridge.get_tool_stats({ tool_name: 'search_entities' });
       check.length(stats, 1, `${call}: entries (the named tool only)`);
-      // avg_duration_ms: the mean over the calls that recorded a duration.
-      checkStats(check, stats[0], { name: 'search_entities', total_calls: 3, successful_calls: 2, failed_calls: 1, success_rate: 2 / 3, avg_duration_ms: 150 }, call);
+      // avg_duration_ms: the mean over the calls that recorded a duration (150.5: a truncated mean is 150).
+      checkStats(check, stats[0], { name: 'search_entities', total_calls: 3, successful_calls: 2, failed_calls: 1, success_rate: 2 / 3, avg_duration_ms: 150.5 }, call);
     },
   }),
 
   defineScenario({
     id: 'SCN-S-065', tier: 'silver', group: 'get_tool_stats', clauses: ['SPEC-4.7.2'],
     title: 'get_tool_stats() returns one exact entry per tool',
-    asserts: 'Records tool_alpha twice successful (10 ms, 30 ms) and tool_beta once failed (5 ms); get_tool_stats() returns exactly two entries with those exact counts, rates and averages.',
+    asserts: 'Records tool_alpha twice successful (10 ms, 31 ms) and tool_beta once failed (5 ms); get_tool_stats() returns exactly two entries with those exact counts, and rates and averages (20.5 ms, 5 ms) to 4 significant digits.',
     async run({ bridge, check }) {
       const { step } = await traceWithStep(bridge, check, 'multi');
-      await recordCalls(bridge, check, step, [...calls('tool_alpha', ['success', 10], ['success', 30]), ...calls('tool_beta', ['failure', 5])]);
+      await recordCalls(bridge, check, step, [...calls('tool_alpha', ['success', 10], ['success', 31]), ...calls('tool_beta', ['failure', 5])]);
       const stats = await bridge.get_tool_stats({});
       // silent: the order of the entries.
       check.equal(stats.map((s) => s.name).sort(), ['tool_alpha', 'tool_beta'], 'get_tool_stats(): the names of the tools called, one entry each');
       checkStats(check, stats.find((s) => s.name === 'tool_alpha'),
-        { name: 'tool_alpha', total_calls: 2, successful_calls: 2, failed_calls: 0, success_rate: 1, avg_duration_ms: 20 }, 'get_tool_stats()');
+        { name: 'tool_alpha', total_calls: 2, successful_calls: 2, failed_calls: 0, success_rate: 1, avg_duration_ms: 20.5 }, 'get_tool_stats()');
       checkStats(check, stats.find((s) => s.name === 'tool_beta'),
         { name: 'tool_beta', total_calls: 1, successful_calls: 0, failed_calls: 1, success_rate: 0, avg_duration_ms: 5 }, 'get_tool_stats()');
     },
@@ -237,8 +259,8 @@ export const scenarios: Scenario[] = [
 
   defineScenario({
     id: 'SCN-S-067', tier: 'silver', group: 'get_tool_stats', clauses: ['SPEC-4.7.4'],
-    title: 'get_tool_stats computes success_rate exactly',
-    asserts: 'Records rated_tool three times successful and once failed (plus another tool\'s failures); get_tool_stats(tool_name=rated_tool) gives 4 calls, 3 successful, 1 failed and success_rate 0.75.',
+    title: 'get_tool_stats computes success_rate',
+    asserts: 'Records rated_tool three times successful and once failed (plus another tool\'s failures); get_tool_stats(tool_name=rated_tool) gives 4 calls, 3 successful, 1 failed and success_rate 0.75 (to 4 significant digits).',
     async run({ bridge, check }) {
       const { step } = await traceWithStep(bridge, check, 'stats');
       await recordCalls(bridge, check, step, [
@@ -247,7 +269,7 @@ export const scenarios: Scenario[] = [
       ]);
       const call = 'get_tool_stats(tool_name="rated_tool")';
       const stats = await bridge.get_tool_stats({ tool_name: 'rated_tool' });
-      check.length(stats, 1, `${call}: entries (the named tool only)`);
+      check.by('SPEC-4.7.1').length(stats, 1, `${call}: entries (the named tool only)`);
       checkStats(check, stats[0], { name: 'rated_tool', total_calls: 4, successful_calls: 3, failed_calls: 1, success_rate: 0.75 }, call);
     },
   }),
@@ -255,7 +277,7 @@ export const scenarios: Scenario[] = [
   defineScenario({
     id: 'SCN-S-101', tier: 'silver', group: 'get_tool_stats', clauses: ['SPEC-4.7.1'],
     title: 'get_tool_stats counts calls of every status',
-    asserts: 'Records status_tool once with each of the six statuses; get_tool_stats(tool_name=status_tool) gives 6 calls, 1 successful, and failure, error and timeout among the failed.',
+    asserts: 'Records status_tool once with each of the six statuses; get_tool_stats(tool_name=status_tool) gives 6 calls, 1 successful, failure, error and timeout among the failed, and a success_rate of 1/6 or 1/(1 + failed) to 4 significant digits.',
     async run({ bridge, check }) {
       const { step } = await traceWithStep(bridge, check, 'statuses');
       await recordCalls(bridge, check, step, calls('status_tool',
@@ -269,10 +291,12 @@ export const scenarios: Scenario[] = [
       // silent: whether pending and cancelled count as failed — failure, error and timeout must.
       check.ok(s.failed_calls >= 3 && s.failed_calls <= 5,
         `${call}: failed_calls expected 3 (failure, error, timeout) to 5 (with pending and cancelled), got ${s.failed_calls}`);
-      // silent: whether success_rate divides by all calls or by the finished (successful + failed) ones.
+      // silent: whether success_rate divides by all calls or by the finished (successful + failed) ones;
+      // silent (derived-precision): either to 4 significant digits.
       const rates = [1 / 6, 1 / (1 + s.failed_calls)];
-      check.ok(rates.some((r) => Math.abs(s.success_rate - r) <= 1e-9),
-        `${call}: success_rate expected 1/6 (successful/total) or 1/${1 + s.failed_calls} (successful/(successful+failed)), got ${s.success_rate}`);
+      check.by('SPEC-4.7.4').ok(rates.some((r) => closeTo(s.success_rate, r)),
+        `${call}: success_rate expected 1/6 (successful/total) or 1/${1 + s.failed_calls} (successful/(successful+failed)), to 4 significant digits, got ${s.success_rate}`,
+        { expected: rates, actual: s.success_rate });
     },
   }),
 ];

@@ -1,6 +1,6 @@
 // Lists judged by the ids of their items, with failure messages that name the items (entity
 // names, trace tasks, message contents) rather than bare ids.
-import { check } from '../../src/engine/assert.js';
+import { citing, type Cites } from './cite.js';
 
 export const ids = (list: readonly { id: string }[]): string[] => list.map((m) => m.id);
 
@@ -35,8 +35,8 @@ export function misplaced(noun: string, item: Identified, field: string, found: 
  * Every item of `list` has `want` as its `field`, as `owner` reads it (the item's own field, or where
  * the scenario wrote it); a failure names the first item that does not and where it belongs.
  */
-export function allIn<T extends Identified>(list: readonly T[], want: string, owner: (item: T) => string | undefined, what: string, words: { noun: string; field: string }): void {
-  check.every(list, (x) => owner(x) === want, what, (x) => misplaced(words.noun, x, words.field, owner(x), want));
+export function allIn<T extends Identified>(list: readonly T[], want: string, owner: (item: T) => string | undefined, what: string, words: { noun: string; field: string }, cites?: Cites): void {
+  citing(cites).every(list, (x) => owner(x) === want, what, (x) => misplaced(words.noun, x, words.field, owner(x), want));
 }
 
 /**
@@ -47,12 +47,12 @@ export function sameIds(
   actual: readonly Identified[],
   expected: readonly Identified[],
   what: string,
-  options: { ordered?: boolean; allowRepeats?: boolean } = {},
+  options: { ordered?: boolean; allowRepeats?: boolean; cites?: Cites } = {},
 ): void {
   const got = ids(actual);
   const want = ids(expected);
   const norm = (ids: string[]) => (options.ordered ? ids : [...(options.allowRepeats ? new Set(ids) : ids)].sort());
-  check.ok(
+  citing(options.cites).ok(
     JSON.stringify(norm(got)) === JSON.stringify(norm(want)),
     `${what}: expected ${options.ordered ? '' : 'exactly (any order) '}${labels(expected)}, got ${labels(actual)}`,
     { expected: want, actual: got },
@@ -60,9 +60,9 @@ export function sameIds(
 }
 
 /** `item` is in `list`; returns its position. */
-export function indexOfId(list: readonly Identified[], item: Identified, what: string): number {
+export function indexOfId(list: readonly Identified[], item: Identified, what: string, cites?: Cites): number {
   const at = list.findIndex((x) => x.id === item.id);
-  check.ok(at >= 0, `${what}: expected ${label(item)} among the results, got ${labels(list)}`, {
+  citing(cites).ok(at >= 0, `${what}: expected ${label(item)} among the results, got ${labels(list)}`, {
     expected: item.id,
     actual: ids(list),
   });
@@ -70,8 +70,8 @@ export function indexOfId(list: readonly Identified[], item: Identified, what: s
 }
 
 /** No item of `list` has the id of `item`. */
-export function absentId(list: readonly Identified[], item: Identified, what: string): void {
-  check.ok(!list.some((x) => x.id === item.id), `${what}: expected ${label(item)} not to be among the results, got ${labels(list)}`, {
+export function absentId(list: readonly Identified[], item: Identified, what: string, cites?: Cites): void {
+  citing(cites).ok(!list.some((x) => x.id === item.id), `${what}: expected ${label(item)} not to be among the results, got ${labels(list)}`, {
     // Comparable with the actual ids: the same list without the item.
     expected: ids(list).filter((id) => id !== item.id),
     actual: ids(list),

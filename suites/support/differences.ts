@@ -1,11 +1,13 @@
 // Where two values part, for failure messages: two texts (the first differing character) and two
 // JSON values (the first differing path), worded either as expected/got or as before/after.
 import { isDeepStrictEqual } from 'node:util';
-import { check, show } from '../../src/engine/assert.js';
+import { show } from '../../src/engine/assert.js';
 import { isJsonObject as isObj } from '../../src/util/json.js';
+import { citing, type Cites } from './cite.js';
 
-/** Exact string equality; on a difference the message says where the texts part. */
-export function sameText(actual: unknown, expected: string, what: string): void {
+/** Exact string equality; on a difference the message says where the texts part. `cites`: what it enforces (default: the scenario's clauses). */
+export function sameText(actual: unknown, expected: string, what: string, cites?: Cites): void {
+  const check = citing(cites);
   if (actual === expected || typeof actual !== 'string') return check.equal(actual, expected, what);
   let i = 0;
   while (i < actual.length && i < expected.length && actual[i] === expected[i]) i++;
@@ -50,14 +52,14 @@ function differenceAt(a: unknown, b: unknown, path: string): Difference | undefi
 }
 
 /** Exact JSON equality (check.equal on the whole value); the message names the first difference. */
-export function sameJson(actual: unknown, expected: unknown, what: string, path = 'metadata'): void {
+export function sameJson(actual: unknown, expected: unknown, what: string, cites?: Cites, path = 'metadata'): void {
   const d = differenceAt(actual, expected, path);
   const where =
     d === undefined ? undefined
     : d.absent === 'a' ? `${d.path} missing`
     : d.absent === 'b' ? `${d.path} not expected`
     : `${d.path}: expected ${show(d.b, 80)}, got ${show(d.a, 80)}`;
-  check.equal(actual, expected, where === undefined ? what : `${what} (${where})`);
+  citing(cites).equal(actual, expected, where === undefined ? what : `${what} (${where})`);
 }
 
 /**

@@ -4,6 +4,7 @@ import type { BridgeApi } from '../../src/profiles/bridge/context.js';
 import type { Entity, EntityType } from '../../src/protocols/bridge/index.js';
 import { check } from '../../src/engine/assert.js';
 import { label } from './by-id.js';
+import { citing, type Cites } from './cite.js';
 
 type EntitySpec = readonly [name: string, type: EntityType, description?: string];
 
@@ -31,6 +32,7 @@ export function checkEnds(
   got: { source_id: unknown; target_id: unknown; relationship_type?: unknown },
   want: { source: Entity; target: Entity; relationship_type?: string },
   what: string,
+  cites?: Cites,
 ): void {
   const known = [want.source, want.target];
   const typed = want.relationship_type !== undefined;
@@ -50,7 +52,7 @@ export function checkEnds(
   // The message names the entities; expected and actual stay the answer's own fields, so that a
   // repro script can find them in the answer and check them.
   const fields = (source_id: unknown, target_id: unknown, relationship_type: unknown) => ({ source_id, target_id, ...(typed ? { relationship_type } : {}) });
-  check.ok(problems.length === 0, `${what}: ${problems.join('; ')}`, {
+  citing(cites).ok(problems.length === 0, `${what}: ${problems.join('; ')}`, {
     expected: fields(want.source.id, want.target.id, want.relationship_type),
     actual: fields(got.source_id, got.target_id, got.relationship_type),
   });

@@ -5,7 +5,9 @@
 // `subjectToken` and RFC 8693's `subject_token`; the refresh's `refreshToken` and `refresh_token`).
 import { randomBytes, randomUUID } from 'node:crypto';
 import { check } from '../../src/engine/assert.js';
+import type { JSONWebKeySet } from 'jose';
 import { NO_CREDENTIAL, type Answer, type Credential, type HostedContext } from '../../src/profiles/hosted/context.js';
+import { DISCOVERY } from '../../src/protocols/hosted/document.js';
 import { check2xx, checkObject, checkString, listItems, said, type Json } from './http-answers.js';
 import { uid } from './hosted-data.js';
 
@@ -53,7 +55,7 @@ export async function listKeys(ctx: HostedContext, rule: string, as?: Credential
 /** Skips the scenario when the run has no identity-provider token. */
 function needIdp(ctx: HostedContext): () => Promise<string> {
   if (ctx.target.idpToken === undefined) {
-    ctx.skip('no identity-provider token to exchange: pass --idp-token TOKEN (or TCK_IDP_TOKEN); a skipped scenario counts against its group');
+    ctx.skip('no identity-provider token to exchange: pass --idp-token TOKEN (or TCK_IDP_TOKEN); until then the group is incomplete', '--idp-token');
   }
   return ctx.target.idpToken;
 }
@@ -78,9 +80,16 @@ export function tokensOf(ctx: HostedContext, answer: Answer, rule: string): Toke
 /** POST /auth/exchange with a fresh identity-provider token (skips without one). */
 export async function exchangeTokens(ctx: HostedContext, rule: string): Promise<Tokens> {
   const mint = needIdp(ctx);
-  const subjectToken = await mint();
+  return tokensOf(ctx, await exchange(ctx, await mint()), rule);
+}
+
+/** A fresh token of the run's identity provider (skips without one). */
+export const idpToken = (ctx: HostedContext): Promise<string> => needIdp(ctx)();
+
+/** POST /auth/exchange with this subject token, whatever it is. */
+export function exchange(ctx: HostedContext, subjectToken: string): Promise<Answer> {
   // silent: the field of the identity-provider token; RFC 8693's form is sent alongside the camelCase one.
-  const answer = await ctx.call('POST', '/auth/exchange', {
+  return ctx.call('POST', '/auth/exchange', {
     as: NO_CREDENTIAL,
     body: {
       subjectToken,
@@ -89,7 +98,6 @@ export async function exchangeTokens(ctx: HostedContext, rule: string): Promise<
       grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange',
     },
   });
-  return tokensOf(ctx, answer, rule);
 }
 
 /** POST /auth/refresh with a refresh token (and the current access token as Bearer, for services that want one). */
@@ -103,6 +111,13 @@ export async function someAccessToken(ctx: HostedContext, rule: string): Promise
   if (ctx.target.accessToken !== undefined) return { token: ctx.target.accessToken, credential: ctx.bearer(ctx.target.accessToken, "the run's access token") };
   const t = await exchangeTokens(ctx, rule);
   return { token: t.accessToken, credential: t.credential };
+}
+
+/** The key set published at /.well-known/jwks.json (the scenario fails, citing `rule`, without one). */
+export async function publishedKeys(ctx: HostedContext, rule: string): Promise<JSONWebKeySet> {
+  const body = checkObject(await ctx.fetch(DISCOVERY.jwks), rule);
+  if (!Array.isArray(body.keys)) check.fail(`${DISCOVERY.jwks}: expected a JWK set {keys: [...]}, got the fields ${JSON.stringify(Object.keys(body))}`, { clause: rule, expected: { keys: [] }, actual: body });
+  return body as unknown as JSONWebKeySet;
 }
 
 // ------------------------------------------------------------------ made-up credentials

@@ -4,10 +4,12 @@
 // judge reading back against what was written, not against an echo: addMessages, addTurns).
 import { isDeepStrictEqual } from 'node:util';
 import type { BridgeApi } from '../../src/profiles/bridge/context.js';
-import { check, instant, show } from '../../src/engine/assert.js';
+import { check, show } from '../../src/engine/assert.js';
 import type { Message, Role } from '../../src/protocols/bridge/model.js';
 import { allIn, ids, misplaced } from './by-id.js';
+import { citing, type Cites } from './cite.js';
 import { sameJson, sameText } from './differences.js';
+import { sameInstant } from './time.js';
 
 export interface Draft {
   role: Role;
@@ -73,15 +75,19 @@ export function stored(m: Message): Pick<Message, 'id' | 'role' | 'content' | 't
 /** "1 message", "2 messages". */
 export const nMessages = (n: number) => `${n} message${n === 1 ? '' : 's'}`;
 
-/** A message read back is the message add_message answered: same id, role, content, metadata and instant. */
+/**
+ * A message read back is the message add_message answered: same id (the scenario's clauses), role
+ * (SPEC-2.2.9), content (SPEC-2.2.7), metadata (SPEC-2.2.8) and creation instant (the Message
+ * table of SPEC Volume 1: timestamp is the message's creation time).
+ */
 export function checkSameMessage(got: Message, sent: Message, what: string): void {
   check.equal(got.id, sent.id, `${what}: id (the id add_message returned)`);
-  check.equal(got.role, sent.role, `${what}: role`);
-  sameText(got.content, sent.content, `${what}: content`);
-  sameJson(got.metadata, sent.metadata, `${what}: metadata`);
-  // silent: the zone form and precision of a timestamp may differ between answers; the instant may not.
-  check.ok(
-    instant(got.timestamp) === instant(sent.timestamp),
+  check.by('SPEC-2.2.9').equal(got.role, sent.role, `${what}: role`);
+  sameText(got.content, sent.content, `${what}: content`, ['SPEC-2.2.7']);
+  sameJson(got.metadata, sent.metadata, `${what}: metadata`, ['SPEC-2.2.8']);
+  // silent (timestamp-format): the zone form and precision may differ between answers; the instant may not.
+  check.by('SPEC-V1-Message.timestamp').ok(
+    sameInstant(got.timestamp, sent.timestamp),
     `${what}: timestamp ${got.timestamp} is not the instant add_message returned (${sent.timestamp})`,
     { expected: sent.timestamp, actual: got.timestamp },
   );
@@ -112,26 +118,29 @@ export function checkSequence(
   sent: Record<string, readonly Message[]>,
   expected: readonly string[],
   what: string,
+  cites?: Cites,
 ): void {
   const got = labels(messages, sent);
-  if (isDeepStrictEqual(got, expected)) return;
+  // A check that holds is recorded too (the clause map counts it), under its plain description.
+  if (isDeepStrictEqual(got, expected)) return citing(cites).ok(true, what);
   let i = 0;
   while (i < got.length && got[i] === expected[i]) i++;
   const where =
     i < got.length && i < expected.length
       ? `first difference at position ${i + 1}: expected ${expected[i]}, got ${got[i]}`
       : `expected ${nMessages(expected.length)}, got ${got.length}`;
-  check.equal(got, expected, `${what} (${where})`);
+  citing(cites).equal(got, expected, `${what} (${where})`);
 }
 
 /**
  * Reads `session_id` back and requires exactly `expected` (ids, roles, contents), in that order.
- * `after` says what happened before, for the message: "after deleting the first message".
+ * `after` says what happened before, for the message: "after deleting the first message"; `cites`
+ * what that enforces (default: the scenario's clauses).
  */
-export async function expectConversation(bridge: BridgeApi, session_id: string, expected: readonly Written[], after: string): Promise<Message[]> {
+export async function expectConversation(bridge: BridgeApi, session_id: string, expected: readonly Written[], after: string, cites?: Cites): Promise<Message[]> {
   const conv = await bridge.get_conversation({ session_id });
   const call = `get_conversation(session_id=${show(session_id)})`;
-  check.equal(conv.session_id, session_id, `${call}: session_id of the conversation`);
+  check.by('BRIDGE-METHOD-get_conversation').equal(conv.session_id, session_id, `${call}: session_id of the conversation`);
   const got = conv.messages.map(view);
   const want = expected.map(view);
   if (!isDeepStrictEqual(got, want)) {
@@ -142,29 +151,37 @@ export async function expectConversation(bridge: BridgeApi, session_id: string, 
     // A message of another session in the answer: say whose it is, so nobody has to match ids.
     const stray = conv.messages.find((m) => ![undefined, session_id].includes(writtenTo.get(bridge)?.get(m.id)));
     const whose = stray === undefined ? '' : `; ${misplaced(SESSION.noun, stray, SESSION.field, writtenTo.get(bridge)?.get(stray.id), session_id)}`;
-    check.fail(`${call} ${after}: ${detail}${whose} (expected the messages written, in insertion order)`, { expected: want, actual: got });
+    citing(cites).fail(`${call} ${after}: ${detail}${whose} (expected the messages written, in insertion order)`, { expected: want, actual: got });
   }
+  citing(cites).ok(true, `${call} ${after}: the messages written, in insertion order`);
   return conv.messages;
 }
 
-/** Every item of a search answer is a stored message with its stored role and content. */
+/**
+ * Every item of a search answer is a stored message (SPEC-2.3.1: it returns messages, those that
+ * match) with its stored role and content (SPEC-1.1.12, SPEC-1.1.13); each at most once is the
+ * kit's reading (ADV-search-results-distinct).
+ */
 export function checkStored(results: readonly Message[], stored: readonly Written[], call: string): void {
   const byId = new Map(stored.map((m) => [m.id, m]));
   for (const r of results) {
     const own = byId.get(r.id);
-    if (own === undefined) check.fail(`${call}: result ${show(r.id)} is none of the messages stored by this scenario`, { actual: r });
-    check.equal(view(r), view(own), `${call}: result ${show(r.id)} must read as stored`);
+    if (own === undefined) return check.by('SPEC-2.3.1').fail(`${call}: result ${show(r.id)} is none of the messages stored by this scenario`, { actual: r });
+    check.by('SPEC-1.1.12', 'SPEC-1.1.13').equal(view(r), view(own), `${call}: result ${show(r.id)} must read as stored`);
   }
-  check.distinct(ids(results), `${call}: each message at most once`);
+  check.advise('ADV-search-results-distinct').distinct(ids(results), `${call}: each message at most once`);
 }
 
 /** A well-formed UUID that no server hands out in practice. */
 export const UNKNOWN_ID = '6f1d2c3b-7a8e-4f00-9c1d-00000000dead';
 
-/** delete_message, requiring `{"deleted": expected}` (extra fields allowed). */
-export async function deleteMessage(bridge: BridgeApi, message_id: string, expected: boolean, why: string): Promise<void> {
+/**
+ * delete_message, requiring `{"deleted": expected}` (extra fields allowed): SPEC-2.5.1 for true,
+ * SPEC-2.5.3 for false, unless `cites` names another sentence (SPEC-2.5.9: the second delete).
+ */
+export async function deleteMessage(bridge: BridgeApi, message_id: string, expected: boolean, why: string, cites?: Cites): Promise<void> {
   const result = await bridge.delete_message({ message_id });
-  check.equal(result.deleted, expected, `delete_message(message_id=${message_id}) ${why}: deleted`);
+  citing(cites ?? [expected ? 'SPEC-2.5.1' : 'SPEC-2.5.3']).equal(result.deleted, expected, `delete_message(message_id=${message_id}) ${why}: deleted`);
 }
 
 const ORDINAL = ['first', 'second', 'third', 'fourth', 'fifth'];

@@ -1,6 +1,7 @@
 // Time as the scenarios judge it: a server timestamp near the kit's clock, and two timestamps
 // compared as instants (any zone designator, any precision).
 import { check, instant, show } from '../../src/engine/assert.js';
+import { citing, type Cites } from './cite.js';
 
 /** How far a "recent" server timestamp may be from the kit's clock (both ways): 5 minutes. */
 const CLOCK_WINDOW_MS = 5 * 60_000;
@@ -8,11 +9,11 @@ const CLOCK_WINDOW_MS = 5 * 60_000;
 export const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** `ts` lies within ±CLOCK_WINDOW_MS of the kit-clock interval [before, after] around the call. */
-export function checkRecent(ts: string, before: number, after: number, what: string): void {
+export function checkRecent(ts: string, before: number, after: number, what: string, cites?: Cites): void {
   const t = instant(ts);
   const lo = new Date(before - CLOCK_WINDOW_MS).toISOString();
   const hi = new Date(after + CLOCK_WINDOW_MS).toISOString();
-  check.ok(
+  citing(cites).ok(
     Number.isFinite(t) && t >= before - CLOCK_WINDOW_MS && t <= after + CLOCK_WINDOW_MS,
     `${what}: expected a time within 5 minutes of the kit's clock (${lo} … ${hi}), got ${ts}`,
     { expected: `${lo} … ${hi}`, actual: ts },
@@ -28,7 +29,7 @@ const ISO_PARTS = /^(\d{4}-\d{2}-\d{2})[Tt](\d{2}:\d{2})(?::(\d{2})(?:[.,](\d+))
  */
 function instantOf(ts: string): { seconds: number; fraction: string } {
   const m = ISO_PARTS.exec(ts);
-  if (!m) check.fail(`${show(ts)} is not an ISO 8601 date-time with a zone designator`, { expected: 'ISO 8601', actual: ts });
+  if (!m) return check.by('BRIDGE-GENERAL-2').fail(`${show(ts)} is not an ISO 8601 date-time with a zone designator`, { expected: 'ISO 8601', actual: ts });
   const [, date, hhmm, ss, frac, zone] = m;
   const ms = Date.parse(`${date}T${hhmm}:${ss ?? '00'}${zone === 'z' ? 'Z' : zone}`);
   return { seconds: ms / 1000, fraction: (frac ?? '').replace(/0+$/, '') };
@@ -43,4 +44,40 @@ export function compareInstants(a: string, b: string): number {
   const fx = x.fraction.padEnd(width, '0');
   const fy = y.fraction.padEnd(width, '0');
   return fx < fy ? -1 : fx > fy ? 1 : 0;
+}
+
+/** Whole seconds since the epoch and the fraction digits as written (their number is the precision). */
+function parts(ts: string): { seconds: bigint; fraction: string } {
+  const m = ISO_PARTS.exec(ts);
+  if (!m) return check.by('BRIDGE-GENERAL-2').fail(`${show(ts)} is not an ISO 8601 date-time with a zone designator`, { expected: 'ISO 8601', actual: ts });
+  const [, date, hhmm, ss, frac, zone] = m;
+  return { seconds: BigInt(Date.parse(`${date}T${hhmm}:${ss ?? '00'}${zone === 'z' ? 'Z' : zone}`) / 1000), fraction: frac ?? '' };
+}
+
+/**
+ * Two instants at the precision of the coarser timestamp, in its units: "12:00:01.234Z" against
+ * "12:00:01Z" compares 12:00:01 with 12:00:01.
+ */
+function atCoarser(a: string, b: string): [bigint, bigint] {
+  const x = parts(a);
+  const y = parts(b);
+  const digits = Math.min(x.fraction.length, y.fraction.length);
+  const scaled = (t: { seconds: bigint; fraction: string }) => t.seconds * 10n ** BigInt(digits) + BigInt(t.fraction.slice(0, digits) || '0');
+  return [scaled(x), scaled(y)];
+}
+
+/**
+ * Whether two timestamps of one event (a creation time answered twice) name the same instant. silent
+ * (timestamp-format): the zone form and the precision may differ between answers, so they are
+ * compared at the precision of the coarser, one unit of it apart at most (rounding either way).
+ */
+export function sameInstant(a: string, b: string): boolean {
+  const [x, y] = atCoarser(a, b);
+  return x - y <= 1n && y - x <= 1n;
+}
+
+/** Whether `a` is not before `b`, at the precision of the coarser (one unit of slack for rounding). */
+export function notBefore(a: string, b: string): boolean {
+  const [x, y] = atCoarser(a, b);
+  return x - y >= -1n;
 }

@@ -94,6 +94,33 @@ describe('action.yml, the composite GitHub Action', () => {
     expect(steps.indexOf(upload)).toBeGreaterThan(steps.indexOf(runStep));
   });
 
+  it('installs only what running the kit needs (production dependencies, the compiler in a scratch folder) and caches it', () => {
+    const install = steps.find((s) => s.run?.includes('npm ci'))!;
+    expect(install.run).toMatch(/npm ci --omit=dev --ignore-scripts/);
+    // The full development install (test runner, linters, mutation testing, a browser driver) is never made.
+    expect(install.run).not.toMatch(/npm ci(?![^\n]*--omit=dev)/);
+    expect(install.run).toMatch(/--noCheck --typeRoots "\$build\/node_modules\/@types"/);
+    // Restored by a cache keyed on the kit's sources; installed only when the cache missed.
+    const fingerprint = steps.find((s) => s.id === 'kit')!;
+    const cache = steps.find((s) => s.uses?.startsWith('actions/cache@'))!;
+    expect(cache.with!.key).toBe('${{ steps.kit.outputs.key }}');
+    expect(cache.with!.path).toContain('${{ github.action_path }}/node_modules');
+    expect(cache.with!.path).toContain('${{ github.action_path }}/dist');
+    expect(install.if).toBe(`steps.${cache.id}.outputs.cache-hit != 'true'`);
+    expect(steps.indexOf(fingerprint)).toBeLessThan(steps.indexOf(cache));
+    expect(steps.indexOf(cache)).toBeLessThan(steps.indexOf(install));
+    // The versions the compiler step asks for are the lockfile's (the line runs as the step runs it).
+    const line = /versions=\$\(node -p "(.*)"\)/.exec(install.run!)![1]!;
+    const versions = spawnSync(process.execPath, ['-p', line], { cwd: ROOT, encoding: 'utf8' }).stdout.trim();
+    const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')).packages;
+    expect(versions).toBe(`typescript@${lock['node_modules/typescript'].version} @types/node@${lock['node_modules/@types/node'].version}`);
+    // The fingerprint runs and names the kit's sources.
+    const output = join(mkdtempSync(join(tmpdir(), 'tck-key-')), 'out');
+    const key = spawnSync('bash', ['-e', '-c', fingerprint.run!], { cwd: ROOT, encoding: 'utf8', env: { PATH: process.env.PATH!, RUNNER_OS: 'Linux', GITHUB_OUTPUT: output } });
+    expect(key.status).toBe(0);
+    expect(readFileSync(output, 'utf8')).toMatch(/^key=agent-memory-tck-Linux-[0-9a-f]{16}-[0-9a-f]{16}\n$/);
+  });
+
   /** Runs the action's run step with bash, as the runner would, with `inputs` in its env. */
   function runTheStep(inputs: Record<string, string>) {
     const work = mkdtempSync(join(tmpdir(), 'tck-action-'));

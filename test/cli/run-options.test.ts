@@ -116,7 +116,7 @@ describe('the config file', () => {
   });
   it.each([
     [{ url: 5 }, /config file tck\.config\.json: field "url": .*expected string/],
-    [{ urll: 'http://x' }, /config file tck\.config\.json: unknown field "urll" \(known: url, headers, /],
+    [{ urll: 'http://x' }, /config file tck\.config\.json: unknown field "urll" \(did you mean "url"\?\) \(known: url, headers, /],
     [{ timeouts: { request: '10s' } }, /field "timeouts\.request": .*expected number/],
     [{ reporters: ['pdf'] }, /field "reporters\.0": /],
     ['{not json', /config file tck\.config\.json is not valid JSON/],
@@ -128,6 +128,17 @@ describe('the config file', () => {
     oneLine(r.stderr);
     expect(r.stderr).toMatch(message);
     expect(r.stdout).toBe('');
+  });
+  it('a server command from the file is printed, with the file, before it is started (escaped)', async () => {
+    const dir = tempDir();
+    const port = await freePort();
+    writeFileSync(join(dir, '.tckrc'), JSON.stringify({ url: `http://127.0.0.1:${port}`, server: 'echo started-by-config; exit 7 \u001b[2K\u202e' }));
+    const r = await tck(['run', '-s', 'SCN-B-001', '-r', 'console'], { cwd: dir });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/^tck: starting the server command of \.tckrc: echo started-by-config; exit 7 \\u001b\[2K\\u202e\n\[server\] started-by-config\n/);
+    // A command given on the command line is the user's own: nothing more is printed.
+    const flag = await tck(['run', '-s', 'SCN-B-001', '-r', 'console', '--server', 'echo from-the-flag; exit 7'], { cwd: dir });
+    expect(flag.stderr).not.toContain('starting the server command');
   });
   it('--config naming no file is exit 2', async () => {
     const r = await tck(['run', '--config', 'missing.json']);

@@ -4,11 +4,12 @@ import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { compare, loadComparable, type Comparison } from '../../src/report/compare.js';
+import { compare, loadComparable, type Comparison, type Implementation } from '../../src/report/compare.js';
+import type { Report } from '../../src/report/model.js';
 import { renderCompareHtml, renderCompareMarkdown, renderCompareText } from '../../src/report/render/compare.js';
 import { runTck } from '../../src/index.js';
 import { certify } from '../../src/certify/certify.js';
-import { mapResponse, withVariant } from '../harness/variants.js';
+import { mapResponse, withVariant, type Wrap } from '../harness/variants.js';
 import { XSS } from '../reporters/support.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -108,13 +109,64 @@ describe.skipIf(!existsSync(CHROMIUM))('compare.html in headless Chromium', () =
       await page.goto(`file://${path}`);
       expect(await page.locator('.impl').count()).toBe(3);
       expect(await page.locator('.impl .dot').allInnerTexts()).toEqual(['GOLD', 'NONE', 'SILVER']);
-      expect(await page.locator('main > table td.o-failed').count()).toBeGreaterThan(0);
+      expect(await page.locator('main table td.o-failed').count()).toBeGreaterThan(0);
       expect(await page.locator('script').count()).toBe(0);
       mkdirSync(join(SCREENSHOT, '..'), { recursive: true });
       await page.screenshot({ path: SCREENSHOT, fullPage: false });
       expect(ran).toEqual([]);
     } finally {
       await context.close();
+    }
+  }, 60_000);
+});
+
+describe('reports that are all called report.json (issue 24, item 9)', () => {
+  let reports: { report: Report; implementation: Implementation }[];
+  beforeAll(async () => {
+    const one = (wrap?: Wrap) => withVariant(wrap ? { wrap } : {}, (url) => runTck({ url, tier: 'bronze', grep: 'SCN-B-04[3-4]' }));
+    const runs = [await one(), await one(lossy), await one(blind)];
+    reports = await Promise.all(
+      runs.map((r, i) => {
+        const sub = join(dir, `impl-${'abc'[i]}`);
+        mkdirSync(sub, { recursive: true });
+        writeFileSync(join(sub, 'report.json'), JSON.stringify(r));
+        return loadComparable(join(sub, 'report.json'));
+      }),
+    );
+  }, 120_000);
+
+  it('are named by their targets when those differ', () => {
+    const names = compare(reports).implementations.map((m) => m.name);
+    expect(names).toEqual(reports.map((r) => r.report.target.url));
+    expect(new Set(names).size).toBe(3);
+  });
+
+  it('by the ends of their paths when the targets are the same', () => {
+    const same = reports.map((r) => ({ ...r, report: { ...r.report, target: { ...r.report.target, url: 'http://127.0.0.1:3001' } } }));
+    expect(compare(same).implementations.map((m) => m.name)).toEqual(['impl-a/report.json', 'impl-b/report.json', 'impl-c/report.json']);
+    expect(renderCompareHtml(compare(same))).toContain('<span class="iname">impl-b/report.json</span>');
+  });
+
+  it.skipIf(!existsSync(CHROMIUM))('at 390 px every verdict column is on screen', async () => {
+    const { chromium } = await import('playwright-core');
+    const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+    try {
+      // Long names (URLs of three implementations) and long titles are what pushed the verdicts off.
+      const path = join(dir, 'compare-390.html');
+      writeFileSync(path, renderCompareHtml(compare([...reports, { ...reports[0]!, implementation: { ...reports[0]!.implementation, name: 'a-very-long-implementation-name-without-any-space-in-it' } }])));
+      const page = await browser.newPage({ viewport: { width: 390, height: 800 } });
+      await page.goto(`file://${path}`);
+      expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+      const cells = await page.locator('main table tbody tr:has(td.o) >> nth=0').locator('td.o').all();
+      expect(cells.length).toBe(4);
+      for (const cell of cells) {
+        const box = (await cell.boundingBox())!;
+        expect(box.x + box.width).toBeLessThanOrEqual(390);
+      }
+      mkdirSync(join(SCREENSHOT, '..'), { recursive: true });
+      await page.screenshot({ path: join(SCREENSHOT, '..', 'compare-html-390.png'), fullPage: false });
+    } finally {
+      await browser.close();
     }
   }, 60_000);
 });

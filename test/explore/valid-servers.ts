@@ -1,5 +1,6 @@
 // Every valid server of the test harness, in one list, for explore's false-alarm proof: the harness's
-// valid variants (test/harness/valid-variants.ts, each reaching Gold), the valid rows of the suites'
+// valid variants (test/harness/valid-variants.ts: VARIANTS each reaching Gold, PLATINUM_VARIANTS
+// each reaching Platinum), the valid rows of the suites'
 // variant tables (test/suites/variants/*.ts), and the Platinum ones (over the hosted reference
 // store). A suite's valid row is proven valid against its own part of the suites only; the rows
 // that break a rule another part checks are listed in PART_ONLY with that rule, and explore is
@@ -7,7 +8,7 @@
 import { HostedStore } from '../../src/servers/hosted/store.js';
 import { MemoryStore } from '../../src/servers/bridge/index.js';
 import type { Variant } from '../harness/power.js';
-import { VARIANTS } from '../harness/valid-variants.js';
+import { PLATINUM_VARIANTS, VARIANTS } from '../harness/valid-variants.js';
 import type { VariantOptions } from '../harness/variants.js';
 import { VALID as BRONZE_A } from '../suites/variants/bronze-a.js';
 import { VALID as BRONZE_B } from '../suites/variants/bronze-b.js';
@@ -55,6 +56,7 @@ export const PART_ONLY: Record<string, { breaks: string; scenario: string }> = {
 
 export const VALID_SERVERS: ValidServer[] = [
   ...VARIANTS.map(([name, make]) => ({ name, make })),
+  ...PLATINUM_VARIANTS.map(([name, make]): ValidServer => ({ name, make, platinum: true })),
   ...rows('bronze-a', BRONZE_A),
   ...rows('bronze-b', BRONZE_B).map((s) => (s.name === 'bronze-b: the target implements Bronze only (Silver and Gold answer 404)' ? { ...s, bronzeOnly: true as const } : s)),
   ...rows('fidelity', FIDELITY),

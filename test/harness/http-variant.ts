@@ -29,6 +29,10 @@ export interface HttpQuirks {
   closeEveryOther?: boolean;
   /** Node's server.maxRequestsPerSocket: the last answer on a connection says `Connection: close`. */
   maxRequestsPerSocket?: number;
+  /** Reads a request body with trailing commas (`{"a": 1,}`) as JSON5 would (the kit's reading: refuse it). */
+  lenientJson?: boolean;
+  /** Put before every JSON answer's text (a fault: a byte-order mark, a NUL, …). */
+  bodyPrefix?: string;
 }
 
 interface RunningHttpVariant {
@@ -81,14 +85,14 @@ export async function startHttpVariant(dispatch: Dispatch, quirks: HttpQuirks): 
       let body: unknown = {};
       if (text.trim() !== '') {
         try {
-          body = JSON.parse(text);
+          body = JSON.parse(quirks.lenientJson ? text.replace(/,\s*([}\]])/g, '$1') : text);
         } catch {
           const bad = quirks.badJson ?? { status: 400, contentType: json, text: JSON.stringify({ error: 'body is not valid JSON' }) };
           return write(bad.status, bad.contentType, bad.text);
         }
       }
       const reply = await dispatch(method, body);
-      write(reply.status, json, reply.status === 204 || reply.body === undefined ? undefined : JSON.stringify(reply.body));
+      write(reply.status, json, reply.status === 204 || reply.body === undefined ? undefined : `${quirks.bodyPrefix ?? ''}${JSON.stringify(reply.body)}`);
     })().catch((err: unknown) => write(500, json, JSON.stringify({ error: String(err) })));
   });
   if (quirks.keepAliveTimeoutMs !== undefined) server.keepAliveTimeout = quirks.keepAliveTimeoutMs;

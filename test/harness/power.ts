@@ -37,17 +37,25 @@ export type FaultRow<V = Variant> = [id: string, fault: string, variant: V, mess
 /** [the allowed choice in words, the variant that makes it]. */
 export type ValidRow<V = Variant> = [choice: string, variant: V];
 /** Runs scenarios on a variant (undefined: the reference) and resolves to their results. */
-type VariantRunner<V> = (variant: V | undefined, ids: string[]) => Promise<{ id: string; outcome: string; message?: string | undefined }[]>;
+type VariantRunner<V> = (variant: V | undefined, ids: string[]) => Promise<{ id: string; outcome: string; message?: string | undefined; cites?: string[] | undefined }[]>;
 
 const options = (v: Variant): VariantOptions => (typeof v === 'function' ? { wrap: v } : v);
 const unpassed = (results: Awaited<ReturnType<VariantRunner<unknown>>>) =>
   results.filter((r) => r.outcome !== 'passed').map((r) => `${r.id} ${r.outcome}: ${r.message}`);
 
+/** The bridge suites' proof: besides the message, every failure cites the sentences it enforces (never an advisory). */
 export function provePower(title: string, ids: readonly string[], faults: readonly FaultRow[], valid: readonly ValidRow[]): void {
-  provePowerWith(title, ids, faults, valid, (v, list) => runOnVariant(v === undefined ? {} : options(v), list));
+  provePowerWith(title, ids, faults, valid, (v, list) => runOnVariant(v === undefined ? {} : options(v), list), { requireCites: true });
 }
 
-export function provePowerWith<V>(title: string, ids: readonly string[], faults: readonly FaultRow<V>[], valid: readonly ValidRow<V>[], runOn: VariantRunner<V>): void {
+export function provePowerWith<V>(
+  title: string,
+  ids: readonly string[],
+  faults: readonly FaultRow<V>[],
+  valid: readonly ValidRow<V>[],
+  runOn: VariantRunner<V>,
+  opts: { requireCites?: boolean } = {},
+): void {
   describe(title, () => {
     it('every scenario passes on the reference server', async () => {
       const results = await runOn(undefined, [...ids]);
@@ -67,6 +75,11 @@ export function provePowerWith<V>(title: string, ids: readonly string[], faults:
       const [r] = await runOn(variant, [id]);
       expect(r, `no result for ${id}`).toBeDefined();
       expect({ outcome: r!.outcome, message: r!.message }).toMatchObject({ outcome, message: expect.stringMatching(message) });
+      if (opts.requireCites) {
+        // The failure names the sentence it enforces (issue 21): a vendor can look it up; an advisory never fails a run.
+        expect(r!.cites ?? [], `${id}: the failure cites no sentence`).not.toEqual([]);
+        expect((r!.cites ?? []).filter((c) => c.startsWith('ADV-')), `${id}: an advisory failed the scenario`).toEqual([]);
+      }
     });
   });
 }

@@ -8,6 +8,7 @@ import { tokenize } from '../../src/servers/bridge/index.js';
 import type { Entity, Message, ReasoningTrace, ToolStats } from '../../src/protocols/bridge/index.js';
 import { uuidV5 } from '../../src/servers/name-uuid.js';
 import { BadRequestError } from '../../src/servers/bridge/store.js';
+import { HostedStore } from '../../src/servers/hosted/store.js';
 import { compose, mapAnswers, mapRequest, mapResponse, withVariant, type Dispatch, type VariantOptions, type Wrap } from './variants.js';
 
  
@@ -52,7 +53,7 @@ const intercept = (handle: (next: Dispatch, method: string, body: any) => Return
  * Answers calls of `method` that carry a limit from the whole answer (limit removed), edited by
  * `pick(answer, limit)`. The call with the limit goes first, so a bad limit still gets its error.
  */
-const ownLimit = (method: string, pick: (answer: any, limit: number) => unknown): Wrap =>
+export const ownLimit = (method: string, pick: (answer: any, limit: number) => unknown): Wrap =>
   intercept(async (next, m, body) => {
     const res = await next(m, body);
     if (m !== method || res.status !== 200 || body?.limit == null) return res;
@@ -63,6 +64,13 @@ const ownLimit = (method: string, pick: (answer: any, limit: number) => unknown)
 /** list_* newest first: the reference's ascending list reversed, a limit keeping the newest. */
 const newestFirst = (method: string): Wrap =>
   compose(ownLimit(method, (list: any[], limit) => list.slice(0, limit)), mapResponse(method, (l) => l.reverse()));
+
+/** Rounds a number to 4 decimal places, as R's jsonlite writes numbers by default (digits = 4). */
+/** A derived value to 4 significant digits, as a server printing `%.4g` would. */
+const fourSignificant = (x: unknown) => (typeof x === 'number' && x !== 0 ? Number(x.toPrecision(4)) : x);
+/** A derived value held as a 32-bit float (a server storing it in a REAL column). */
+const float32 = (x: unknown) => (typeof x === 'number' ? Math.fround(x) : x);
+const fourDecimals = (x: unknown) => (typeof x === 'number' ? Math.round(x * 10_000) / 10_000 : x);
 
 /** Time-ordered UUIDs (RFC 9562 version 7): 48-bit milliseconds, version 7, a counter, variant 10, random. */
 let v7Counter = 0;
@@ -272,6 +280,11 @@ export async function probe(options: VariantOptions) {
   await dispatch('add_relationship', { source_id: y.id, target_id: z.id, relationship_type: 'KNOWS' });
   await call('chain', 'get_related_entities', { entity_id: x.id });
   await call('relatedUnknown', 'get_related_entities', { entity_id: randomUUID() });
+  // Derived values that are not round: a rate of 2/3 and a mean of 1.5 ms.
+  for (const [status, duration_ms] of [['success', 1], ['success', 2], ['failure', undefined]] as const) {
+    await dispatch('record_tool_call', { step_id: step.id, tool_name: 'ratio_tool', arguments: {}, status, ...(duration_ms === undefined ? {} : { duration_ms }) });
+  }
+  await call('ratioStats', 'get_tool_stats', { tool_name: 'ratio_tool' });
   await probeReadings(call);
   return out;
 }
@@ -368,6 +381,15 @@ export const VARIANTS: [name: string, make: () => VariantOptions, differs: (r: A
     (_r, h) => h.idleClosed && h.headers['connection'] !== 'close'],
   ['served under a path prefix', () => ({ http: { pathPrefix: 'bridge/v1' } }),
     (_r, h) => h.url.endsWith('/bridge/v1')],
+  ['get_tool_stats rounds success_rate and avg_duration_ms to 4 decimal places (R\'s jsonlite)', () => ({
+    wrap: mapResponse('get_tool_stats', (l) => l.map((s: any) => ({ ...s, success_rate: fourDecimals(s.success_rate), avg_duration_ms: fourDecimals(s.avg_duration_ms) }))),
+  }), (r) => r['ratioStats']!.body[0].success_rate === 0.6667],
+  ['get_tool_stats rounds success_rate and avg_duration_ms to 4 significant digits', () => ({
+    wrap: mapResponse('get_tool_stats', (l) => l.map((s: any) => ({ ...s, success_rate: fourSignificant(s.success_rate), avg_duration_ms: fourSignificant(s.avg_duration_ms) }))),
+  }), (r) => r['ratioStats']!.body[0].success_rate === 0.6667 && r['ratioStats']!.body[0].avg_duration_ms === 1.5],
+  ['get_tool_stats answers success_rate and avg_duration_ms as 32-bit floats', () => ({
+    wrap: mapResponse('get_tool_stats', (l) => l.map((s: any) => ({ ...s, success_rate: float32(s.success_rate), avg_duration_ms: float32(s.avg_duration_ms) }))),
+  }), (r) => r['ratioStats']!.body[0].success_rate === Math.fround(2 / 3)],
   ['get_conversation(limit=0) means no limit', () => ({ wrap: mapRequest('get_conversation', (b) => (b.limit === 0 ? { ...b, limit: undefined } : b)) }),
     (r) => r['conv0']!.body.messages.length === 2],
   ['merging an entity into itself accepted as a no-op', () => ({ store: new SelfMergeNoOp() }),
@@ -386,6 +408,184 @@ export const VARIANTS: [name: string, make: () => VariantOptions, differs: (r: A
   }), (r) => r['relatedUnknown']!.status === 200],
 ];
 
+// ---------------------------------------------------------------------------------------------------
+// Platinum (issue 23, branch s5-platinum): valid variants of the hosted store for the points Volume 5
+// leaves open. Each reaches Platinum with every scenario of every tier passing
+// (test/suites/valid-variants.test.ts), and each is the variant of a Platinum entry of SILENT_POINTS.
+
+/** A HostedStore whose add_message reads its content for entities too (the reference reads bulk-added messages only). */
+class ExtractEverywhere extends HostedStore {
+  override add_message(p: Params<'add_message'>): Message {
+    const m = super.add_message(p);
+    this.extractFrom(p.content);
+    return m;
+  }
+}
+
+/** delete_conversation also deletes the reasoning steps recorded under the conversation. */
+class DeleteConversationSteps extends HostedStore {
+  override deleteConversation(id: string): void {
+    super.deleteConversation(id);
+    for (const t of this.list_traces({ session_id: id })) {
+      for (const st of t.steps) this.steps.delete(st.id);
+      this.traces.delete(t.id);
+    }
+    this.conversationTrace.delete(id);
+  }
+}
+
+/** The query console's graph also holds every conversation and message as a node (labels Conversation, Message; no name). */
+class CypherWithEveryNode extends HostedStore {
+  override liveGraph() {
+    const g = super.liveGraph();
+    const extra = [
+      ...[...this.sessions.keys()].map((id) => ({ id, type: 'Conversation' })),
+      ...[...this.messages.values()].map((r) => ({ id: r.message.id, type: 'Message', content: r.message.content })),
+    ] as unknown as typeof g.nodes;
+    return { ...g, nodes: [...g.nodes, ...extra] };
+  }
+}
+
+/** Conversations made by create_conversation get a session_id of their own (`session-<id>`), which the core methods take. */
+function ownSessionIds(): Wrap {
+  return (next) => {
+    const made = new Set<string>();
+    const inward = (v: unknown) => (typeof v === 'string' && v.startsWith('session-') && made.has(v.slice(8)) ? v.slice(8) : v);
+    return async (method, body: any) => {
+      const req = body !== null && typeof body === 'object' && 'session_id' in body ? { ...body, session_id: inward(body.session_id) } : body;
+      const res = await next(method, req);
+      if (res.status !== 200 || res.body === undefined) return res;
+      if (method === 'create_conversation') made.add((res.body as { id: string }).id);
+      const copy = structuredClone(res.body);
+      eachObject(copy, (obj) => {
+        if (typeof obj['session_id'] === 'string' && made.has(obj['session_id'])) obj['session_id'] = `session-${obj['session_id']}`;
+      });
+      return { ...res, body: copy };
+    };
+  };
+}
+
+/** Deleting a conversation that never existed, or an unknown (or deleted) entity, is an error; a second delete of a conversation is not. */
+function unknownDeletesRefused(): Wrap {
+  return (next) => {
+    const deleted = new Set<string>();
+    return async (method, body: any) => {
+      if (method === 'delete_conversation' && !deleted.has(body?.conversation_id)) {
+        const known = await next('get_conversation_metadata', { conversation_id: body?.conversation_id });
+        if (known.status !== 200) return { status: 400, body: { error: 'conversation_id: no such conversation' } };
+        deleted.add(body.conversation_id);
+      }
+      if (method === 'delete_entity') {
+        const known = await next('get_entity', { entity_id: body?.entity_id });
+        if (known.status !== 200) return { status: 400, body: { error: 'entity_id: no such entity' } };
+      }
+      return next(method, body);
+    };
+  };
+}
+
+/** list_conversations ordered by last activity (updated_at), newest first; a limit keeps the first ones. */
+const byActivity = compose(
+  ownLimit('list_conversations', (list: any[], limit) => list.slice(0, limit)),
+  mapResponse('list_conversations', (l: { updated_at: string }[]) => l.sort((a, b) => (a.updated_at < b.updated_at ? 1 : a.updated_at > b.updated_at ? -1 : 0))),
+);
+
+/** What a Platinum variant answers to a short script, by step name (see `probe`). */
+export async function platinumProbe(options: VariantOptions) {
+  const store = options.store ?? new HostedStore();
+  const base: Dispatch = createDispatcher(store);
+  const dispatch = options.wrap ? options.wrap(base, store) : base;
+  type Answer = { status: number; body?: any };
+  const out: Record<string, Answer> = {};
+  const call = async (name: string, method: string, body: Record<string, unknown> = {}): Promise<Answer> => (out[name] = await dispatch(method, body));
+  const old = (await call('conv', 'create_conversation', { user_id: 'probe-old' })).body;
+  for (let i = 0; i < 11; i++) await dispatch('create_conversation', { user_id: `probe-${i}` });
+  await call('bulk101', 'bulk_add_messages', { conversation_id: old.id, messages: Array.from({ length: 101 }, (_, i) => ({ role: 'user', content: `probe message ${i}` })) });
+  await call('bulk', 'bulk_add_messages', { conversation_id: old.id, messages: Array.from({ length: 12 }, (_, i) => ({ role: 'user', content: `Zanzibar note ${i}` })) });
+  await call('add', 'add_message', { session_id: old.session_id, role: 'user', content: 'Marie Curie worked in Paris.' });
+  await call('list', 'list_conversations');
+  await call('context', 'get_context', { conversation_id: old.id });
+  await call('observations', 'get_observations', { conversation_id: old.id });
+  await call('obsLimit', 'get_observations', { conversation_id: old.id, limit: 1 });
+  await call('reflections', 'get_reflections', { conversation_id: old.id });
+  const place = (await call('place', 'add_entity', { name: 'Zanzibar', entity_type: 'LOCATION' })).body;
+  for (let i = 0; i < 11; i++) await dispatch('add_entity', { name: `Probe ${i}`, entity_type: 'OBJECT' });
+  await call('entities', 'list_entities');
+  await call('history', 'get_entity_history', { entity_id: place.id });
+  const s1 = (await call('s1', 'record_step', { conversation_id: old.id, reasoning: 'Zanzibar is an island', action_taken: 'looked up Zanzibar' })).body;
+  await call('s2', 'record_step', { conversation_id: old.id, reasoning: 'second', action_taken: 'again', result: 'done' });
+  await call('tool', 'record_tool_call', { step_id: s1.id, tool_name: 'probe', arguments: {} });
+  await call('trace', 'get_trace_by_conversation', { conversation_id: old.id });
+  await call('explain', 'explain_step', { step_id: s1.id });
+  await call('provenance', 'get_entity_provenance', { entity_id: place.id });
+  await call('count', 'cypher_query', { cypher: 'MATCH (n) RETURN count(n) AS c', params: {} });
+  await call('delUnknownConv', 'delete_conversation', { conversation_id: randomUUID() });
+  await call('delUnknownEntity', 'delete_entity', { entity_id: randomUUID() });
+  await call('delete', 'delete_conversation', { conversation_id: old.id });
+  await call('stepsAfter', 'list_steps', { conversation_id: old.id });
+  return out;
+}
+
+type PlatinumAnswers = Awaited<ReturnType<typeof platinumProbe>>;
+
+/** [name, a fresh variant, what makes it differ from the reference]: the names are what SILENT_POINTS cite. */
+export const PLATINUM_VARIANTS: [name: string, make: () => VariantOptions, differs: (r: PlatinumAnswers) => boolean][] = [
+  ['bulk_add_messages keeps the first 100 of a larger batch', () => ({
+    store: new HostedStore(), wrap: mapRequest('bulk_add_messages', (b) => (Array.isArray(b.messages) && b.messages.length > 100 ? { ...b, messages: b.messages.slice(0, 100) } : b)),
+  }), (r) => r['bulk101']!.status === 200 && r['bulk101']!.body.length === 100],
+  ['steps and tool calls of a conversation answered newest first', () => ({
+    store: new HostedStore(),
+    wrap: compose(
+      mapResponse('get_trace_by_conversation', (t) => ({ ...t, steps: t.steps.reverse(), tool_calls: t.tool_calls.reverse() })),
+      mapResponse('list_steps', (l) => l.reverse()),
+    ),
+  }), (r) => r['trace']!.body.steps[0].id !== r['s1']!.body.id],
+  ['observations and reflections are never generated', () => ({
+    store: new HostedStore(),
+    wrap: compose(
+      mapResponse('get_observations', () => []), mapResponse('get_reflections', () => []),
+      mapResponse('get_context', (b) => ({ ...b, observations: [], reflections: [] })),
+    ),
+  }), (r) => r['observations']!.body.length === 0 && r['context']!.body.observations.length === 0],
+  ['conversations have a session_id of their own', () => ({ store: new HostedStore(), wrap: ownSessionIds() }),
+    (r) => r['conv']!.body.session_id !== r['conv']!.body.id],
+  ['list_conversations and list_entities answer at most 10 when no limit is given', () => ({
+    store: new HostedStore(),
+    wrap: compose(...['list_conversations', 'list_entities'].map((m) => mapRequest(m, (b) => ({ ...b, limit: b.limit ?? 10 })))),
+  }), (r) => r['list']!.body.length === 10 && r['entities']!.body.length === 10],
+  ['list_conversations newest by last activity', () => ({ store: new HostedStore(), wrap: byActivity }),
+    (r) => r['list']!.body[0].id === r['conv']!.body.id],
+  ['get_context answers the last 10 messages, newest first', () => ({
+    store: new HostedStore(), wrap: mapResponse('get_context', (c) => ({ ...c, recent_messages: c.recent_messages.slice(-10).reverse() })),
+  }), (r) => r['context']!.body.recent_messages.length === 10 && r['context']!.body.recent_messages[0].content.startsWith('Marie Curie')],
+  ['get_observations(limit) keeps the newest observations', () => ({
+    store: new HostedStore(), wrap: ownLimit('get_observations', (list: unknown[], limit) => list.slice(-limit)),
+  }), (r) => r['obsLimit']!.body[0]?.id === r['observations']!.body.at(-1)?.id && r['observations']!.body.length > 1],
+  ['entities are extracted from every message, add_message included', () => ({ store: new ExtractEverywhere() }),
+    (r) => r['entities']!.body.some((e: Entity) => e.name === 'Marie Curie')],
+  ['deleting an unknown conversation or entity is an error', () => ({ store: new HostedStore(), wrap: unknownDeletesRefused() }),
+    (r) => r['delUnknownConv']!.status === 400 && r['delUnknownEntity']!.status === 400],
+  ['delete_conversation also deletes the steps recorded under it', () => ({ store: new DeleteConversationSteps() }),
+    (r) => r['stepsAfter']!.body.length === 0],
+  ['get_entity_history lists mentions newest first, without message_id', () => ({
+    store: new HostedStore(),
+    wrap: mapResponse('get_entity_history', (h) => ({ ...h, mentions: h.mentions.reverse().map(({ message_id: _m, ...rest }: { message_id: string }) => rest) })),
+  }), (r) => r['history']!.body.mentions.length > 1 && !('message_id' in r['history']!.body.mentions[0])],
+  ['the Cypher graph also holds conversations and messages as nodes', () => ({ store: new CypherWithEveryNode() }),
+    (r) => r['count']!.body.rows[0][0] > 30],
+  ['workspace_id is a UUID', () => ({
+    store: new HostedStore(),
+    wrap: mapAnswers((b, m) => {
+      if (!['create_conversation', 'list_conversations', 'get_conversation_metadata'].includes(m)) return b;
+      const fix = (c: object) => ({ ...c, workspace_id: '3f9a2c1e-0b7d-4e8a-9c6f-5d4b3a2e1f00' });
+      return Array.isArray(b) ? b.map(fix) : fix(b);
+    }),
+  }), (r) => /^[0-9a-f-]{36}$/.test(r['conv']!.body.workspace_id)],
+  ['no step influences an entity: explain_step names none, get_entity_provenance lists none', () => ({
+    store: new HostedStore(),
+    wrap: compose(mapResponse('explain_step', (x) => ({ ...x, influenced_entities: [] })), mapResponse('get_entity_provenance', (p) => ({ ...p, steps: [] }))),
+  }), (r) => r['explain']!.body.influenced_entities.length === 0 && r['provenance']!.body.steps.length === 0],
+];
 
 // ---------------------------------------------------------------------------------------------
 // Issue 22 (explore): at least three independently written readings of every silent point, each a

@@ -3,7 +3,7 @@
 // reference in exactly one rule.
 import { BridgeClient } from '../../src/profiles/bridge/index.js';
 import { runScenarios } from '../../src/profiles/bridge/driver.js';
-import { type ScenarioResult } from '../../src/engine/result.js';
+import { type AdvisoryMode, type ScenarioResult } from '../../src/engine/result.js';
 import { grade } from '../../src/engine/grading.js';
 import { MemoryStore, createDispatcher, startBridgeServer, type BridgeResponse } from '../../src/servers/bridge/index.js';
 import { ALL_SCENARIOS, findScenario } from '../../suites/index.js';
@@ -33,14 +33,19 @@ export async function withVariant<T>(options: VariantOptions, fn: (url: string) 
   }
 }
 
+/** How a run treats the kit's own readings: noted (the default) or failures (--advisories=fail). */
+interface VariantRun {
+  advisories?: AdvisoryMode;
+}
+
 /** Runs the named scenarios (all when omitted) against a variant. */
-export async function runOnVariant(options: VariantOptions, ids?: string[]): Promise<ScenarioResult[]> {
+export async function runOnVariant(options: VariantOptions, ids?: string[], run: VariantRun = {}): Promise<ScenarioResult[]> {
   // By default the Bronze–Gold suites (the default run); Platinum is opt-in, as in a run.
   const scenarios = ids ? ids.map((id) => mustFind(id)) : ALL_SCENARIOS.filter((s) => s.tier !== 'platinum');
   return withVariant(options, async (url) => {
     const client = new BridgeClient({ url, timeoutMs: 5_000 });
     try {
-      const { results } = await runScenarios(client, scenarios, { scenarioTimeoutMs: 10_000 });
+      const { results } = await runScenarios(client, scenarios, { scenarioTimeoutMs: 10_000, ...(run.advisories ? { advisories: run.advisories } : {}) });
       return results;
     } finally {
       await client.close();
@@ -48,8 +53,8 @@ export async function runOnVariant(options: VariantOptions, ids?: string[]): Pro
   });
 }
 
-export async function gradeVariant(options: VariantOptions) {
-  const results = await runOnVariant(options);
+export async function gradeVariant(options: VariantOptions, run: VariantRun = {}) {
+  const results = await runOnVariant(options, undefined, run);
   return { results, grade: grade(results) };
 }
 

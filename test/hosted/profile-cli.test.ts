@@ -54,11 +54,11 @@ describe('tck list, explain and repro know the hosted scenarios', () => {
       tck(['repro', 'SCN-H-023']),
     ]);
     expect(list.stdout).toContain(`${HOSTED_SCENARIOS.length} scenarios\n`);
-    expect(list.stdout).toMatch(/^SCN-H-023  hosted  HOSTED-AUTH-3,HOSTED-LIFECYCLE-revoke  Revoking a key takes effect on the very next request$/m);
+    expect(list.stdout).toMatch(/^SCN-H-023  hosted  HOSTED-AUTH-3,HOSTED-KEYSTATE-3  Revoking a key takes effect on the very next request$/m);
     const rows = JSON.parse(json.stdout) as { id: string; tier: string }[];
     expect(rows.filter((r) => r.tier === 'hosted').map((r) => r.id)).toEqual(HOSTED_SCENARIOS.map((s) => s.id));
     expect(rows.filter((r) => r.tier !== 'hosted').length).toBeGreaterThanOrEqual(178);
-    expect(explain.stdout).toContain('tier:     hosted (the hosted profile, graded per group)\ngroup:    credentials\nclauses:  HOSTED-AUTH-3, HOSTED-LIFECYCLE-revoke\n');
+    expect(explain.stdout).toContain('tier:     hosted (the hosted profile, graded per group)\ngroup:    credentials\nclauses:  HOSTED-AUTH-3, HOSTED-KEYSTATE-3\n');
     expect(repro.code).toBe(2);
     expect(repro.stderr).toContain('SCN-H-023 is a hosted scenario: run it with `tck run --hosted [URL] --scenario SCN-H-023`');
   });

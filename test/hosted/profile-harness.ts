@@ -21,7 +21,8 @@ export interface HostedVariant {
 }
 
 let idp: Promise<DevIdentityProvider> | undefined;
-const sharedIdp = () => (idp ??= DevIdentityProvider.generate());
+/** The identity provider every variant trusts (faulty token endpoints mint with it too). */
+export const sharedIdp = () => (idp ??= DevIdentityProvider.generate());
 
 export interface RunningVariant {
   server: RunningHostedServer;
@@ -43,12 +44,18 @@ export async function startHostedVariant(variant: HostedVariant = {}): Promise<R
   const s = server;
   // The service lets no caller found a workspace: the reveal rule's second workspace is given.
   const other = await s.keys.issue({ label: 'other', scopes: ['read', 'write'], workspaceId: `${s.workspaceId}-other` });
+  // Tokens an hour past their exp, as a vendor gives them (--expired-token, --expired-idp-token).
+  const past = (lifetimeMs: number) => new Date(Date.now() - lifetimeMs - 3_600_000);
+  const expiredToken = await s.tokens.accessTokenIssuedAt({ subject: 'expired', workspaceId: s.workspaceId, scopes: ['read', 'write'] }, past(s.tokens.accessTtl * 1000));
+  const expiredIdpToken = await provider.mint({ workspaceId: s.workspaceId, ttlSeconds: 600, now: past(600_000) });
   return {
     server: s,
     options: {
       url: s.baseUrl,
       apiKey: s.apiKey,
       otherApiKey: other.key,
+      expiredToken,
+      expiredIdpToken,
       workspaceId: s.workspaceId,
       idpToken: () => provider.mint({ workspaceId: s.workspaceId }),
       requestTimeoutMs: 5_000,

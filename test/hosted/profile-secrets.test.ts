@@ -54,13 +54,14 @@ beforeAll(async () => {
   secrets.add(idpToken);
   secrets.add(variant.server.apiKey);
   dir = mkdtempSync(join(tmpdir(), 'tck-hosted-secrets-'));
+  // Every hosted scenario (45 since issue 27) runs against it, verbose: more time than the helper's default.
   run = await tck(['run', '--hosted', variant.server.baseUrl, '--idp-token', idpToken, '--verbose', '-r', 'console,json,junit,html,md,badge', '-o', dir], {
     TCK_API_KEY: variant.server.apiKey,
-  });
+  }, 150_000);
   const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'));
   const failed = report.hosted.scenarios.filter((s: { outcome: string }) => s.outcome === 'failed' || s.outcome === 'error').map((s: { id: string }) => s.id);
   repros = await Promise.all(failed.map((id: string) => tck(['repro', id, '--report', join(dir, 'report.json')])));
-}, 60_000);
+}, 180_000);
 afterAll(() => variant?.close());
 
 describe('a hosted run against a service that leaks', () => {

@@ -40,7 +40,7 @@ describe('the hosted profile against the embedded hosted reference service', () 
   it('every format says so, beside (not inside) the bridge tiers', () => {
     const md = FILE_FORMATS.md.render(report);
     expect(md).toContain('## agent-memory-tck: hosted profile PASSED ✅');
-    expect(md).toContain('| credentials | 11 | 0 | 0 | 0 | 0 | ✅ passed |');
+    expect(md).toContain('| credentials | 22 | 0 | 0 | 0 | 0 | ✅ passed |');
     expect(md).not.toContain('| tier |');
     const html = FILE_FORMATS.html.render(report);
     expect(html).toContain('<span class="label">hosted profile</span><span class="value">PASSED</span>');
@@ -53,14 +53,18 @@ describe('the hosted profile against the embedded hosted reference service', () 
 });
 
 describe('without an identity-provider token', () => {
-  it('the scenarios that need the exchange are skipped with the reason, and their groups do not pass', async () => {
+  it('the scenarios that need the exchange are skipped with the reason and the flag, and their groups are incomplete', async () => {
     const results = await runOnHostedVariant(undefined, ['SCN-H-026', 'SCN-H-027', 'SCN-H-028', 'SCN-H-029', 'SCN-H-044', 'SCN-H-022'], { idpToken: undefined });
-    expect(results.map((r) => [r.id, r.outcome])).toEqual([
-      ['SCN-H-022', 'passed'], ['SCN-H-026', 'skipped'], ['SCN-H-027', 'skipped'], ['SCN-H-028', 'skipped'], ['SCN-H-029', 'skipped'], ['SCN-H-044', 'skipped'],
+    expect(results.map((r) => [r.id, r.outcome, r.needs])).toEqual([
+      ['SCN-H-022', 'passed', undefined], ['SCN-H-026', 'skipped', '--idp-token'], ['SCN-H-027', 'skipped', '--idp-token'], ['SCN-H-028', 'skipped', '--idp-token'], ['SCN-H-029', 'skipped', '--idp-token'], ['SCN-H-044', 'skipped', '--idp-token'],
     ]);
-    expect(results[1]!.message).toMatch(/no identity-provider token to exchange: pass --idp-token TOKEN \(or TCK_IDP_TOKEN\); a skipped scenario counts against its group/);
+    expect(results[1]!.message).toMatch(/no identity-provider token to exchange: pass --idp-token TOKEN \(or TCK_IDP_TOKEN\); until then the group is incomplete/);
     const { gradeHosted } = await import('../../src/profiles/hosted/run.js');
-    expect(gradeHosted(results)).toMatchObject({ passed: false, groups: [{ group: 'resources', total: 0 }, { group: 'credentials', passes: false, skipped: 4 }, { group: 'discovery', passes: false }] });
+    expect(gradeHosted(results)).toMatchObject({
+      passed: false,
+      incomplete: ['--idp-token'],
+      groups: [{ group: 'resources', total: 0 }, { group: 'credentials', passes: false, skipped: 4, incomplete: ['--idp-token'] }, { group: 'discovery', passes: false, incomplete: ['--idp-token'] }],
+    });
   });
 });
 
@@ -130,7 +134,7 @@ describe('a failing hosted run', () => {
     new ConsoleReporter({ stream: { write: (t: string) => lines.push(t) } }).onEnd(report);
     const console = lines.join('');
     expect(console).toContain('FAIL SCN-H-023 Revoking a key takes effect on the very next request');
-    expect(console).toContain('clauses: HOSTED-AUTH-3, HOSTED-LIFECYCLE-revoke (hosted, credentials)');
+    expect(console).toContain('clauses: HOSTED-AUTH-3, HOSTED-KEYSTATE-3 (hosted, credentials)');
     expect(console).toMatch(/DELETE \/v1\/auth\/api-keys\/[\w-]+\n\s+authorization: \*\*\* \(the run's API key\)\n\s+→ 204/);
     expect(console).toMatch(/GET \/v1\/conversations\n\s+authorization: \*\*\* \(the API key created by call 0\)\n\s+→ 200 application\/json/);
     expect(console).toMatch(/\ncredentials .* failed\n/);

@@ -131,9 +131,14 @@ describe('deeply nested values', () => {
     expect(server.store.snapshot()).toEqual(before);
   });
 
-  it('512 levels are stored and read back; deep unknown parameters are ignored', async () => {
-    const r = await post(server.url, 'add_message', undefined, {
+  it('512 levels are stored and read back; a deep unknown parameter is refused too (issue 25: it was parsed, then ignored)', async () => {
+    const junk = await post(server.url, 'add_message', undefined, {
       raw: `{"session_id": "deep", "role": "user", "content": "x", "metadata": {"a": ${deep(511)}}, "junk": ${deep(100_000)}}`,
+    });
+    expect(junk.status).toBe(400);
+    expect(junk.body.error).toBe('junk: nested more than 512 levels deep');
+    const r = await post(server.url, 'add_message', undefined, {
+      raw: `{"session_id": "deep", "role": "user", "content": "x", "metadata": {"a": ${deep(511)}}, "junk": ${deep(512)}}`,
     });
     expect(r.status).toBe(200);
     const conv = await call('get_conversation', { session_id: 'deep' });

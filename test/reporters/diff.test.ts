@@ -37,3 +37,27 @@ describe('diffReports', () => {
     expect(isRegression(diffReports(reportOf(null, {}), reportOf('bronze', {})))).toBe(false);
   });
 });
+
+describe('two runs that selected differently (issue 24, item 7)', () => {
+  const withSelection = (r: Report, selection: Report['selection']): Report => ({ ...r, selection, requestedTier: selection.tier });
+  const full = withSelection(reportOf('gold', { 'SCN-B-001': 'passed', 'SCN-B-002': 'passed', 'SCN-B-003': 'failed' }), { tier: 'gold' });
+  const one = withSelection(reportOf(null, { 'SCN-B-001': 'passed' }), { tier: 'gold', scenarios: ['SCN-B-001'] });
+
+  it('compare what both selected: nothing vanished, no tier compared, no regression', () => {
+    const d = diffReports(full, one);
+    expect(d.scope).toEqual({ common: 1, onlyBefore: 2, onlyAfter: 0, before: 'gold, every scenario', after: 'gold, --scenario SCN-B-001' });
+    expect(d.tier.direction).toBe('not-compared');
+    expect(d.vanished).toEqual([]);
+    expect(isRegression(d)).toBe(false);
+    expect(renderDiff(d)).toMatch(/^compared: the 1 scenario both runs selected \(old: gold, every scenario; new: gold, --scenario SCN-B-001\)\nnot compared: 2 only in the old run's selection, 0 only in the new one's\ntier: not compared \(old GOLD, new NONE\)/);
+    expect(renderDiff(d)).toMatch(/\nverdict: no regression among the 1 scenario both runs selected\n$/);
+  });
+
+  it('a scenario both selected that regressed is still a regression', () => {
+    const failedNow = withSelection(reportOf(null, { 'SCN-B-001': 'failed' }), { tier: 'gold', scenarios: ['SCN-B-001'] });
+    const d = diffReports(full, failedNow);
+    expect(d.regressed.map((c) => c.id)).toEqual(['SCN-B-001']);
+    expect(isRegression(d)).toBe(true);
+    expect(renderDiff(d)).toMatch(/\nverdict: REGRESSED \(1 scenario\)\n$/);
+  });
+});

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/report/model.js';
-import { TIER_COLOUR, renderHtml } from '../../src/report/render/html.js';
+import { TIER_COLOUR, informativeLine, renderHtml } from '../../src/report/render/html.js';
 import { keepsDeleted, reportOn, tempDir } from './support.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -81,7 +81,8 @@ describe.skipIf(!existsSync(CHROMIUM))(`report.html layout in headless Chromium 
     expect(await page.locator('#show-failures').isChecked()).toBe(true);
     expect(await page.locator('details.scn:visible').count()).toBe(bad.length);
     const first = page.locator('details.scn.bad').first();
-    expect(await first.locator('.smsg').innerText()).toBe(bad[0]!.message!.split('\n')[0]);
+    // Its one-line message is the first informative line, naming the sentences the failed assertion enforces.
+    expect(await first.locator('.smsg').innerText()).toBe(`${informativeLine(bad[0]!.message)} [${bad[0]!.cites!.join(', ')}]`);
     mkdirSync(SHOTS, { recursive: true });
     await page.screenshot({ path: join(SHOTS, 'html-desktop.png') });
 

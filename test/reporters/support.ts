@@ -51,14 +51,14 @@ export interface Ran {
 }
 
 /** Runs the built `tck` without blocking this process. */
-export function tck(args: string[], extra: Record<string, string> = {}): Promise<Ran> {
+export function tck(args: string[], extra: Record<string, string> = {}, killAfterMs = 60_000): Promise<Ran> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { env: cleanEnv(extra) });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);

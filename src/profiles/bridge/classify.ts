@@ -8,6 +8,7 @@ import type { ResponseKind } from '../../protocols/bridge/methods.js';
 import type { Exchange } from '../../engine/evidence.js';
 import type { TransportFailure } from '../http/failure.js';
 import { isJsonObject as isPlainObject } from '../../util/json.js';
+import { cutAt, invisiblesIn, showInvisibles } from '../../util/words.js';
 
 export type Outcome =
   | { kind: 'object'; value: Record<string, unknown> } //        200 JSON object
@@ -44,7 +45,7 @@ const SNIPPET_CHARS = 80;
 export function snippet(text: string, max = SNIPPET_CHARS): string {
   // eslint-disable-next-line no-control-regex
   const flat = text.replace(/[\u0000-\u001f\u007f]+/g, ' ');
-  return flat.length <= max ? flat : `${flat.slice(0, max)}…`;
+  return flat.length <= max ? flat : `${cutAt(flat, max)}…`;
 }
 
 export function statusLine(status: number): string {
@@ -87,6 +88,22 @@ function withBody(text: string): string {
   return text.length === 0 ? 'with an empty body' : `with body ${snippet(text)}`;
 }
 
+/**
+ * Why a body that looks like JSON is not: a character nobody sees (a byte-order mark, a NUL, a
+ * no-break space) named, and where — " because of a byte-order mark (U+FEFF) at its start (without
+ * it, the body is JSON)". "" when no invisible character is to blame.
+ */
+function notJsonCulprit(text: string): string {
+  const found = invisiblesIn(text);
+  for (const f of found) {
+    if (parseJson(text.split(f.char).join('')) !== NOT_JSON) {
+      return ` because of ${f.name} ${f.first === 0 ? 'at its start' : `at offset ${f.first}`} (without it, the body is JSON)`;
+    }
+  }
+  const first = found[0];
+  return first === undefined ? '' : ` (it holds ${first.name} at offset ${first.first})`;
+}
+
 /** Parses JSON, returning a unique marker on failure (no exception object kept). */
 const NOT_JSON: unique symbol = Symbol('not-json');
 function parseJson(text: string): unknown {
@@ -109,7 +126,7 @@ export function classifyResponse(expect: ResponseKind, r: ResponseFacts): Outcom
     if (text.trim() === '') return violation(`${what} expected, got 200 with an empty body`);
     const value = parseJson(text);
     if (value === NOT_JSON) {
-      return { kind: 'transport', failure: 'invalid-json', reason: `body is not JSON: ${snippet(text)}` };
+      return { kind: 'transport', failure: 'invalid-json', reason: `body is not JSON${notJsonCulprit(text)}: ${snippet(showInvisibles(text))}` };
     }
     switch (expect) {
       case 'object':

@@ -79,7 +79,13 @@ function parseTarget(raw: string): Target {
   } catch {
     const port = /^[a-z][a-z0-9+.-]*:\/\/[^/:?#]+:(\d+)/i.exec(raw)?.[1];
     if (port !== undefined && Number(port) > 65535) throw new InvalidTargetError(`invalid target URL ${JSON.stringify(raw)}: port ${port} is out of range (1–65535)`);
-    throw new InvalidTargetError(`invalid target URL ${JSON.stringify(raw)}: not an absolute URL (expected e.g. http://127.0.0.1:3001)`);
+    const hint = /^[\w.-]+:\d+(\/.*)?$/.test(raw) ? `did you mean http://${raw}?` : 'expected e.g. http://127.0.0.1:3001';
+    throw new InvalidTargetError(`invalid target URL ${JSON.stringify(raw)}: not an absolute URL (${hint})`);
+  }
+  if (!raw.includes('//')) {
+    // "localhost:3001" parses as the scheme "localhost:": say what is missing instead.
+    const hint = /^[\w.-]+:\d+(\/.*)?$/.test(raw) ? `did you mean http://${raw}?` : 'e.g. http://127.0.0.1:3001';
+    throw new InvalidTargetError(`invalid target URL ${JSON.stringify(raw)}: it does not start with http:// or https:// (${hint})`);
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') {
     throw new InvalidTargetError(`invalid target URL: protocol ${u.protocol} is not supported (use http: or https:)`);

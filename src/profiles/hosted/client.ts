@@ -25,7 +25,7 @@ export interface RestExchange extends Exchange {
 }
 
 type RestOutcome =
-  | { kind: 'answer'; status: number; text: string; json: unknown; isJson: boolean; contentType: string | undefined }
+  | { kind: 'answer'; status: number; text: string; json: unknown; isJson: boolean; contentType: string | undefined; headers: Readonly<Record<string, string>> }
   | TransportOutcome;
 
 interface RestResult {
@@ -197,7 +197,7 @@ export class RestClient {
       }
     }
     if (isJson) this.learnFrom(json, exchange);
-    return finish({ kind: 'answer', status, text, json, isJson, contentType });
+    return finish({ kind: 'answer', status, text, json, isJson, contentType, headers: r.headers });
   }
 
   async close(): Promise<void> {

@@ -50,6 +50,10 @@ export interface HostedTarget {
   otherApiKey?: string;
   /** A fresh identity-provider token for the exchange; undefined when the run has none. */
   idpToken?: () => Promise<string>;
+  /** An access token of the service past its exp, when the run has one. */
+  expiredToken?: string;
+  /** An identity-provider token past its exp, when the run has one. */
+  expiredIdpToken?: string;
 }
 
 /** An answer as a scenario judges it: status, raw text, and the body parsed when it is JSON. */
@@ -63,6 +67,8 @@ export interface Answer {
   json: unknown;
   isJson: boolean;
   contentType: string | undefined;
+  /** The response headers, lowercase names, repeated ones joined by ", " (WWW-Authenticate is judged). */
+  headers: Readonly<Record<string, string>>;
 }
 
 export interface CallOptions {
@@ -84,7 +90,8 @@ export interface HostedContext {
   bearer(value: string, label: string): Credential;
   /** After the scenario, pass or fail, this request is sent (not recorded): cleanup of what it created. */
   defer(method: HttpMethod, path: string, as?: Credential): void;
-  skip(reason: string): never;
+  /** Ends the scenario as skipped; `needs`: the flag of the input the run lacked (the group is then incomplete, not failed). */
+  skip(reason: string, needs?: string): never;
   note(text: string): void;
   readonly exchanges: readonly Exchange[];
 }
@@ -108,8 +115,8 @@ export class HostedRecorder implements HostedContext, RunContext {
     this.stopped = true;
   }
 
-  skip(reason: string): never {
-    throw new SkipScenario(reason);
+  skip(reason: string, needs?: string): never {
+    throw new SkipScenario(reason, needs);
   }
 
   note(text: string): void {
@@ -181,6 +188,7 @@ export class HostedRecorder implements HostedContext, RunContext {
       json: outcome.json,
       isJson: outcome.isJson,
       contentType: outcome.contentType,
+      headers: outcome.headers,
     };
   }
 }

@@ -13,6 +13,7 @@ import { TargetUnreachable, runLimits, runWith, unreachableRunOf } from '../../e
 import { selectScenarios, type Selection } from '../../engine/select.js';
 import type { HostedGroupSummary, HostedReportScenario, HostedSection } from '../../report/model.js';
 import { gradeLadder } from '../../engine/grading.js';
+import { answered } from '../../engine/liveness.js';
 import { normalizeEndpoint } from '../../protocols/hosted/endpoint.js';
 import { RestClient, type RestExchange } from './client.js';
 import { HostedRecorder, credentialRepro, fromEnv, type HostedTarget } from './context.js';
@@ -23,7 +24,7 @@ import { HOSTED_GROUPS, type HostedGroup, type HostedScenario } from './scenario
 
 export interface HostedProfileOptions
   extends Omit<Selection, 'tier'>,
-    Pick<RunOptions<HostedScenario, HostedScenarioResult>, 'scenarioTimeoutMs' | 'maxTimeMs' | 'reconnectWindowMs' | 'bail' | 'signal' | 'onStart' | 'onResult'> {
+    Pick<RunOptions<HostedScenario, HostedScenarioResult>, 'scenarioTimeoutMs' | 'maxTimeMs' | 'reconnectWindowMs' | 'bail' | 'signal' | 'onStart' | 'onResult' | 'keepAssertions' | 'advisories'> {
   /** The service's REST base URL (…/v1) or its origin (which gets /v1); omitted: the embedded hosted reference service. */
   url?: string;
   /** The run's API key (with the embedded service: its bootstrap key). */
@@ -34,8 +35,14 @@ export interface HostedProfileOptions
   idpToken?: string | (() => Promise<string>);
   /** The workspace of the run's credential (default: learned from the key list, when it says). */
   workspaceId?: string;
-  /** An API key of another workspace (for "reveal refuses another workspace's key"). */
+  /** An API key of another workspace (for "reveal refuses another workspace's key" and the key list's workspace). */
   otherApiKey?: string;
+  /** An access token of the service past its `exp` (for "an expired access token is refused"). */
+  expiredToken?: string;
+  /** An identity-provider token past its `exp` (for "the exchange refuses an expired subject token"). */
+  expiredIdpToken?: string;
+  /** An incomplete profile (nothing failed; scenarios skipped for inputs the run lacked) counts as a success. */
+  allowIncomplete?: boolean;
   requestTimeoutMs?: number;
   maxBodyBytes?: number;
   onExchange?: (exchange: RestExchange) => void;
@@ -54,11 +61,15 @@ export class HostedTargetUnreachable extends TargetUnreachable {
   }
 }
 
-/** Pass/fail per group (the engine's grader, groups not cumulative): a group passes when it has scenarios and every one passed. */
-export function gradeHosted(results: readonly Pick<HostedScenarioResult, 'group' | 'outcome'>[]): { groups: HostedGroupSummary[]; passed: boolean } {
+/**
+ * Pass/fail per group (the engine's grader, groups not cumulative): a group passes when it has
+ * scenarios and every one passed. A group is incomplete, not failed, when its only shortfall is
+ * scenarios skipped for an input the run lacked (`incomplete`: the flags that would complete it).
+ */
+export function gradeHosted(results: readonly Pick<HostedScenarioResult, 'group' | 'outcome' | 'needs'>[]): { groups: HostedGroupSummary[]; passed: boolean; incomplete?: string[] } {
   const required = Object.fromEntries(HOSTED_GROUPS.map((g) => [g, 1])) as Record<HostedGroup, number>;
   const g = gradeLadder(results, (r: { group: HostedGroup }) => r.group, { levels: HOSTED_GROUPS, required, cumulative: false });
-  return { groups: g.levels.map(({ level, ...counts }) => ({ group: level, ...counts })), passed: g.passed };
+  return { groups: g.levels.map(({ level, ...counts }) => ({ group: level, ...counts })), passed: g.passed, ...(g.incomplete !== undefined ? { incomplete: g.incomplete } : {}) };
 }
 
 /** The scenarios a selection picks from the hosted suite (--tier does not apply). */
@@ -72,6 +83,9 @@ export interface EmbeddedHosted {
   mint: () => Promise<string>;
   /** A key of another workspace of the embedded service. */
   otherApiKey: string;
+  /** An access token of the embedded service, and an identity-provider token, both past their exp. */
+  expiredToken: string;
+  expiredIdpToken: string;
 }
 
 const PROBE_PATH = DISCOVERY.protectedResource;
@@ -100,7 +114,9 @@ export async function runHosted(options: HostedProfileOptions & { suite: readonl
     const given = options.idpToken;
     const idpToken = embedded?.mint ?? (typeof given === 'string' ? async () => given : given);
     const otherApiKey = embedded?.otherApiKey ?? options.otherApiKey;
-    client.learn(apiKey, token, otherApiKey, typeof given === 'string' ? given : undefined);
+    const expiredToken = embedded?.expiredToken ?? options.expiredToken;
+    const expiredIdpToken = embedded?.expiredIdpToken ?? options.expiredIdpToken;
+    client.learn(apiKey, token, otherApiKey, typeof given === 'string' ? given : undefined, expiredToken, expiredIdpToken);
     const target: HostedTarget = {
       baseUrl,
       origin: new URL(baseUrl).origin,
@@ -113,6 +129,8 @@ export async function runHosted(options: HostedProfileOptions & { suite: readonl
       ...(token !== undefined ? { accessToken: token } : {}),
       ...((embedded?.target.workspaceId ?? options.workspaceId) !== undefined ? { workspaceId: (embedded?.target.workspaceId ?? options.workspaceId)! } : {}),
       ...(otherApiKey !== undefined ? { otherApiKey } : {}),
+      ...(expiredToken !== undefined ? { expiredToken } : {}),
+      ...(expiredIdpToken !== undefined ? { expiredIdpToken } : {}),
       ...(idpToken !== undefined ? { idpToken: async () => { const t = await idpToken(); client.learn(t); return t; } } : {}),
     };
     const section = (results: HostedScenarioResult[], warnings: string[]): HostedSection => {
@@ -122,6 +140,7 @@ export async function runHosted(options: HostedProfileOptions & { suite: readonl
         target: { url: baseUrl, origin: target.origin, embedded: target.embedded, credential: target.credentialKind, idpToken: embedded ? 'minted' : given !== undefined ? 'given' : 'none' },
         groups: g.groups,
         passed: g.passed,
+        ...(g.incomplete !== undefined ? { incomplete: g.incomplete } : {}),
         warnings: warnings.map((w) => client.scrub(w)),
         durationMs: performance.now() - started,
         scenarios: results,
@@ -131,6 +150,7 @@ export async function runHosted(options: HostedProfileOptions & { suite: readonl
     const driver = hostedDriver(client, target);
     const runOptions: RunOptions<HostedScenario, HostedLabel & Ending> = {
       ...runLimits(options),
+      ...(options.keepAssertions ? { keepAssertions: true } : {}),
       ...(options.onStart ? { onStart: options.onStart } : {}),
       ...(options.onResult ? { onResult: (r) => options.onResult!(client.scrubValue(r)) } : {}),
     };
@@ -173,7 +193,7 @@ function hostedDriver(client: RestClient, target: HostedTarget): RunDriver<Hoste
       const reach = await probe(signal);
       if (signal.aborted) return { ok: false, warnings: [] };
       // Unreachable only without any HTTP status (see callSetup in src/profiles/bridge/driver.ts).
-      if (reach.outcome.kind === 'transport' && reach.exchange.status === undefined) throw new TargetUnreachable(target.baseUrl, reach.outcome.reason);
+      if (reach.outcome.kind === 'transport' && !answered(reach)) throw new TargetUnreachable(target.baseUrl, reach.outcome.reason);
       const warnings: string[] = [];
       if (reach.outcome.kind === 'transport') warnings.push(`the probe ${PROBE_PATH} was answered, but: ${reach.outcome.reason}`);
       const auth = await client.request({ method: 'GET', url: `${target.baseUrl}/conversations`, operation: 'setup', authorization: target.credential.authorization!, signal });

@@ -90,8 +90,9 @@ export function classifyFailure(err: unknown, ctx: FailureContext): TransportOut
     const code = codes.find((c) => DNS_CODES.has(c));
     return { kind: 'transport', failure: 'dns', reason: `cannot resolve host ${ctx.host} (${code})` };
   }
+  // Raised while the header lines are read, so after the status line: the server answered.
   if (codes.includes('UND_ERR_HEADERS_OVERFLOW')) {
-    return { kind: 'transport', failure: 'too-large', reason: 'response headers too large' };
+    return { kind: 'transport', failure: 'too-large', reason: 'response headers too large (the status line arrived, then more header bytes than the client reads)' };
   }
   if (has(RESET_CODES)) {
     const got = ctx.bytes ?? 0;

@@ -17,15 +17,141 @@ export interface Advisory {
 export const ADVISORIES: readonly Advisory[] = [
   {
     id: 'ADV-refuse-missing-param',
-    expects: 'a call missing a required parameter is refused with 400 or 500 {"error": …} and changes nothing',
+    expects: 'a call missing a required parameter is refused with 400 or 500 {"error": …}',
     reason:
-      'the method tables mark parameters required, and the Errors section says what a failed call returns, but no sentence says a server must refuse a call that lacks one',
+      'the method tables mark parameters required, and the Errors section says what a failed call returns, but no sentence says a server must refuse a call that lacks one (it may read a default)',
     near: ['BRIDGE-ERRORS-1', 'BRIDGE-RESPONSE-6'],
   },
   {
     id: 'ADV-refuse-wrong-type',
-    expects: 'a parameter of the wrong JSON type is refused with 400 or 500 {"error": …} and changes nothing',
-    reason: 'the data model gives the types of fields, not what a server does with a parameter of another type',
+    expects: 'a parameter of the wrong JSON type is refused with 400 or 500 {"error": …}',
+    reason:
+      'the data model gives the types of fields, not what a server does with a parameter of another type; what it answers when it accepts one must still match the data model, and that is checked as a rule',
     near: ['BRIDGE-ERRORS-1', 'BRIDGE-GENERAL-5'],
+  },
+  {
+    id: 'ADV-failed-call-changes-nothing',
+    expects: 'a call answered with 400 or 500 {"error": …} leaves the stored data as it was',
+    reason:
+      'Errors rule 1 says what a failed call returns, not that it has no effect: no sentence makes a call atomic or says a refused write stores nothing',
+    near: ['BRIDGE-ERRORS-1', 'BRIDGE-RESPONSE-6'],
+  },
+  {
+    id: 'ADV-refuse-unknown-trace',
+    expects: 'add_step naming a trace_id that no trace has is refused with 400 or 500 {"error": …}',
+    reason:
+      'SPEC-4.2.1 links a step to its trace and Errors rule 2 says only that a lookup finding nothing is not an error; no sentence says a write naming an absent trace must fail (a server may start the trace, or keep the step)',
+    near: ['SPEC-4.2.1', 'BRIDGE-ERRORS-1', 'BRIDGE-ERRORS-2'],
+  },
+  {
+    id: 'ADV-refuse-unknown-status',
+    expects: 'record_tool_call with a status outside the six (pending, success, failure, error, timeout, cancelled) is refused with 400 or 500 {"error": …}',
+    reason:
+      'the data model lists the six statuses and every answer must carry one of them (checked as a rule), but no sentence says a server must refuse another value rather than read it as one of the six (for example "SUCCESS" as success)',
+    near: ['BRIDGE-MODEL-ToolCall.status', 'BRIDGE-STATES-1', 'BRIDGE-GENERAL-3'],
+  },
+  {
+    id: 'ADV-refuse-malformed-body',
+    expects: 'a request body that is not valid JSON (cut off, or with a trailing comma) is refused with 400 or 500 {"error": …}',
+    reason:
+      'the Request rules say what a client sends (a JSON object); no sentence says what a server does with a body that breaks them. When it fails the call, Errors rule 1 fixes the answer, and that is checked as a rule',
+    near: ['BRIDGE-REQUEST-1', 'BRIDGE-REQUEST-2', 'BRIDGE-ERRORS-1'],
+  },
+  {
+    id: 'ADV-search-results-distinct',
+    expects: 'a search answer (search_messages, search_entities) lists each stored item at most once',
+    reason:
+      'SPEC-2.3.1 and SPEC-3.4.1 say a search returns the matching items and SPEC-2.3.3 and SPEC-3.4.2 bound how many; no sentence forbids an item twice (an index of chunks can match one message twice; get_related_entities shows established queries repeating items, silent point related-repeats)',
+    near: ['SPEC-2.3.1', 'SPEC-2.3.3', 'SPEC-3.4.1', 'SPEC-3.4.2'],
+  },
+  {
+    id: 'ADV-limit-window',
+    expects: 'get_conversation(limit=N) keeps the first N or the last N messages of the conversation (a run from one end, oldest first)',
+    reason:
+      'SPEC-2.2.2 and SPEC-2.2.6 fix how many messages a limit returns, SPEC-2.2.1 their order and SPEC-2.2.4 their session (all checked as rules); which messages a limit keeps is not shown (the bridge document leaves "the meaning of limit" open), so N messages of the session that are not a run from one end break no sentence',
+    near: ['SPEC-2.2.2', 'SPEC-2.2.6', 'SPEC-2.2.1'],
+  },
+  {
+    id: 'ADV-search-preferences-limit',
+    expects: 'search_preferences(limit=N) returns at most N preferences',
+    reason:
+      'the method row gives search_preferences a limit? parameter, and every other limit of the protocol has its sentence (SPEC-2.3.3, SPEC-3.4.2, SPEC-4.6.3, SPEC-5.4.2), but none is written for search_preferences, and the bridge document leaves the meaning of its parameters open',
+    near: ['BRIDGE-METHOD-search_preferences', 'SPEC-3.5.1', 'SPEC-3.4.2'],
+  },
+  {
+    id: 'ADV-similar-traces-first',
+    expects: 'get_similar_traces ranks a trace whose task matches the query ahead of traces sharing no word with it',
+    reason:
+      'SPEC-5.4.1 says the traces with similar tasks are returned (checked as a rule); an answer may hold other traces too (the established adapters search nearest neighbours), and the bridge document leaves ordering open, so no sentence puts the similar ones first',
+    near: ['SPEC-5.4.1', 'BRIDGE-METHOD-get_similar_traces'],
+  },
+  {
+    id: 'ADV-properties-not-null',
+    expects: 'add_relationship without properties answers properties as a JSON object or leaves the field out, never null',
+    reason:
+      'General rule 5 says properties are JSON objects, but rule 4 lets an optional field be null when unset and the Relationship table is not shown, so whether properties is such a field is open; the data model checked for every answer takes an object or null',
+    near: ['BRIDGE-GENERAL-5', 'BRIDGE-GENERAL-4', 'BRIDGE-METHOD-add_relationship'],
+  },
+  // Platinum (issue 23).
+  {
+    id: 'ADV-delete-unknown-conversation',
+    expects: 'delete_conversation of an id that never named a conversation succeeds, like a second delete',
+    reason: 'SPEC-V5-5.1.3 makes a delete idempotent (a second delete of the same conversation succeeds); it does not say what deleting an id that never existed answers (silent point delete-unknown)',
+    near: ['SPEC-V5-5.1.3'],
+  },
+  {
+    id: 'ADV-bulk-refusal-atomic',
+    expects: 'a bulk_add_messages that is refused adds none of its messages',
+    reason: 'SPEC-V5-5.1.4 caps the input at 100 and BRIDGE-ERRORS-1 says what a failed call answers; neither says a refused call changes nothing',
+    near: ['SPEC-V5-5.1.4', 'BRIDGE-ERRORS-1'],
+  },
+  // ---------------------------------------------------------------- the hosted profile (issue 27)
+  {
+    id: 'ADV-invalid-token-401',
+    expects: 'a request whose bearer token is forged, expired or not meant for the service is answered 401',
+    reason: 'RFC 6750 §3.1 says the resource SHOULD answer invalid_token with 401; the hosted document shows no status for a refused credential, and the official clients read 401 and 403 alike. The rule is only that the request is not served',
+    near: ['RFC6750-3.1', 'HOSTED-AUTH-BEARER'],
+  },
+  {
+    id: 'ADV-refusal-4xx',
+    expects: 'a token endpoint answers a token it refuses with a 4xx status',
+    reason: 'a 5xx says the service failed rather than refused; the hosted document shows no error status, so the rule is only that no token is issued',
+    near: ['HOSTED-AUTH-5', 'HOSTED-AUTH-6', 'RFC8693-2.2.2'],
+  },
+  {
+    id: 'ADV-challenge-on-403',
+    expects: 'a 403 refusing a credential carries a Bearer challenge in WWW-Authenticate',
+    reason: 'RFC 6750 §3 asks for the header on every refused bearer request, but a 403 is not a 401 (RFC 9110 §11.6.1 binds only 401), and the document leaves 401 or 403 open',
+    near: ['RFC6750-3', 'RFC9110-11.6.1'],
+  },
+  {
+    id: 'ADV-invalid-token-error',
+    expects: 'the Bearer challenge answering a token that was sent and failed carries error="invalid_token"',
+    reason: 'RFC 6750 §3 says SHOULD',
+    near: ['RFC6750-3', 'RFC6750-3.1'],
+  },
+  {
+    id: 'ADV-list-keys-other-workspace',
+    expects: "a key list asked, with the caller's credential, for another workspace is refused or holds none of its keys",
+    reason: 'the payload table says list_api_keys takes "a workspace identifier" and returns "list of keys of that workspace"; it does not say the workspace must be the caller\'s (rule 4 says so for reveal only)',
+    near: ['HOSTED-PAYLOAD-list_api_keys', 'HOSTED-AUTH-4'],
+  },
+  {
+    id: 'ADV-deleted-not-found',
+    expects: 'a deleted conversation or entity, read by its id, answers 404 or 410',
+    reason: 'the document shows no error statuses, and the official clients\' end-to-end suites accept a soft delete that still answers the entity',
+    near: ['HOSTED-ENDPOINT-delete_conversation', 'HOSTED-ENDPOINT-delete_entity'],
+  },
+  {
+    id: 'ADV-deleted-gone-from-derived',
+    expects: 'after a delete, searches and the context no longer show what was deleted',
+    reason: 'derived views (search indexes, context) may lag behind a write on a real service (the official clients poll their searches); the document says nothing about when they catch up',
+    near: ['HOSTED-ENDPOINT-delete_conversation', 'HOSTED-ENDPOINT-delete_entity'],
+  },
+  {
+    id: 'ADV-feedback-shown',
+    expects: 'feedback given to an entity is shown by a later read of the entity or of its history',
+    reason: 'the document lists feedback among the fields it does not show ("Other fields of the hosted resources (… feedback, history records …): not shown")',
+    near: ['HOSTED-ENDPOINT-set_entity_feedback', 'SPEC-V5-5.3.1'],
   },
 ];

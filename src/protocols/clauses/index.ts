@@ -42,7 +42,7 @@ const PLATINUM_CLAUSE: Partial<Record<MethodName, string>> = {
 };
 
 /** The sentence that names a method and what it returns: its row of a method table. */
-export function methodSentence(method: MethodName): string {
+function methodSentence(method: MethodName): string {
   if (METHODS[method].tier !== 'platinum') return METHODS[method].tier === 'lifecycle' ? `BRIDGE-LIFECYCLE-${method}` : `BRIDGE-METHOD-${method}`;
   return PLATINUM_CLAUSE[method] ?? `HOSTED-ENDPOINT-${method}`;
 }
@@ -58,8 +58,28 @@ export function answerCites(method: MethodName): string[] {
 
 const MODEL_NAME = new Map<unknown, string>(Object.entries(MODEL).map(([name, schema]) => [schema, name]));
 
+/** The bridge resource tables (BRIDGE-MODEL-<name>); the other types of the model are stated elsewhere. */
+const TABLES = new Set(['Message', 'Conversation', 'Entity', 'ReasoningTrace', 'ReasoningStep', 'ToolCall']);
+
+/**
+ * What states the fields of a type the bridge document names without its fields ("not shown beyond
+ * their names"): the established SPEC's clauses on it, and the BaseAdapter row of the method, whose
+ * interface (tck/adapters/base_adapter.py) defines the result types. The envelope of delete_message
+ * is its response rule; setup's and Platinum's are stated by the method sentence itself.
+ */
+const NAMED_ONLY: Partial<Record<string, (method: MethodName) => string[]>> = {
+  SessionInfo: (m) => ['SPEC-2.4.2', 'SPEC-2.4.6', `SPEC-V3-${m}`],
+  Preference: (m) => ['SPEC-1.3.1', 'SPEC-1.3.2', `SPEC-V3-${m}`],
+  Fact: (m) => ['SPEC-1.4.1', 'SPEC-1.4.2', `SPEC-V3-${m}`],
+  ToolStats: (m) => ['SPEC-4.7.1', `SPEC-V3-${m}`],
+  Relationship: (m) => ['SPEC-5.2.4', `SPEC-V3-${m}`],
+  DeleteResult: () => [RESPONSE_RULE.deleted],
+};
+
 /** What a call's answer body enforces: the method's row and the data model of what it returns. */
 export function modelCites(method: MethodName): string[] {
   const name = MODEL_NAME.get(METHODS[method].result);
-  return name === undefined ? [methodSentence(method)] : [methodSentence(method), `BRIDGE-MODEL-${name}`];
+  if (name === undefined) return [methodSentence(method)];
+  if (TABLES.has(name)) return [methodSentence(method), `BRIDGE-MODEL-${name}`];
+  return [methodSentence(method), ...(NAMED_ONLY[name]?.(method) ?? [])];
 }

@@ -24,4 +24,15 @@ export interface Sentence {
    * protocol, or it is informative): why. The clause map lists it with this reason.
    */
   unchecked?: string;
+  /**
+   * A name for several sentences (a table as a whole, BRIDGE-MODEL-Message; a clause of several
+   * sentences, SPEC-V5-5.5.1): citing it cites each of them. Not counted as a sentence of its own.
+   */
+  parts?: readonly string[];
+  /**
+   * A general sentence the kit enforces through more specific ones (BRIDGE-SERVICE-3, "returns JSON
+   * that matches the data model", through the resource tables): an assertion citing one of these
+   * counts for it too.
+   */
+  via?: readonly string[];
 }

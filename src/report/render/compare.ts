@@ -81,7 +81,7 @@ header { padding: 22px 32px; background: #fff; border-bottom: 1px solid var(--li
 h1 { margin: 0 0 4px; font-size: 22px; } .lead { margin: 0 0 14px; color: var(--muted); }
 .impls { display: flex; gap: 14px; flex-wrap: wrap; }
 .impl { display: flex; gap: 12px; align-items: center; background: #fff; border: 1px solid var(--line); border-radius: 10px; padding: 10px 14px; }
-.dot { width: 64px; height: 64px; border-radius: 50%; color: #fff; display: flex; align-items: center; justify-content: center; font-weight: 800; font-size: 12px; letter-spacing: .05em; box-shadow: inset 0 -4px 0 rgba(0,0,0,.15); }
+.dot { flex: none; width: 64px; height: 64px; border-radius: 50%; color: #fff; display: flex; align-items: center; justify-content: center; font-weight: 800; font-size: 12px; letter-spacing: .05em; box-shadow: inset 0 -4px 0 rgba(0,0,0,.15); }
 .impl .name { font-weight: 700; overflow-wrap: anywhere; max-width: 260px; } .impl .sub { color: var(--muted); font-size: 12px; }
 main { padding: 8px 32px 24px; }
 h2 { font-size: 17px; margin: 20px 0 8px; }
@@ -95,19 +95,33 @@ td.o-passed { background: #e6f6ea; color: var(--pass); } td.o-failed { backgroun
 td.o-skipped, td.o-not-run, td.o-none { background: #f1f3f6; color: var(--skip); }
 details > summary { cursor: pointer; font-weight: 600; margin: 16px 0 8px; }
 footer { padding: 0 32px 24px; color: var(--muted); font-size: 12px; }
+.letter { display: inline-block; min-width: 1.4em; padding: 0 4px; border-radius: 4px; background: var(--fg); color: #fff; font-size: 11px; text-align: center; }
+th.impl-col { overflow-wrap: anywhere; min-width: 6em; }
+td.sid .stitle { display: none; }
+.scroll { overflow-x: auto; }
+@media (max-width: 640px) {
+  header, main, footer { padding-left: 12px; padding-right: 12px; }
+  .impl { width: 100%; } .impl .name { max-width: none; }
+  /* The verdicts stay on screen: the title moves under the id, the columns keep their letters. */
+  th.title, td.title, th.impl-col .iname { display: none; }
+  th.impl-col { min-width: 0; }
+  td.sid { white-space: normal; } td.sid .stitle { display: block; font-family: system-ui, sans-serif; font-size: 12px; color: var(--muted); }
+  th, td { padding: 4px 6px; }
+}
 `;
 
 function tableHtml(c: Comparison, sections: readonly Section[]): string {
-  const head = `<thead><tr><th>scenario</th><th>title</th>${c.implementations.map((m) => `<th>${esc(m.name)}</th>`).join('')}</tr></thead>`;
+  // Each verdict column: its letter (the cards above name it) and, where there is room, the name.
+  const head = `<thead><tr><th>scenario</th><th class="title">title</th>${c.implementations.map((m, i) => `<th class="impl-col" title="${esc(m.name)}"><span class="letter">${letter(i)}</span> <span class="iname">${esc(m.name)}</span></th>`).join('')}</tr></thead>`;
   const body = sections
     .map((s) => {
       const rows = s.rows
-        .map((r) => `<tr><td class="sid">${esc(r.id)}</td><td>${esc(r.title)}</td>${r.outcomes.map((o) => `<td class="o o-${o ?? 'none'}">${esc(label(o))}</td>`).join('')}</tr>`)
+        .map((r) => `<tr><td class="sid">${esc(r.id)}<span class="stitle">${esc(r.title)}</span></td><td class="title">${esc(r.title)}</td>${r.outcomes.map((o) => `<td class="o o-${o ?? 'none'}">${esc(label(o))}</td>`).join('')}</tr>`)
         .join('');
       return `<tr><th class="group" colspan="${2 + c.implementations.length}">${esc(heading(s))}</th></tr>${rows}`;
     })
     .join('');
-  return `<table>${head}<tbody>${body}</tbody></table>`;
+  return `<div class="scroll"><table>${head}<tbody>${body}</tbody></table></div>`;
 }
 
 export function renderCompareHtml(c: Comparison): string {
@@ -115,7 +129,7 @@ export function renderCompareHtml(c: Comparison): string {
     .map((m, i) => {
       const { passed, total } = passCount(c, i);
       const colour = TIER_COLOUR[m.achieved ?? 'none'];
-      return `<div class="impl"><div class="dot" style="background:${colour}">${esc(tierName(m.achieved))}</div><div><div class="name">${esc(m.name)}</div><div class="sub">${passed}/${total} passed · ${esc(m.kind)} · kit ${esc(m.kit)}</div></div></div>`;
+      return `<div class="impl"><div class="dot" style="background:${colour}">${esc(tierName(m.achieved))}</div><div><div class="name"><span class="letter">${letter(i)}</span> ${esc(m.name)}</div><div class="sub">${passed}/${total} passed · ${esc(m.kind)} · kit ${esc(m.kit)}</div></div></div>`;
     })
     .join('');
   const differing = c.differing.length > 0 ? `<h2>Where they differ (${differCount(c)})</h2>${tableHtml(c, c.differing)}` : '<h2>No scenario differs</h2>';

@@ -5,11 +5,12 @@
 import type { ChalkInstance } from 'chalk';
 import type { Exchange } from '../../engine/evidence.js';
 import type { AnyReportScenario, Gate, Report } from '../model.js';
-import { causeLine, causesOf, compactIds } from '../causes.js';
+import { causeLine, causesOf, compactIds, rootCount } from '../causes.js';
 import { exploreFailureLines } from './explore.js';
 import { colorFor, type ColorTarget } from './color.js';
 import { totalsLine } from './totals.js';
-import { OUTCOME_LABEL, evidenceText, failureLines, indent, layOut, type FailureLine, type Outcome } from './text.js';
+import { OUTCOME_LABEL, advisoryDetail, advisoryHeadline, evidenceText, failureLines, indent, layOut, type FailureLine, type Outcome } from './text.js';
+import { advisoriesOf } from '../advisories.js';
 import { verdicts, viewOf, type SectionRow } from './view.js';
 
 export interface ConsoleStream extends ColorTarget {
@@ -186,19 +187,24 @@ export class ConsoleReporter {
     if (!this.options.quiet && bad.length > 0) {
       // Causes first: one defect failing 200 scenarios is one entry, shown by its first scenario.
       this.w();
-      this.w(c.bold(`Failures (${bad.length}) from ${causes.length} cause${causes.length === 1 ? '' : 's'}`));
-      causes.forEach((cause, i) => {
+      const roots = rootCount(causes);
+      this.w(c.bold(`Failures (${bad.length}) from ${roots} cause${roots === 1 ? '' : 's'}`));
+      let i = 0;
+      for (const cause of causes) {
         this.w();
-        this.w(c.bold(`Cause ${i + 1} of ${causes.length}: ${causeLine(cause)}`));
+        // A follow-on is told under the cause it repeats, by its line alone.
+        this.w(cause.sameAs ? `  follow-on: ${causeLine(cause)}` : c.bold(`Cause ${++i} of ${roots}: ${causeLine(cause)}`));
         this.w(`  scenarios: ${compactIds(cause.scenarios.map((s) => s.id))}`);
-        if (!this.options.verbose) this.failure(cause.scenarios[0]!, cause.scenarios.length > 1 ? '  the first of them:' : undefined);
-      });
+        if (!this.options.verbose && !cause.sameAs) this.failure(cause.scenarios[0]!, cause.scenarios.length > 1 ? '  the first of them:' : undefined);
+      }
       if (this.options.verbose) {
         this.w();
         this.w(c.bold(`Every failure (${bad.length})`));
         for (const r of bad) this.failure(r);
       }
     }
+    const advisories = advisoriesOf(report);
+    if (!this.options.quiet && advisories.failed > 0 && advisories.mode === 'report') this.advisories(advisories);
     for (const warning of view.warnings) this.w(c.yellow(`warning: ${warning}`));
     this.w();
     view.sections.forEach((section, i) => {
@@ -207,10 +213,25 @@ export class ConsoleReporter {
     });
     this.w();
     // An explore-only report has no graded section: its own verdict line says what ran.
-    if (view.sections.length > 0 || report.explore === undefined) this.w(totalsLine(report, causes.length));
-    for (const v of verdicts(report)) this.w(v.ok ? c.bold.green(v.text) : c.bold.red(v.text));
+    if (view.sections.length > 0 || report.explore === undefined) this.w(totalsLine(report, rootCount(causes)));
+    const headline = advisoryHeadline(advisories);
+    if (headline !== undefined) this.w(advisories.failed > 0 ? c.yellow(headline) : headline);
+    for (const v of verdicts(report)) this.w(v.ok ? c.bold.green(v.text) : v.incomplete ? c.bold.yellow(v.text) : c.bold.red(v.text));
     if (report.explore) for (const line of exploreFailureLines(report.explore)) this.w(line);
     if (report.gate) this.gate(report.gate);
+  }
+
+  /** The advisories that did not hold, after the failures and apart from them: never counted in the table. */
+  private advisories(a: ReturnType<typeof advisoriesOf>): void {
+    const c = this.c;
+    this.w();
+    this.w(c.bold.yellow(`Advisories that did not hold (${a.failed}): the kit's own readings, not failures`));
+    for (const d of advisoryDetail(a, this.options.verbose ? Infinity : 5)) {
+      this.w();
+      this.w(c.yellow(d.head));
+      this.w(c.dim(`  ${d.why}`));
+      for (const line of d.scenarios) this.w(`  ${line}`);
+    }
   }
 
   private failure(r: AnyReportScenario, intro?: string): void {
@@ -241,7 +262,7 @@ export class ConsoleReporter {
     this.w(c.bold(row([title, 'passed', 'failed', 'error', 'skipped', 'not run'], last)));
     for (const t of shown) {
       const line = row([t.name, ...[t.passed, t.failed, t.error, t.skipped, t.notRun].map(String)], t.verdict.map((v) => v.text));
-      this.w(t.ok ? c.green(line) : c.red(line));
+      this.w(t.ok ? c.green(line) : t.incomplete ? c.yellow(line) : c.red(line));
     }
   }
 

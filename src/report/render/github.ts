@@ -4,7 +4,8 @@ import { appendFile } from 'node:fs/promises';
 import type { Report } from '../model.js';
 import { renderMarkdown } from './markdown.js';
 import { causeLine, causesOf, compactIds } from '../causes.js';
-import { clip } from './text.js';
+import { clip, withCites } from './text.js';
+import { advisoriesOf } from '../advisories.js';
 import { scenariosOf } from './view.js';
 
 const escapeData = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
@@ -12,6 +13,8 @@ const escapeProperty = (s: string) => escapeData(s).replace(/:/g, '%3A').replace
 
 /** GitHub shows about ten annotations per step: one per root cause up to this many, then a pointer to the summary. */
 const MAX_ANNOTATIONS = 10;
+/** Advisories get their own few: notices, one per advisory id. */
+const MAX_ADVISORY_NOTICES = 5;
 
 /** The workflow commands for a report's failures, one per root cause (and a gate's fixed scenarios). */
 export function githubAnnotations(report: Report): string[] {
@@ -24,8 +27,9 @@ export function githubAnnotations(report: Report): string[] {
   const lines = shown.map((c) => {
     const allKnown = c.scenarios.every((s) => known.has(s.id));
     const n = c.scenarios.length;
-    const title = `${n} scenario${n === 1 ? '' : 's'} ${allKnown ? 'known (in the baseline): ' : 'failing: '}${c.blockedBy ? `blocked by ${c.blockedBy}` : (c.method ?? c.scenarios[0]!.id)}`;
-    const body = `${causeLine(c)}\nscenarios: ${compactIds(c.scenarios.map((s) => s.id))}\nfirst: ${c.scenarios[0]!.id} ${c.scenarios[0]!.title} (${c.scenarios[0]!.clauses.join(', ')})`;
+    const title = `${n} scenario${n === 1 ? '' : 's'} ${allKnown ? 'known (in the baseline): ' : 'failing: '}${c.blockedBy ? `blocked by ${c.blockedBy}` : (c.method ?? (c.methods.length > 0 ? c.methods.join(', ') : c.scenarios[0]!.id))}`;
+    const first = c.scenarios[0]!;
+    const body = `${causeLine(c)}\nscenarios: ${compactIds(c.scenarios.map((s) => s.id))}\nfirst: ${first.id} ${first.title}: ${withCites((first.message ?? first.outcome).split('\n')[0]!, first.cites?.length ? first.cites : first.clauses)}`;
     return `::${allKnown ? 'warning' : 'error'} title=${escapeProperty(title)}::${escapeData(clip(body, 4000))}`;
   });
   // A run that did not check everything (unreachable, interrupted, cut by a limit) says so first.
@@ -38,6 +42,19 @@ export function githubAnnotations(report: Report): string[] {
     const n = rest.reduce((sum, c) => sum + c.scenarios.length, 0);
     lines.push(`::error title=${escapeProperty(`${rest.length} more causes`)}::${escapeData(`${rest.length} more causes (${n} scenarios) in the step summary and report.json`)}`);
   }
+  // Advisories that did not hold (run "report"): notices, never errors; they fail nothing.
+  const advisories = advisoriesOf(report);
+  if (advisories.mode === 'report') {
+    for (const b of advisories.byId.slice(0, MAX_ADVISORY_NOTICES)) {
+      const title = `advisory ${b.id}: ${b.failed} did not hold`;
+      const body = `expects ${b.expects}\nwhy it is not a rule: ${b.reason}\n${b.scenarios.slice(0, 5).map((s) => `${s.id}: ${s.message.split('\n')[0]}`).join('\n')}`;
+      lines.push(`::notice title=${escapeProperty(title)}::${escapeData(clip(body, 4000))}`);
+    }
+    if (advisories.byId.length > MAX_ADVISORY_NOTICES) lines.push(`::notice title=${escapeProperty(`${advisories.byId.length - MAX_ADVISORY_NOTICES} more advisories`)}::${escapeData('in the step summary and report.json')}`);
+  }
+  // An incomplete hosted profile (issue 27): not a failure, but not a pass either; it says what completes it.
+  const incomplete = report.hosted?.incomplete;
+  if (incomplete) lines.push(`::warning title=${escapeProperty('hosted profile incomplete')}::${escapeData(`scenarios were skipped for inputs the run lacked: pass ${incomplete.join(' and ')} to complete it`)}`);
   for (const id of report.gate?.fixed ?? []) {
     lines.push(`::error title=${escapeProperty(`${id} fixed`)}::${escapeData(`fixed: remove ${id} from the baseline ${report.gate!.baseline}`)}`);
   }

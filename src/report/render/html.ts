@@ -10,11 +10,15 @@
 // points to the browser's own find. The Content-Security-Policy admits exactly that script by its
 // SHA-256 and nothing else, so a hostile answer still could not run code in the report even if
 // something slipped through the escaping.
-import { causeLine, causesOf, compactIds } from '../causes.js';
+import { causeLine, causesOf, compactIds, rootCount } from '../causes.js';
 import { isFailing, type AnyReportScenario, type Gate, type Report } from '../model.js';
 import { SEARCH_CSS, SEARCH_SCRIPT, SEARCH_SCRIPT_HASH, searchBox, searchText } from './search.js';
 import { exploreFailureLines } from './explore.js';
-import { OUTCOME_LABEL, clip, diffText, expectedActualDiff, isFailure, placeOf, type Outcome } from './text.js';
+import { OUTCOME_LABEL, advisoryHeadline, clip, diffText, expectedActualDiff, isFailure, placeOf, withCites, type Outcome } from './text.js';
+import { advisoriesOf } from '../advisories.js';
+import type { AdvisorySummary } from '../model.js';
+import { printable } from '../../engine/evidence.js';
+import { cutAt } from '../../util/words.js';
 import { shortVerdict, verdicts, viewOf, type ReportView, type SectionRow } from './view.js';
 
 type Exchange = AnyReportScenario['exchanges'][number];
@@ -27,11 +31,18 @@ export function esc(value: unknown): string {
   return String(value).replace(/[&<>"']/g, (ch) => ESCAPES[ch]!);
 }
 
+/**
+ * Text for an attribute value that holds what a server sent (the search text of a row): escaped,
+ * and `=` written as a character reference too, so no text inside a tag reads as another attribute
+ * (`src=`), even to a tool that does not parse HTML. The browser reads it back as it was.
+ */
+const attr = (value: unknown) => esc(value).replace(/=/g, '&#61;');
+
 /** Largest body shown per exchange in the page (report.json keeps up to 64 KiB). */
 const BODY_CAP = 20_000;
 
 /** White text on each of these has a contrast ratio of at least 4.5:1 (WCAG AA; test/reporters/html-layout.test.ts). */
-export const TIER_COLOUR: Record<string, string> = { bronze: '#8f5427', silver: '#617080', gold: '#8a6a0e', platinum: '#7e22ce', none: '#b42318', passed: '#1a7f45', failed: '#b42318' };
+export const TIER_COLOUR: Record<string, string> = { bronze: '#8f5427', silver: '#617080', gold: '#8a6a0e', platinum: '#7e22ce', none: '#b42318', passed: '#1a7f45', failed: '#b42318', incomplete: '#a15c07' };
 
 const CSS = `
 :root { --fg:#1d2430; --muted:#5b6573; --line:#d9dee5; --bg:#f6f7f9; --pass:#1f8a4c; --fail:#c4322b; --err:#d9730d; --skip:#8a94a3; }
@@ -43,7 +54,7 @@ header.top { display: flex; gap: 28px; align-items: center; padding: 24px 32px; 
 .badge .value { font-size: 28px; font-weight: 800; letter-spacing: .04em; }
 h1 { margin: 0 0 6px; font-size: 22px; }
 .verdict { font-weight: 600; margin: 0 0 10px; }
-.verdict.ok { color: var(--pass); } .verdict.bad { color: var(--fail); }
+.verdict.ok { color: var(--pass); } .verdict.bad { color: var(--fail); } .verdict.incomplete { color: var(--err); }
 dl.meta { display: grid; grid-template-columns: max-content 1fr; gap: 2px 14px; margin: 0; color: var(--muted); }
 dl.meta dt { font-weight: 600; } dl.meta dd { margin: 0; overflow-wrap: anywhere; }
 section, main, footer, nav.filter { padding: 16px 32px; }
@@ -54,7 +65,7 @@ section, main, footer, nav.filter { padding: 16px 32px; }
 .bar span { display: block; height: 100%; }
 .seg-passed { background: var(--pass); } .seg-failed { background: var(--fail); } .seg-error { background: var(--err); } .seg-skipped, .seg-not-run { background: var(--skip); }
 .counts { color: var(--muted); font-variant-numeric: tabular-nums; }
-.reached { font-weight: 700; text-align: right; } .reached.yes { color: var(--pass); } .reached.no { color: var(--fail); }
+.reached { font-weight: 700; text-align: right; } .reached.yes { color: var(--pass); } .reached.no { color: var(--fail); } .reached.incomplete { color: var(--err); }
 .notice { background: #fff7e6; border: 1px solid #f3d19c; border-radius: 8px; padding: 10px 14px; margin: 0 0 8px; }
 .gate.ok { background: #ecf8f0; border-color: #a6dcb9; } .gate.bad { background: #fdeceb; border-color: #f2b8b5; }
 .filter { display: flex; gap: 6px; align-items: center; flex-wrap: wrap; }
@@ -67,6 +78,11 @@ body:has(#show-skipped:checked) .scn:not(.o-skipped):not(.o-not-run) { display: 
 body:has(#show-failures:checked) .tier-group:not(:has(.scn.bad)),
 body:has(#show-passed:checked) .tier-group:not(:has(.scn.o-passed)),
 body:has(#show-skipped:checked) .tier-group:not(:has(.scn.o-skipped, .scn.o-not-run)) { display: none; }
+body:has(#show-advisories:checked) .scn:not(.adv) { display: none; }
+body:has(#show-advisories:checked) .tier-group:not(:has(.scn.adv)) { display: none; }
+.adv-badge { display: inline-block; margin-left: 10px; padding: 2px 10px; border-radius: 999px; background: #fff7e6; border: 1px solid #f3d19c; color: #8a5a00; font-size: 13px; font-weight: 600; vertical-align: middle; }
+.advmark { flex: none; font-size: 11px; font-weight: 700; color: #8a5a00; }
+.advisories li { margin: 0 0 8px; overflow-wrap: anywhere; } .advisories .why { color: var(--muted); font-size: 12px; }
 h2 { font-size: 16px; text-transform: capitalize; margin: 18px 0 8px; }
 details.scn { background: #fff; border: 1px solid var(--line); border-left: 5px solid var(--skip); border-radius: 6px; margin: 0 0 6px; }
 details.scn.o-passed { border-left-color: var(--pass); } details.scn.o-failed { border-left-color: var(--fail); } details.scn.o-error { border-left-color: var(--err); }
@@ -113,7 +129,7 @@ ${SEARCH_CSS}
 export const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'none'; base-uri 'none'";
 
 /** A tier's (or a hosted group's) bar; `standing` words its verdict (a tier: its own scenarios, then whether it is reached). */
-function bar(t: Summary, name: string, standing: { text: string; ok: boolean }): string {
+function bar(t: Summary, name: string, standing: { text: string; ok: boolean; incomplete?: true }): string {
   const segs: [string, number][] = [
     ['passed', t.passed],
     ['failed', t.failed],
@@ -126,7 +142,7 @@ function bar(t: Summary, name: string, standing: { text: string; ok: boolean }):
     .map(([k, n]) => `<span class="seg-${k}" style="width:${((n / t.total) * 100).toFixed(3)}%" title="${n} ${k}"></span>`)
     .join('');
   const counts = `${t.passed} passed · ${t.failed} failed · ${t.error} error · ${t.skipped} skipped · ${t.notRun} not run`;
-  return `<div class="tier"><div class="name">${esc(name)}</div><div class="bar" role="img" aria-label="${esc(counts)}">${spans}</div><div class="counts">${esc(counts)}</div><div class="reached ${standing.ok ? 'yes' : 'no'}">${esc(standing.text)}</div></div>`;
+  return `<div class="tier"><div class="name">${esc(name)}</div><div class="bar" role="img" aria-label="${esc(counts)}">${spans}</div><div class="counts">${esc(counts)}</div><div class="reached ${standing.ok ? 'yes' : standing.incomplete ? 'incomplete' : 'no'}">${esc(standing.text)}</div></div>`;
 }
 
 function prettyBody(ex: Exchange): string {
@@ -165,8 +181,9 @@ function exchange(ex: Exchange, open: boolean): string {
   const answer =
     ex.status === undefined
       ? ''
-      : `<div class="cap">answer</div><pre>${esc(`${ex.status} ${ex.contentType ?? '(no content-type)'}${ex.responseBytes === undefined ? '' : `, ${ex.responseBytes} bytes`}\n${clip(prettyAnswer(ex.responseText ?? ''), BODY_CAP)}`)}</pre>`;
-  return `<details class="ex"${open ? ' open' : ''}><summary>${head}</summary><div class="cap">request</div><pre>${esc(`${headers}${bodyless ? '' : clip(prettyBody(ex), BODY_CAP)}`)}</pre>${answer}</details>`;
+      : `<div class="cap">answer</div><pre>${esc(printable(`${ex.status} ${ex.contentType ?? '(no content-type)'}${ex.responseBytes === undefined ? '' : `, ${ex.responseBytes} bytes`}\n${clip(prettyAnswer(ex.responseText ?? ''), BODY_CAP)}`))}</pre>`;
+  // printable: control and bidi characters of a server's answer shown escaped, as on the console.
+  return `<details class="ex"${open ? ' open' : ''}><summary>${head}</summary><div class="cap">request</div><pre>${esc(printable(`${headers}${bodyless ? '' : clip(prettyBody(ex), BODY_CAP)}`))}</pre>${answer}</details>`;
 }
 
 function diff(s: AnyReportScenario): string {
@@ -184,13 +201,27 @@ function causesSection(view: ReportView): string {
   const items = causes.map(
     (c) => `<li>${esc(causeLine(c))}<div class="ids">${esc(compactIds(c.scenarios.map((s) => s.id)))}</div></li>`,
   );
-  return `<section class="causes"><div class="notice"><strong>${causes.length} cause${causes.length === 1 ? '' : 's'} of the failures</strong><ol>${items.join('')}</ol></div></section>`;
+  const roots = rootCount(causes);
+  return `<section class="causes"><div class="notice"><strong>${roots} cause${roots === 1 ? '' : 's'} of the failures</strong><ol>${items.join('')}</ol></div></section>`;
+}
+
+/**
+ * A failure's one line: its first line, and when that only announces what follows
+ * ("add_message: response does not match the data model:"), the first line that says it.
+ */
+export function informativeLine(message: string | undefined): string {
+  const lines = (message ?? '').split('\n');
+  const first = lines[0] ?? '';
+  const next = lines.slice(1).find((l) => l.trim() !== '');
+  return first.trimEnd().endsWith(':') && next !== undefined ? `${first.trimEnd()} ${next.trim()}` : first;
 }
 
 function scenario(s: AnyReportScenario): string {
   const bad = isFailure(s);
   const parts = [`<p>clauses ${esc(s.clauses.join(', '))} · group ${esc(s.group)} · ${esc(placeOf(s))}${s.notImplemented ? ' · not implemented' : ''}</p>`];
-  if (s.message) parts.push(`<pre class="${bad ? 'message' : ''}">${esc(s.message)}</pre>`);
+  if (s.message) parts.push(`<pre class="${bad ? 'message' : ''}">${esc(bad ? [withCites(s.message.split('\n')[0]!, s.cites), ...s.message.split('\n').slice(1)].join('\n') : s.message)}</pre>`);
+  const notes = s.advisories ?? [];
+  if (notes.length) parts.push(`<p>advisories that did not hold (the kit's own readings, not failures)</p><ul>${notes.map((n) => `<li>${esc(n.id)}: ${esc(n.message)}</li>`).join('')}</ul>`);
   parts.push(diff(s));
   if (s.notes.length) parts.push(`<p>notes</p><ul>${s.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>`);
   if (s.exchanges.length) {
@@ -199,13 +230,26 @@ function scenario(s: AnyReportScenario): string {
   if (s.repro) parts.push(`<details class="repro"><summary>reproduce with curl (bash)</summary><pre>${esc(s.repro)}</pre></details>`);
   const ms = `${Math.round(s.durationMs)} ms`;
   // A failing row says why in one line, so the list reads without opening anything.
-  const first = s.message?.split('\n')[0] ?? '';
-  const line = bad && first ? `<span class="smsg">${esc(first.length > 300 ? `${first.slice(0, 300)}…` : first)}</span>` : '';
+  const informative = informativeLine(s.message);
+  const first = informative ? withCites(informative, s.cites) : '';
+  const line = bad && first ? `<span class="smsg">${esc(first.length > 300 ? `${cutAt(first, 300)}…` : first)}</span>` : '';
+  const mark = notes.length ? `<span class="advmark" title="advisories that did not hold">ADVISORY ×${notes.length}</span>` : '';
   return (
-    `<details class="scn o-${esc(s.outcome)}${bad ? ' bad' : ''}" id="${esc(s.id)}" data-search="${esc(searchText(s))}">` +
-    `<summary><span class="outcome">${esc(OUTCOME_LABEL[s.outcome])}</span><span class="sid">${esc(s.id)}</span><span class="stitle">${esc(s.title)}${line}</span><span class="ms">${ms}</span></summary>` +
+    `<details class="scn o-${esc(s.outcome)}${bad ? ' bad' : ''}${notes.length ? ' adv' : ''}" id="${esc(s.id)}" data-search="${attr(searchText(s))}">` +
+    `<summary><span class="outcome">${esc(OUTCOME_LABEL[s.outcome])}</span><span class="sid">${esc(s.id)}</span><span class="stitle">${esc(s.title)}${line}</span>${mark}<span class="ms">${ms}</span></summary>` +
     `<div class="sbody">${parts.join('')}</div></details>`
   );
+}
+
+/** The advisories that did not hold, by id: what each expects and why it is not a rule, and where (server text escaped). */
+function advisoriesSection(a: AdvisorySummary): string {
+  if (a.failed === 0) return '';
+  const items = a.byId.map(
+    (b) =>
+      `<li><strong>${esc(b.id)}</strong> (${b.failed}×): expects ${esc(b.expects)}<div class="why">why it is not a rule: ${esc(b.reason)}</div>` +
+      `<ul>${b.scenarios.map((x) => `<li><a href="#${esc(x.id)}">${esc(x.id)}</a>: ${esc(x.message.split('\n')[0])}</li>`).join('')}</ul></li>`,
+  );
+  return `<section class="advisories"><div class="notice"><strong>${esc(advisoryHeadline(a) ?? '')}</strong><ol>${items.join('')}</ol></div></section>`;
 }
 
 function gate(g: Gate): string {
@@ -222,12 +266,15 @@ function gate(g: Gate): string {
 
 function filter(view: ReportView): string {
   const all = view.scenarios;
+  // Nothing to filter or search (an explore report): no empty controls.
+  if (all.length === 0) return '';
   const count = (f: (o: Outcome) => boolean) => all.filter((s) => f(s.outcome)).length;
   const options: [string, string, number][] = [
     ['all', 'All', all.length],
     ['failures', 'Failures', count(isFailing)],
     ['passed', 'Passed', count((o) => o === 'passed')],
     ['skipped', 'Skipped / not run', count((o) => o === 'skipped' || o === 'not-run')],
+    ...(all.some((x) => x.advisories?.length) ? [['advisories', 'Advisories', all.filter((x) => x.advisories?.length).length] as [string, string, number]] : []),
   ];
   // Open on the failures when there are any: they are what the reader came for.
   const first = options[1]![2] > 0 ? 'failures' : 'all';
@@ -241,15 +288,18 @@ export function renderHtml(report: Report): string {
   // The badge: the first section's verdict (the tier reached, a selection's, the hosted profile's).
   const badge = shortVerdict(report);
   const colour = TIER_COLOUR[badge.colour]!;
+  const advisories = advisoriesOf(report);
+  const headline = advisoryHeadline(advisories);
   const meta: [string, string][] = [
     ...view.sections.flatMap((s) => s.about),
+    ...(headline !== undefined ? [['advisories', headline] as [string, string]] : []),
     ['kit', `${report.kit.name} ${report.kit.version}, bridge protocol ${report.kit.protocol}${report.target.protocolVersion ? ` (target reports ${report.target.protocolVersion})` : ''}`],
     ['run', `${report.startedAt} – ${report.endedAt} (${(report.durationMs / 1000).toFixed(1)} s)`],
     ['environment', `node ${report.environment.node}, ${report.environment.platform}/${report.environment.arch}`],
   ];
   const rows = view.sections.flatMap((section) => section.rows.filter((r) => r.total > 0));
   const groups = rows.map((r) => `<div class="tier-group"><h2>${esc(r.path.join(': '))}</h2>${r.scenarios.map(scenario).join('\n')}</div>`);
-  const bars = rows.map((r) => bar(r, r.path.join(' '), { text: r.standing, ok: r.ok }));
+  const bars = rows.map((r) => bar(r, r.path.join(' '), { text: r.standing, ok: r.ok, ...(r.incomplete ? { incomplete: true as const } : {}) }));
   const warnings = view.warnings;
   return `<!doctype html>
 <html lang="en">
@@ -264,8 +314,8 @@ export function renderHtml(report: Report): string {
 <header class="top">
 <div class="badge" style="background:${colour}" role="img" aria-label="${esc(badge.label)} ${esc(badge.value)}"><span class="label">${esc(badge.label)}</span><span class="value">${esc(badge.value)}</span></div>
 <div>
-<h1>agent-memory-tck conformance report</h1>
-${verdicts(report).map((v) => `<p class="verdict ${v.ok ? 'ok' : 'bad'}">${esc(v.text)}</p>`).join('\n')}
+<h1>agent-memory-tck conformance report${advisories.failed > 0 ? `<span class="adv-badge" title="${esc(headline ?? '')}">${advisories.failed} advisor${advisories.failed === 1 ? 'y' : 'ies'}${advisories.mode === 'fail' ? ' (failing)' : ''}</span>` : ''}</h1>
+${verdicts(report).map((v) => `<p class="verdict ${v.ok ? 'ok' : v.incomplete ? 'incomplete' : 'bad'}">${esc(v.text)}</p>`).join('\n')}
 <dl class="meta">${meta.map(([k, v]) => `<dt>${k}</dt><dd>${esc(v)}</dd>`).join('')}</dl>
 </div>
 </header>
@@ -273,6 +323,7 @@ ${verdicts(report).map((v) => `<p class="verdict ${v.ok ? 'ok' : 'bad'}">${esc(v
 ${report.explore?.failure ? `<section><h2>explore: minimal failing sequence</h2><pre>${esc(exploreFailureLines(report.explore).join('\n'))}</pre></section>` : ''}
 ${report.gate || warnings.length ? `<section>${report.gate ? gate(report.gate) : ''}${warnings.map((w) => `<div class="notice">warning: ${esc(w)}</div>`).join('')}</section>` : ''}
 ${causesSection(view)}
+${advisoriesSection(advisories)}
 ${filter(view)}
 <main>
 ${groups.join('\n')}

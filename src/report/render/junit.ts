@@ -5,7 +5,9 @@
 import junitModule, { type Builder } from 'junit-report-builder';
 import type { AnyReportScenario, Report } from '../model.js';
 import { exploreFailureLines } from './explore.js';
-import { failureText, placeOf } from './text.js';
+import { citedFirstLine, failureText, placeOf } from './text.js';
+import { advisoriesOf, failedAdvisory } from '../advisories.js';
+import type { AdvisorySummary } from '../model.js';
 import { scenariosOf, viewOf } from './view.js';
 
 // The package is CommonJS (`module.exports = builder`) while its types declare a default export.
@@ -15,8 +17,14 @@ export const junit: Builder = (junitModule as unknown as { default?: Builder }).
 // eslint-disable-next-line no-control-regex -- control characters are what it escapes
 const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
+/**
+ * Text as it may reach the builder: characters XML 1.0 cannot hold written as \uXXXX, and every
+ * "]]>" written "]]\u003e". The builder puts element text in CDATA sections and escapes only the
+ * first "]]>" of each (xmlbuilder's `replace` with a string), so a second one would end the
+ * section and let the rest of a server's answer be read as markup: forged test cases.
+ */
 export function xmlSafe(text: string): string {
-  return text.replace(NOT_XML, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.replace(NOT_XML, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`).replaceAll(']]>', ']]\\u003e');
 }
 
 /** Seconds with millisecond precision, never in exponent notation (the schema's time pattern). */
@@ -30,6 +38,30 @@ function firstLine(text: string | undefined, fallback: string): string {
 /** A skipped case's reason, in the order the cases are added (the builder writes a bare <skipped/>). */
 type SkipReasons = string[];
 
+/** A property in a test case's output, in the inline form JUnit consumers read (`[[PROPERTY|name=value]]`): one line, no `]`. */
+const inlineProperty = (name: string, value: string) => `[[PROPERTY|${name}=${value.replace(/[\r\n]+/g, ' ').replace(/\]/g, ')').trim() || '-'}]]`;
+
+/**
+ * What a test case says of its advisories that did not hold: a note per advisory (it stays passed
+ * unless the run fails advisories) and a property per advisory, `tck.advisory.<ID>` (numbered when
+ * one fails twice). Properties go in the output because the JUnit schemas of Jenkins (xunit) and
+ * Surefire allow <properties> on a test suite only, and a consumer must still read the file.
+ */
+function advisoryOutput(s: AnyReportScenario): string[] {
+  const notes = s.advisories ?? [];
+  if (notes.length === 0) return [];
+  const seen = new Map<string, number>();
+  return [
+    `advisories that did not hold (${notes.length}; the kit's own readings, not failures):`,
+    ...notes.map((n) => `  ${n.id}: ${n.message}`),
+    ...notes.map((n) => {
+      const k = (seen.get(n.id) ?? 0) + 1;
+      seen.set(n.id, k);
+      return inlineProperty(`tck.advisory.${n.id}${k > 1 ? `.${k}` : ''}`, n.message);
+    }),
+  ];
+}
+
 function addCase(suite: ReturnType<Builder['testSuite']>, s: AnyReportScenario, reasons: SkipReasons, target: Report['target']): void {
   const tc = suite
     .testCase()
@@ -37,29 +69,46 @@ function addCase(suite: ReturnType<Builder['testSuite']>, s: AnyReportScenario, 
     .name(xmlSafe(`${s.id} ${s.title}`))
     .time(seconds(s.durationMs));
   const body = xmlSafe(failureText(s, { all: true, target }));
-  const message = xmlSafe(firstLine(s.message, s.outcome));
+  const message = xmlSafe(citedFirstLine(s, s.outcome));
+  const advised = advisoryOutput(s);
+  const output = (lines: string[]) => {
+    const all = [...lines, ...advised];
+    if (all.length > 0) tc.standardOutput(xmlSafe(all.join('\n')));
+  };
   switch (s.outcome) {
-    case 'failed':
-      tc.failure(message, s.notImplemented ? 'not-implemented' : 'assertion').stacktrace(body);
+    case 'failed': {
+      const advisory = failedAdvisory(s);
+      tc.failure(message, s.notImplemented ? 'not-implemented' : advisory !== undefined ? 'advisory' : 'assertion').stacktrace(body);
+      output(advisory !== undefined ? [inlineProperty(`tck.advisory.${advisory}`, s.message ?? advisory)] : []);
       break;
+    }
     case 'error':
       tc.error(message, 'protocol-or-transport', body);
+      output([]);
       break;
     case 'skipped':
     case 'not-run':
       tc.skipped();
       reasons.push(xmlSafe(firstLine(s.message, s.outcome === 'skipped' ? 'skipped' : 'not run')));
-      if (s.message) tc.standardOutput(xmlSafe(`${s.outcome}: ${s.message}`));
+      output(s.message ? [`${s.outcome}: ${s.message}`] : []);
       break;
     case 'passed':
-      if (s.notes.length) tc.standardOutput(xmlSafe(s.notes.join('\n')));
+      output(s.notes);
       break;
   }
 }
 
+/** The run's advisories as properties of every test suite: how they were treated, and how many did not hold. */
+const advisoryFacts = (a: AdvisorySummary): [string, string][] => [
+  ['advisories', a.mode === 'fail' ? 'fail (an advisory that does not hold fails its scenario)' : "report (the kit's own readings, never a failure)"],
+  ['advisories.checked', String(a.checked)],
+  ['advisories.failed', String(a.failed)],
+];
+
 export function renderJunit(report: Report): string {
-  const builder = junit.newBuilder().name(`agent-memory-tck ${report.target.url}`);
+  const builder = junit.newBuilder().name(xmlSafe(`agent-memory-tck ${report.target.url}`));
   const reasons: SkipReasons = [];
+  const advisories = advisoryFacts(advisoriesOf(report));
   runCase(builder, report);
   for (const section of viewOf(report).sections) {
     for (const row of section.rows) {
@@ -71,7 +120,7 @@ export function renderJunit(report: Report): string {
         .time(seconds(row.scenarios.reduce((sum, s) => sum + s.durationMs, 0)))
         .property('target', xmlSafe(section.target.url))
         .property('kit', `${report.kit.name} ${report.kit.version}`);
-      for (const [name, value] of row.facts) suite.property(name, value);
+      for (const [name, value] of [...row.facts, ...advisories]) suite.property(name, xmlSafe(value));
       for (const s of row.scenarios) addCase(suite, s, reasons, report.target);
     }
   }
@@ -85,12 +134,17 @@ export function renderJunit(report: Report): string {
   }
   // The Jenkins/Surefire schema has no `skipped` attribute on <testsuites> (each testsuite has it).
   let next = 0;
-  const xml = builder
-    .build()
-    .replace(/(<testsuites\b[^>]*?) skipped="\d+"/, '$1')
-    // Every <skipped> carries its reason (text escaped: no markup can reach the attribute).
-    .replace(/<skipped\/>/g, () => `<skipped message="${escAttr(reasons[next++] ?? 'skipped')}"/>`);
+  const xml = outsideCdata(builder.build(), (markup) =>
+    markup
+      .replace(/(<testsuites\b[^>]*?) skipped="\d+"/, '$1')
+      // Every <skipped> carries its reason (text escaped: no markup can reach the attribute).
+      .replace(/<skipped\/>/g, () => `<skipped message="${escAttr(reasons[next++] ?? 'skipped')}"/>`));
   return `${xml}\n`;
+}
+
+/** `edit` applied to the markup only: never inside a CDATA section, whose text is a server's (xmlSafe leaves none a "]]>" of its own). */
+function outsideCdata(xml: string, edit: (markup: string) => string): string {
+  return xml.split(/(<!\[CDATA\[[\s\S]*?\]\]>)/).map((part, i) => (i % 2 === 1 ? part : edit(part))).join('');
 }
 
 const escAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/\n/g, '&#10;');

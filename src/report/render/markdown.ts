@@ -1,11 +1,12 @@
 // The Markdown summary (summary.md, and $GITHUB_STEP_SUMMARY on GitHub Actions): the verdict, the
 // tier table, the baseline gate, and each failure folded in <details> with its evidence in a
 // code block. Server text only ever appears inside code blocks; kit text in HTML is escaped.
-import { causeLine, causesOf, compactIds } from '../causes.js';
+import { causeLine, causesOf, compactIds, rootCount } from '../causes.js';
 import type { Report } from '../model.js';
 import { exploreFailureLines, exploreSummary } from './explore.js';
 import { esc } from './html.js';
-import { OUTCOME_LABEL, clip, failureText } from './text.js';
+import { OUTCOME_LABEL, advisoryDetail, advisoryHeadline, clip, failureText } from './text.js';
+import { advisoriesOf } from '../advisories.js';
 import { viewOf, type SectionRow } from './view.js';
 
 /** Failures shown with their evidence; the rest are listed one per line (GitHub caps a summary at 1 MiB). */
@@ -30,7 +31,9 @@ export function renderMarkdown(report: Report): string {
   const out: string[] = [];
   const view = viewOf(report);
   const headline = view.sections[0]?.headline ?? `explore ${report.success ? 'PASSED' : 'FAILED'}`;
-  out.push(`## agent-memory-tck: ${headline} ${report.success ? '✅' : '❌'}`, '');
+  // Incomplete (issue 27): nothing failed, some input was missing; neither the pass nor the fail mark.
+  const incomplete = view.sections.some((s) => s.verdict.incomplete) && view.sections.every((s) => s.verdict.ok || s.verdict.incomplete);
+  out.push(`## agent-memory-tck: ${headline} ${incomplete ? '⚠️' : report.success ? '✅' : '❌'}`, '');
   for (const s of view.sections) {
     const { url, where } = s.target;
     out.push(`**${esc(s.verdict.head)}**${esc(s.verdict.detail)} against ${inlineCode(url)}${esc(where.slice(url.length))}`, '');
@@ -41,7 +44,7 @@ export function renderMarkdown(report: Report): string {
   );
   for (const s of view.sections) {
     // A row's last verdict (the tier reached, the group passing) carries the mark.
-    const cells = (r: SectionRow) => r.verdict.map((v, i) => `${i === r.verdict.length - 1 ? `${v.ok ? '✅' : '❌'} ` : ''}${esc(v.text)}`);
+    const cells = (r: SectionRow) => r.verdict.map((v, i) => `${i === r.verdict.length - 1 ? `${v.ok ? '✅' : v.incomplete ? '⚠️' : '❌'} ` : ''}${esc(v.text)}`);
     out.push(`| ${s.heading} | passed | failed | error | skipped | not run | ${s.columns.join(' | ')} |`, `|---|---:|---:|---:|---:|---:|${s.columns.map(() => '---|').join('')}`);
     for (const r of s.rows.filter((x) => x.total > 0)) out.push(`| ${r.name} | ${r.passed} | ${r.failed} | ${r.error} | ${r.skipped} | ${r.notRun} | ${cells(r).join(' | ')} |`);
     out.push('');
@@ -59,20 +62,31 @@ export function renderMarkdown(report: Report): string {
     if (e.failure) out.push('<details><summary>minimal failing sequence</summary>', '', codeBlock(clip(exploreFailureLines(e).join('\n'), EVIDENCE_CAP)), '', '</details>', '');
   }
   for (const w of view.warnings) out.push(`> warning: ${esc(w)}`, '');
+  const advisories = advisoriesOf(report);
+  const advisoryLine = advisoryHeadline(advisories);
+  if (advisoryLine !== undefined) out.push(`**${esc(advisoryLine)}**`, '');
   const bad = view.failures;
   if (bad.length) {
     // Causes lead: server text only ever inside a code block.
     const causes = causesOf(view.scenarios);
-    out.push(`### ${causes.length} cause${causes.length === 1 ? '' : 's'} of ${bad.length} failure${bad.length === 1 ? '' : 's'}`, '');
+    const roots = rootCount(causes);
+    out.push(`### ${roots} cause${roots === 1 ? '' : 's'} of ${bad.length} failure${bad.length === 1 ? '' : 's'}`, '');
     out.push(codeBlock(clip(causes.map((c, i) => `${i + 1}. ${causeLine(c)}\n   ${compactIds(c.scenarios.map((s) => s.id))}`).join('\n'), EVIDENCE_CAP)), '');
     out.push(`### Failures (${bad.length})`, '');
     for (const s of bad.slice(0, DETAILED)) {
-      out.push(`<details><summary><b>${OUTCOME_LABEL[s.outcome]}</b> ${esc(s.id)} ${esc(s.title)} (${esc(s.clauses.join(', '))})</summary>`, '');
+      out.push(`<details><summary><b>${OUTCOME_LABEL[s.outcome]}</b> ${esc(s.id)} ${esc(s.title)} (${esc((s.cites?.length ? s.cites : s.clauses).join(', '))})</summary>`, '');
       out.push(codeBlock(clip(failureText(s, { target: report.target }), EVIDENCE_CAP)), '');
       out.push('</details>', '');
     }
     for (const s of bad.slice(DETAILED)) out.push(`- **${OUTCOME_LABEL[s.outcome]}** ${esc(s.id)} ${esc(s.title)}`);
     if (bad.length > DETAILED) out.push('', `(${bad.length - DETAILED} more failures without detail; see report.html or report.json)`, '');
+  }
+  if (advisories.failed > 0) {
+    // Apart from the failures, after them; what the server said only inside a code block.
+    out.push(`### Advisories that did not hold (${advisories.failed})`, '');
+    for (const d of advisoryDetail(advisories, DETAILED)) {
+      out.push(`<details><summary>${esc(d.head)}</summary>`, '', esc(d.why), '', codeBlock(clip(d.scenarios.join('\n'), EVIDENCE_CAP)), '', '</details>', '');
+    }
   }
   return `${out.join('\n').trimEnd()}\n`;
 }

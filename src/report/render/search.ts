@@ -26,20 +26,25 @@ export const SEARCH_CSS = `
 details.scn.nomatch, .tier-group:not(:has(details.scn:not(.nomatch))) { display: none; }
 body:has(#show-failures:checked) .tier-group:not(:has(.scn.bad:not(.nomatch))),
 body:has(#show-passed:checked) .tier-group:not(:has(.scn.o-passed:not(.nomatch))),
-body:has(#show-skipped:checked) .tier-group:not(:has(.scn.o-skipped:not(.nomatch), .scn.o-not-run:not(.nomatch))) { display: none; }`;
+body:has(#show-skipped:checked) .tier-group:not(:has(.scn.o-skipped:not(.nomatch), .scn.o-not-run:not(.nomatch))) { display: none; }
+body:has(#show-advisories:checked) .tier-group:not(:has(.scn.adv:not(.nomatch))) { display: none; }`;
+
+/** How much of a message the box searches (a message is at most 64 KiB; its head names what failed). */
+const MESSAGE_SEARCHED = 2_000;
 
 /**
  * What the box matches a scenario on besides its row's text (id, title, one-line message): its
- * clauses and group. Only the kit's own words go into the attribute; the server's are in the row.
+ * clauses, the sentences its failure cites, the advisories that did not hold in it, its group and its whole message (a field a
+ * data-model issue names is often past the first line). The attribute is escaped like every other text of the page.
  */
 export function searchText(s: AnyReportScenario): string {
-  return [...s.clauses, s.group].join(' ');
+  return [...new Set([...s.clauses, ...(s.cites ?? []), ...(s.advisories ?? []).map((a) => a.id), ...(s.advisories?.length ? ['advisory'] : []), s.group]), (s.message ?? '').slice(0, MESSAGE_SEARCHED).replace(/\s+/g, ' ')].join(' ');
 }
 
 /** The box (hidden until the script runs) and, without JavaScript, the hint. */
 export function searchBox(): string {
   return (
-    '<label class="search" hidden>Search <input type="search" id="q" placeholder="id, title, clause, message" autocomplete="off"></label>' +
+    '<label class="search" hidden>Search <input type="search" id="q" placeholder="id, title, clause, advisory, message" autocomplete="off"></label>' +
     '<noscript><span class="find-hint">search: your browser’s find (Ctrl-F / ⌘-F)</span></noscript>'
   );
 }

@@ -2,9 +2,10 @@
 // a failure with its evidence as structured lines (the console paints them, the other formats join
 // them). Pure functions of the report.
 import { formatExchange, printable } from '../../engine/evidence.js';
+import { cutAt } from '../../util/words.js';
 import { reaches } from '../../engine/grading.js';
 import { TIERS } from '../../engine/scenario.js';
-import { isFailing, type AnyReportScenario, type Report, type ScenarioOutcome as Outcome } from '../model.js';
+import { isFailing, type AdvisorySummary, type AnyReportScenario, type Report, type ScenarioOutcome as Outcome } from '../model.js';
 
 export type { Outcome };
 
@@ -31,15 +32,25 @@ function tiersUpTo(tier: string): string {
   return names.length <= 1 ? (names[0] ?? capital(tier)) : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
 }
 
+/** What an --only-failed run covered: "a re-run of r.json's 3 failed, 1 errored and 209 not run"; undefined for another run. */
+export function rerunWords(report: Pick<Report, 'selection'>): string | undefined {
+  const r = report.selection.rerun;
+  if (!r) return undefined;
+  const parts = [[r.failed, 'failed'], [r.error, 'errored'], [r.notRun, 'not run']].filter(([n]) => n !== 0).map(([n, w]) => `${n} ${w}`);
+  const list = parts.length <= 1 ? parts.join('') : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
+  return `a re-run of ${r.from}'s ${list}`;
+}
+
 /**
  * A narrowed run's verdict in words: "selection passed (13 of 111 Bronze scenarios)" or
  * "selection FAILED (11 of 13 selected passed; 13 of 111 Bronze scenarios)"; undefined when the
- * run was not narrowed.
+ * run was not narrowed. A re-run (--only-failed) says what it re-ran.
  */
 export function selectionVerdict(report: Report): string | undefined {
   const n = report.narrowed;
   if (!n) return undefined;
-  const of = `${n.selected} of ${n.population} ${tiersUpTo(report.requestedTier)} scenarios`;
+  const rerun = rerunWords(report);
+  const of = `${rerun ? `${rerun}: ` : ''}${n.selected} of ${n.population} ${tiersUpTo(report.requestedTier)} scenarios`;
   return n.passed ? `selection passed (${of})` : `selection FAILED (${n.passing} of ${n.selected} selected passed; ${of})`;
 }
 
@@ -95,7 +106,9 @@ export function evidenceText(ex: Parameters<typeof formatExchange>[0] & { httpMe
 
 /** Cuts text longer than `max` characters, saying how much was cut. */
 export function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max)}…[${text.length - max} more characters]`;
+  if (text.length <= max) return text;
+  const head = cutAt(text, max);
+  return `${head}…[${text.length - head.length} more characters]`;
 }
 
 export function indent(text: string, pad: string): string {
@@ -140,7 +153,8 @@ export function expectedActualDiff(s: { expected?: unknown; actual?: unknown }):
   if (s.expected === undefined || s.actual === undefined) return undefined;
   const structured = (v: unknown) => (v !== null && typeof v === 'object') || (typeof v === 'string' && v.includes('\n'));
   if (!structured(s.expected) && !structured(s.actual)) return undefined;
-  const text = (v: unknown) => (typeof v === 'string' ? v : stableJson(v));
+  // Escaped like every other text from a server (JSON.stringify leaves C1 and bidi controls raw).
+  const text = (v: unknown) => printable(typeof v === 'string' ? v : stableJson(v));
   const a = text(s.expected).split('\n');
   const b = text(s.actual).split('\n');
   if (a.length > MAX_DIFF_LINES || b.length > MAX_DIFF_LINES) {
@@ -200,7 +214,7 @@ function reproHint(s: AnyReportScenario, target?: Report['target']): string {
 }
 
 /** A word the shell passes through unchanged (quoted when it must be). */
-const shellWord = (w: string) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
+export const shellWord = (w: string) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
 
 /** What a line of a failure is, for its colour on a console. */
 type FailureLineKind = 'heading' | 'clauses' | 'message' | 'diff-minus' | 'diff-plus' | 'diff-same' | 'exchange' | 'repro' | 'note';
@@ -225,7 +239,7 @@ export function failureLines(s: AnyReportScenario, options: { all?: boolean; tar
     { kind: 'heading', depth: 0, text: `${OUTCOME_LABEL[s.outcome]} ${s.id} ${s.title}` },
     { kind: 'clauses', depth: 1, text: `clauses: ${s.clauses.join(', ')}`, aside: `(${placeOf(s)}, ${s.group})` },
   ];
-  if (s.message) for (const text of s.message.split('\n')) lines.push({ kind: 'message', depth: 1, text });
+  if (s.message) s.message.split('\n').forEach((text, i) => lines.push({ kind: 'message', depth: 1, text: i === 0 ? withCites(text, s.cites) : text }));
   const diff = expectedActualDiff(s);
   if (diff) {
     lines.push({ kind: 'note', depth: 1, text: 'diff (- expected, + actual):' });
@@ -242,6 +256,39 @@ export function failureLines(s: AnyReportScenario, options: { all?: boolean; tar
   for (const ex of shown) for (const text of evidenceText(ex).split('\n')) lines.push({ kind: 'exchange', depth: 2, text });
   if (s.repro) lines.push({ kind: 'repro', depth: 1, text: `reproduce: ${reproHint(s, options.target)}` });
   return lines;
+}
+
+/**
+ * A failure's first line with the sentences the assertion that broke enforces ("… [SPEC-2.2.1]"),
+ * so a vendor sees which sentence broke; ids the line already names are not repeated.
+ */
+export function withCites(line: string, cites: readonly string[] | undefined): string {
+  const missing = (cites ?? []).filter((c) => !line.includes(c));
+  return missing.length === 0 ? line : `${line} [${(cites ?? []).join(', ')}]`;
+}
+
+/** The first line of a scenario's message, with its cites. */
+export const citedFirstLine = (s: Pick<AnyReportScenario, 'message' | 'cites'>, fallback: string): string => {
+  const first = (s.message ?? '').split('\n')[0]!.trim();
+  return first === '' ? fallback : withCites(first, s.cites);
+};
+
+/** The advisories' line of a run: how many were checked, how many did not hold, and what that means; undefined when there is nothing to say. */
+export function advisoryHeadline(a: AdvisorySummary): string | undefined {
+  if (a.checked === 0 && a.failed === 0 && a.mode === 'report') return undefined;
+  const n = `${a.failed} of ${a.checked} advisor${a.checked === 1 ? 'y' : 'ies'} checked did not hold`;
+  return a.mode === 'fail'
+    ? `Advisories: ${n}; counted as failures (--advisories fail)`
+    : `Advisories: ${n}; the kit's own readings, counted apart, never a failure (--advisories fail makes them failures)`;
+}
+
+/** Each advisory that did not hold: its id and what it expects, why it is not a rule, and each scenario with what was found (at most `max` per id). */
+export function advisoryDetail(a: AdvisorySummary, max = 5): { head: string; why: string; scenarios: string[] }[] {
+  return a.byId.map((b) => ({
+    head: `${b.id} (${b.failed}×): expects ${b.expects}`,
+    why: `why it is not a rule: ${b.reason}`,
+    scenarios: [...b.scenarios.slice(0, max).map((s) => `${s.id}: ${s.message.split('\n')[0]}`), ...(b.scenarios.length > max ? [`… ${b.scenarios.length - max} more`] : [])],
+  }));
 }
 
 /** The lines laid out with `pad` per level below `top` (an empty line stays empty). */

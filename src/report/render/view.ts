@@ -8,12 +8,14 @@ import type { LevelCounts } from '../../engine/result.js';
 import type { ScenarioTier } from '../../engine/scenario.js';
 import { bridgeRan, isFailing, type AnyReportScenario, type Report } from '../model.js';
 import { exploreSummary } from './explore.js';
-import { capital, selectionVerdict, tierName, tierStanding } from './text.js';
+import { capital, rerunWords, selectionVerdict, tierName, tierStanding } from './text.js';
 
 /** A verdict in words and whether it is good (the renderers colour or mark it). */
 export interface Standing {
   text: string;
   ok: boolean;
+  /** Neither passed nor failed: scenarios were skipped for an input the run lacked (never with ok). */
+  incomplete?: true;
 }
 
 /** One graded row: a bridge tier or a hosted group. */
@@ -54,7 +56,7 @@ export interface GradedSection {
    * The short verdict a badge shows: `label` and `value` on the report's round badge, `short` on the
    * small SVG badge, whose label `tag` qualifies ("" for the bridge tiers).
    */
-  badge: { label: string; value: string; short: string; tag: string; colour: ScenarioTier | 'none' | 'passed' | 'failed' };
+  badge: { label: string; value: string; short: string; tag: string; colour: ScenarioTier | 'none' | 'passed' | 'failed' | 'incomplete' };
   /** What was run and how it is graded, as labelled lines (the HTML report's header). */
   about: [string, string][];
   warnings: string[];
@@ -78,7 +80,11 @@ function bridgeSection(report: Report): GradedSection {
   const n = report.narrowed;
   const verdict = selection
     ? { head: capital(selection), detail: ', no tier awarded to a partial run,', ok: n!.passed }
-    : { head: `Achieved tier: ${tierName(report.achieved)}`, detail: ` (requested ${report.requestedTier}, grading ${report.grading.rule})`, ok: reaches(report.achieved, report.requestedTier) };
+    : {
+        head: `Achieved tier: ${tierName(report.achieved)}`,
+        detail: ` (requested ${report.requestedTier}, grading ${report.grading.rule}${rerunWords(report) ? `; ${rerunWords(report)}` : ''})`,
+        ok: reaches(report.achieved, report.requestedTier),
+      };
   const facts = (t: Report['tiers'][number]): [string, string][] => [
     ['protocol', report.kit.protocol],
     ['grading', report.grading.rule],
@@ -121,39 +127,50 @@ function bridgeSection(report: Report): GradedSection {
   };
 }
 
+/** A hosted group's (or the profile's) verdict word: passed, failed, or incomplete (issue 27). */
+const groupWord = (passed: boolean, incomplete: readonly string[] | undefined) => (passed ? 'passed' : incomplete ? 'incomplete' : 'failed');
+/** What completes an incomplete group or profile: "pass --other-api-key". */
+const completedBy = (flags: readonly string[]) => `pass ${flags.join(' and ')} to complete it`;
+
 function hostedSection(report: Report, h: NonNullable<Report['hosted']>): GradedSection {
   const where = `${h.target.url}${h.target.embedded ? ' (embedded hosted reference service)' : ''}`;
-  const groups = h.groups.filter((g) => g.total > 0).map((g) => `${g.group} ${word(g.passes)}`).join(', ');
-  const head = `Hosted profile: ${h.passed ? 'PASSED' : 'FAILED'}`;
-  const detail = ` (${groups || 'nothing ran'})`;
+  const groups = h.groups.filter((g) => g.total > 0).map((g) => `${g.group} ${groupWord(g.passes, g.incomplete)}`).join(', ');
+  const verdictWord = groupWord(h.passed, h.incomplete).toUpperCase();
+  const head = `Hosted profile: ${verdictWord}`;
+  const detail = ` (${groups || 'nothing ran'}${h.incomplete ? `; ${completedBy(h.incomplete)}` : ''})`;
+  const flag = h.incomplete ? ({ incomplete: true } as const) : {};
   const interrupted = !bridgeRan(report) && report.interrupted ? ' (run interrupted)' : '';
   return {
     profile: 'hosted',
     title: 'group',
     heading: 'hosted',
     columns: ['group'],
-    rows: h.groups.map((g) => ({
-      ...g,
-      name: g.group,
-      path: ['hosted', g.group],
-      verdict: [{ text: word(g.passes), ok: g.passes }],
-      standing: word(g.passes),
-      ok: g.passes,
-      scenarios: h.scenarios.filter((s) => s.group === g.group),
-      facts: [
-        ['profile', 'hosted'],
-        ['group.passed', String(g.passes)],
-        ['hosted.passed', String(h.passed)],
-      ],
-    })),
+    rows: h.groups.map((g) => {
+      const text = g.incomplete ? `incomplete: ${completedBy(g.incomplete)}` : word(g.passes);
+      return {
+        ...g,
+        name: g.group,
+        path: ['hosted', g.group],
+        verdict: [{ text, ok: g.passes, ...(g.incomplete ? { incomplete: true as const } : {}) }],
+        standing: text,
+        ok: g.passes,
+        scenarios: h.scenarios.filter((s) => s.group === g.group),
+        facts: [
+          ['profile', 'hosted'],
+          ['group.passed', String(g.passes)],
+          ...(g.incomplete ? [['group.incomplete', g.incomplete.join(' ')] as [string, string]] : []),
+          ['hosted.passed', String(h.passed)],
+        ],
+      };
+    }),
     scenarios: h.scenarios,
     target: { url: h.target.url, where },
-    headline: `hosted profile ${h.passed ? 'PASSED' : 'FAILED'}`,
-    verdict: { head, detail, text: `${head}${detail} against ${where}`, ok: h.passed },
-    badge: { label: 'hosted profile', value: h.passed ? 'PASSED' : 'FAILED', short: word(h.passed), tag: 'hosted', colour: word(h.passed) },
+    headline: `hosted profile ${verdictWord}`,
+    verdict: { head, detail, text: `${head}${detail} against ${where}`, ok: h.passed, ...flag },
+    badge: { label: 'hosted profile', value: verdictWord, short: groupWord(h.passed, h.incomplete), tag: 'hosted', colour: groupWord(h.passed, h.incomplete) as 'passed' | 'failed' | 'incomplete' },
     about: [
       ['hosted', `${where}, ${h.target.credential === 'api-key' ? 'an API key' : 'an access token'}, identity-provider token ${h.target.idpToken}${interrupted}`],
-      ['hosted grade', 'a group passes when every one of its scenarios passed; skipped and not-run scenarios count against it'],
+      ['hosted grade', 'a group passes when every one of its scenarios passed; failed, errored and not-run scenarios fail it, and so do skipped ones, unless each was skipped for an input the run lacked: then the group is incomplete (the flag that completes it is named)'],
     ],
     warnings: h.warnings,
   };

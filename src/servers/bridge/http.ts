@@ -11,6 +11,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isMethodName } from '../../protocols/bridge/index.js';
 import { createBoundedServer, refuse, type ServerLimits } from '../http-plumbing.js';
+import { scanJsonBody } from '../nesting.js';
 import type { BridgeResponse, Dispatcher } from './request.js';
 import { DEFAULT_LIMITS } from '../../util/limits.js';
 
@@ -71,7 +72,11 @@ function tooLarge(req: IncomingMessage, res: ServerResponse, max: number): void 
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** Parses a request body: empty -> {}; otherwise it must be UTF-8 JSON holding an object. */
+/**
+ * Parses a request body: empty -> {}; otherwise it must be UTF-8 JSON holding an object, nested
+ * within the cap and holding only numbers JSON.parse keeps exactly (both checked on the bytes,
+ * before parsing: ../nesting.ts).
+ */
 export function parseBody(raw: Buffer): { ok: true; value: Record<string, unknown> } | { ok: false; error: string } {
   let text: string;
   try {
@@ -80,6 +85,9 @@ export function parseBody(raw: Buffer): { ok: true; value: Record<string, unknow
     return { ok: false, error: 'body is not valid UTF-8' };
   }
   if (text.trim() === '') return { ok: true, value: {} };
+  const problem = scanJsonBody(raw);
+  // An array is refused for being one, however deep it goes (and it is not parsed).
+  if (problem !== undefined) return { ok: false, error: text.trimStart().startsWith('[') ? 'body must be a JSON object of parameters, got an array' : problem };
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -4,7 +4,7 @@
 import { METHODS, describe, isMethodName, validate, type MethodName } from '../../protocols/bridge/index.js';
 import { isJsonObject } from '../../util/json.js';
 import { nestingIssue } from '../nesting.js';
-import { keepFreeForm } from '../free-form.js';
+import { hollowFreeForm, keepFreeForm } from '../free-form.js';
 
 export interface BridgeResponse {
   status: number;
@@ -69,7 +69,8 @@ export function checkRequest(
   const problem = nestingIssue(params, Object.keys(METHODS[method].params.shape)) ?? extra(params);
   // Stryker disable next-line ConditionalExpression: not a protocol rule: the nesting cap and the identifier size limit are the reference's own robustness limits (unit-tested in test/reference)
   if (problem !== undefined) return refuse(400, problem);
-  const checked = validate(METHODS[method].params, params);
+  // Free-form values (metadata, arguments, properties) are validated hollow: only their being objects is checked, at no cost per key.
+  const checked = validate(METHODS[method].params, hollowFreeForm(METHODS[method].params, params));
   // Stryker disable next-line ConditionalExpression,StringLiteral: silent point error-status: the refusal still answers 400 or 500 with {"error"} (an exception or a malformed reply becomes 500 {"error"}); the separator of the issues is wording
   if (!checked.ok) return refuse(400, checked.issues.join('; '));
   // The validated parameters, with user data (metadata, arguments, properties) exactly as sent.

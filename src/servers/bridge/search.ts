@@ -48,14 +48,60 @@ export type DocTokens = readonly ReadonlySet<string>[];
 export function fieldTokens(fields: readonly (string | null | undefined)[]): DocTokens {
   // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent: an empty field tokenizes to the empty set, which never raises a score
   const present = fields.filter((f): f is string => typeof f === 'string' && f !== '');
-  const sets = present.map(tokenize);
+  const sets: ReadonlySet<string>[] = present.map(tokenize);
   // Stryker disable next-line BlockStatement,ConditionalExpression,EqualityOperator: silent point search-relevance (src/engine/silent-points.ts), how text is scored is the server's: whether all fields joined are scored too
-  if (sets.length > 1) {
-    const all = new Set<string>();
-    for (const s of sets) for (const t of s) all.add(t);
-    sets.push(all);
-  }
+  if (sets.length > 1) sets.push(new TokenUnion(sets.slice()));
   return sets;
+}
+
+/**
+ * The tokens of several fields joined, as a view over their sets rather than a set of its own: a
+ * stored entity keeps each of its tokens once (a 1 MiB description's joined set was as large as
+ * its own). `has` asks each field; the size is counted once, when it is made.
+ */
+class TokenUnion implements ReadonlySet<string> {
+  readonly size: number;
+
+  constructor(private readonly sets: readonly ReadonlySet<string>[]) {
+    let size = 0;
+    for (const _ of this) size++;
+    this.size = size;
+  }
+
+  has(token: string): boolean {
+    return this.sets.some((s) => s.has(token));
+  }
+
+  *[Symbol.iterator](): SetIterator<string> {
+    for (let i = 0; i < this.sets.length; i++) {
+      for (const t of this.sets[i]!) if (!this.earlier(i, t)) yield t;
+    }
+  }
+
+  /** Whether a field before the i-th holds `token` (it was yielded there). */
+  private earlier(i: number, token: string): boolean {
+    for (let j = 0; j < i; j++) if (this.sets[j]!.has(token)) return true;
+    return false;
+  }
+
+  // The rest of the ReadonlySet interface: similarity() and the hosted search only iterate a set and ask `has`.
+  // Stryker disable all: equivalent: never called by the reference
+  *entries(): SetIterator<[string, string]> {
+    for (const t of this) yield [t, t];
+  }
+
+  keys(): SetIterator<string> {
+    return this[Symbol.iterator]();
+  }
+
+  values(): SetIterator<string> {
+    return this[Symbol.iterator]();
+  }
+
+  forEach(callback: (value: string, key: string, set: ReadonlySet<string>) => void, thisArg?: unknown): void {
+    for (const t of this) callback.call(thisArg, t, t, this);
+  }
+  // Stryker restore all
 }
 
 /** The score of a document for a query: the best similarity over its token sets. */

@@ -21,7 +21,9 @@
 //   (list_sessions does not show it) and without storing anything per id read. Clearing a session
 //   that existed moves it to a fresh id.
 // - Sizes (400 beyond them): identifiers (session_id and every *_id) at most MAX_ID_CHARS
-//   characters, entity names MAX_NAME_CHARS, entity descriptions MAX_TEXT_CHARS.
+//   characters, entity names MAX_NAME_CHARS, entity descriptions MAX_TEXT_CHARS, search queries
+//   (and get_similar_traces' task) MAX_QUERY_CHARS; get_related_entities follows at most
+//   MAX_RELATED_DEPTH hops.
 // - get_conversation with limit returns the most recent `limit` messages in chronological order.
 // - list_sessions / list_traces: ascending by created_at / started_at (ties: creation order); a
 //   limit keeps the first ones. Searches have no default limit.
@@ -130,6 +132,10 @@ export const MAX_ID_CHARS = 1024;
 export const MAX_NAME_CHARS = 4096;
 /** Longest entity description. */
 export const MAX_TEXT_CHARS = 1024 * 1024;
+/** Longest search query (and get_similar_traces task): its words are looked up in every candidate. */
+export const MAX_QUERY_CHARS = 16_384;
+/** Most hops get_related_entities follows (its walk is linear in the graph at any depth; the bound refuses the absurd). */
+export const MAX_RELATED_DEPTH = 1_000;
 
 /** A 400 for a string parameter longer than `max` characters. */
 // Stryker disable next-line BlockStatement: not a protocol rule: the size limits are the reference's own robustness limits (unit-tested in test/reference)
@@ -283,6 +289,8 @@ export class MemoryStore implements StoreHandlers {
   }
 
   search_messages(p: Params<'search_messages'>): Message[] {
+    // Stryker disable next-line StringLiteral: equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
+    checkSize('query', p.query, MAX_QUERY_CHARS);
     let candidates: Iterable<MessageRec>;
     if (p.session_id != null) {
       candidates = this.sessions.get(p.session_id)?.messages ?? [];
@@ -378,6 +386,8 @@ export class MemoryStore implements StoreHandlers {
 
   /** Over name, description, canonical_name and the names of entities merged into it. */
   search_entities(p: Params<'search_entities'>): Entity[] {
+    // Stryker disable next-line StringLiteral: equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
+    checkSize('query', p.query, MAX_QUERY_CHARS);
     return rank(
       p.query,
       this.entities.values(),
@@ -388,6 +398,8 @@ export class MemoryStore implements StoreHandlers {
 
   /** Over preference, context and category; `category` filters by exact equality. */
   search_preferences(p: Params<'search_preferences'>): Preference[] {
+    // Stryker disable next-line StringLiteral: equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
+    checkSize('query', p.query, MAX_QUERY_CHARS);
     const candidates = p.category == null ? this.preferences : this.preferences.filter((r) => r.preference.category === p.category);
     return rank(p.query, candidates, (r) => r.doc, { limit: p.limit }).map((h) => copy(h.item.preference));
   }
@@ -418,26 +430,45 @@ export class MemoryStore implements StoreHandlers {
     // Stryker disable next-line ConditionalExpression,StringLiteral: silent point related-unknown-entity: [] or an error; and equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
     if (!this.entities.has(p.entity_id)) throw new BadRequestError('entity_id', `no entity with id ${JSON.stringify(p.entity_id)}`);
     const depth = p.depth ?? 1;
+    // Stryker disable next-line all: not a protocol rule: the depth bound is the reference's own robustness limit (unit-tested in test/reliability)
+    if (depth > MAX_RELATED_DEPTH) throw new BadRequestError('depth', `is ${depth}; at most ${MAX_RELATED_DEPTH} hops are followed (a bound of the reference)`);
     const edges = p.relationship_type == null
       ? this.relationships
       : this.relationships.filter((r) => r.relationship_type === p.relationship_type);
+    // Each relationship's two ends, by entity: position 2k is relationship k read from its source,
+    // 2k + 1 from its target. Built once; the walk then looks at each relationship at most twice
+    // (from each end, when that end is reached), so its cost is linear in the graph at any depth.
+    const ends = new Map<string, number[]>();
+    const at = (id: string, position: number) => {
+      const list = ends.get(id);
+      if (list === undefined) ends.set(id, [position]);
+      else list.push(position);
+    };
+    edges.forEach((e, k) => {
+      at(e.source_id, 2 * k);
+      at(e.target_id, 2 * k + 1);
+    });
     // Stryker disable next-line ArrayDeclaration: silent point related-depth: whether the start entity can come back through a cycle
     const visited = new Set<string>([p.entity_id]);
     const out: Entity[] = [];
-    let frontier = new Set<string>([p.entity_id]);
+    let frontier = [p.entity_id];
     // Stryker disable next-line ConditionalExpression,EqualityOperator,LogicalOperator,UpdateOperator: silent point related-depth: how far depth reaches (the kit checks direct neighbours only)
-    for (let level = 0; level < depth && frontier.size > 0; level++) {
-      const next = new Set<string>();
-      for (const e of edges) {
-        for (const [from, to] of [[e.source_id, e.target_id], [e.target_id, e.source_id]] as const) {
-          if (frontier.has(from) && !visited.has(to)) {
-            visited.add(to);
-            next.add(to);
-            const rec = this.entities.get(to);
-            // Stryker disable next-line ConditionalExpression: equivalent: every relationship links live entities (merges re-point them; clears drop both)
-            if (rec !== undefined) out.push(copy(rec.entity));
-          }
-        }
+    for (let level = 0; level < depth && frontier.length > 0; level++) {
+      // In relationship creation order (sources before targets within one), as a scan of every
+      // relationship would meet them.
+      const positions = frontier.flatMap((id) => ends.get(id) ?? []);
+      // Stryker disable next-line ArrowFunction,ArithmeticOperator: silent point list-order: the order of get_related_entities is the server's
+      positions.sort((a, b) => a - b);
+      const next: string[] = [];
+      for (const position of positions) {
+        const e = edges[position >> 1]!;
+        const to = position % 2 === 0 ? e.target_id : e.source_id;
+        if (visited.has(to)) continue;
+        visited.add(to);
+        next.push(to);
+        const rec = this.entities.get(to);
+        // Stryker disable next-line ConditionalExpression: equivalent: every relationship links live entities (merges re-point them; clears drop both)
+        if (rec !== undefined) out.push(copy(rec.entity));
       }
       frontier = next;
     }
@@ -623,6 +654,8 @@ export class MemoryStore implements StoreHandlers {
   }
 
   get_similar_traces(p: Params<'get_similar_traces'>): ReasoningTrace[] {
+    // Stryker disable next-line StringLiteral: equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
+    checkSize('task', p.task, MAX_QUERY_CHARS);
     let candidates = [...this.traces.values()];
     if (p.success_only === true) candidates = candidates.filter((r) => r.trace.success === true);
     return rank(p.task, candidates, (r) => r.doc, { limit: p.limit }).map((h) => copy(h.item.trace));

@@ -3,7 +3,10 @@
 //      missing, malformed, unknown, revoked or expired -> 401 {"error"} with a WWW-Authenticate
 //      challenge pointing at the protected-resource metadata (RFC 6750 §3, RFC 9728 §5.1);
 //   2. route: unknown path -> 404, known path with another method -> 405 (Allow);
-//   3. body: JSON object (form-encoded accepted too), over 16 MiB -> 413, malformed -> 400;
+//   3. body: JSON object (form-encoded accepted too), over 16 MiB -> 413, malformed -> 400, and
+//      nested too deep, holding too many values or a number JSON.parse would change -> 400, all
+//      three checked on the bytes before they are parsed (../nesting.ts): before the token
+//      exchange looks at the credential a body carries;
 //   4. scope: read allows GET and the searches (and read-only queries), every change needs write
 //      -> 403 {"error"} with error="insufficient_scope";
 //   5. the handler (routes.ts).
@@ -11,7 +14,6 @@
 // nothing. The discovery documents and a small index are served at the origin, without credentials.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { MAX_NESTING_DEPTH, nestsDeeperThan } from '../nesting.js';
 import { MAX_BODY_BYTES, parseBody } from '../bridge/http.js';
 import { BadRequestError } from '../bridge/store.js';
 import { ApiKeyRegistry, SCOPES, isRefusal, type Principal, type Refusal, type Scope } from './credentials.js';
@@ -183,9 +185,10 @@ function parseRequestBody(raw: Buffer, contentType: string | undefined): { ok: t
   if (contentType !== undefined && /^application\/x-www-form-urlencoded\b/i.test(contentType) && !raw.toString('utf8').trimStart().startsWith('{')) {
     return { ok: true, value: Object.fromEntries(new URLSearchParams(raw.toString('utf8'))) };
   }
+  // parseBody checks nesting and numbers on the bytes before it parses them (../nesting.ts), so a
+  // deep body costs one linear scan, before any credential it carries is looked at.
   const parsed = parseBody(raw);
   if (!parsed.ok) return { ok: false, error: parsed.error.replace(' of parameters', '') };
-  if (nestsDeeperThan(parsed.value, MAX_NESTING_DEPTH)) return { ok: false, error: `body: nested more than ${MAX_NESTING_DEPTH} levels deep` };
   return parsed;
 }
 

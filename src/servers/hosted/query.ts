@@ -16,7 +16,42 @@
 // one array per row, in column order (and `records`, the same rows as objects keyed by column).
 // A write clause (CREATE, MERGE, SET, DELETE, DETACH DELETE, REMOVE, DROP, FOREACH, LOAD CSV, CALL) is
 // rejected, and anything else outside the subset is a 400 naming the construct.
+//
+// Every query's work is bounded, the way graph databases offer query timeouts and result limits
+// (QUERY_BOUNDS; README, "Limits of the servers the kit ships"): the text's length (checked
+// before it is read), the number of RETURN items (checked while parsing), the values of the answer
+// (rows × columns, checked before any row is built), the characters of their JSON and the time
+// spent (both checked while the rows are built). Beyond a bound: a 400 naming it. The bounds
+// change no answer within them.
 import type { EdgeView } from './store.js';
+
+/** The bounds of one query (QUERY_BOUNDS); tests may pass others, and a clock. */
+interface QueryBounds {
+  /** Characters of the query text. */
+  maxChars: number;
+  /** Items after RETURN. */
+  maxItems: number;
+  /** Values of the answer: rows × columns (after LIMIT). */
+  maxValues: number;
+  /** Characters of the answer's values written as JSON (the hosted answer holds them twice: rows and records). */
+  maxAnswerChars: number;
+  /** Milliseconds of work for one query. */
+  timeLimitMs: number;
+  /** The clock the time limit reads (default performance.now). */
+  now: () => number;
+}
+
+export const QUERY_BOUNDS: Readonly<QueryBounds> = {
+  maxChars: 16_384,
+  maxItems: 100,
+  maxValues: 100_000,
+  maxAnswerChars: 4 * 1024 * 1024,
+  timeLimitMs: 2_000,
+  now: () => performance.now(),
+};
+
+/** How many units of work (rows matched, filtered or built) pass between two looks at the clock. */
+const CLOCK_EVERY = 1_024;
 
 /** What the console reads of a node: an entity's REST view (id, name, type and its other fields). */
 type QueryNode = { id: string; name: string; type: string };
@@ -33,8 +68,49 @@ export function isWriteQuery(query: string): boolean {
 
 /** The first clause that changes data (upper-case, e.g. "CREATE"), or undefined for a read. */
 export function writeClauseOf(query: string): string | undefined {
-  const m = WRITE_CLAUSE.exec(query.replace(/'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"/g, "''"));
+  const m = WRITE_CLAUSE.exec(withoutStrings(query));
   return m === null ? undefined : m[1]!.replace(/\s+/g, ' ').toUpperCase();
+}
+
+const LINE_END = /[\n\r\u2028\u2029]/;
+
+/**
+ * `text` with each string literal ('…' or "…", with backslash escapes) written '', exactly as
+ * `text.replace(/'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"/g, "''")` writes it, in one pass. The regex
+ * scanned the rest of the text again from every quote that no quote closes: a 80 KB query of
+ * `'\'\'\'…` took 19 s, before any bound was checked. A scan from a quote that fails (at the end of
+ * the text, or a backslash before a line end or the end, which `\\.` cannot take) fails the same way
+ * from every later quote of its kind before that point, so those are not scanned again.
+ */
+export function withoutStrings(text: string): string {
+  const failsBefore: Record<string, number> = { "'": -1, '"': -1 };
+  let out = '';
+  let copied = 0;
+  for (let i = 0; i < text.length; i++) {
+    const quote = text[i]!;
+    if ((quote !== "'" && quote !== '"') || i < failsBefore[quote]!) continue;
+    let j = i + 1;
+    let closed = false;
+    while (j < text.length) {
+      const c = text[j]!;
+      if (c === quote) {
+        closed = true;
+        break;
+      }
+      if (c === '\\') {
+        if (j + 1 >= text.length || LINE_END.test(text[j + 1]!)) break;
+        j += 2;
+      } else j++;
+    }
+    if (!closed) {
+      failsBefore[quote] = j;
+      continue;
+    }
+    out += `${text.slice(copied, i)}''`;
+    copied = j + 1;
+    i = j;
+  }
+  return out + text.slice(copied);
 }
 
 /** Read constructs outside the subset, named in the refusal. */
@@ -76,7 +152,7 @@ interface Query { nodes: NodePattern[]; rel?: RelPattern; where: [string, string
 
 class Parser {
   private i = 0;
-  constructor(private readonly tokens: Token[]) {}
+  constructor(private readonly tokens: Token[], private readonly maxItems: number) {}
 
   private peek(): Token | undefined {
     return this.tokens[this.i];
@@ -177,8 +253,10 @@ class Parser {
     if (!this.keyword('RETURN')) throw new QueryError(unsupported(this.peek()) ?? 'expected RETURN');
     const bad = unsupported(this.peek());
     if (bad !== undefined) throw new QueryError(bad);
-    do q.items.push(this.item());
-    while (this.isPunct(',') && ++this.i);
+    do {
+      if (q.items.length === this.maxItems) throw new QueryError(`RETURN has more than ${this.maxItems} items; the query console returns at most ${this.maxItems} (a bound of the reference)`);
+      q.items.push(this.item());
+    } while (this.isPunct(',') && ++this.i);
     if (this.keyword('LIMIT')) {
       const t = this.next('a number');
       if (t.kind !== 'number' || !Number.isInteger(t.value) || (t.value as number) < 0) throw new QueryError('LIMIT takes a non-negative integer');
@@ -232,23 +310,52 @@ function labelMatches(node: QueryNode, label: string | undefined): boolean {
   return node.type.toLowerCase() === label.toLowerCase();
 }
 
-/** Runs a read-only query over the graph. Throws QueryError (a 400) for what is not supported. */
+/** Counts units of work and throws once the query has run longer than its time limit. */
+function stopwatch(bounds: QueryBounds): () => void {
+  const deadline = bounds.now() + bounds.timeLimitMs;
+  let work = 0;
+  return () => {
+    if (++work % CLOCK_EVERY === 0 && bounds.now() > deadline) {
+      throw new QueryError(`the query ran longer than ${bounds.timeLimitMs} ms and was stopped; the query console spends at most ${bounds.timeLimitMs} ms on a query (a bound of the reference)`);
+    }
+  };
+}
+
+/** How many characters a value takes as JSON; objects (nodes, relationships) are measured once each. */
+function measurer(): (value: unknown) => number {
+  const sizes = new Map<object, number>();
+  return (value) => {
+    if (value === null || typeof value !== 'object') return (JSON.stringify(value) ?? 'null').length;
+    let size = sizes.get(value);
+    if (size === undefined) sizes.set(value, (size = JSON.stringify(value).length));
+    return size;
+  };
+}
+
+/** Runs a read-only query over the graph. Throws QueryError (a 400) for what is not supported, or beyond a bound. */
 export function runQuery(
   text: string,
   params: Record<string, unknown>,
   graph: { nodes: QueryNode[]; edges: EdgeView[] },
+  limits: Partial<QueryBounds> = {},
 ): { columns: string[]; rows: unknown[][]; records: Record<string, unknown>[] } {
-  const q = new Parser(tokenize(text)).parse();
+  const bounds: QueryBounds = { ...QUERY_BOUNDS, ...limits };
+  if (text.length > bounds.maxChars) {
+    throw new QueryError(`the query is ${text.length} characters long; the query console reads at most ${bounds.maxChars} (a bound of the reference)`);
+  }
+  const q = new Parser(tokenize(text), bounds.maxItems).parse();
+  const tick = stopwatch(bounds);
   const nodeOk = (n: QueryNode, p: NodePattern) =>
     labelMatches(n, p.label) && p.props.every(([k, v]) => property(n, k) === resolve(v, params));
   const [first, second] = q.nodes as [NodePattern, NodePattern | undefined];
   let rows: Map<string, unknown>[] = [];
   const bind = (pairs: [string | undefined, unknown][]) => new Map(pairs.filter((p): p is [string, unknown] => p[0] !== undefined));
   if (q.rel === undefined || second === undefined) {
-    rows = graph.nodes.filter((n) => nodeOk(n, first)).map((n) => bind([[first.variable, n]]));
+    rows = graph.nodes.filter((n) => (tick(), nodeOk(n, first))).map((n) => bind([[first.variable, n]]));
   } else {
     const byId = new Map(graph.nodes.map((n) => [n.id, n]));
     for (const e of graph.edges) {
+      tick();
       if (q.rel.type !== undefined && e.relationshipType !== q.rel.type) continue;
       const ends: [string, string][] = q.rel.direction === 'out' ? [[e.sourceId, e.targetId]]
         : q.rel.direction === 'in' ? [[e.targetId, e.sourceId]]
@@ -264,6 +371,7 @@ export function runQuery(
   }
   for (const [variable, prop, v] of q.where) {
     rows = rows.filter((r) => {
+      tick();
       if (!r.has(variable)) throw new QueryError(`variable ${variable} is not defined`);
       return property(r.get(variable), prop) === resolve(v, params);
     });
@@ -282,10 +390,26 @@ export function runQuery(
     i.kind === 'value' ? resolve(i.value!, params) : i.kind === 'prop' ? property(r.get(i.variable), i.prop!) : r.get(i.variable);
   if (counts.length > 0) {
     records = [Object.fromEntries(q.items.map((i) => [i.column,
-      i.kind === 'value' ? resolve(i.value!, params) : i.variable === '*' ? rows.length : rows.filter((r) => r.get(i.variable) != null).length]))];
+      i.kind === 'value' ? resolve(i.value!, params) : i.variable === '*' ? rows.length : rows.filter((r) => (tick(), r.get(i.variable) != null)).length]))];
+    if (q.limit !== undefined) records = records.slice(0, q.limit);
   } else {
-    records = rows.map((r) => Object.fromEntries(q.items.map((i) => [i.column, cell(i, r)])));
+    // LIMIT before the rows are built: the same answer, without building what it drops.
+    const kept = q.limit === undefined ? rows : rows.slice(0, q.limit);
+    const values = kept.length * columns.length;
+    if (values > bounds.maxValues) {
+      throw new QueryError(`the answer would hold ${values} values (${kept.length} rows × ${columns.length} columns); the query console answers at most ${bounds.maxValues} (a bound of the reference; add LIMIT)`);
+    }
+    const size = measurer();
+    let chars = 0;
+    records = kept.map((r) => {
+      tick();
+      const record = Object.fromEntries(q.items.map((i) => [i.column, cell(i, r)]));
+      for (const i of q.items) chars += size(record[i.column]);
+      if (chars > bounds.maxAnswerChars) {
+        throw new QueryError(`the answer's values would take more than ${bounds.maxAnswerChars} characters of JSON; the query console answers at most ${bounds.maxAnswerChars} (a bound of the reference; add LIMIT or return properties)`);
+      }
+      return record;
+    });
   }
-  if (q.limit !== undefined) records = records.slice(0, q.limit);
   return { columns, rows: records.map((r) => columns.map((c) => r[c])), records };
 }

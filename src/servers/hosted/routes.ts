@@ -21,7 +21,7 @@ import type { TokenResponse, TokenService } from './oauth.js';
 import { TOKEN_EXCHANGE_GRANT } from './oauth.js';
 import { QueryError, runQuery, writeClauseOf } from './query.js';
 import { HostedError, type ConversationView, type HostedStore } from './store.js';
-import { keepFreeForm } from '../free-form.js';
+import { hollowFreeForm, keepFreeForm } from '../free-form.js';
 
 export interface Reply {
   status: number;
@@ -66,7 +66,7 @@ const refusal = (r: Refusal): Reply => ({ status: r.status, body: { error: r.err
 
 /** Validates a body against a schema; a failure is a 400 naming each field. */
 function input<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
-  const v = validate(schema, body);
+  const v = validate(schema, hollowFreeForm(schema, body));
   if (!v.ok) throw new HostedError(400, v.issues.join('; '));
   return keepFreeForm(schema, body, v.value as z.output<S>);
 }

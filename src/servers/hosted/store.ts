@@ -33,7 +33,7 @@
 // operations, at the end of the class.
 import type { Entity, EntityType, Message, ReasoningStep, ReasoningTrace, Relationship, Role, ToolCall } from '../../protocols/bridge/index.js';
 import { ENTITY_TYPES, Uuid } from '../../protocols/bridge/index.js';
-import { BadRequestError, MAX_NAME_CHARS, MAX_TEXT_CHARS, MemoryStore, checkSize, type MemoryStoreOptions, type Params, type StoreSnapshot } from '../bridge/store.js';
+import { BadRequestError, MAX_NAME_CHARS, MAX_QUERY_CHARS, MAX_TEXT_CHARS, MemoryStore, checkSize, type MemoryStoreOptions, type Params, type StoreSnapshot } from '../bridge/store.js';
 import { rank, tokenize } from '../bridge/search.js';
 import { extractEntities } from './extract.js';
 import { uuidV5 } from '../name-uuid.js';
@@ -367,6 +367,7 @@ export class HostedStore extends MemoryStore {
 
   /** An unknown conversation has no messages to find. */
   searchMessages(id: string, input: { query: string; limit?: number | undefined; threshold?: number | undefined }): (MessageView & { score: number })[] {
+    checkSize('query', input.query, MAX_QUERY_CHARS);
     const recs = this.sessions.get(id)?.messages ?? [];
     // The score is the share of the query's words the message holds, so the clients' default
     // threshold (0.7) keeps a message that has them all.
@@ -661,6 +662,7 @@ export class HostedStore extends MemoryStore {
 
   /** Over name, description, canonical name and merged names, as the bridge's search_entities. */
   searchEntities(input: { query: string; limit?: number | undefined; type?: string | undefined }): (EntityView & { score: number })[] {
+    checkSize('query', input.query, MAX_QUERY_CHARS);
     const candidates = [...this.entities.values()].filter((r) => input.type === undefined || this.restType(r.entity.id) === input.type.toLowerCase());
     return rank(input.query, candidates, (r) => this.entityTokens(r), { limit: input.limit })
       .map((h) => ({ ...this.entityView(h.item.entity.id), score: h.score }));

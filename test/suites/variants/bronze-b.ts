@@ -19,7 +19,7 @@ const stateful = (make: (next: Dispatch, store: MemoryStore) => (method: string,
   (next, store) => make(next, store);
 
 /** Answers `method` with `answer(request, next)` instead of the reference. */
-const replace = (method: string, answer: (body: any, next: Dispatch) => ReturnType<Dispatch>): Wrap =>
+export const replace = (method: string, answer: (body: any, next: Dispatch) => ReturnType<Dispatch>): Wrap =>
   (next) => (m, body) => (m === method ? answer(body, next) : next(m, body));
 
 /** The same as `wrap` for every call of `method` but the first (the runner's own call). */
@@ -29,13 +29,13 @@ const afterFirst = (method: string, wrap: Wrap): Wrap => (next, store) => {
   return (m, body) => (m === method && seen++ === 0 ? next(m, body) : faulty(m, body));
 };
 
-const json = (status: number, body?: unknown) => (body === undefined ? { status } : { status, body });
+export const json = (status: number, body?: unknown) => (body === undefined ? { status } : { status, body });
 
 /** The sessions and their messages, read through the reference. */
-async function sessionsOf(next: Dispatch): Promise<Info[]> {
+export async function sessionsOf(next: Dispatch): Promise<Info[]> {
   return (await next('list_sessions', {})).body as Info[];
 }
-async function messagesOf(next: Dispatch, session_id: string): Promise<Msg[]> {
+export async function messagesOf(next: Dispatch, session_id: string): Promise<Msg[]> {
   return ((await next('get_conversation', { session_id })).body as { messages: Msg[] }).messages;
 }
 
@@ -228,14 +228,14 @@ const badErrorBody = (method: string, body: unknown): Wrap => (next) => async (m
 };
 
 /** `method` with `bad(request)` first performs `doFirst`, then answers 400 anyway. */
-const failAfterWriting = (method: string, bad: (b: any) => boolean, doFirst: (b: any, next: Dispatch) => ReturnType<Dispatch>): Wrap =>
+export const failAfterWriting = (method: string, bad: (b: any) => boolean, doFirst: (b: any, next: Dispatch) => ReturnType<Dispatch>): Wrap =>
   (next) => async (m, b: any) => {
     if (m !== method || !bad(b)) return next(m, b);
     await doFirst(b, next);
     return json(400, { error: 'invalid request' });
   };
 
-const ROLES = ['user', 'assistant', 'system'];
+export const ROLES = ['user', 'assistant', 'system'];
 
 /** delete_message answers 400 where the reference answers {"deleted": false}. */
 const notFound400: Wrap = (next) => async (m, b) => {
@@ -251,7 +251,7 @@ export const nullAs404 = (method: string): Wrap => (next) => async (m, b) => {
 
 // ------------------------------------------------------------------ the faults
 
-const w = (wrap: Wrap): VariantOptions => ({ wrap });
+export const w = (wrap: Wrap): VariantOptions => ({ wrap });
 
 export const FAULTS: FaultRow[] = [
   // search_messages
@@ -368,27 +368,28 @@ export const FAULTS: FaultRow[] = [
     const res = await next(m, b);
     return res.status === 400 ? json(400, { error: '' }) : res;
   }), /add_message\(role="user", content="No session"\) \(session_id missing\): the error text must say what went wrong, got ""/],
-  ['SCN-B-129', 'add_message without content stores an empty message, then answers 400', w(failAfterWriting('add_message', (b) => b.content === undefined, (b, next) => next('add_message', { ...b, content: '' }))), /add_message\(session_id="proto-missing-a", role="user"\) \(content missing\) answered 400 but changed the stored data/],
-  ['SCN-B-129', 'clear_session without session_id clears everything, then answers 400', w(failAfterWriting('clear_session', (b) => b.session_id === undefined, (_b, next) => next('clear_all_data', {}))), /clear_session\(\) \(session_id missing\) answered 400 but changed the stored data/],
-  ['SCN-B-129', 'delete_message without message_id deletes the latest message', w(failAfterWriting('delete_message', (b) => b.message_id === undefined, async (_b, next) => {
-    const [s] = await sessionsOf(next);
-    const last = (await messagesOf(next, s!.session_id)).at(-1)!;
-    return next('delete_message', { message_id: last.id });
-  })), /delete_message\(\) \(message_id missing\) answered 400 but changed the stored data/],
-  ['SCN-B-130', 'an unknown role is stored as user, then 400', w(failAfterWriting('add_message', (b) => !ROLES.includes(b.role), (b, next) => next('add_message', { ...b, role: 'user' }))), /add_message\(session_id="proto-role", role="bogus", content="Who am I\?"\) \(unknown role\) answered 400 but changed the stored data/],
-  ['SCN-B-130', 'an unknown role is accepted as user', w(mapRequest('add_message', (b) => (ROLES.includes(b.role) ? b : { ...b, role: 'user' }))), /add_message\(session_id="proto-role", role="bogus", content="Who am I\?"\) \(unknown role\): expected 400 or 500 with \{"error": string\}, got 200/],
-  ['SCN-B-131', 'metadata of the wrong type is ignored', w(mapRequest('add_message', (b) => (typeof b.metadata === 'string' ? { ...b, metadata: undefined } : b))), /add_message\(.*metadata="not an object"\) \(metadata must be an object\): expected 400 or 500 with \{"error": string\}, got 200/],
-  ['SCN-B-131', 'a limit that is not a number is ignored', w(mapRequest('get_conversation', (b) => (typeof b.limit === 'string' ? { ...b, limit: undefined } : b))), /get_conversation\(session_id="proto-types", limit="all"\) \(limit must be an integer\): expected 400 or 500 with \{"error": string\}, got 200/],
+  ['SCN-B-130', 'an unknown role is accepted as user', w(mapRequest('add_message', (b) => (ROLES.includes(b.role) ? b : { ...b, role: 'user' }))), /add_message\(session_id="proto-role", role="bogus", content="Who am I\?"\) \(unknown role\) answered 200 with a Message: its role .*: expected "bogus", got "user"/],
+  ['SCN-B-130', 'an unknown role is stored and answered as given', w(replace('add_message', async (b, next) => {
+    if (ROLES.includes(b.role)) return next('add_message', b);
+    return json(200, { ...((await next('add_message', { ...b, role: 'user' })).body as object), role: b.role });
+  })), /add_message\(session_id="proto-role", role="bogus", content="Who am I\?"\) \(unknown role\): response does not match the data model:[\s\S]*role/],
+  ['SCN-B-131', 'content given as an object is answered as that object', w(replace('add_message', async (b, next) => {
+    if (typeof b.content !== 'object' || b.content === null) return next('add_message', b);
+    const stored = await next('add_message', { ...b, content: JSON.stringify(b.content) });
+    return json(200, { ...(stored.body as object), content: b.content });
+  })), /add_message\(session_id="proto-types", role="user", content=\{"text":"nested"\}\) \(content must be a string\): response does not match the data model:[\s\S]*content/],
+  ['SCN-B-131', 'a parameter of the wrong type answers 422', w((next) => async (m, b: any) => (m === 'get_conversation' && typeof b.limit === 'string' ? json(422, { error: 'limit: expected an integer' }) : next(m, b))),
+    /get_conversation\(session_id="proto-types", limit="all"\) \(limit must be an integer\): .*422.*\(BRIDGE-ERRORS-1/, 'error'],
   ['SCN-B-132', 'add_step on an unknown trace starts a new trace', w(replace('add_step', async (b, next) => {
     const known = (await next('get_trace_with_steps', { trace_id: b.trace_id })).body;
     if (known) return next('add_step', b);
     const t = (await next('start_trace', { session_id: 'orphans', task: 'adopted' })).body as { id: string };
     return next('add_step', { ...b, trace_id: t.id });
-  })), /add_step\(trace_id="6f1d2c3b-7a8e-4f00-9c1d-00000000dead", thought="Orphan step"\) \(no such trace\): expected 400 or 500 with \{"error": string\}, got 200/],
+  })), /add_step\(trace_id="6f1d2c3b-7a8e-4f00-9c1d-00000000dead", thought="Orphan step"\) \(no such trace\) answered 200 with a step: its trace_id \(a step is linked to the trace named\): expected "6f1d2c3b-7a8e-4f00-9c1d-00000000dead", got "[0-9a-f-]+"/],
   ['SCN-B-132', 'add_step errors answer a bare string', w(badErrorBody('add_step', 'bad')), /add_step\(.*\) \(no such trace\): 400 with \{"error": string\} expected, got body "bad"/, 'error'],
-  ['SCN-B-133', 'setup answers 204', w(replace('setup', () => json(204))), /setup\(\): 200 with a JSON object expected, got 204 No Content \(BRIDGE-LIFECYCLE-1/, 'error'],
-  ['SCN-B-133', 'setup answers {"ok": "yes"}', w(mapResponse('setup', (r) => ({ ...r, ok: 'yes' }))), /setup\(\): ok \(BRIDGE-LIFECYCLE-1: setup answers 200 \{"ok": true\}\): expected true, got "yes"/],
-  ['SCN-B-134', 'teardown answers 200 {"ok": true}', w(replace('teardown', () => json(200, { ok: true }))), /teardown\(\): 204 expected, got 200 with body \{"ok":true\} \(BRIDGE-LIFECYCLE-2/, 'error'],
+  ['SCN-B-133', 'setup answers 204', w(replace('setup', () => json(204))), /setup\(\): 200 with a JSON object expected, got 204 No Content \(BRIDGE-LIFECYCLE-setup/, 'error'],
+  ['SCN-B-133', 'setup answers {"ok": "yes"}', w(mapResponse('setup', (r) => ({ ...r, ok: 'yes' }))), /setup\(\): ok \(BRIDGE-LIFECYCLE-setup: setup answers 200 \{"ok": true\}\): expected true, got "yes"/],
+  ['SCN-B-134', 'teardown answers 200 {"ok": true}', w(replace('teardown', () => json(200, { ok: true }))), /teardown\(\): 204 expected, got 200 with body \{"ok":true\} \(BRIDGE-LIFECYCLE-teardown/, 'error'],
   ['SCN-B-134', 'after teardown the target stays down, setup or not', w(stateful((next) => {
     let down = false;
     return (m, body) => {
@@ -397,9 +398,9 @@ export const FAULTS: FaultRow[] = [
       return next(m, body);
     };
   })), /add_message\(session_id="proto-teardown".*\): expected 200 with a JSON object, got 500 \{"error": "store is shut down"\}/],
-  ['SCN-B-135', 'clear_all_data keeps entities and traces', { store: new KeepsSilver() }, /get_entity_by_name\(name="Grace Hopper"\) after clear_all_data \(BRIDGE-LIFECYCLE-3.*: expected null, got \{/],
-  ['SCN-B-135', 'clear_all_data keeps everything', w(afterFirst('clear_all_data', replace('clear_all_data', () => json(204)))), /list_sessions\(\) after clear_all_data \(BRIDGE-LIFECYCLE-3.*: expected \[\], got 2 item/],
-  ['SCN-B-135', 'clear_all_data answers 200 {}', w(afterFirst('clear_all_data', replace('clear_all_data', async (b, next) => (await next('clear_all_data', b), json(200, {}))))), /clear_all_data\(\): 204 expected, got 200 with body \{\} \(BRIDGE-LIFECYCLE-3/, 'error'],
+  ['SCN-B-135', 'clear_all_data keeps entities and traces', { store: new KeepsSilver() }, /get_entity_by_name\(name="Grace Hopper"\) after clear_all_data \(SPEC-V3-clear_all_data.*: expected null, got \{/],
+  ['SCN-B-135', 'clear_all_data keeps everything', w(afterFirst('clear_all_data', replace('clear_all_data', () => json(204)))), /list_sessions\(\) after clear_all_data \(SPEC-V3-clear_all_data.*: expected \[\], got 2 item/],
+  ['SCN-B-135', 'clear_all_data answers 200 {}', w(afterFirst('clear_all_data', replace('clear_all_data', async (b, next) => (await next('clear_all_data', b), json(200, {}))))), /clear_all_data\(\): 204 expected, got 200 with body \{\} \(BRIDGE-LIFECYCLE-clear_all_data/, 'error'],
 ];
 
 /** Other choices the protocol allows: every scenario of ours must still pass. */

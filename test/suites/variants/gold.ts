@@ -212,13 +212,13 @@ export const FAULTS: FaultRow[] = [
     /get_entity_by_name\("Alice J\."\) after merge_duplicate_entities\(canonical_name="Alice Johnson"\): the stored target keeps the canonical_name/],
 
   // ---- similar traces
-  ['SCN-G-006', 'get_similar_traces ignores the task and lists every trace, newest first',
+  ['SCN-G-006', 'get_similar_traces ignores the task and answers the newest traces',
     intercept(async (next, method, body) =>
-      method === 'get_similar_traces' ? { status: 200, body: ((await next('list_traces', {})).body as any[]).reverse() } : next(method, body)),
-    /get_similar_traces\(task="Alice Johnson role at Acme Corp", limit=5, success_only=false\): the unrelated trace .* is ranked at \d, before the matching trace at 2/],
+      method === 'get_similar_traces' ? { status: 200, body: ((await next('list_traces', {})).body as any[]).reverse().slice(0, body.limit ?? 5) } : next(method, body)),
+    /get_similar_traces\(task="Alice Johnson role at Acme Corp", limit=2, success_only=false\): expected "Find Alice Johnson's role at Acme Corp" .* among the results, got \["Bake sourdough bread overnight"/],
   ['SCN-G-006', 'get_similar_traces finds nothing',
     mapResponse('get_similar_traces', () => []),
-    /get_similar_traces\(task="Alice Johnson role at Acme Corp", limit=5, success_only=false\): expected "Find Alice Johnson's role at Acme Corp" .* among the results, got \[\]/],
+    /get_similar_traces\(task="Alice Johnson role at Acme Corp", limit=2, success_only=false\): expected "Find Alice Johnson's role at Acme Corp" .* among the results, got \[\]/],
   ['SCN-G-014', 'get_similar_traces ignores limit',
     mapRequest('get_similar_traces', (b) => ({ ...b, limit: undefined })),
     /get_similar_traces\(task="Research task", limit=2\) with 5 matching traces: expected at most 2 item\(s\), got 5/],
@@ -275,7 +275,7 @@ export const FAULTS: FaultRow[] = [
     /get_conversation\(gold-agent-1\) with one message in each of two sessions: expected \["Agent one speaking".*, got \["Agent one speaking".*"Agent ten speaking"/],
   ['SCN-G-018', 'search_messages ignores session_id',
     mapRequest('search_messages', (b) => ({ ...b, session_id: undefined })),
-    /search_messages\("Agent speaking", session_id=gold-agent-1\) with an equally matching message in the other session: expected exactly \(any order\) \["Agent one speaking".*, got/],
+    /search_messages\("Agent speaking", session_id=gold-agent-1, limit=10, threshold=0\) with an equally matching message in the other session: expected exactly \(any order\) \["Agent one speaking".*, got/],
 ];
 
 /** After a merge, the source's name no longer leads anywhere (get_entity_by_name answers null). */

@@ -1,0 +1,57 @@
+// The advisories of a run, summed up for every format: which did not hold, where, and why each is
+// the kit's own reading and not a rule. A scenario carries those that did not hold as notes (run
+// "report"), or failed on the first one (run "fail": its failure cites the advisory alone).
+import type { AdvisoryMode } from '../engine/result.js';
+import { advisoryOf } from '../protocols/clauses/index.js';
+import type { AdvisorySummary, AnyReportScenario, Report } from './model.js';
+
+/** One advisory that did not hold, in one scenario. */
+interface AdvisoryHit {
+  id: string;
+  scenario: string;
+  message: string;
+}
+
+/** The advisory a failed scenario failed on (run "fail"): its failure cites that advisory alone. */
+export function failedAdvisory(s: Pick<AnyReportScenario, 'outcome' | 'cites'>): string | undefined {
+  const only = s.outcome === 'failed' && s.cites?.length === 1 ? s.cites[0]! : undefined;
+  return only !== undefined && advisoryOf(only) !== undefined ? only : undefined;
+}
+
+/** Every advisory that did not hold, scenario by scenario, in order. */
+export function advisoryHits(scenarios: readonly AnyReportScenario[]): AdvisoryHit[] {
+  return scenarios.flatMap((s) => {
+    const failed = failedAdvisory(s);
+    return [
+      ...(s.advisories ?? []).map((n) => ({ id: n.id, scenario: s.id, message: n.message })),
+      ...(failed !== undefined ? [{ id: failed, scenario: s.id, message: s.message ?? failed }] : []),
+    ];
+  });
+}
+
+/** The run-level summary of the advisories of these scenarios. */
+export function advisorySummary(scenarios: readonly AnyReportScenario[], mode: AdvisoryMode): AdvisorySummary {
+  const hits = advisoryHits(scenarios);
+  const ids = [...new Set(hits.map((h) => h.id))].sort();
+  return {
+    mode,
+    checked: scenarios.reduce((n, s) => n + (s.advisoryChecks ?? 0), 0),
+    failed: hits.length,
+    byId: ids.map((id) => {
+      const a = advisoryOf(id);
+      const mine = hits.filter((h) => h.id === id);
+      return {
+        id,
+        expects: a?.expects ?? '(not an advisory of this kit)',
+        reason: a?.reason ?? '(not an advisory of this kit)',
+        failed: mine.length,
+        scenarios: mine.map((h) => ({ id: h.scenario, message: h.message })),
+      };
+    }),
+  };
+}
+
+/** A report's advisories: its own summary, or (a report written before there was one) the summary of its scenarios. */
+export function advisoriesOf(report: Pick<Report, 'advisories' | 'scenarios' | 'hosted'>): AdvisorySummary {
+  return report.advisories ?? advisorySummary([...report.scenarios, ...(report.hosted?.scenarios ?? [])], 'report');
+}

@@ -1,0 +1,181 @@
+// Issue 24: every command honest (item 1, one target for every command, is targets.test.ts):
+// --only-failed re-runs what did not run too; every output path checked first; a server that
+// refuses every call stops the run; diff of two selections; the wording of the small mistakes.
+// Runs the built launcher (npm test builds first) against faulty servers in this process.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ReportSchema, type Report } from '../../src/report/model.js';
+import { startVariant, tck, tempDir } from '../reporters/support.js';
+import type { Wrap } from '../harness/variants.js';
+import { createdToWrites, locked } from './faulty.js';
+import { METHODS } from '../../src/protocols/bridge/methods.js';
+
+const work = tempDir('tck-commands-');
+const IMPL = ['--name', 'a', '--version', '1', '--language', 'x', '--repository', 'https://x.example/r'];
+const readReport = (file: string): Report => ReportSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
+const oneLine = (text: string) => expect(text.trim().split('\n')).toHaveLength(1);
+
+let faulty: Awaited<ReturnType<typeof startVariant>>;
+let refusing: Awaited<ReturnType<typeof startVariant>>;
+beforeAll(async () => {
+  [faulty, refusing] = await Promise.all([startVariant(createdToWrites), startVariant(locked)]);
+});
+afterAll(async () => Promise.all([faulty?.close(), refusing?.close()]));
+
+describe('item 2: --only-failed re-runs what failed, errored or did not run, and says so', () => {
+  it('after a run cut short by --bail: the error and every scenario not run are re-run', async () => {
+    const before = join(work, 'bailed');
+    const first = await tck(['run', '--url', faulty.url, '--tier', 'bronze', '--bail', '-r', 'console,json', '-o', before]);
+    expect(first.code).toBe(1);
+    // A failing run ends with the command that re-runs it.
+    expect(first.stdout).toMatch(/\nre-run what failed, errored or did not run: tck run --only-failed .*bailed\/report\.json --url http:\/\/127\.0\.0\.1:\d+\n$/);
+    const old = readReport(join(before, 'report.json'));
+    const notRun = old.scenarios.filter((s) => s.outcome === 'not-run').length;
+    expect(notRun).toBeGreaterThan(100);
+    const again = join(work, 'again');
+    const r = await tck(['run', '--only-failed', join(before, 'report.json'), '--tier', 'bronze', '-r', 'console,json', '-o', again]);
+    const report = readReport(join(again, 'report.json'));
+    // Everything but what passed before runs again (the reference server passes it all).
+    expect(report.scenarios.filter((s) => s.outcome === 'passed')).toHaveLength(notRun + 1);
+    expect(report.selection.rerun).toEqual({ from: join(before, 'report.json'), failed: 0, error: 1, notRun });
+    expect(r.stdout).toContain(`a re-run of ${join(before, 'report.json')}'s 1 errored and ${notRun} not run`);
+    expect(r.code).toBe(0);
+  }, 60_000);
+
+  it('after an interrupted run (3 passed, the rest not run): no "nothing to re-run"', async () => {
+    const full = join(work, 'full');
+    await tck(['run', '--tier', 'bronze', '-r', 'json', '-o', full]);
+    const cut = readReport(join(full, 'report.json'));
+    cut.interrupted = true;
+    cut.scenarios = cut.scenarios.map((s, i) => (i < 3 ? s : { ...s, outcome: 'not-run', message: 'not run: interrupted by SIGINT' }));
+    writeFileSync(join(work, 'interrupted.json'), JSON.stringify(cut));
+    const r = await tck(['run', '--only-failed', join(work, 'interrupted.json'), '--tier', 'bronze', '-r', 'console', '-o', join(work, 'again2')]);
+    expect(r.stdout).not.toContain('nothing to re-run');
+    expect(r.stdout).toMatch(new RegExp(`Selection passed \\(a re-run of .*interrupted\\.json's ${cut.scenarios.length - 3} not run: ${cut.scenarios.length - 3} of ${cut.scenarios.length} Bronze scenarios\\)`));
+    expect(r.code).toBe(0);
+  }, 60_000);
+});
+
+describe('item 4: output paths are checked first, bounded, exit 2, one line', () => {
+  const file = join(work, 'a-file');
+  beforeAll(() => writeFileSync(file, 'x'));
+  const report = () => join(work, 'full', 'report.json');
+
+  it.each([
+    ['report --junit', () => ['report', report(), '--junit', '/proc/x/y.xml'], /^tck: --junit \/proc\/x\/y\.xml cannot be written: its folder \/proc\/x cannot be created \(ENOENT\)\n$/],
+    ['compare --html', () => ['compare', report(), report(), '--html', '/proc/x/c.html'], /^tck: --html \/proc\/x\/c\.html cannot be written/],
+    ['compare --md', () => ['compare', report(), report(), '--md', '/proc/x/c.md'], /^tck: --md \/proc\/x\/c\.md cannot be written/],
+    ['openapi -o', () => ['openapi', '-o', '/proc/x/o.json'], /^tck: --out \/proc\/x\/o\.json cannot be written/],
+    ['certify -o /proc', () => ['certify', '--embedded', ...IMPL, '-o', '/proc/x/c.json'], /^tck: --out \/proc\/x\/c\.json cannot be written/],
+    ['certify -o under a file', () => ['certify', '--embedded', ...IMPL, '-o', join(file, 'c.json')], /^tck: --out .*a-file\/c\.json cannot be written: its folder .*a-file exists and is not a directory \(EEXIST\)\n$/],
+    ['explore --out /proc', () => ['explore', '--out', '/proc/x'], /^tck: --out \/proc\/x is not a directory that can be written: \/proc\/x cannot be created \(ENOENT\)\n$/],
+    ['explore --out a file', () => ['explore', '--out', file], /^tck: --out .*a-file is not a directory that can be written: exists and is not a directory \(EEXIST\)\n$/],
+    ['report --md a directory', () => ['report', report(), '--md', work], /^tck: --md .* cannot be written: it is a directory/],
+  ])('%s', async (_name, args, message) => {
+    const r = await tck(args());
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+    // Nothing ran: certify printed no tier table, explore explored nothing.
+    expect(r.stdout).toBe('');
+  }, 30_000);
+});
+
+describe('item 6: a server that answers 401 to everything stops the run', () => {
+  it('one line says authentication failed and how to pass credentials; no scenario runs', async () => {
+    const out = join(work, 'locked');
+    const r = await tck(['run', '--url', refusing.url, '-r', 'console,json', '-o', out]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(`warning: authentication failed at ${refusing.url}: setup 401 Unauthorized, clear_all_data 401 Unauthorized, get_conversation 401 Unauthorized; no credential was sent: pass it with --header 'Authorization: Bearer …' (repeatable) or TCK_HEADERS; no scenario was run\n`);
+    expect(r.stdout).not.toMatch(/^(FAIL|ERROR) /m);
+    expect(r.stdout).not.toContain('got 200 expected');
+    const report = readReport(join(out, 'report.json'));
+    expect(report.scenarios.every((s) => s.outcome === 'not-run')).toBe(true);
+    const sent = await tck(['run', '--url', refusing.url, '-H', 'X-Api-Key: wrong', '-r', 'console', '-o', out]);
+    expect(sent.stdout).toContain('the header sent (x-api-key) was refused: check the credential given with --header or TCK_HEADERS');
+  });
+});
+
+describe('item 7: tck diff of a full run and a narrowed one', () => {
+  it('compares what both selected, says so, exit 0 when nothing common regressed', async () => {
+    const narrowed = join(work, 'narrowed');
+    await tck(['run', '--tier', 'bronze', '-s', 'SCN-B-001', '-r', 'json', '-o', narrowed]);
+    const r = await tck(['diff', join(work, 'full', 'report.json'), join(narrowed, 'report.json')]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/^compared: the 1 scenario both runs selected \(old: bronze, every scenario; new: bronze, --scenario SCN-B-001\)\n/);
+    expect(r.stdout).toContain('tier: not compared (old BRONZE, new NONE): the runs selected differently');
+    expect(r.stdout).toContain('vanished (0)');
+    expect(r.stdout).toMatch(/verdict: no regression among the 1 scenario both runs selected\n$/);
+  }, 30_000);
+});
+
+describe('item 11: wording and choices', () => {
+  it('--tier Gold is gold; --tier gld suggests gold; --grading Strict is strict', async () => {
+    const ok = await tck(['run', '--tier', 'Gold', '--grading', 'Strict', '-s', 'SCN-B-001', '-r', 'json', '-o', join(work, 'gold')]);
+    expect(ok.code).toBe(0);
+    expect(readReport(join(work, 'gold', 'report.json')).requestedTier).toBe('gold');
+    const near = await tck(['run', '--tier', 'gld']);
+    expect(near.code).toBe(2);
+    expect(near.stderr).toMatch(/Allowed choices are bronze, silver, gold, platinum; did you mean 'gold'\?/);
+  });
+
+  it('--bail 3 and --max-failures 3 stop after three failures', async () => {
+    for (const flags of [['--bail', '3'], ['--max-failures', '3']]) {
+      const out = join(work, `bail-${flags[0]}`);
+      const r = await tck(['run', '--url', faulty.url, '--tier', 'bronze', ...flags, '-r', 'json', '-o', out]);
+      expect(r.stderr).toBe('');
+      const report = readReport(join(out, 'report.json'));
+      expect(report.scenarios.filter((s) => s.outcome === 'error' || s.outcome === 'failed')).toHaveLength(3);
+      expect(report.scenarios.find((s) => s.outcome === 'not-run')?.message).toBe('not run: stopped by --max-failures 3 after 3 failures');
+    }
+  }, 30_000);
+
+  it.each([
+    [['run', '--url', 'localhost:abc'], 'tck: invalid target URL "localhost:abc": it does not start with http:// or https:// (e.g. http://127.0.0.1:3001)\n'],
+    [['run', '--url', 'localhost:3001'], 'tck: invalid target URL "localhost:3001": it does not start with http:// or https:// (did you mean http://localhost:3001?)\n'],
+    [['verify', '/nonexistent/bundle.json'], 'tck: bundle /nonexistent/bundle.json: does not exist (ENOENT)\n'],
+    [['verify', '/tmp'], 'tck: bundle /tmp is a directory, not a file\n'],
+    [['compare', '/nonexistent/a.json', '/tmp'], 'tck: compare /nonexistent/a.json: does not exist (ENOENT)\n'],
+  ])('tck %j', async (args, line) => {
+    const r = await tck(args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(line);
+  });
+
+  it('report of a file that is not JSON: the parser error whole, on one line', async () => {
+    const bad = join(work, 'notjson.txt');
+    writeFileSync(bad, 'hello\nworld "quoted\nline"');
+    const r = await tck(['report', bad]);
+    expect(r.code).toBe(2);
+    oneLine(r.stderr);
+    expect(r.stderr).toMatch(/is not JSON: Unexpected token 'h', "hello\\nworl"\.\.\. is not valid JSON\n$/);
+  });
+
+  it('an unknown config field gets the nearest known one', async () => {
+    const dir = join(work, 'tiers');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'tck.config.json'), JSON.stringify({ tiers: 'gold' }));
+    const r = await tck(['run', '--config', join(dir, 'tck.config.json')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/unknown field "tiers" \(did you mean "tier"\?\) \(known: url, /);
+  });
+
+  it('probe: help says no fixed count, the 404 lookup hint is said once, the target is named', async () => {
+    const help = await tck(['probe', '--help']);
+    expect(help.stdout).not.toMatch(/\b26\b/);
+    // A server whose every Platinum method answers 404 {"error"}.
+    const platinum = new Set(Object.entries(METHODS).filter(([, m]) => m.tier === 'platinum').map(([name]) => name));
+    const missing: Wrap = (next) => (m, body) => (platinum.has(m) ? { status: 404, body: { error: 'no such route' } } : next(m, body));
+    const server = await startVariant(missing);
+    try {
+      const r = await tck(['probe', '--url', server.url]);
+      expect(r.stdout).toMatch(new RegExp(`^probing ${server.url.replace(/[.]/g, '\\.')} \\(from --url\\)\n`));
+      expect(r.stdout).not.toContain('(if the method exists');
+      expect(r.stdout.match(/a lookup that found nothing/g)).toHaveLength(1);
+      expect(r.stdout).toMatch(/reachable tiers of .*: bronze, silver, gold \(/);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -1,0 +1,79 @@
+// Issue 24, item 10: what tck explore leaves a vendor says what it found, and nothing else: the
+// printed minimal sequence names ids as the scenario file and the script do (r1.id), counts read
+// "1 step", a silent point is not the finding's label, the curl script ends with the explore line
+// that replays the finding (no scenario "tck-explore"), the scenario's title is whole, and the HTML
+// page of an explore report has no empty filter or search box.
+import { describe, expect, it } from 'vitest';
+import type { Exchange } from '../../src/engine/evidence.js';
+import { exploreReport } from '../../src/explore/report.js';
+import { curlScript, scenarioFile } from '../../src/explore/repro.js';
+import type { ExploreSection } from '../../src/report/model.js';
+import { renderHtml } from '../../src/report/render/html.js';
+import { exploreFailureLines, exploreSummary } from '../../src/report/render/explore.js';
+
+const A = '11111111-1111-4111-8111-111111111111';
+const B = '22222222-2222-4222-8222-222222222222';
+const entity = (id: string, name: string) => ({ id, name, type: 'PERSON', created_at: '2026-01-01T00:00:00Z' });
+
+const section: ExploreSection = {
+  seed: 7, runs: 10, runsDone: 1, operations: 3, opsPerSecond: 30, maxSteps: 40, methods: ['add_entity', 'merge_duplicate_entities'],
+  timeBudgetMs: 60_000, durationMs: 100, stoppedBy: 'failure', tolerances: ['list-order'],
+  failure: {
+    message: 'merge_duplicate_entities: the merged-away entity is still listed {"id":"' + A + '","name":"Ada Lovelace and a very long name that goes on"}',
+    tolerance: 'list-order',
+    steps: [
+      { call: 'add_entity(name: "Ada")', method: 'add_entity', request: { name: 'Ada', entity_type: 'PERSON' }, server: { status: 200, body: entity(A, 'Ada') }, model: { status: 200, body: entity('m1', 'Ada') } },
+      { call: 'add_entity(name: "Ada L.")', method: 'add_entity', request: { name: 'Ada L.', entity_type: 'PERSON' }, server: { status: 200, body: entity(B, 'Ada L.') }, model: { status: 200, body: entity('m2', 'Ada L.') } },
+      // How the generator labelled it before: both ends "entity#0".
+      { call: 'merge_duplicate_entities(source_id: entity#0, target_id: entity#0)', method: 'merge_duplicate_entities', request: { source_id: A, target_id: B } },
+    ],
+    foundAfter: { runs: 1, operations: 3, ms: 50 }, originalLength: 3, shrinks: 1, path: '0:1', replay: 'tck explore --url http://x --seed 7 --path "0:1"', curl: '', scenario: '',
+  },
+};
+
+describe('explore artefacts', () => {
+  it('the printed sequence names ids by the step that answered them; counts agree in number; the silent point is not a label', () => {
+    const lines = exploreFailureLines(section);
+    expect(lines).toContain('  3. merge_duplicate_entities(source_id: r1.id, target_id: r2.id)');
+    expect(lines.join('\n')).not.toContain('entity#0');
+    expect(lines[0]).toMatch(/ \(outside what the silent point list-order allows\)$/);
+    expect(lines.join('\n')).not.toContain('[silent point');
+    expect(lines[1]).toBe('  minimal sequence: 3 steps (from 3, 1 shrink; first met after 1 sequence, 3 operations, 0.1 s)');
+    expect(lines).toContain("       server: (its answer is the finding above)");
+    expect(exploreSummary(section)).toMatch(/— 1 sequence, 3 operations in/);
+  });
+
+  it('the curl script leaves what it cannot judge to the explore line that replays the finding', () => {
+    const ex = (method: string, body: Record<string, unknown>, status: number, answer: unknown): Exchange => ({
+      method, url: `http://127.0.0.1:1/${method}`, requestBody: body, requestHeaders: {}, status, contentType: 'application/json', responseText: JSON.stringify(answer), responseBytes: 10, durationMs: 1, startedAt: '2026-01-01T00:00:00Z',
+    });
+    const exchanges = [ex('clear_all_data', {}, 204, ''), ex('start_trace', { session_id: 's', task: 't' }, 201, { id: A })];
+    const script = curlScript(exchanges, 'start_trace: the trace lists a step it was never given', 'http://127.0.0.1:1', '--seed 7 --path "0:1"');
+    expect(script).not.toMatch(/--scenario/);
+    expect(script).toContain('run the kit: tck explore --url %s --seed 7 --path "0:1"');
+    expect(script).toContain('usage: bash explore-repro.sh');
+    // A finding about a status is one the script checks itself: it can say FIXED.
+    const status = curlScript(exchanges, 'start_trace: 200 expected, got 201 Created with body {…}', 'http://127.0.0.1:1', '--seed 7 --path "0:1"');
+    expect(status).toContain("status 1 '200'");
+    expect(status).toContain('FIXED: every check of explore-repro passes');
+  });
+
+  it('the scenario file has a whole title, and the finding in its asserts', () => {
+    const steps = [
+      { method: 'add_entity' as const, label: 'add_entity', serverParams: { name: 'Ada', entity_type: 'PERSON' }, modelParams: { name: 'Ada', entity_type: 'PERSON' }, server: { status: 200, body: entity(A, 'Ada') }, model: { status: 200, body: entity('m1', 'Ada') } },
+      { method: 'get_entity_by_name' as const, label: 'get_entity_by_name', serverParams: { name: 'Ada' }, modelParams: { name: 'Ada' }, server: { status: 200, body: null }, model: { status: 200, body: entity('m1', 'Ada') } },
+    ];
+    const file = scenarioFile(steps, section.failure!.message, 7);
+    const title = JSON.parse(/^ {2}title: (".*"),$/m.exec(file)![1]!) as string;
+    expect(title).toBe('explore: get_entity_by_name after 1 earlier step (seed 7)');
+    expect(file).toContain('Replays the 2 steps tck explore found (seed 7)');
+    expect(file).toContain(JSON.stringify(section.failure!.message).slice(1, -1));
+  });
+
+  it('the HTML page of an explore report has no empty filter or search box', () => {
+    const html = renderHtml(exploreReport(section, { url: 'http://x', embedded: false }, new Date(), false));
+    expect(html).not.toContain('<nav class="filter"');
+    expect(html).not.toContain('id="q"');
+    expect(html).toContain('explore: minimal failing sequence');
+  });
+});

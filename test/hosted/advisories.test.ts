@@ -1,0 +1,68 @@
+// The hosted profile's advisories (issue 27) can each fail: a variant that reads the point the
+// other way gets the advisory noted while its scenario still passes, and fails under
+// --advisories=fail. And every advisory the hosted scenarios name is an entry of the table.
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { ADVISORIES } from '../../src/protocols/clauses/index.js';
+import { normalizeReport } from '../../src/report/load.js';
+import { runTck } from '../../src/run/run.js';
+import { at, combine, json, mapReplies, replaceHandler, startHostedVariant, type HostedVariant } from './profile-harness.js';
+import { bareChallenge, feedbackNeverShown, softDeletes } from './attack-variants.js';
+
+const to403 = mapReplies((r) => (r.status === 401 ? { ...r, status: 403 } : r));
+
+/** Every deleted entity is still found by search_entities. */
+function searchKeepsDeleted(): HostedVariant {
+  const deleted: { id: string; name: string }[] = [];
+  return combine(
+    replaceHandler('delete_entity', (ctx, original) => {
+      const e = ctx.store.listEntities().find((x) => x.id === ctx.params.id);
+      if (e !== undefined) deleted.push(e);
+      return original(ctx);
+    }),
+    replaceHandler('search_entities', async (ctx, original) => {
+      const reply = await original(ctx);
+      const hits = deleted.filter((e) => e.name === ctx.body.query).map((e) => ({ ...e, score: 1 }));
+      return { ...reply, body: { entities: [...((reply.body as { entities: unknown[] }).entities ?? []), ...hits] } };
+    }),
+  );
+}
+
+const CASES: [advisory: string, scenario: string, variant: () => HostedVariant][] = [
+  ['ADV-invalid-token-401', 'SCN-H-050', () => to403],
+  ['ADV-refusal-4xx', 'SCN-H-056', () => mapReplies((r, request) => (at('/v1/auth/exchange')(request) && r.status === 401 ? json(500, { error: 'boom' }) : r))],
+  ['ADV-challenge-on-403', 'SCN-H-032', () => mapReplies((r) => (r.status === 401 ? { status: 403, body: r.body } : r))],
+  ['ADV-invalid-token-error', 'SCN-H-032', () => bareChallenge],
+  ['ADV-list-keys-other-workspace', 'SCN-H-031', () => replaceHandler('list_api_keys', (ctx) => json(200, { keys: ctx.keys.list(ctx.query.get('workspaceId') ?? ctx.principal!.workspaceId) }))],
+  ['ADV-deleted-not-found', 'SCN-H-016', softDeletes],
+  ['ADV-deleted-gone-from-derived', 'SCN-H-016', searchKeepsDeleted],
+  ['ADV-feedback-shown', 'SCN-H-017', () => feedbackNeverShown],
+];
+
+async function runOne(variant: HostedVariant, id: string, advisories: 'report' | 'fail') {
+  const v = await startHostedVariant(variant);
+  try {
+    return normalizeReport(await runTck({ hosted: v.options, scenarios: [id], advisories })).hosted!.scenarios[0]!;
+  } finally {
+    await v.close();
+  }
+}
+
+describe('every hosted advisory can fail', () => {
+  it.each(CASES)('%s: noted on %s while it passes, a failure under --advisories=fail', async (advisory, id, variant) => {
+    const noted = await runOne(variant(), id, 'report');
+    expect({ outcome: noted.outcome, message: noted.message }).toEqual({ outcome: 'passed', message: undefined });
+    expect(noted.advisories?.map((a) => a.id)).toContain(advisory);
+    const failed = await runOne(variant(), id, 'fail');
+    expect(failed.outcome).toBe('failed');
+    expect(failed.message).toMatch(new RegExp(`^advisory ${advisory} \\(--advisories=fail\\): `));
+  });
+
+  it('the variants cover every advisory the hosted scenarios name, and each is in the table', () => {
+    const dir = new URL('../../suites/hosted/', import.meta.url);
+    const named = new Set(readdirSync(dir).flatMap((f) => [...readFileSync(new URL(f, dir), 'utf8').matchAll(/check\.advise\('(ADV-[a-z0-9-]+)'\)/g)].map((m) => m[1]!)));
+    expect([...named].sort()).toEqual(CASES.map((c) => c[0]).sort());
+    const table = new Set(ADVISORIES.map((a) => a.id));
+    expect([...named].filter((id) => !table.has(id))).toEqual([]);
+  });
+});

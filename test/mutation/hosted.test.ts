@@ -1,0 +1,28 @@
+// The hosted profile as the test set of mutation testing (npm run mutation:hosted): every hosted
+// scenario runs, one test each, against the hosted reference service started in this process (as
+// a vendor's service: its URL, its bootstrap key, a key of another workspace, tokens past their
+// exp, minted identity-provider tokens), so a mutant of its credential or resource code
+// (src/servers/hosted: credentials, oauth, http, routes) that changes an observable answer fails at
+// least one scenario. A survivor is a rule the profile does not check, or a reading the document
+// leaves open: see docs/mutation-triage.md. `npm test` runs it too, as one more run of every hosted scenario against the reference.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runHostedProfile } from '../../src/run/hosted.js';
+import { HOSTED_SCENARIOS } from '../../suites/hosted/index.js';
+import { startHostedVariant, type RunningVariant } from '../hosted/profile-harness.js';
+
+let service: RunningVariant;
+
+beforeAll(async () => {
+  service = await startHostedVariant();
+});
+
+afterAll(async () => {
+  await service.close();
+});
+
+describe('the hosted reference service passes every hosted scenario', () => {
+  it.each(HOSTED_SCENARIOS.map((s) => [s.id] as const))('%s', async (id) => {
+    const { section } = await runHostedProfile({ ...service.options, scenarios: [id] });
+    expect(section.scenarios.filter((r) => r.outcome !== 'passed').map((r) => `${r.id} ${r.outcome}: ${r.message}`)).toEqual([]);
+  });
+});
