@@ -545,7 +545,3 @@ export function withinDerivedPrecision(got: unknown, exact: number): boolean {
   return Math.abs(got - exact) <= Math.max(significant, 0.5e-4) * (1 + 1e-9) + 1e-12;
 }
 
-/** The entry of a silent point by id (undefined for an unknown id). */
-export function silentPoint(id: string): SilentPoint | undefined {
-  return SILENT_POINTS.find((p) => p.id === id);
-}

@@ -243,7 +243,7 @@ const BURSTS: [label: string, method: MethodName, vary: Vary][] = [
 ];
 const BURST_SIZE = fc.integer({ min: 2, max: 25 });
 
-export class BurstCommand implements fc.AsyncCommand<World, World> {
+class BurstCommand implements fc.AsyncCommand<World, World> {
   constructor(readonly label: string, readonly method: MethodName, readonly drawn: Drawn, readonly count: number, readonly vary: Vary) {}
 
   check(world: Readonly<World>): boolean {

@@ -1,7 +1,6 @@
 // Small pieces every check of the oracle uses: how values are shown in a finding, JSON equality,
 // timestamps compared at the precision both sides have, derived values compared to 4 significant
 // digits, and the answer of one call.
-import { isJsonObject } from '../util/json.js';
 import { withinDerivedPrecision } from '../engine/silent-points.js';
 
 /** One answer: its status and its JSON body (undefined for 204). */
@@ -11,7 +10,6 @@ export interface Answer {
 }
 
 export type Obj = Record<string, unknown>;
-export const isObj = isJsonObject;
 export const ok = (a: Answer) => a.status >= 200 && a.status < 300;
 
 /** A value as a finding shows it: JSON, cut at 300 characters. */
@@ -54,7 +52,7 @@ export function sameInstant(a: string, b: string): boolean {
 }
 
 /** A day: how far a server clock may be from the kit's and still be "now". */
-export const PLAUSIBLE_MS = 24 * 3600 * 1000;
+const PLAUSIBLE_MS = 24 * 3600 * 1000;
 export const plausible = (t: unknown) => typeof t === 'string' && Math.abs(Date.parse(t) - Date.now()) <= PLAUSIBLE_MS;
 
 /**
@@ -66,10 +64,4 @@ export function close(got: unknown, want: number): boolean {
   return typeof got === 'number' && Number.isFinite(got) && withinDerivedPrecision(got, want);
 }
 
-/** Counts of each item (a multiset). */
-export function multiset(items: readonly string[]): Map<string, number> {
-  const m = new Map<string, number>();
-  for (const i of items) m.set(i, (m.get(i) ?? 0) + 1);
-  return m;
-}
 

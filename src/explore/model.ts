@@ -41,13 +41,13 @@ class Correlator {
 }
 
 /** A session's conversation as the server showed it, while the session has messages (an epoch). */
-export interface ConversationSeen {
+interface ConversationSeen {
   id?: string;
   createdAt?: string;
 }
 
 /** A Platinum conversation as created (server ids throughout: the model store does not hold them). */
-export interface PlatinumConversation {
+interface PlatinumConversation {
   id: string;
   userId: string;
   createdAt: string | undefined;
@@ -56,7 +56,7 @@ export interface PlatinumConversation {
   steps: string[];
 }
 
-export interface PlatinumMessage {
+interface PlatinumMessage {
   conversation: string;
   role: string;
   content: string;
@@ -73,7 +73,7 @@ export interface PlatinumToolCall {
   error: string | null;
 }
 
-export interface PlatinumStep {
+interface PlatinumStep {
   conversation: string;
   reasoning: string;
   action_taken: string;
@@ -82,7 +82,7 @@ export interface PlatinumStep {
 }
 
 /** What the Platinum methods created: kept apart from the bridge's sessions and traces (how the two views meet is open). */
-export class PlatinumState {
+class PlatinumState {
   conversations = new Map<string, PlatinumConversation>();
   messages = new Map<string, PlatinumMessage>();
   steps = new Map<string, PlatinumStep>();

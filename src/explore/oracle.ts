@@ -5,7 +5,7 @@
 // model follows the server's choice (a refusal the protocol allows leaves the model unchanged).
 // It never compares a whole answer with the model's.
 import type { Entity, Message, MethodName, ReasoningStep, ReasoningTrace, ToolCall } from '../protocols/bridge/index.js';
-import { METHODS, TOOL_CALL_STATUSES } from '../protocols/bridge/index.js';
+import { METHODS } from '../protocols/bridge/index.js';
 import { tokenize } from '../servers/bridge/index.js';
 import type { StoreSnapshot } from '../servers/bridge/store.js';
 import { close, ok, opt, plausible, same, sameInstant, short, show, type Answer, type Obj } from './judge.js';
@@ -704,4 +704,3 @@ const HANDLERS: Partial<Record<MethodName, Handler>> = {
   get_similar_traces: similarTraces,
 };
 
-export { TOOL_CALL_STATUSES };

@@ -4,7 +4,7 @@
 // relates them. Entities are shared: get_entity, update_entity, delete_entity and the merges act
 // on the entities add_entity made (the model store, HostedStore, does them too).
 import { METHODS, type MethodName } from '../protocols/bridge/index.js';
-import { isObj, ok, opt, same, short, show, type Answer, type Obj } from './judge.js';
+import { ok, opt, same, short, show, type Answer, type Obj } from './judge.js';
 import type { ExploreModel, PlatinumToolCall } from './model.js';
 import { violated } from './rules.js';
 import type { Call } from './oracle.js';
@@ -356,4 +356,3 @@ function entityMatchesName(model: ExploreModel, what: string, n: Obj): void {
   if (m !== undefined && n.name !== m.name) violated('get_entity_graph.graph', `${what}: node ${short(n.id)} is named ${show(n.name)}, the entity ${show(m.name)}`);
 }
 
-export { isObj };

@@ -5,7 +5,7 @@
 import { answerCites, modelCites } from '../protocols/clauses/index.js';
 import type { MethodName } from '../protocols/bridge/index.js';
 
-export interface Rule {
+interface Rule {
   /** What must hold, in one line. */
   states: string;
   /** The sentences it enforces (ids of the clause map). */
