@@ -16,7 +16,7 @@ export class ResidentStore extends MemoryStore {
 export interface BenchServer extends RunningBridgeServer {
   reset(): void;
 }
-export function startServer(options?: { latencyMs?: number; resident?: number }): Promise<BenchServer>;
+export function startServer(options?: { latencyMs?: number; resident?: number; hosted?: boolean }): Promise<BenchServer>;
 
 export interface RecordedRequest {
   path: string;

@@ -3,6 +3,7 @@
 import { Client } from 'undici';
 import { runTck } from '../dist/src/run/run.js';
 import { MemoryStore, createDispatcher, startBridgeServer } from '../dist/src/servers/bridge/index.js';
+import { HostedStore } from '../dist/src/servers/hosted/store.js';
 
 /**
  * A UUID factory counting from 1: a fresh server hands out the same ids for the same request
@@ -67,9 +68,10 @@ export class ResidentStore extends MemoryStore {
  * startBridgeServer) with counting ids, optional resident data and optional latency added to
  * every response. `reset()` makes it as good as fresh: store cleared, ids counting from the start.
  */
-export async function startServer({ latencyMs = 0, resident = 0 } = {}) {
+export async function startServer({ latencyMs = 0, resident = 0, hosted = false } = {}) {
   const newId = countingIds();
-  const store = resident > 0 ? new ResidentStore(resident, { newId }) : new MemoryStore({ newId });
+  // hosted: the store `tck serve` serves (HostedStore, with the optional Platinum methods).
+  const store = hosted ? new HostedStore({ newId }) : resident > 0 ? new ResidentStore(resident, { newId }) : new MemoryStore({ newId });
   newId.mark();
   const dispatch = createDispatcher(store);
   const delayed =

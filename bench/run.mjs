@@ -11,6 +11,8 @@
 //      pays it: its ratio to the warm run of 1 says what the cold process costs on any machine
 //   5. the run and its replay as the server (its own process) holds 0 / 1 000 / 10 000 / 100 000
 //      messages that clear_all_data leaves in place
+//   6. `tck explore`: operations per second against `tck serve`, and its requests replayed by the
+//      bare loop (explore / replay, the figure issue 26 holds to 2)
 //
 // Times are medians over repetitions; run and replay alternate within one process, so each ratio
 // compares figures taken side by side. `--quick` cuts the repetitions (for a smoke test).
@@ -137,18 +139,18 @@ if (GUARD) {
 }
 
 // 1 and 2: in-process --------------------------------------------------------------------------
-log('1/5 full Gold run vs the in-process reference server, and its replay');
+log('1/6 full Gold run vs the in-process reference server, and its replay');
 const inproc = summarise(await worker({ mode: 'inproc', reps: reps(15, 2), warmup: reps(3, 1) }));
 
 // 1 and 2: `tck serve` in its own process ----------------------------------------------------
-log('1/5 full Gold run vs `tck serve` in its own process, and its replay');
+log('1/6 full Gold run vs `tck serve` in its own process, and its replay');
 const serve = await spawnServer(['bin/tck.js', 'serve', '--port', '0']);
 let remote;
 let coldGold;
 try {
   remote = summarise(await worker({ mode: 'remote', url: serve.url, reps: reps(15, 2), warmup: reps(3, 1) }));
   remote.serverPeakRssMb = round((await peakRssKb(serve.pid)) / 1024);
-  log('4/5 (early) full Gold run as a whole process vs the same `tck serve`');
+  log('4/6 (early) full Gold run as a whole process vs the same `tck serve`');
   coldGold = coldRun(serve.url, reps(9, 2));
 } finally {
   await serve.close();
@@ -156,11 +158,11 @@ try {
 
 // 3: 15 ms latency ------------------------------------------------------------------------------
 const LATENCY_MS = 15;
-log(`3/5 the same with ${LATENCY_MS} ms latency per response (about ${Math.round((inproc.requests * LATENCY_MS * 2 * reps(3)) / 1000)} s)`);
+log(`3/6 the same with ${LATENCY_MS} ms latency per response (about ${Math.round((inproc.requests * LATENCY_MS * 2 * reps(3)) / 1000)} s)`);
 const latency = summarise(await worker({ mode: 'latency', latencyMs: LATENCY_MS, reps: reps(3, 1) }));
 
 // 4: cold start ---------------------------------------------------------------------------------
-log('4/5 cold start');
+log('4/6 cold start');
 function coldStart(args, count) {
   const times = [];
   let status;
@@ -182,7 +184,7 @@ const cold = [
 ];
 
 // 5: scaling ------------------------------------------------------------------------------------
-log('5/5 scaling with the data the server holds');
+log('5/6 scaling with the data the server holds');
 const scaling = [];
 for (const [resident, n] of [[0, reps(7)], [1_000, reps(7)], [10_000, reps(7)], [100_000, reps(4)]]) {
   scaling.push({ resident, ...pick(summarise(await worker({ mode: 'scaling', resident, reps: n, warmup: 1 }))) });
@@ -191,6 +193,17 @@ function pick(s) {
   const { requests, passed, scenarios, repetitions, runMs, replayMs, ratio, kitMs, runCpuMs, replayCpuMs, cpuRatio, replayStatusMismatches } = s;
   return { requests, passed, scenarios, repetitions, runMs, replayMs, ratio, kitMs, runCpuMs, replayCpuMs, cpuRatio, replayStatusMismatches };
 }
+
+// 6: tck explore --------------------------------------------------------------------------------
+log('6/6 tck explore against the reference server in its own process, and the replay of its requests');
+const exploreRun = await new Promise((resolve, reject) => {
+  const config = { reps: reps(7, 1), warmup: reps(1, 0), runs: reps(150, 40), seed: 7 };
+  const child = spawn(process.execPath, ['bench/explore.mjs', JSON.stringify(config)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (chunk) => (out += chunk));
+  child.on('error', reject);
+  child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop())) : reject(new Error(`bench/explore.mjs exited with ${code}`))));
+});
 
 // Results ---------------------------------------------------------------------------------------
 const pkg = (name) => JSON.parse(readFileSync(`node_modules/${name}/package.json`, 'utf8')).version;
@@ -223,12 +236,14 @@ const results = {
     'run/replay, 15 ms latency': { target: '<= 1.05', measured: latency.ratio, met: latency.ratio <= 1.05 },
     'tck --version cold start': { target: '<= 150 ms median', measured: cold[1].medianMs, met: cold[1].medianMs <= 150 },
     'cold whole-process Gold run / warm run (tck serve)': { target: '<= 3', measured: round(coldGold.medianMs / remote.runMs, 2), met: coldGold.medianMs / remote.runMs <= 3 },
+    'explore/replay, reference server (own process)': { target: '<= 2', measured: round(exploreRun.ratio, 3), met: exploreRun.ratio <= 2 },
   },
   goldRun: { inProcess: inproc, tckServe: remote },
   latency: { latencyMs: LATENCY_MS, ...latency },
   coldStart: cold,
   coldGoldRun: { ...coldGold, warmRunMs: remote.runMs, coldOverWarm: round(coldGold.medianMs / remote.runMs, 2) },
   scaling,
+  explore: { ...exploreRun, ratio: round(exploreRun.ratio, 3), runMs: exploreRun.runMs.map((x) => round(x)), replayMs: exploreRun.replayMs.map((x) => round(x)) },
 };
 writeFileSync('bench/results.json', `${JSON.stringify(results, null, 2)}\n`);
 
@@ -266,9 +281,17 @@ out.push(
   ),
   '',
 );
+out.push(
+  table(
+    ['tck explore (150 sequences, seed 7)', 'operations', 'requests', 'ops/s', 'replay req/s', 'explore/replay', 'ops/s vs `tck serve`'],
+    [['reference server, own process', exploreRun.operations, exploreRun.requests, exploreRun.opsPerSecond, exploreRun.replayRequestsPerSecond, round(exploreRun.ratio, 2).toFixed(2), exploreRun.tckServeOpsPerSecond]],
+  ),
+  'explore/replay: median over repetitions of each exploration against the bare replay of its requests next to it.',
+  '',
+);
 out.push('targets:');
 for (const [name, t] of Object.entries(results.targets)) out.push(`  ${t.met ? 'met   ' : 'MISSED'}  ${name}: ${t.measured} (target ${t.target})`);
-const bad = [inproc, remote, latency, ...scaling].filter((s) => s.replayStatusMismatches > 0);
+const bad = [inproc, remote, latency, ...scaling, exploreRun].filter((s) => s.replayStatusMismatches > 0);
 if (bad.length > 0) out.push('', `warning: ${bad.length} replay(s) got statuses other than the recording's`);
 out.push('', `bench/results.json written (${results.benchSeconds} s)`);
 process.stdout.write(`${out.join('\n')}\n`);

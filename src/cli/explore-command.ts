@@ -52,6 +52,7 @@ export async function exploreCommand(flags: ExploreFlags): Promise<number> {
       ...(methods !== undefined ? { methods } : {}),
       replayTarget: flags.url === undefined ? '' : `--url ${flags.url}`,
     });
+    if (section.notImplemented) process.stderr.write(`tck explore: the target does not implement ${section.notImplemented.join(', ')} (404/501): not drawn\n`);
     const report = exploreReport(section, { url, embedded: embedded !== undefined }, startedAt, interrupts.received !== undefined);
     const console = new ConsoleReporter({ ...(flags.reporter.includes('console') ? {} : { stream: SILENT }) });
     console.onEnd(report);

@@ -240,7 +240,7 @@ Exit codes: 0 requested tier reached and, with --hosted, every hosted group pass
 
   const explore = program
     .command('explore')
-    .description('model-based testing: random sequences of calls against the server and the reference model side by side; a disagreement is shrunk to a minimal sequence');
+    .description('model-based testing: random sequences of calls, each answer checked against the rules the protocol states, given the state the reference model expects; every distinct disagreement is shrunk to a minimal sequence');
   targetOptions(explore, 'none: the embedded reference server')
     .option('-H, --header <header>', "extra request header 'Name: value' (repeatable; also TCK_HEADERS)", collect)
     .option('--request-timeout <ms>', 'per-request timeout in milliseconds', positiveInt('--request-timeout'), DEFAULT_LIMITS.requestTimeoutMs)
@@ -249,7 +249,7 @@ Exit codes: 0 requested tier reached and, with --hosted, every hosted group pass
     .option('--path <path>', "with --seed: replay this failing case (fast-check's path, printed with a failure)")
     .option('--replay-path <path>', "with --path: the commands' replay path, printed with a failure")
     .option('--max-steps <n>', 'longest sequence', positiveInt('--max-steps'), EXPLORE_DEFAULTS.maxSteps)
-    .option('--methods <list>', 'methods or tiers to draw from, comma-separated (default: all but setup and teardown)')
+    .option('--methods <list>', 'methods or tiers to draw from, comma-separated (default: every Bronze–Gold method the target has but setup and teardown, and the Platinum ones it answers)')
     .option('--time-budget <ms>', 'bound on the exploration in milliseconds (shrinking included)', positiveInt('--time-budget'), EXPLORE_DEFAULTS.timeBudgetMs)
     .option('-o, --out <dir>', 'directory for report files', 'reports')
     .option('-r, --reporter <list>', `reporters, comma-separated or repeated: console, json, junit, html, md, badge (default: ${DEFAULT_REPORTERS.join(',')})`, reporters, DEFAULT_REPORTERS)

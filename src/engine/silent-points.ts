@@ -22,7 +22,7 @@ interface SilentPoint {
 
 const VALID = 'test/harness/valid-variants.ts';
 
-export const SILENT_POINTS: readonly SilentPoint[] = [
+const SHARED_POINTS: readonly SilentPoint[] = [
   {
     id: 'success-only-default',
     topic: 'get_similar_traces without success_only',
@@ -390,6 +390,150 @@ export const SILENT_POINTS: readonly SilentPoint[] = [
   },
 ];
 
+// ------------------------------------------------------------------------------------------------
+// Issue 22 (tck explore checks only what the protocol states): the silent points explore met on
+// servers written apart from this kit, and the extra readings of every point. Each point has at
+// least three valid variants reading it differently from the reference (READINGS below, checked by
+// test/explore/readings.test.ts); explore raises no finding on any of them.
+const ISSUE_22_POINTS: readonly SilentPoint[] = [
+  {
+    id: 'merge-description',
+    topic: 'the description of the target after merge_duplicate_entities',
+    clauses: ['SPEC-5.3.1', 'BRIDGE-METHOD-merge_duplicate_entities'],
+    readings: ["the target's, unchanged", "the target's, or the source's when the target has none", 'both joined', "the source's when it has one"],
+    reference: "the target's, unchanged",
+    variant: { file: VALID, name: 'a merge fills a missing description of the target from the source' },
+  },
+  {
+    id: 'canonical-name',
+    topic: 'canonical_name where no call set it: after add_entity, and after a merge without canonical_name',
+    clauses: ['BRIDGE-MODEL-Entity.canonical_name', 'BRIDGE-METHOD-merge_duplicate_entities'],
+    readings: ['unset (null or omitted)', 'the name, or a normalised form of it', "after a merge, the target's name"],
+    reference: 'unset; a merge without canonical_name leaves it as it was',
+    variant: { file: VALID, name: 'canonical_name is the name from the start' },
+  },
+  {
+    id: 'completed-trace-writes',
+    topic: 'add_step, record_tool_call and complete_trace on a trace already completed',
+    clauses: ['SPEC-4.4.1', 'BRIDGE-STATES-2'],
+    readings: ['accepted (complete_trace again overwrites outcome, success and completed_at)', 'refused with 400 or 500 {"error"}'],
+    reference: 'accepted',
+    variant: { file: VALID, name: 'add_step on a completed trace refused' },
+  },
+  {
+    id: 'empty-session-listing',
+    topic: 'whether list_sessions lists a session that has no messages (all deleted, cleared, or only read)',
+    clauses: ['SPEC-2.4.1', 'SPEC-2.6.1', 'SPEC-2.2.3'],
+    readings: ['listed with message_count 0', 'not listed'],
+    reference: 'listed when its messages were deleted one by one; not listed once cleared or when only read',
+    variant: { file: VALID, name: 'cleared sessions stay listed with no messages' },
+  },
+  {
+    id: 'embedding-values',
+    topic: 'the embedding of messages, entities, preferences and facts',
+    clauses: ['BRIDGE-MODEL-Message.embedding', 'BRIDGE-MODEL-Entity.embedding'],
+    readings: ['null or omitted', 'a vector of any length', 'an empty list'],
+    reference: 'null',
+    variant: { file: VALID, name: 'embeddings as empty lists' },
+  },
+  {
+    id: 'conversation-title',
+    topic: 'the title of a conversation',
+    clauses: ['SPEC-1.1.7', 'BRIDGE-MODEL-Conversation.title'],
+    readings: ['null or omitted', 'any string'],
+    reference: 'null',
+    variant: { file: VALID, name: 'conversations titled by their first message' },
+  },
+  {
+    id: 'list-traces-steps',
+    topic: 'the steps of the traces list_traces answers',
+    clauses: ['SPEC-4.6.1', 'BRIDGE-METHOD-list_traces'],
+    readings: ['every step with its tool calls', 'no steps (a summary)', 'the steps without their tool calls'],
+    reference: 'every step with its tool calls',
+    variant: { file: VALID, name: 'list_traces lists steps without their tool calls' },
+  },
+  {
+    id: 'avg-duration-none',
+    topic: 'avg_duration_ms of a tool none of whose calls recorded a duration',
+    clauses: ['SPEC-4.7.1', 'BRIDGE-METHOD-get_tool_stats'],
+    readings: ['null or omitted', '0'],
+    reference: 'null',
+    variant: { file: VALID, name: 'avg_duration_ms 0 when no call recorded a duration' },
+  },
+  {
+    id: 'search-default-limit',
+    topic: 'how many results a search answers when no limit is sent',
+    clauses: ['SPEC-2.3.1', 'SPEC-V3-search_messages', 'SPEC-V3-get_similar_traces'],
+    readings: ['every match', "a default page: the BaseAdapter's 10 (search_messages, search_entities, search_preferences) or 5 (get_similar_traces)"],
+    reference: 'every match',
+    variant: { file: VALID, name: 'search_messages without limit answers at most 10 (the BaseAdapter default)' },
+  },
+];
+
+/**
+ * Every valid variant that reads a silent point differently from the reference, by point: at least
+ * three for each (the table's own `variant` among them). Names of test/harness/valid-variants.ts,
+ * or `<file>: <name>` for the valid rows of the suites' variant tables (test/suites/variants/).
+ */
+export const READINGS: Readonly<Record<string, readonly string[]>> = {
+  'success-only-default': ['get_similar_traces without success_only keeps successful traces only', 'get_similar_traces reads an omitted success_only as true (in the store)', 'get_similar_traces without success_only drops unsuccessful hits from its answer'],
+  'search-ties': ['search_messages scores every message sharing a word alike', 'search results in reverse order', 'bronze-b: list_sessions newest first, search results reversed'],
+  'limit-window': ['get_conversation(limit) keeps the first N messages', 'bronze-a: limit keeps the first N messages', 'get_conversation(limit) keeps the oldest N (in the store)'],
+  'list-order': ['list_sessions and list_traces newest first', 'bronze-b: list_sessions newest first, search results reversed', 'silver: answers lists, related entities, stats and tool calls in reverse order'],
+  'step-base': ['step numbers from 0', 'step numbers 10, 20, 30 …', 'silver: numbers steps from 0 in steps of 10'],
+  'related-incoming': ['get_related_entities follows outgoing relationships only', 'silver: follows outgoing relationships only', 'get_related_entities as a directed walk from source to target'],
+  'timestamp-format': ['timestamps with +00:00 instead of Z', 'timestamps with microsecond precision', 'timestamps with whole seconds only', 'bronze-a: timestamps in +02:00 form without fractions', 'bronze-b: timestamps in other zones, with microseconds (strings sort backwards)'],
+  'uuid-version': ['time-ordered (v7) UUIDs', 'uppercase-hex UUIDs', 'bronze-a: uppercase UUIDs'],
+  'optional-null-or-omitted': ['optional fields omitted instead of null', 'bronze-a: optional fields omitted instead of null', 'silver: omits unset optional fields instead of sending null'],
+  'extra-fields': ['an extra unknown field on every object', 'bronze-a: a title, embeddings on read and extra fields', 'silver: answers fewer than limit search results, with scores and embeddings'],
+  'error-status': ['500 instead of 400 for errors', 'bronze-b: errors answer 500 instead of 400', 'errors answer 400 with a fixed text and a code'],
+  'content-type-charset': ['Content-Type application/json; charset=utf-8', 'Content-Type application/json;charset=UTF-8', 'Content-Type application/json; charset="utf-8"'],
+  framing: ['answers in chunked transfer coding', 'answers chunked in chunks of 16 bytes', 'answers delimited by closing the connection'],
+  'connection-close': ['Connection: close on every answer', 'Connection: close on every second answer', 'at most three requests per connection'],
+  'path-prefix': ['served under a path prefix', 'served under the path prefix /api', 'served under a deep path prefix'],
+  'idle-timeout': ['idle connections closed after 1 ms', 'idle connections closed after 5 ms', 'idle connections closed after 20 ms'],
+  'empty-conversation-id': ['get_conversation of an unknown session with a fresh id each call', 'bronze-a: a fresh conversation id for every read of an unknown session', 'conversation ids derived from the session id alone (the same after a clear)'],
+  'related-repeats': ['get_related_entities lists a neighbour once per relationship', 'get_related_entities lists a neighbour once per path, at any depth', 'get_related_entities repeats a neighbour for each relationship (in the answer)'],
+  'search-topk': ['search_messages without threshold returns every message after the matches (top-k)', 'gold: get_similar_traces answers every trace, the matches first (vector-style top-k)', 'search_messages without threshold appends every other message, newest first'],
+  'tool-stats-unfinished': ['get_tool_stats counts unfinished calls as failed', 'fidelity: pending tool calls counted as failed', 'silver: counts pending and cancelled as failed', 'silver: divides success_rate by the finished calls only'],
+  'limit-zero': ['get_conversation(limit=0) means no limit', 'get_conversation(limit=0) refused with 400', 'get_conversation(limit=0) means no limit (in the store)'],
+  'merge-self': ['merging an entity into itself accepted as a no-op', 'merging an entity into itself refused with 500', 'merging an entity into itself answers the entity (a no-op in front of the store)'],
+  'merge-source-lookup': ['after a merge the source name finds nothing', 'gold: the name of a merged-away entity is forgotten', 'after a merge the source name finds the target through a redirect table'],
+  'entity-name-lookup': ['get_entity_by_name matches the name only (not canonical_name nor merged names)', 'get_entity_by_name matches name or canonical_name, not merged-away names', 'get_entity_by_name answers the newest entity of a name'],
+  'related-depth': ['get_related_entities as Cypher paths: two hops when depth is omitted, the start entity through a cycle', 'get_related_entities: one hop whatever the depth', 'get_related_entities: two hops when depth is omitted'],
+  'related-unknown-entity': ['get_related_entities of an unknown entity answers []', 'get_related_entities of an unknown entity answers 500', 'get_related_entities of an unknown entity answers [] (in the store)'],
+  'search-relevance': ['search_messages scores every message sharing a word alike', 'search_messages by substring, ignoring case', 'search_messages scored by shared character trigrams'],
+  'merge-description': ['a merge fills a missing description of the target from the source', 'a merge joins both descriptions', 'a merge takes the description of the source'],
+  'canonical-name': ['canonical_name is the name from the start', 'canonical_name is the lower-cased name from the start', 'a merge without canonical_name sets it to the target name'],
+  'completed-trace-writes': ['add_step on a completed trace refused', 'complete_trace of a completed trace refused', 'a completed trace takes no more steps, tool calls or completions'],
+  'empty-session-listing': ['bronze-b: sessions without messages are no longer listed', 'cleared sessions stay listed with no messages', 'a read of an unknown session lists it with no messages'],
+  'embedding-values': ['embeddings returned as vectors', 'bronze-a: a title, embeddings on read and extra fields', 'embeddings as empty lists'],
+  'conversation-title': ['conversations with a title', 'bronze-a: a title, embeddings on read and extra fields', 'conversations titled by their first message'],
+  'list-traces-steps': ['silver: lists traces without their steps', 'list_traces lists steps without their tool calls', 'list_traces lists traces without steps (in the store)'],
+  'avg-duration-none': ['avg_duration_ms 0 when no call recorded a duration', 'avg_duration_ms left out when no call recorded a duration', 'optional fields omitted instead of null'],
+  'derived-precision': ['get_tool_stats rounds success_rate and avg_duration_ms to 4 decimal places (R\'s jsonlite)', 'get_tool_stats rounds success_rate and avg_duration_ms to 4 significant digits', 'get_tool_stats answers success_rate and avg_duration_ms as 32-bit floats'],
+  // Platinum (issue 23): the harness's variant of each point and the Platinum suite's valid rows
+  // that read it; fewer than three so far (test/explore/readings.test.ts lists them as such).
+  'bulk-cap-over': ['bulk_add_messages keeps the first 100 of a larger batch'],
+  'platinum-step-order': ['steps and tool calls of a conversation answered newest first'],
+  'observations-generated': ['observations and reflections are never generated', 'platinum: observations and reflections are always empty (SPEC-5.2.2 is a MAY)'],
+  'conversation-session-id': ['conversations have a session_id of their own'],
+  'platinum-list-default': ['list_conversations and list_entities answer at most 10 when no limit is given'],
+  'conversation-newest': ['list_conversations newest by last activity'],
+  'context-recent-window': ['get_context answers the last 10 messages, newest first'],
+  'observations-limit-window': ['get_observations(limit) keeps the newest observations'],
+  'entity-extraction': ['entities are extracted from every message, add_message included', 'platinum: no entity is extracted from message content'],
+  'delete-unknown': ['deleting an unknown conversation or entity is an error'],
+  'delete-conversation-steps': ['delete_conversation also deletes the steps recorded under it'],
+  'history-mentions-form': ['get_entity_history lists mentions newest first, without message_id'],
+  'cypher-graph-schema': ['the Cypher graph also holds conversations and messages as nodes'],
+  'workspace-id-form': ['workspace_id is a UUID'],
+  'influence-reading': ['no step influences an entity: explain_step names none, get_entity_provenance lists none', 'platinum: explain_step names no influenced entities', 'platinum: get_entity_provenance lists no steps'],
+  'search-default-limit': ['search_messages without limit answers at most 10 (the BaseAdapter default)', 'search_entities and search_preferences without limit answer at most 10', 'get_similar_traces without limit answers at most 5 (the BaseAdapter default)'],
+};
+
+/** Every silent point: the shared table, then the block of issue 22. */
+export const SILENT_POINTS: readonly SilentPoint[] = [...SHARED_POINTS, ...ISSUE_22_POINTS];
 /**
  * The readings 'derived-precision' accepts, for the scenarios and explore alike: a derived value
  * (success_rate, avg_duration_ms) within half a unit of the 4th significant digit of the exact value,
@@ -401,7 +545,3 @@ export function withinDerivedPrecision(got: unknown, exact: number): boolean {
   return Math.abs(got - exact) <= Math.max(significant, 0.5e-4) * (1 + 1e-9) + 1e-12;
 }
 
-/** The entry of a silent point by id (undefined for an unknown id). */
-export function silentPoint(id: string): SilentPoint | undefined {
-  return SILENT_POINTS.find((p) => p.id === id);
-}

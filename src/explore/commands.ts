@@ -1,15 +1,17 @@
-// One fast-check command per bridge method, built from the method table (src/schema/methods.ts):
+// One fast-check command per bridge method, built from the method table (src/protocols/bridge/methods.ts):
 // a command draws each parameter of its method from PARAM_VALUES by the parameter's name, and
 // each id parameter from REFS (an index into the live objects of a kind, resolved when the command
-// runs, so shrinking keeps sequences meaningful). A new method (Platinum) gets a command from its
-// METHODS entry alone; PARAM_VALUES / REFS / WEIGHTS say more about its parameters when needed.
+// runs, so shrinking keeps sequences meaningful). A new method gets a command from its METHODS
+// entry alone; PARAM_VALUES / REFS / WEIGHTS say more about its parameters when needed.
 import fc from 'fast-check';
 import { METHODS, TOOL_CALL_STATUSES, ENTITY_TYPES, ROLES, type MethodName } from '../protocols/bridge/index.js';
-import { compareAnswers, type Answer } from './compare.js';
+import type { Answer } from './judge.js';
+import { judge, prepare, type Prepared } from './oracle.js';
+import { CYPHER_READS, CYPHER_WRITES } from './platinum.js';
 import type { ExploreModel, RefKind } from './model.js';
-import { NAMES, ONE_SESSION_MOSTLY, SESSION_IDS, jsonObject, query, text } from './values.js';
+import { CATEGORIES, DURATIONS, LIMITS, NAMES, RELATIONSHIP_TYPES, SESSION_IDS, TASKS, TOOL_NAMES, jsonObject, query, sessionFocus, text } from './values.js';
 
-/** The server under test, as explore sees it: one call, one answer (or a Mismatch thrown). */
+/** The server under test, as explore sees it: one call, one answer (or a Violation thrown). */
 export interface Target {
   call(method: MethodName, params: Record<string, unknown>): Promise<Answer>;
 }
@@ -44,65 +46,92 @@ const PARAM_VALUES: Record<string, fc.Arbitrary<unknown>> = {
   role: small(ROLES),
   content: text,
   metadata: jsonObject,
-  // Around the size of the lists a sequence builds.
-  limit: fc.nat({ max: 6 }),
+  limit: LIMITS,
   query,
   threshold: small([0.99, 0.5, 0.01]),
   name: small(NAMES),
   entity_type: small(ENTITY_TYPES),
   description: text,
-  category: small(['ui', 'food', 'UI']),
+  category: small(CATEGORIES),
   preference: text,
   context: text,
   subject: small(NAMES),
   predicate: small(['works at', 'likes']),
   obj: text,
-  task: small(['plan a trip', 'summarise the meeting', 'Plan a trip', 'deploy 🚀']),
+  task: small(TASKS),
   thought: text,
   action: small(['search', 'call tool']),
   observation: text,
-  tool_name: small(['search', 'calculator', 'Search']),
+  tool_name: small(TOOL_NAMES),
   arguments: jsonObject,
   result: fc.oneof(jsonObject, small([0, false, '', 'done'])),
   status: small(TOOL_CALL_STATUSES),
-  duration_ms: small([0, 1, 250, 86_400_000]),
+  duration_ms: small(DURATIONS),
   error: small(['boom', '']),
   outcome: text,
   success: fc.boolean(),
-  relationship_type: small(['KNOWS', 'WORKS_AT', 'knows']),
+  relationship_type: small(RELATIONSHIP_TYPES),
   properties: jsonObject,
   canonical_name: small(NAMES),
   depth: small([1, 2, 3]),
   success_only: fc.boolean(),
+  // Platinum
+  user_id: small(['u-1', 'U-1', 'u-2']),
+  messages: fc.array(fc.record({ role: small(ROLES), content: text, metadata: maybe(jsonObject) }).map((m) => (m.metadata === undefined ? { role: m.role, content: m.content } : m)), { minLength: 1, maxLength: 4 }),
+  type: small(['PERSON', 'person', 'OBJECT']),
+  user_score: small([0, 0.5, 1]),
+  confirmed: fc.boolean(),
+  reasoning: text,
+  action_taken: small(['search', 'answer']),
+  cypher: small([...CYPHER_READS, ...CYPHER_WRITES]),
+};
+
+/** Values of a method's parameters that differ from PARAM_VALUES (a name two methods give different types). */
+const VALUES_OF: Partial<Record<MethodName, Record<string, fc.Arbitrary<unknown>>>> = {
+  record_step: { result: text },
+};
+/** Parameters that must go together: a query naming $label gets the parameter. */
+const ADJUST: Partial<Record<MethodName, (d: Record<string, unknown>) => Record<string, unknown>>> = {
+  cypher_query: ({ params: _params, ...d }) => (String(d.cypher).includes('$label') ? { ...d, params: { label: 'tck-explore' } } : d),
 };
 
 /** Parameters that name an object the server handed out, and the kind of object. */
 const REFS: Record<string, RefKind> = {
-  message_id: 'message', entity_id: 'entity', source_id: 'entity', target_id: 'entity', trace_id: 'trace', step_id: 'step',
+  message_id: 'message', entity_id: 'entity', source_id: 'entity', target_id: 'entity', trace_id: 'trace', step_id: 'step', conversation_id: 'conversation',
 };
+/** Where a method's reference parameter draws from another pool than REFS says. */
+const REFS_OF: Partial<Record<MethodName, Record<string, RefKind>>> = {
+  // A conversation deleted before may be deleted again (SPEC-V5-5.1.3: idempotent).
+  delete_conversation: { conversation_id: 'anyConversation' },
+  // Tool calls on steps record_step made too (how the two views meet is open: explore accepts either answer).
+  record_tool_call: { step_id: 'anyStep' },
+  explain_step: { step_id: 'agentStep' },
+};
+const refOf = (method: MethodName, param: string): RefKind | undefined => REFS_OF[method]?.[param] ?? REFS[param];
 
 /** How often each method is drawn relative to the others (default 1): writes that build state win. */
 const WEIGHTS: Partial<Record<MethodName, number>> = {
   add_message: 6, get_conversation: 3, delete_message: 2, list_sessions: 2, search_messages: 2,
   add_entity: 3, add_relationship: 2, get_related_entities: 3, merge_duplicate_entities: 2,
   start_trace: 2, add_step: 2, record_tool_call: 2,
+  create_conversation: 2, bulk_add_messages: 2, record_step: 2,
 };
 
 /**
  * Reference pairs that must name two different objects: merging an entity into itself is a
  * request whose meaning the protocol leaves open, so explore does not make it.
  */
-const DISTINCT_REFS: Partial<Record<MethodName, [string, string]>> = { merge_duplicate_entities: ['source_id', 'target_id'] };
+const DISTINCT_REFS: Partial<Record<MethodName, [string, string]>> = { merge_duplicate_entities: ['source_id', 'target_id'], merge_entities: ['source_id', 'target_id'] };
 
 /** Methods explore never draws: setup and teardown belong to the run, not to a sequence. */
 const NOT_DRAWN = new Set<MethodName>(['setup', 'teardown']);
 
 /**
- * The methods of the given names or tiers that explore can draw; by default every Bronze–Gold one
- * (the optional Platinum methods only when named: a server without them answers 501, as allowed).
+ * The methods of the given names or tiers that explore can draw; by default every Bronze–Gold one,
+ * and the Platinum ones with `platinum` (the run adds those the target answers).
  */
-export function explorableMethods(only?: readonly string[]): MethodName[] {
-  return (Object.keys(METHODS) as MethodName[]).filter((m) => !NOT_DRAWN.has(m) && (only === undefined ? METHODS[m].tier !== 'platinum' : only.includes(m) || only.includes(METHODS[m].tier)));
+export function explorableMethods(only?: readonly string[], platinum = false): MethodName[] {
+  return (Object.keys(METHODS) as MethodName[]).filter((m) => !NOT_DRAWN.has(m) && (only === undefined ? platinum || METHODS[m].tier !== 'platinum' : only.includes(m) || only.includes(METHODS[m].tier)));
 }
 
 type Drawn = Record<string, unknown>;
@@ -114,10 +143,12 @@ function paramsArbitrary(method: MethodName, values: Record<string, fc.Arbitrary
   const fields: Record<string, fc.Arbitrary<unknown>> = {};
   for (const [name, schema] of Object.entries(shape)) {
     // Refs unbiased: every live object as likely as another (a bias to 0 would pick the first one).
-    const base = REFS[name] !== undefined ? fc.noBias(fc.nat({ max: 30 })) : values[name] ?? text;
+    const base = refOf(method, name) !== undefined ? fc.noBias(fc.nat({ max: 30 })) : VALUES_OF[method]?.[name] ?? values[name] ?? text;
     fields[name] = isOptional(schema) ? maybe(base) : base;
   }
-  return fc.record(fields) as fc.Arbitrary<Drawn>;
+  const adjust = ADJUST[method];
+  const record = fc.record(fields) as fc.Arbitrary<Drawn>;
+  return adjust ? record.map(adjust) : record;
 }
 
 function without<T extends Drawn>(value: T): T {
@@ -127,7 +158,8 @@ function without<T extends Drawn>(value: T): T {
 /** A readable label of a step: refs shown as kind#index of the live objects when it ran. */
 function labelOf(method: MethodName, drawn: Drawn): string {
   const parts = Object.entries(without(drawn)).map(([k, v]) => {
-    const shown = REFS[k] !== undefined ? `${REFS[k]}#${String(v)}` : JSON.stringify(v);
+    const kind = refOf(method, k);
+    const shown = kind !== undefined ? `${kind}#${String(v)}` : JSON.stringify(v);
     return `${k}: ${shown.length > 60 ? `${shown.slice(0, 57)}…"` : shown}`;
   });
   return `${method}(${parts.join(', ')})`;
@@ -141,7 +173,10 @@ export class BridgeCommand implements fc.AsyncCommand<World, World> {
     if (world.stopped?.()) return false;
     const pair = DISTINCT_REFS[this.method];
     if (pair && world.model.pool('entity').length < 2) return false;
-    return Object.keys(this.drawn).every((k) => REFS[k] === undefined || this.drawn[k] === undefined || world.model.pool(REFS[k]!).length > 0);
+    return Object.keys(this.drawn).every((k) => {
+      const kind = refOf(this.method, k);
+      return kind === undefined || this.drawn[k] === undefined || world.model.pool(kind).length > 0;
+    });
   }
 
   async run(world: World): Promise<void> {
@@ -149,7 +184,7 @@ export class BridgeCommand implements fc.AsyncCommand<World, World> {
     const modelParams: Drawn = {};
     const serverParams: Drawn = {};
     for (const [k, v] of Object.entries(without(this.drawn))) {
-      const kind = REFS[k];
+      const kind = refOf(this.method, k);
       if (kind === undefined) {
         modelParams[k] = v;
         serverParams[k] = v;
@@ -162,24 +197,65 @@ export class BridgeCommand implements fc.AsyncCommand<World, World> {
       if (pair?.[1] === k && pool[index] === modelParams[pair[0]]) index = (index + 1) % pool.length;
       const modelId = pool[index]!;
       modelParams[k] = modelId;
-      serverParams[k] = model.ids.toServer(modelId) ?? modelId;
+      serverParams[k] = model.serverId(modelId);
     }
-    const step: StepRecord = { method: this.method, label: labelOf(this.method, this.drawn), serverParams, modelParams };
+    const { method, drawn } = this;
+    const step: StepRecord = { method, get label() { return labelOf(method, drawn); }, serverParams, modelParams };
     world.steps.push(step);
     world.onOperation?.();
-    step.server = await target.call(this.method, serverParams);
-    // 'tool-status-default': a call recorded without a status takes the server's status in the model.
-    if (this.method === 'record_tool_call' && modelParams.status === undefined && step.server.status === 200) {
-      const status = (step.server.body as { status?: unknown } | null)?.status;
-      if (typeof status === 'string' && (TOOL_CALL_STATUSES as readonly string[]).includes(status)) modelParams.status = status;
+    const answer = target.call(this.method, serverParams);
+    // While the server answers, the model does its part (a read, a write the server must accept).
+    let prepared: Prepared;
+    try {
+      prepared = prepare(model, this.method, modelParams);
+    } finally {
+      step.server = await answer;
     }
-    const before = model.snapshot();
-    step.model = model.call(this.method, modelParams);
-    compareAnswers(this.method, { modelParams, serverParams, model: step.model, server: step.server, world: model, before });
+    const modelAnswer = judge(model, { method: this.method, mp: modelParams, sp: serverParams, answer: step.server }, prepared);
+    if (modelAnswer !== undefined) step.model = modelAnswer;
   }
 
   toString(): string {
     return labelOf(this.method, this.drawn);
+  }
+}
+
+/** How a burst varies the i-th call it makes (the first is the one drawn). */
+type Vary = (drawn: Drawn, i: number) => Drawn;
+const numbered = (field: string): Vary => (d, i) => (i % 2 === 0 || typeof d[field] !== 'string' ? d : { ...d, [field]: `${String(d[field])} ${i}` });
+
+/**
+ * Commands that make many of one thing at once, so that a short sequence reaches realistic sizes:
+ * past every default page (10, 20) in one session, many sessions whose ids are prefixes of each
+ * other (s-1, s-11, s-12 …), many traces, steps and entities, several tool calls per step with
+ * statuses and durations whose rates and means are fractions. A burst shrinks to fewer calls.
+ */
+const BURSTS: [label: string, method: MethodName, vary: Vary][] = [
+  ['messages', 'add_message', numbered('content')],
+  ['sessions', 'add_message', (d, i) => (i === 0 ? d : { ...d, session_id: `${String(d.session_id)}${i}` })],
+  ['traces', 'start_trace', numbered('task')],
+  ['steps', 'add_step', (d) => d],
+  ['tool calls', 'record_tool_call', (d, i) => (i === 0 ? d : { ...d, status: TOOL_CALL_STATUSES[(i * 5) % TOOL_CALL_STATUSES.length], duration_ms: DURATIONS[(i * 7) % DURATIONS.length] })],
+  ['entities', 'add_entity', (d, i) => (i === 0 ? d : { ...d, name: NAMES[i % NAMES.length] })],
+  ['preferences', 'add_preference', numbered('preference')],
+  ['conversations', 'create_conversation', (d) => d],
+  ['hosted steps', 'record_step', numbered('reasoning')],
+];
+const BURST_SIZE = fc.integer({ min: 2, max: 25 });
+
+class BurstCommand implements fc.AsyncCommand<World, World> {
+  constructor(readonly label: string, readonly method: MethodName, readonly drawn: Drawn, readonly count: number, readonly vary: Vary) {}
+
+  check(world: Readonly<World>): boolean {
+    return new BridgeCommand(this.method, this.drawn).check(world);
+  }
+
+  async run(world: World): Promise<void> {
+    for (let i = 0; i < this.count && world.stopped?.() !== true; i++) await new BridgeCommand(this.method, this.vary(this.drawn, i)).run(world);
+  }
+
+  toString(): string {
+    return `${this.count} × ${labelOf(this.method, this.drawn)} (${this.label})`;
   }
 }
 
@@ -188,21 +264,29 @@ export class BridgeCommand implements fc.AsyncCommand<World, World> {
  * area's methods more often (see sequences).
  */
 const AREAS: [area: string, pattern: RegExp, values?: Record<string, fc.Arbitrary<unknown>>][] = [
-  // Most messages, deletes and clears of a conversation-focused sequence meet in one session.
-  ['conversation', /message|conversation|session/, { ...PARAM_VALUES, session_id: ONE_SESSION_MOSTLY }],
+  // Most messages, deletes and clears of a conversation-focused sequence meet in a few sessions.
+  ['conversation', /^(add_message|get_conversation|search_messages|list_sessions|delete_message|clear_session)$/, { ...PARAM_VALUES, session_id: sessionFocus }],
   ['graph', /entit|relationship/],
   ['reasoning', /trace|step|tool/],
   ['preferences', /preference|fact/],
+  ['hosted conversations', /conversation|bulk|context|observation|reflection/],
+  ['hosted reasoning', /record_step|list_steps|explain_step|trace_by_conversation|provenance|record_tool_call|create_conversation/],
 ];
 /** How much more often a focused sequence draws the methods of its area. */
 const FOCUS = 8;
 
 /** The command arbitraries of the given methods, each repeated by its weight (times FOCUS in the focused area). */
-function commandArbitraries(methods: readonly MethodName[], focus?: RegExp, values = PARAM_VALUES): fc.Arbitrary<BridgeCommand>[] {
-  return methods.flatMap((m) => {
+function commandArbitraries(methods: readonly MethodName[], focus?: RegExp, values = PARAM_VALUES): fc.Arbitrary<BridgeCommand | BurstCommand>[] {
+  const weight = (m: MethodName, w: number) => w * (focus?.test(m) ? FOCUS : 1);
+  const single = methods.flatMap((m) => {
     const arb = paramsArbitrary(m, values).map((drawn) => new BridgeCommand(m, drawn));
-    return Array.from({ length: (WEIGHTS[m] ?? 1) * (focus?.test(m) ? FOCUS : 1) }, () => arb);
+    return Array.from({ length: weight(m, WEIGHTS[m] ?? 1) }, () => arb);
   });
+  const bursts = BURSTS.filter(([, m]) => methods.includes(m)).flatMap(([label, m, vary]) => {
+    const arb = fc.tuple(paramsArbitrary(m, values), BURST_SIZE).map(([drawn, n]) => new BurstCommand(label, m, drawn, n, vary));
+    return Array.from({ length: weight(m, 1) }, () => arb);
+  });
+  return [...single, ...bursts];
 }
 
 /**

@@ -1,15 +1,29 @@
 // The inputs explore draws from: realistic values and nasty ones, as fast-check arbitraries.
 // Small pools on purpose: sessions, texts and names repeat, so sequences pile many messages into
-// one session, search for what was stored, and meet ids that differ only in case or a space.
+// one session, search for what was stored, and meet values that are prefixes or case variants of
+// each other (where a LIKE, a collation or a trim hides), and fractions that do not come out even.
 import fc from 'fast-check';
 
-/** Session ids: a few realistic ones, and ones that differ only in case or a trailing space. */
-export const SESSION_IDS = ['s-1', 's-2', 'Alice', 'alice', 'alice ', 'سلام-٣'] as const;
+/**
+ * Session ids: realistic ones, and ones that are prefixes of each other (s-1, s-10), differ only
+ * in case (Alice, alice, ALICE) or by a trailing space.
+ */
+export const SESSION_IDS = ['s-1', 's-10', 's-2', 'Alice', 'alice', 'ALICE', 'alice ', 'سلام-٣'] as const;
 /**
  * A session id, the first as often as all the others together: most messages of a sequence meet
- * in one session (deletes, limits and clears then act on a longer conversation).
+ * in one session (deletes, limits and clears then act on a longer conversation), next to its
+ * prefixes and case variants.
  */
-export const ONE_SESSION_MOSTLY = fc.oneof({ arbitrary: fc.constant(SESSION_IDS[0]), weight: SESSION_IDS.length - 1 }, { arbitrary: fc.constantFrom(...SESSION_IDS.slice(1)), weight: 1 });
+export const sessionFocus = fc.oneof({ arbitrary: fc.constant(SESSION_IDS[0]), weight: SESSION_IDS.length - 1 }, { arbitrary: fc.constantFrom(...SESSION_IDS.slice(1)), weight: 1 });
+
+export const CATEGORIES = ['ui', 'ui-dark', 'UI', 'food'] as const;
+/** Durations whose means are fractions that do not round evenly (1/3, 2/3 …) and very long ones. */
+export const DURATIONS = [0, 1, 2, 250, 333, 86_400_000] as const;
+export const RELATIONSHIP_TYPES = ['KNOWS', 'knows', 'KNOWS_WELL', 'WORKS_AT'] as const;
+export const TASKS = ['plan a trip', 'summarise the meeting', 'Plan a trip', 'plan a trip abroad', 'deploy 🚀'] as const;
+export const TOOL_NAMES = ['search', 'Search', 'search_web', 'calculator'] as const;
+/** Limits around the size of the lists a sequence builds, and past the usual default pages (10, 20). */
+export const LIMITS = fc.oneof({ arbitrary: fc.nat({ max: 6 }), weight: 4 }, { arbitrary: fc.constantFrom(10, 11, 20, 21, 25, 100), weight: 1 });
 
 /** Texts: realistic sentences and nasty strings (combining marks, emoji, RTL, whitespace). */
 const TEXTS = [
@@ -32,7 +46,7 @@ export const NO_MATCH_QUERIES = ['zyzzyva quokka'] as const;
 
 const WORDS = ['graph', 'nodes', 'dark', 'Acme', 'café', 'deploy'] as const;
 
-export const NAMES = ['Alice', 'alice', 'Acme Corp', 'Zoë', 'Ünïcödé', 'Bob '] as const;
+export const NAMES = ['Alice', 'alice', 'Alice Smith', 'Acme Corp', 'Zoë', 'Ünïcödé', 'Bob '] as const;
 
 const text = fc.constantFrom(...TEXTS);
 /** A query: a stored text (exact), one of its words, or a word stored nowhere. */
@@ -45,7 +59,7 @@ const scalar = fc.oneof(
 /** Nested JSON metadata with false, 0, "", big integers and nulls at every level. */
 export const jsonObject = fc.letrec((tie) => ({
   value: fc.oneof({ depthSize: 'small', withCrossShrink: true }, scalar, tie('object'), fc.array(tie('value'), { maxLength: 3 })),
-  object: fc.dictionary(fc.constantFrom('a', 'b', 'nested', '', 'ключ'), tie('value'), { maxKeys: 3 }),
+  object: fc.dictionary(fc.constantFrom('a', 'b', 'nested', '', 'ключ', 'snake_key', 'camelKey', 'A'), tie('value'), { maxKeys: 3 }),
 })).object as fc.Arbitrary<Record<string, unknown>>;
 
 export { text };

@@ -101,6 +101,32 @@ const ExploreStep = z.object({
   model: z.object({ status: z.number().int(), body: z.unknown().optional() }).optional(),
 });
 
+/** One distinct disagreement explore found: a rule of its oracle broken by a method, shrunk to a minimal sequence. */
+const ExploreFinding = z.object({
+  /** The rule of explore's oracle (src/explore/rules.ts), what it states, and the sentences it enforces. */
+  rule: z.string(),
+  states: z.string(),
+  cites: z.array(z.string()),
+  /** The method whose answer broke it. */
+  method: z.string().optional(),
+  message: z.string(),
+  /** Every call of the minimal sequence. */
+  steps: z.array(ExploreStep),
+  /** The commands of the minimal sequence: a burst command makes several calls of one method. */
+  commands: z.number().int(),
+  foundAfter: z.object({ runs: z.number().int(), operations: z.number().int(), ms: z.number() }),
+  /** Calls of the sequence in which it was first met. */
+  originalLength: z.number().int(),
+  shrinks: z.number().int(),
+  /** The seed of the round that found it (the run's seed for the first). */
+  seed: z.number().int(),
+  path: z.string(),
+  replayPath: z.string().optional(),
+  replay: z.string(),
+  curl: z.string(),
+  scenario: z.string(),
+});
+
 /** `tck explore`'s results: model-based testing against the reference model, not graded into tiers. */
 export const ExploreSectionSchema = z.object({
   seed: z.number().int(),
@@ -113,12 +139,19 @@ export const ExploreSectionSchema = z.object({
   timeBudgetMs: z.number(),
   durationMs: z.number(),
   stoppedBy: z.enum(['completed', 'failure', 'time-budget', 'interrupted']),
-  /** The silent points the comparison relaxes (ids of the silent-point table). */
+  /** The silent points the oracle leaves open (ids of the silent-point table). */
   tolerances: z.array(z.string()),
+  /** Methods explore would draw that the target does not implement (404/501): not drawn. */
+  notImplemented: z.array(z.string()).optional(),
+  /** Every distinct disagreement found (a rule broken by a method), grouped by rule. */
+  findings: z.array(ExploreFinding).optional(),
+  /** The first finding, in the shape of reports before findings existed. */
   failure: z.object({
     message: z.string(),
-    /** The silent point whose tolerance the server fell outside of, when one applies. */
+    /** The silent point whose tolerance the server fell outside of (reports before the rule oracle). */
     tolerance: z.string().optional(),
+    rule: z.string().optional(),
+    cites: z.array(z.string()).optional(),
     steps: z.array(ExploreStep),
     /** Runs, operations and milliseconds until the first failing sequence was met. */
     foundAfter: z.object({ runs: z.number().int(), operations: z.number().int(), ms: z.number() }),

@@ -3,9 +3,10 @@
 // clear_all_data. Functional only: nothing here is timed.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ResidentStore, median, recordedRun, replay, startServer, statusMismatches, type BenchServer } from '../../bench/lib.mjs';
+import { explore } from '../../src/explore/run.js';
 
 const servers: BenchServer[] = [];
-async function server(options?: { latencyMs?: number; resident?: number }): Promise<BenchServer> {
+async function server(options?: { latencyMs?: number; resident?: number; hosted?: boolean }): Promise<BenchServer> {
   const s = await startServer(options);
   servers.push(s);
   return s;
@@ -15,6 +16,17 @@ afterEach(async () => {
 });
 
 describe('the bench replay', () => {
+  it('an exploration of a hosted server (Platinum methods drawn) replays to the same statuses: the explore bench', async () => {
+    const s = await server({ hosted: true });
+    const sequence: { path: string; body: string; status: number | undefined }[] = [];
+    const section = await explore({ url: s.url, seed: 7, runs: 20, timeBudgetMs: 600_000, onExchange: (ex) => sequence.push({ path: new URL(ex.url).pathname, body: JSON.stringify(ex.requestBody), status: ex.status }) });
+    expect(section.methods).toContain('bulk_add_messages');
+    expect(section.operations).toBeGreaterThan(100);
+    s.reset();
+    const { statuses } = await replay(s.url, sequence);
+    expect(statusMismatches(sequence, statuses)).toEqual([]);
+  }, 120_000);
+
   it('replays a recorded run against a fresh server to the same statuses', async () => {
     // Traces, steps and tool calls: requests that name ids handed out by earlier answers.
     const recording = await recordedRun((await server()).url, { tier: 'silver', grep: 'trace|step|tool' });

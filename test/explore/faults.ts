@@ -6,13 +6,16 @@ import { explore, type ExploreOptions } from '../../src/explore/run.js';
 import type { ExploreSection } from '../../src/report/model.js';
 import { mapRequest, withVariant, type VariantOptions, type Wrap } from '../harness/variants.js';
 import { reusesDeletedIds } from '../suites/variants/fidelity.js';
+import { FAULTS_22, type Fault } from './faults-22.js';
+import { PLATINUM_FAULTS } from './platinum-faults.js';
 
 /**
  * The fixed seed of explore's own tests (CI is deterministic; local runs of tck explore draw new
- * ones). The rarest faults here (the two graph ones) take 14 to 400 sequences to meet with seeds
- * 1, 2 and 3; with some seeds (20240615) the merge one is not met within the default 1 000.
+ * ones): 1, unless SEED_OF names another for a fault.
  */
-const SEED = 2;
+const SEED = 1;
+/** Faults tested with another seed than 1 (each entry says why). */
+export const SEED_OF: Record<string, number> = {};
 /** Explore against a variant: explore's defaults but the seed and a shorter request timeout. */
 export const exploreVariant = (variant: VariantOptions, options: Partial<ExploreOptions> = {}): Promise<ExploreSection> =>
   withVariant(variant, (url) => explore({ url, seed: SEED, requestTimeoutMs: 5_000, ...options }));
@@ -240,25 +243,27 @@ class TypeFilterFirstHopOnly extends MemoryStore {
 }
 
 /**
- * [name, the faulty server, the fixed scenarios that catch it too]. Explore found these before any
- * fixed scenario did; four of them issue 12 then gave fixed scenarios of their own (listed), the
- * rest no fixed scenario catches.
+ * The faults explore found before any fixed scenario did (issues 10 and 12); four of them issue 12
+ * then gave fixed scenarios of their own (caughtBy), the rest no fixed scenario catches.
  */
-export const FAULTS: [name: string, make: () => VariantOptions, caughtBy?: string[]][] = [
-  ['order breaks after a delete (the next message is listed first)', () => ({ store: new ReorderAfterDelete() })],
-  ['ids of deleted messages are reused', () => ({ store: reusesDeletedIds() }), ['SCN-B-138']],
-  ['session ids are case-folded', () => ({ wrap: caseFolded }), ['SCN-B-139']],
-  ['a merge drops the incoming edges of the source', () => ({ store: new MergeDropsIncoming() }), ['SCN-G-104']],
-  ['nested false / 0 / "" dropped from metadata', () => ({ wrap: nestedFalsyDropped })],
-  ['tool stats count only the first step of a trace', () => ({ store: new StatsFirstStepOnly() })],
-  ['list_sessions(limit) counts cleared sessions', () => ({ store: new LimitCountsClearedSessions() })],
-  ['session ids are trimmed', () => ({ wrap: trimmed })],
-  ['get_conversation(limit) counts deleted messages against the limit', () => ({ store: new LimitCountsDeleted() }), ['SCN-B-137']],
-  ['list_traces(session_id) matches sessions case-insensitively', () => ({ store: new TracesCaseInsensitive() })],
-  ['steps added after complete_trace are numbered from 1 again', () => ({ store: new StepsRestartAfterComplete() })],
-  ['clear_session clears every session whose id starts with it', () => ({ store: new ClearSessionByPrefix() })],
-  ['get_trace_with_steps answers a completed trace from a stale cache', () => ({ store: new CompletedTraceCached() })],
-  ['message_count drifts when a message is deleted twice', () => ({ store: new CountDriftsOnRepeatedDelete() })],
-  ['tool stats group tool names case-insensitively', () => ({ store: new ToolStatsCaseInsensitive() })],
-  ['get_related_entities applies relationship_type to the first hop only', () => ({ store: new TypeFilterFirstHopOnly() })],
+const EARLIER: Fault[] = [
+  { name: 'order breaks after a delete (the next message is listed first)', make: () => ({ store: new ReorderAfterDelete() }), breaks: ['SPEC-2.2.1', 'SPEC-2.5.4'] },
+  { name: 'ids of deleted messages are reused', make: () => ({ store: reusesDeletedIds() }), breaks: ['SPEC-2.8.1'], caughtBy: ['SCN-B-138'] },
+  { name: 'session ids are case-folded', make: () => ({ wrap: caseFolded }), breaks: ['SPEC-1.1.3'], caughtBy: ['SCN-B-139'] },
+  { name: 'a merge drops the incoming edges of the source', make: () => ({ store: new MergeDropsIncoming() }), breaks: ['SPEC-5.3.2'], caughtBy: ['SCN-G-104'] },
+  { name: 'nested false / 0 / "" dropped from metadata', make: () => ({ wrap: nestedFalsyDropped }), breaks: ['SPEC-2.1.12'] },
+  { name: 'tool stats count only the first step of a trace', make: () => ({ store: new StatsFirstStepOnly() }), breaks: ['SPEC-4.7.1'] },
+  { name: 'list_sessions(limit) counts cleared sessions', make: () => ({ store: new LimitCountsClearedSessions() }), breaks: ['SPEC-2.4.1', 'SPEC-2.4.5'] },
+  { name: 'session ids are trimmed', make: () => ({ wrap: trimmed }), breaks: ['SPEC-1.1.3'] },
+  { name: 'get_conversation(limit) counts deleted messages against the limit', make: () => ({ store: new LimitCountsDeleted() }), breaks: ['SPEC-2.2.2'], caughtBy: ['SCN-B-137'] },
+  { name: 'list_traces(session_id) matches sessions case-insensitively', make: () => ({ store: new TracesCaseInsensitive() }), breaks: ['SPEC-4.6.2'] },
+  { name: 'steps added after complete_trace are numbered from 1 again', make: () => ({ store: new StepsRestartAfterComplete() }), breaks: ['SPEC-4.2.2'] },
+  { name: 'clear_session clears every session whose id starts with it', make: () => ({ store: new ClearSessionByPrefix() }), breaks: ['SPEC-2.6.2'] },
+  { name: 'get_trace_with_steps answers a completed trace from a stale cache', make: () => ({ store: new CompletedTraceCached() }), breaks: ['SPEC-4.5.1'] },
+  { name: 'message_count drifts when a message is deleted twice', make: () => ({ store: new CountDriftsOnRepeatedDelete() }), breaks: ['SPEC-2.4.7'] },
+  { name: 'tool stats group tool names case-insensitively', make: () => ({ store: new ToolStatsCaseInsensitive() }), breaks: ['SPEC-4.7.1'] },
+  { name: 'get_related_entities applies relationship_type to the first hop only', make: () => ({ store: new TypeFilterFirstHopOnly() }), breaks: ['SPEC-3.7.3'] },
 ];
+
+/** Every stateful fault explore is measured against: the earlier ones, issue 22's and the Platinum ones. */
+export const FAULTS: Fault[] = [...EARLIER, ...FAULTS_22, ...PLATINUM_FAULTS];

@@ -15,8 +15,13 @@ describe('tck explore interrupted', () => {
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
-    // Interrupt once it is exploring (the embedded server is up and sequences are running).
-    await new Promise((r) => setTimeout(r, 3_000));
+    // Interrupt once it is exploring: the "exploring …" line is out (the embedded server is up,
+    // the interrupt handler follows at once), then a little longer so that sequences have run. A
+    // fixed wait from spawn was too short on a loaded machine (SIGINT before the handler: no report).
+    await new Promise<void>((r) => {
+      const ready = () => /exploring /.test(output) && (clearInterval(poll), setTimeout(r, 1_000));
+      const poll = setInterval(ready, 50);
+    });
     child.kill('SIGINT');
     const code = await new Promise<number | null>((r) => child.on('close', r));
     expect(code, output).toBe(130);

@@ -21,6 +21,14 @@ export interface HttpQuirks {
   badJson?: { status: number; contentType: string; text: string };
   /** Labels every JSON answer with this Content-Encoding without encoding it (a fault). */
   contentEncodingLabel?: string;
+  /** Chunked transfer coding in chunks of at most this many bytes (implies chunked). */
+  chunkBytes?: number;
+  /** Bodies delimited by closing the connection: neither Content-Length nor chunked (HTTP/1.1 allows it). */
+  closeDelimited?: boolean;
+  /** `Connection: close` on every second answer of the server (the first, third …). */
+  closeEveryOther?: boolean;
+  /** Node's server.maxRequestsPerSocket: the last answer on a connection says `Connection: close`. */
+  maxRequestsPerSocket?: number;
   /** Reads a request body with trailing commas (`{"a": 1,}`) as JSON5 would (the kit's reading: refuse it). */
   lenientJson?: boolean;
   /** Put before every JSON answer's text (a fault: a byte-order mark, a NUL, …). */
@@ -43,15 +51,23 @@ function readBody(req: IncomingMessage): Promise<string> {
 
 export async function startHttpVariant(dispatch: Dispatch, quirks: HttpQuirks): Promise<RunningHttpVariant> {
   const prefix = quirks.pathPrefix === undefined ? '' : `/${quirks.pathPrefix.replace(/^\/+|\/+$/g, '')}`;
+  let answered = 0;
   const server = createServer({ keepAlive: true }, (req, res) => {
     const write = (status: number, contentType: string | undefined, text: string | undefined) => {
       const headers: Record<string, string> = {};
-      if (quirks.connectionClose) headers['connection'] = 'close';
+      answered++;
+      if (quirks.connectionClose || quirks.closeDelimited || (quirks.closeEveryOther && answered % 2 === 1)) headers['connection'] = 'close';
       if (text !== undefined && contentType !== undefined) headers['content-type'] = contentType;
       if (text !== undefined && quirks.contentEncodingLabel !== undefined) headers['content-encoding'] = quirks.contentEncodingLabel;
-      if (text !== undefined && !quirks.chunked) headers['content-length'] = String(Buffer.byteLength(text));
+      const chunked = quirks.chunked === true || quirks.chunkBytes !== undefined;
+      if (text !== undefined && !chunked && !quirks.closeDelimited) headers['content-length'] = String(Buffer.byteLength(text));
+      if (quirks.closeDelimited) res.useChunkedEncodingByDefault = false;
       res.writeHead(status, headers);
-      if (text !== undefined && quirks.chunked) {
+      if (text !== undefined && quirks.chunkBytes !== undefined) {
+        const bytes = Buffer.from(text);
+        for (let i = 0; i < bytes.length; i += quirks.chunkBytes) res.write(bytes.subarray(i, i + quirks.chunkBytes));
+        res.end();
+      } else if (text !== undefined && quirks.chunked) {
         // Two chunks at least, so the body is really framed by chunks. Split by bytes: a split by
         // UTF-16 units could cut a surrogate pair and send two invalid halves.
         const bytes = Buffer.from(text);
@@ -80,6 +96,7 @@ export async function startHttpVariant(dispatch: Dispatch, quirks: HttpQuirks): 
     })().catch((err: unknown) => write(500, json, JSON.stringify({ error: String(err) })));
   });
   if (quirks.keepAliveTimeoutMs !== undefined) server.keepAliveTimeout = quirks.keepAliveTimeoutMs;
+  if (quirks.maxRequestsPerSocket !== undefined) server.maxRequestsPerSocket = quirks.maxRequestsPerSocket;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

@@ -5,7 +5,9 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { MemoryStore, createDispatcher, type Params } from '../../src/servers/bridge/index.js';
 import { tokenize } from '../../src/servers/bridge/index.js';
-import type { Entity, Message } from '../../src/protocols/bridge/index.js';
+import type { Entity, Message, ReasoningTrace, ToolStats } from '../../src/protocols/bridge/index.js';
+import { uuidV5 } from '../../src/servers/name-uuid.js';
+import { BadRequestError } from '../../src/servers/bridge/store.js';
 import { HostedStore } from '../../src/servers/hosted/store.js';
 import { compose, mapAnswers, mapRequest, mapResponse, withVariant, type Dispatch, type VariantOptions, type Wrap } from './variants.js';
 
@@ -64,6 +66,10 @@ const newestFirst = (method: string): Wrap =>
   compose(ownLimit(method, (list: any[], limit) => list.slice(0, limit)), mapResponse(method, (l) => l.reverse()));
 
 /** Rounds a number to 4 decimal places, as R's jsonlite writes numbers by default (digits = 4). */
+/** A derived value to 4 significant digits, as a server printing `%.4g` would. */
+const fourSignificant = (x: unknown) => (typeof x === 'number' && x !== 0 ? Number(x.toPrecision(4)) : x);
+/** A derived value held as a 32-bit float (a server storing it in a REAL column). */
+const float32 = (x: unknown) => (typeof x === 'number' ? Math.fround(x) : x);
 const fourDecimals = (x: unknown) => (typeof x === 'number' ? Math.round(x * 10_000) / 10_000 : x);
 
 /** Time-ordered UUIDs (RFC 9562 version 7): 48-bit milliseconds, version 7, a counter, variant 10, random. */
@@ -279,6 +285,7 @@ export async function probe(options: VariantOptions) {
     await dispatch('record_tool_call', { step_id: step.id, tool_name: 'ratio_tool', arguments: {}, status, ...(duration_ms === undefined ? {} : { duration_ms }) });
   }
   await call('ratioStats', 'get_tool_stats', { tool_name: 'ratio_tool' });
+  await probeReadings(call);
   return out;
 }
 
@@ -377,6 +384,12 @@ export const VARIANTS: [name: string, make: () => VariantOptions, differs: (r: A
   ['get_tool_stats rounds success_rate and avg_duration_ms to 4 decimal places (R\'s jsonlite)', () => ({
     wrap: mapResponse('get_tool_stats', (l) => l.map((s: any) => ({ ...s, success_rate: fourDecimals(s.success_rate), avg_duration_ms: fourDecimals(s.avg_duration_ms) }))),
   }), (r) => r['ratioStats']!.body[0].success_rate === 0.6667],
+  ['get_tool_stats rounds success_rate and avg_duration_ms to 4 significant digits', () => ({
+    wrap: mapResponse('get_tool_stats', (l) => l.map((s: any) => ({ ...s, success_rate: fourSignificant(s.success_rate), avg_duration_ms: fourSignificant(s.avg_duration_ms) }))),
+  }), (r) => r['ratioStats']!.body[0].success_rate === 0.6667 && r['ratioStats']!.body[0].avg_duration_ms === 1.5],
+  ['get_tool_stats answers success_rate and avg_duration_ms as 32-bit floats', () => ({
+    wrap: mapResponse('get_tool_stats', (l) => l.map((s: any) => ({ ...s, success_rate: float32(s.success_rate), avg_duration_ms: float32(s.avg_duration_ms) }))),
+  }), (r) => r['ratioStats']!.body[0].success_rate === Math.fround(2 / 3)],
   ['get_conversation(limit=0) means no limit', () => ({ wrap: mapRequest('get_conversation', (b) => (b.limit === 0 ? { ...b, limit: undefined } : b)) }),
     (r) => r['conv0']!.body.messages.length === 2],
   ['merging an entity into itself accepted as a no-op', () => ({ store: new SelfMergeNoOp() }),
@@ -573,3 +586,463 @@ export const PLATINUM_VARIANTS: [name: string, make: () => VariantOptions, diffe
     wrap: compose(mapResponse('explain_step', (x) => ({ ...x, influenced_entities: [] })), mapResponse('get_entity_provenance', (p) => ({ ...p, steps: [] }))),
   }), (r) => r['explain']!.body.influenced_entities.length === 0 && r['provenance']!.body.steps.length === 0],
 ];
+
+// ---------------------------------------------------------------------------------------------
+// Issue 22 (explore): at least three independently written readings of every silent point, each a
+// valid variant. Written from the text of the point (src/engine/silent-points.ts, the block of
+// issue 22), not from explore's oracle; test/explore/no-false-alarm.test.ts runs explore on all.
+
+type ProbeCall = (name: string, method: string, body?: Record<string, unknown>) => Promise<{ status: number; body?: any }>;
+
+/** The probe's second part: calls that show the points of issue 22 (after the first part, whose answers it leaves alone). */
+async function probeReadings(call: ProbeCall): Promise<void> {
+  await call('q.m1', 'add_message', { session_id: 'q-sess', role: 'user', content: 'alpha beta' });
+  await call('q.m2', 'add_message', { session_id: 'q-sess', role: 'user', content: 'alpha gamma' });
+  for (let i = 0; i < 12; i++) await call(`q.d${i}`, 'add_message', { session_id: 'q-many', role: 'user', content: `delta ${i}` });
+  await call('q.searchDefault', 'search_messages', { query: 'delta' });
+  await call('q.typo', 'search_messages', { query: 'databse' });
+  const gone = (await call('q.gone', 'add_message', { session_id: 'q-empty', role: 'user', content: 'soon gone' })).body;
+  await call('q.goneDelete', 'delete_message', { message_id: gone.id });
+  await call('q.clearAdd', 'add_message', { session_id: 'q-clear', role: 'user', content: 'cleared' });
+  await call('q.convBefore', 'get_conversation', { session_id: 'q-clear' });
+  await call('q.clear', 'clear_session', { session_id: 'q-clear' });
+  await call('q.read', 'get_conversation', { session_id: 'q-read' });
+  await call('q.sessions', 'list_sessions');
+  await call('q.clearAgain', 'add_message', { session_id: 'q-clear', role: 'user', content: 'back' });
+  await call('q.convAfter', 'get_conversation', { session_id: 'q-clear' });
+  const e1 = (await call('q.entity', 'add_entity', { name: 'Q One', entity_type: 'PERSON' })).body;
+  const e2 = (await call('q.entity2', 'add_entity', { name: 'Kappa Lambda', entity_type: 'PERSON', description: 'second description' })).body;
+  await call('q.merge', 'merge_duplicate_entities', { source_id: e2.id, target_id: e1.id });
+  await call('q.searchMerged', 'search_entities', { query: 'Kappa Lambda' });
+  await call('q.twin1', 'add_entity', { name: 'Twin', entity_type: 'OBJECT' });
+  await call('q.twin2', 'add_entity', { name: 'Twin', entity_type: 'EVENT' });
+  await call('q.twin', 'get_entity_by_name', { name: 'Twin' });
+  await call('q.depth2', 'get_related_entities', { entity_id: (await call('q.x', 'get_entity_by_name', { name: 'X' })).body.id, depth: 2 });
+  for (const [i, n] of ['Search Many', 'search many', 'Searchable'].entries()) await call(`q.se${i}`, 'add_entity', { name: n, entity_type: 'OBJECT' });
+  for (let i = 0; i < 12; i++) await call(`q.sp${i}`, 'add_preference', { category: 'q', preference: `epsilon ${i}` });
+  await call('q.searchPrefs', 'search_preferences', { query: 'epsilon' });
+  const trace = (await call('q.trace', 'start_trace', { session_id: 'q-sess', task: 'q task' })).body;
+  const step = (await call('q.step', 'add_step', { trace_id: trace.id, thought: 'q' })).body;
+  for (const [status, duration_ms] of [['success', 1], ['success', 2], ['failure', 2]] as const) await call('q.call', 'record_tool_call', { step_id: step.id, tool_name: 'q_tool', arguments: {}, status, duration_ms });
+  await call('q.callNoDuration', 'record_tool_call', { step_id: step.id, tool_name: 'q_tool_none', arguments: {} });
+  await call('q.stats', 'get_tool_stats', { tool_name: 'q_tool' });
+  await call('q.statsNone', 'get_tool_stats', { tool_name: 'q_tool_none' });
+  await call('q.traces', 'list_traces', { session_id: 'q-sess' });
+  for (let i = 0; i < 6; i++) await call(`q.t${i}`, 'start_trace', { session_id: 'q-similar', task: 'zeta task' });
+  await call('q.similar', 'get_similar_traces', { task: 'zeta task', success_only: false });
+  await call('q.complete1', 'complete_trace', { trace_id: trace.id, outcome: 'done', success: true });
+  await call('q.stepAfter', 'add_step', { trace_id: trace.id, thought: 'after' });
+  await call('q.callAfter', 'record_tool_call', { step_id: step.id, tool_name: 'q_tool', arguments: {} });
+  await call('q.complete2', 'complete_trace', { trace_id: trace.id, outcome: 'again' });
+}
+
+/** A store whose get_similar_traces reads an omitted success_only as true. */
+class SuccessOnlyByDefault extends MemoryStore {
+  override get_similar_traces(p: Params<'get_similar_traces'>): ReasoningTrace[] {
+    return super.get_similar_traces({ ...p, success_only: p.success_only ?? true });
+  }
+}
+
+/** get_conversation(limit) as a store that keeps the oldest `limit` messages. */
+class OldestFirstLimit extends MemoryStore {
+  override get_conversation(p: Params<'get_conversation'>) {
+    const c = super.get_conversation({ ...p, limit: null });
+    return p.limit == null ? c : { ...c, messages: c.messages.slice(0, p.limit) };
+  }
+}
+
+/** get_related_entities as a directed walk: (e)-[*1..depth]->(r), each entity once, never the start. */
+class DirectedWalk extends MemoryStore {
+  override get_related_entities(p: Params<'get_related_entities'>): Entity[] {
+    super.get_related_entities(p); // the 400 for an unknown entity
+    const edges = this.snapshot().relationships.filter((r) => p.relationship_type == null || r.relationship_type === p.relationship_type);
+    const found = new Set<string>();
+    const walk = (at: string, hops: number): void => {
+      if (hops === (p.depth ?? 1)) return;
+      for (const e of edges) if (e.source_id === at && e.target_id !== p.entity_id && !found.has(e.target_id)) { found.add(e.target_id); walk(e.target_id, hops + 1); }
+    };
+    walk(p.entity_id, 0);
+    return [...found].flatMap((id) => (this.entities.has(id) ? [structuredClone(this.entities.get(id)!.entity)] : []));
+  }
+}
+
+/** get_related_entities lists the end of every path (Cypher without DISTINCT): a neighbour once per path. */
+class OncePerPath extends MemoryStore {
+  override get_related_entities(p: Params<'get_related_entities'>): Entity[] {
+    super.get_related_entities(p);
+    const edges = this.relationships.filter((r) => p.relationship_type == null || r.relationship_type === p.relationship_type);
+    const out: Entity[] = [];
+    const walk = (at: string, used: ReadonlySet<number>, hops: number): void => {
+      if (hops === (p.depth ?? 1)) return;
+      edges.forEach((e, i) => {
+        if (used.has(i)) return;
+        const to = e.source_id === at ? e.target_id : e.target_id === at ? e.source_id : undefined;
+        if (to === undefined || to === p.entity_id) return;
+        const rec = this.entities.get(to);
+        if (rec !== undefined) out.push(structuredClone(rec.entity));
+        walk(to, new Set([...used, i]), hops + 1);
+      });
+    };
+    walk(p.entity_id, new Set(), 0);
+    return out;
+  }
+}
+
+/** search_messages without a threshold: the matches, then every other message of the scope, newest first. */
+class TopKNewestRest extends MemoryStore {
+  override search_messages(p: Params<'search_messages'>): Message[] {
+    if (p.threshold != null) return super.search_messages(p);
+    const hits = super.search_messages({ ...p, limit: null });
+    const seen = new Set(hits.map((m) => m.id));
+    const rest = [...this.messages.values()].filter((r) => !seen.has(r.message.id) && (p.session_id == null || r.session.session_id === p.session_id)).map((r) => structuredClone(r.message)).reverse();
+    const all = [...hits, ...rest];
+    return p.limit == null ? all : all.slice(0, p.limit);
+  }
+}
+
+/** get_conversation(limit=0) read as "no limit", in the store. */
+class ZeroIsNoLimit extends MemoryStore {
+  override get_conversation(p: Params<'get_conversation'>) {
+    return super.get_conversation(p.limit === 0 ? { ...p, limit: null } : p);
+  }
+}
+
+/** After a merge, a redirect table (name -> target id), not aliases, leads get_entity_by_name from a source name to the target. */
+class MergeRedirects extends MemoryStore {
+  #redirect = new Map<string, string>();
+  override merge_duplicate_entities(p: Params<'merge_duplicate_entities'>): Entity {
+    const source = this.entities.get(p.source_id)?.entity.name;
+    const merged = super.merge_duplicate_entities(p);
+    for (const rec of this.entities.values()) rec.aliases = [];
+    if (source !== undefined) this.#redirect.set(source, merged.id);
+    for (const [name, id] of this.#redirect) if (id === p.source_id) this.#redirect.set(name, merged.id);
+    return merged;
+  }
+  override clear_all_data(p: Params<'clear_all_data'>) {
+    this.#redirect.clear();
+    super.clear_all_data(p);
+  }
+  override get_entity_by_name(p: Params<'get_entity_by_name'>): Entity | null {
+    const own = super.get_entity_by_name(p);
+    if (own !== null) return own;
+    const id = this.#redirect.get(p.name);
+    return id === undefined || !this.entities.has(id) ? null : structuredClone(this.entities.get(id)!.entity);
+  }
+}
+
+/** get_entity_by_name matches name or canonical_name, not the names of merged-away entities. */
+class NameOrCanonical extends MemoryStore {
+  override get_entity_by_name(p: Params<'get_entity_by_name'>): Entity | null {
+    const all = [...this.entities.values()];
+    const hit = all.find((r) => r.entity.name === p.name) ?? all.find((r) => r.entity.canonical_name === p.name);
+    return hit === undefined ? null : structuredClone(hit.entity);
+  }
+}
+
+/** get_entity_by_name answers the newest of the entities with that name. */
+class NewestOfName extends MemoryStore {
+  override get_entity_by_name(p: Params<'get_entity_by_name'>): Entity | null {
+    const same = [...this.entities.values()].filter((r) => r.entity.name === p.name);
+    return same.length > 0 ? structuredClone(same.at(-1)!.entity) : super.get_entity_by_name(p);
+  }
+}
+
+/** get_related_entities: breadth-first, two hops when depth is omitted, the start never listed. */
+class TwoHopsByDefault extends MemoryStore {
+  override get_related_entities(p: Params<'get_related_entities'>): Entity[] {
+    return super.get_related_entities({ ...p, depth: p.depth ?? 2 });
+  }
+}
+
+/** search_messages by substring: the score is 1 when the whole query occurs in the content (any case), else the share of its words that do. */
+class SubstringSearch extends MemoryStore {
+  override search_messages(p: Params<'search_messages'>): Message[] {
+    const q = p.query.toLowerCase();
+    const words = q.split(/\s+/).filter((w) => w !== '');
+    const scope = [...this.messages.values()].filter((r) => p.session_id == null || r.session.session_id === p.session_id);
+    const scored = scope.map((r) => {
+      const c = r.message.content.toLowerCase();
+      return { r, score: q !== '' && c.includes(q) ? 1 : words.length === 0 ? 0 : words.filter((w) => c.includes(w)).length / words.length };
+    }).filter((h) => h.score > 0 && h.score >= (p.threshold ?? 0)).sort((a, b) => b.score - a.score);
+    const hits = scored.map((h) => structuredClone(h.r.message));
+    return p.limit == null ? hits : hits.slice(0, p.limit);
+  }
+}
+
+/** search_messages scored by the share of the query's character trigrams a message holds, as a fuzzy index would. */
+class TrigramSearch extends MemoryStore {
+  static grams(text: string): Set<string> {
+    const t = `  ${text.toLowerCase()} `;
+    const out = new Set<string>();
+    for (let i = 0; i + 3 <= t.length; i++) out.add(t.slice(i, i + 3));
+    return out;
+  }
+  override search_messages(p: Params<'search_messages'>): Message[] {
+    const q = TrigramSearch.grams(p.query);
+    const scope = [...this.messages.values()].filter((r) => p.session_id == null || r.session.session_id === p.session_id);
+    const scored = scope.map((r) => {
+      const c = TrigramSearch.grams(r.message.content);
+      const shared = [...q].filter((g) => c.has(g)).length;
+      return { r, score: r.message.content === p.query ? 1 : shared / (q.size || 1) };
+    }).filter((h) => h.score > 0.3 && h.score >= (p.threshold ?? 0)).sort((a, b) => b.score - a.score);
+    const hits = scored.map((h) => structuredClone(h.r.message));
+    return p.limit == null ? hits : hits.slice(0, p.limit);
+  }
+}
+
+/** Description of a merged target: the source's fills a missing one. */
+class MergeFillsDescription extends MemoryStore {
+  override merge_duplicate_entities(p: Params<'merge_duplicate_entities'>): Entity {
+    const from = this.entities.get(p.source_id)?.entity.description ?? null;
+    const merged = super.merge_duplicate_entities(p);
+    const target = this.entities.get(merged.id)!.entity;
+    if (target.description == null && from !== null) target.description = from;
+    return structuredClone(target);
+  }
+}
+
+/** Description of a merged target: both joined, target's first. */
+class MergeJoinsDescriptions extends MemoryStore {
+  override merge_duplicate_entities(p: Params<'merge_duplicate_entities'>): Entity {
+    const from = this.entities.get(p.source_id)?.entity.description ?? null;
+    const merged = super.merge_duplicate_entities(p);
+    const target = this.entities.get(merged.id)!.entity;
+    target.description = [target.description, from].filter((d): d is string => d != null && d !== '').join('; ') || target.description || null;
+    return structuredClone(target);
+  }
+}
+
+/** Description of a merged target: the source's wins when it has one (the newer record). */
+class MergeTakesSourceDescription extends MemoryStore {
+  override merge_duplicate_entities(p: Params<'merge_duplicate_entities'>): Entity {
+    const from = this.entities.get(p.source_id)?.entity.description ?? null;
+    const merged = super.merge_duplicate_entities(p);
+    const target = this.entities.get(merged.id)!.entity;
+    if (from !== null) target.description = from;
+    return structuredClone(target);
+  }
+}
+
+/** canonical_name set when the entity is added: its name, or its name lower-cased. */
+class CanonicalAtAdd extends MemoryStore {
+  constructor(readonly canon: (name: string) => string) { super(); }
+  override add_entity(p: Params<'add_entity'>): Entity {
+    const e = super.add_entity(p);
+    this.entities.get(e.id)!.entity.canonical_name = this.canon(p.name);
+    return structuredClone(this.entities.get(e.id)!.entity);
+  }
+}
+
+/** A merge without canonical_name sets it to the target's name. */
+class MergeCanonicalIsTargetName extends MemoryStore {
+  override merge_duplicate_entities(p: Params<'merge_duplicate_entities'>): Entity {
+    const merged = super.merge_duplicate_entities(p);
+    const target = this.entities.get(merged.id)!.entity;
+    if (p.canonical_name == null) target.canonical_name = target.name;
+    return structuredClone(target);
+  }
+}
+
+/** A completed trace refuses writes: add_step (and, with `calls`, record_tool_call on its steps; with `again`, a second complete_trace). */
+class ClosedTraces extends MemoryStore {
+  constructor(readonly what: { steps?: boolean; calls?: boolean; again?: boolean }) { super(); }
+  #closed = (id: string) => this.traces.get(id)?.trace.completed_at != null;
+  override add_step(p: Params<'add_step'>) {
+    if (this.what.steps && this.#closed(p.trace_id)) throw new BadRequestError('trace_id', 'the trace is completed');
+    return super.add_step(p);
+  }
+  override record_tool_call(p: Params<'record_tool_call'>) {
+    const trace = this.steps.get(p.step_id)?.trace.trace.id;
+    if (this.what.calls && trace !== undefined && this.#closed(trace)) throw new BadRequestError('step_id', 'the trace of this step is completed');
+    return super.record_tool_call(p);
+  }
+  override complete_trace(p: Params<'complete_trace'>) {
+    if (this.what.again && this.#closed(p.trace_id)) throw new BadRequestError('trace_id', 'the trace is already completed');
+    return super.complete_trace(p);
+  }
+}
+
+/** Sessions stay listed (with no messages) after clear_session; a read of an unknown session creates it (with `reads`). */
+class SessionsOutliveTheirMessages extends MemoryStore {
+  constructor(readonly reads: boolean) { super(); }
+  #ghosts = new Map<string, string>();
+  override clear_session(p: Params<'clear_session'>) {
+    const s = this.sessions.get(p.session_id);
+    super.clear_session(p);
+    if (!this.reads && s !== undefined) this.#ghosts.set(p.session_id, new Date(s.created_ms).toISOString());
+  }
+  override get_conversation(p: Params<'get_conversation'>) {
+    const c = super.get_conversation(p);
+    if (this.reads && !this.sessions.has(p.session_id) && !this.#ghosts.has(p.session_id)) this.#ghosts.set(p.session_id, c.created_at);
+    return c;
+  }
+  override add_message(p: Params<'add_message'>): Message {
+    this.#ghosts.delete(p.session_id);
+    return super.add_message(p);
+  }
+  override clear_all_data(p: Params<'clear_all_data'>) {
+    this.#ghosts.clear();
+    super.clear_all_data(p);
+  }
+  override list_sessions(p: Params<'list_sessions'>) {
+    const ghosts = [...this.#ghosts].map(([session_id, created_at]) => ({ session_id, message_count: 0, created_at, updated_at: created_at }));
+    const all = [...super.list_sessions({ ...p, limit: null }), ...ghosts];
+    return p.limit == null ? all : all.slice(0, p.limit);
+  }
+}
+
+/** avg_duration_ms 0 (not null) for a tool none of whose calls recorded a duration. */
+class AvgZeroWithoutDurations extends MemoryStore {
+  override get_tool_stats(p: Params<'get_tool_stats'>): ToolStats[] {
+    return super.get_tool_stats(p).map((s) => ({ ...s, avg_duration_ms: s.avg_duration_ms ?? 0 }));
+  }
+}
+
+/** A default page when no limit is sent (the BaseAdapter's defaults): `pages` by method. */
+const defaultPages = (pages: Record<string, number>): Wrap => intercept((next, method, body) => {
+  const page = pages[method];
+  return page !== undefined && body?.limit == null ? next(method, { ...body, limit: page }) : next(method, body);
+});
+
+/** Whether a list of session infos names a session. */
+const lists = (sessions: any[] | undefined, id: string) => (sessions ?? []).some((s) => s.session_id === id);
+const twinIds = (r: Answers) => [r['q.twin1']!.body.id, r['q.twin2']!.body.id];
+
+const READINGS_22: [name: string, make: () => VariantOptions, differs: (r: Answers, h: HttpAnswer) => boolean][] = [
+  // success-only-default
+  ['get_similar_traces reads an omitted success_only as true (in the store)', () => ({ store: new SuccessOnlyByDefault() }), (r) => r['similar']!.body.length === 0],
+  ['get_similar_traces without success_only drops unsuccessful hits from its answer', () => ({
+    wrap: intercept(async (next, method, body) => {
+      const res = await next(method, body);
+      return method === 'get_similar_traces' && res.status === 200 && body?.success_only == null ? { ...res, body: (res.body as any[]).filter((t) => t.success === true) } : res;
+    }),
+  }), (r) => r['similar']!.body.length === 0],
+  // limit-window
+  ['get_conversation(limit) keeps the oldest N (in the store)', () => ({ store: new OldestFirstLimit() }), (r) => r['conv']!.body.messages[0].id === msg(r).id],
+  // related-incoming
+  ['get_related_entities as a directed walk from source to target', () => ({ store: new DirectedWalk() }), (r) => r['related']!.body.length === 0],
+  // error-status
+  ['errors answer 400 with a fixed text and a code', () => ({
+    wrap: (next) => async (method, body) => {
+      const res = await next(method, body);
+      return res.status === 400 || res.status === 500 ? { status: 400, body: { error: 'bad request', code: 'E_REQUEST' } } : res;
+    },
+  }), (r) => r['error']!.body.error === 'bad request'],
+  // content-type-charset
+  ['Content-Type application/json;charset=UTF-8', () => ({ http: { contentType: 'application/json;charset=UTF-8' } }), (_r, h) => h.headers['content-type'] === 'application/json;charset=UTF-8'],
+  ['Content-Type application/json; charset="utf-8"', () => ({ http: { contentType: 'application/json; charset="utf-8"' } }), (_r, h) => h.headers['content-type'] === 'application/json; charset="utf-8"'],
+  // framing
+  ['answers chunked in chunks of 16 bytes', () => ({ http: { chunkBytes: 16 } }), (_r, h) => h.headers['transfer-encoding'] === 'chunked'],
+  ['answers delimited by closing the connection', () => ({ http: { closeDelimited: true } }),
+    (_r, h) => h.headers['transfer-encoding'] === undefined && h.headers['content-length'] === undefined && h.headers['connection'] === 'close'],
+  // connection-close
+  ['Connection: close on every second answer', () => ({ http: { closeEveryOther: true } }), (_r, h) => h.headers['connection'] === 'close'],
+  ['at most three requests per connection', () => ({ http: { maxRequestsPerSocket: 3 } }), (_r, h) => /max=3/.test(String(h.headers['keep-alive']))],
+  // path-prefix
+  ['served under the path prefix /api', () => ({ http: { pathPrefix: 'api' } }), (_r, h) => h.url.endsWith('/api')],
+  ['served under a deep path prefix', () => ({ http: { pathPrefix: 'v1/tenants/acme/bridge' } }), (_r, h) => h.url.endsWith('/v1/tenants/acme/bridge')],
+  // idle-timeout
+  ['idle connections closed after 20 ms', () => ({ http: { keepAliveTimeoutMs: 20 } }), (_r, h) => h.idleClosed],
+  ['idle connections closed after 5 ms', () => ({ http: { keepAliveTimeoutMs: 5 } }), (_r, h) => h.idleClosed],
+  // empty-conversation-id
+  ['conversation ids derived from the session id alone (the same after a clear)', () => {
+    const ns = randomUUID();
+    return { wrap: mapResponse('get_conversation', (c) => ({ ...c, id: uuidV5(ns, c.session_id) })) };
+  }, (r) => r['q.convBefore']!.body.id === r['q.convAfter']!.body.id],
+  // related-repeats
+  ['get_related_entities lists a neighbour once per path, at any depth', () => ({ store: new OncePerPath() }), (r) => r['related']!.body.length === 2],
+  ['get_related_entities repeats a neighbour for each relationship (in the answer)', () => ({
+    wrap: (next, store) => async (method, body: any) => {
+      const res = await next(method, body);
+      if (method !== 'get_related_entities' || res.status !== 200 || (body?.depth ?? 1) !== 1) return res;
+      const edges = store.snapshot().relationships.filter((e) => body.relationship_type == null || e.relationship_type === body.relationship_type);
+      return { ...res, body: (res.body as any[]).flatMap((e) => edges.filter((x) => (x.source_id === e.id && x.target_id === body.entity_id) || (x.target_id === e.id && x.source_id === body.entity_id)).map(() => e)) };
+    },
+  }), (r) => r['related']!.body.length === 2],
+  // search-topk
+  ['search_messages without threshold appends every other message, newest first', () => ({ store: new TopKNewestRest() }), (r) => r['search']!.body.length === 3],
+  // limit-zero
+  ['get_conversation(limit=0) refused with 400', () => ({
+    wrap: (next) => (method, body: any) => (method === 'get_conversation' && body?.limit === 0 ? { status: 400, body: { error: 'limit: must be >= 1' } } : next(method, body)),
+  }), (r) => r['conv0']!.status === 400],
+  ['get_conversation(limit=0) means no limit (in the store)', () => ({ store: new ZeroIsNoLimit() }), (r) => r['conv0']!.body.messages.length === 2],
+  // merge-self
+  ['merging an entity into itself refused with 500', () => ({
+    wrap: (next) => (method, body: any) => (method === 'merge_duplicate_entities' && body?.source_id === body?.target_id ? { status: 500, body: { error: 'cannot merge an entity into itself' } } : next(method, body)),
+  }), (r) => r['selfmerge']!.status === 500],
+  ['merging an entity into itself answers the entity (a no-op in front of the store)', () => ({
+    wrap: (next, store) => (method, body: any) => {
+      if (method !== 'merge_duplicate_entities' || body?.source_id !== body?.target_id) return next(method, body);
+      const found = store.snapshot().entities.find((e) => e.id === body.source_id);
+      if (found === undefined) return next(method, body);
+      const { aliases: _aliases, ...entity } = found;
+      return { status: 200, body: entity };
+    },
+  }), (r) => r['selfmerge']!.status === 200],
+  // merge-source-lookup
+  ['after a merge the source name finds the target through a redirect table', () => ({ store: new MergeRedirects() }), (r) => r['byOldName']!.body?.name === 'A' && r['q.searchMerged']!.body.length === 0],
+  // entity-name-lookup
+  ['get_entity_by_name matches name or canonical_name, not merged-away names', () => ({ store: new NameOrCanonical() }), (r) => r['byOldName']!.body === null && r['byCanonical']!.body !== null],
+  ['get_entity_by_name answers the newest entity of a name', () => ({ store: new NewestOfName() }), (r) => r['q.twin']!.body.id === twinIds(r)[1]],
+  // related-depth
+  ['get_related_entities: one hop whatever the depth', () => ({ wrap: mapRequest('get_related_entities', (b) => ({ ...b, depth: 1 })) }), (r) => r['q.depth2']!.body.length === 1],
+  ['get_related_entities: two hops when depth is omitted', () => ({ store: new TwoHopsByDefault() }), (r) => r['chain']!.body.length === 2],
+  // related-unknown-entity
+  ['get_related_entities of an unknown entity answers 500', () => ({
+    wrap: (next) => async (method, body) => {
+      const res = await next(method, body);
+      return method === 'get_related_entities' && res.status === 400 ? { ...res, status: 500 } : res;
+    },
+  }), (r) => r['relatedUnknown']!.status === 500],
+  ['get_related_entities of an unknown entity answers [] (in the store)', () => ({
+    store: new (class extends MemoryStore {
+      override get_related_entities(p: Params<'get_related_entities'>): Entity[] {
+        return this.entities.has(p.entity_id) ? super.get_related_entities(p) : [];
+      }
+    })(),
+  }), (r) => r['relatedUnknown']!.status === 200],
+  // search-relevance
+  ['search_messages by substring, ignoring case', () => ({ store: new SubstringSearch() }), (r) => r['search']!.body[0].id === msg(r).id],
+  ['search_messages scored by shared character trigrams', () => ({ store: new TrigramSearch() }), (r) => r['q.typo']!.body.length > 0],
+  // merge-description
+  ['a merge fills a missing description of the target from the source', () => ({ store: new MergeFillsDescription() }), (r) => r['q.merge']!.body.description === 'second description'],
+  ['a merge joins both descriptions', () => ({ store: new MergeJoinsDescriptions() }), (r) => r['q.merge']!.body.description === 'second description'],
+  ['a merge takes the description of the source', () => ({ store: new MergeTakesSourceDescription() }), (r) => r['q.merge']!.body.description === 'second description'],
+  // canonical-name
+  ['canonical_name is the name from the start', () => ({ store: new CanonicalAtAdd((n) => n) }), (r) => r['q.entity']!.body.canonical_name === 'Q One'],
+  ['canonical_name is the lower-cased name from the start', () => ({ store: new CanonicalAtAdd((n) => n.toLowerCase()) }), (r) => r['q.entity']!.body.canonical_name === 'q one'],
+  ['a merge without canonical_name sets it to the target name', () => ({ store: new MergeCanonicalIsTargetName() }), (r) => r['q.merge']!.body.canonical_name === 'Q One'],
+  // completed-trace-writes
+  ['add_step on a completed trace refused', () => ({ store: new ClosedTraces({ steps: true }) }), (r) => r['q.stepAfter']!.status === 400],
+  ['complete_trace of a completed trace refused', () => ({ store: new ClosedTraces({ again: true }) }), (r) => r['q.complete2']!.status === 400],
+  ['a completed trace takes no more steps, tool calls or completions', () => ({ store: new ClosedTraces({ steps: true, calls: true, again: true }) }), (r) => r['q.callAfter']!.status === 400],
+  // empty-session-listing
+  ['cleared sessions stay listed with no messages', () => ({ store: new SessionsOutliveTheirMessages(false) }), (r) => lists(r['q.sessions']!.body, 'q-clear')],
+  ['a read of an unknown session lists it with no messages', () => ({ store: new SessionsOutliveTheirMessages(true) }), (r) => lists(r['q.sessions']!.body, 'q-read')],
+  // conversation-title
+  ['conversations titled by their first message', () => ({
+    wrap: mapResponse('get_conversation', (c) => ({ ...c, title: c.messages.length > 0 ? String(c.messages[0].content).slice(0, 40) : null })),
+  }), (r) => r['conv']!.body.title === 'graph databases'],
+  // embedding-values
+  ['embeddings as empty lists', () => ({ wrap: everyObject((obj) => { if ('embedding' in obj && obj['embedding'] === null) obj['embedding'] = []; }) }), (r) => Array.isArray(msg(r).embedding) && msg(r).embedding.length === 0],
+  // list-traces-steps
+  ['list_traces lists steps without their tool calls', () => ({ wrap: mapResponse('list_traces', (l: any[]) => l.map((t) => ({ ...t, steps: t.steps.map((s: any) => ({ ...s, tool_calls: [] })) }))) }),
+    (r) => r['q.traces']!.body[0].steps[0].tool_calls.length === 0],
+  ['list_traces lists traces without steps (in the store)', () => ({
+    store: new (class extends MemoryStore {
+      override list_traces(p: Params<'list_traces'>): ReasoningTrace[] {
+        return super.list_traces(p).map((t) => ({ ...t, steps: [] }));
+      }
+    })(),
+  }), (r) => r['q.traces']!.body[0].steps.length === 0],
+  // avg-duration-none
+  ['avg_duration_ms 0 when no call recorded a duration', () => ({ store: new AvgZeroWithoutDurations() }), (r) => r['q.statsNone']!.body[0].avg_duration_ms === 0],
+  ['avg_duration_ms left out when no call recorded a duration', () => ({
+    wrap: mapResponse('get_tool_stats', (l: any[]) => l.map(({ avg_duration_ms, ...s }) => (avg_duration_ms == null ? s : { ...s, avg_duration_ms }))),
+  }), (r) => !('avg_duration_ms' in r['q.statsNone']!.body[0])],
+  // search-default-limit
+  ['search_messages without limit answers at most 10 (the BaseAdapter default)', () => ({ wrap: defaultPages({ search_messages: 10 }) }), (r) => r['q.searchDefault']!.body.length === 10],
+  ['search_entities and search_preferences without limit answer at most 10', () => ({ wrap: defaultPages({ search_entities: 10, search_preferences: 10 }) }), (r) => r['q.searchPrefs']!.body.length === 10],
+  ['get_similar_traces without limit answers at most 5 (the BaseAdapter default)', () => ({ wrap: defaultPages({ get_similar_traces: 5 }) }), (r) => r['q.similar']!.body.length === 5],
+];
+VARIANTS.push(...READINGS_22);

@@ -32,7 +32,7 @@
 // The Platinum bridge methods (the established kit's Volume 5) are the snake_case view of the same
 // operations, at the end of the class.
 import type { Entity, EntityType, Message, ReasoningStep, ReasoningTrace, Relationship, Role, ToolCall } from '../../protocols/bridge/index.js';
-import { ENTITY_TYPES } from '../../protocols/bridge/index.js';
+import { ENTITY_TYPES, Uuid } from '../../protocols/bridge/index.js';
 import { BadRequestError, MAX_NAME_CHARS, MAX_QUERY_CHARS, MAX_TEXT_CHARS, MemoryStore, checkSize, type MemoryStoreOptions, type Params, type StoreSnapshot } from '../bridge/store.js';
 import { rank, tokenize } from '../bridge/search.js';
 import { extractEntities } from './extract.js';
@@ -764,8 +764,14 @@ export class HostedStore extends MemoryStore {
     return this.bridgeConversation(this.createConversation({ userId: p.user_id, metadata: p.metadata ?? null, workspaceId: BRIDGE_WORKSPACE_ID }));
   }
 
+  /**
+   * The conversations whose id is a UUID (BRIDGE-GENERAL-1: the bridge view's Conversation.id is
+   * one): a session the bridge's add_message named with another string is no Platinum conversation
+   * here (tck explore found these listed with ids such as "s-1").
+   */
   list_conversations(p: Params<'list_conversations'>): Json[] {
-    return this.listConversations({ limit: p.limit ?? undefined }).map((c) => this.bridgeConversation(c));
+    const all = this.listConversations().filter((c) => Uuid.safeParse(c.id).success);
+    return (p.limit == null ? all : all.slice(0, p.limit)).map((c) => this.bridgeConversation(c));
   }
 
   get_conversation_metadata(p: Params<'get_conversation_metadata'>): Json {
