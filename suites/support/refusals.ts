@@ -68,6 +68,8 @@ export async function expectRefusal(
       throw fault;
     }
     case 'error':
+      // The kit's reading held: counted, so the clause map shows which calls test it.
+      if (accepted.advise !== undefined) check.advise(accepted.advise).ok(true, `${call}: refused`);
       check.by(...ERROR_RULE).ok(outcome.message.trim() !== '', `${call}: the error text must say what went wrong, got ${show(outcome.message)} ${ERROR_WORDS}`, {
         expected: 'a non-empty error text',
         actual: outcome.message,
