@@ -306,6 +306,19 @@ function bulkStoresFifty(): Wrap {
   });
 }
 
+/** get_entity_history looks for a name without its punctuation ("Node.js" as "Nodejs"), so it misses every mention of such a name. */
+function punctuationStripped(): Wrap {
+  const names = new Map<string, string>();
+  return intercept(async (next, m, b) => {
+    const res = await next(m, b);
+    if (m === 'add_entity' && res.status === 200) names.set((res.body as { id: string }).id, String(b.name));
+    if (m !== 'get_entity_history' || res.status !== 200) return res;
+    const stripped = (names.get(b.entity_id) ?? '').replace(/[.*+?^${}()|[\]\\]/g, '').toLowerCase();
+    const h = res.body as { mentions: { content: string }[] };
+    return { ...res, body: { ...h, mentions: h.mentions.filter((x) => x.content.toLowerCase().includes(stripped)) } };
+  });
+}
+
 /**
  * Platinum keeps its messages apart: bulk_add_messages and the Platinum reads of a conversation
  * (context, observations, reflections) use a shadow session, so the core methods (get_conversation,
@@ -494,6 +507,11 @@ export const CATALOGUE: CatalogueFault[] = [
   { id: 'PF-C16', section: 'conversation lifecycle', sentences: ['HOSTED-ENDPOINT-get_conversation_metadata'], method: 'get_conversation_metadata',
     fault: 'get_conversation_metadata answers the newest conversation whatever the id', variant: w(metadataOfNewest()), caught: ['SCN-P-110', /get_conversation_metadata of the conversation of "TCK-Mixed Case"/] },
 
+  { id: 'PF-C17', section: 'conversation lifecycle', sentences: ['SPEC-V5-5.1.4', 'SPEC-2.2.8'], method: 'bulk_add_messages',
+    fault: 'bulk_add_messages drops the metadata of each message (found by mutation testing: `m.metadata ?? null` as `m.metadata && null`)',
+    variant: w(mapRequest('bulk_add_messages', (b) => ({ ...b, messages: b.messages.map(({ metadata: _m, ...rest }: { metadata?: unknown }) => rest) }))),
+    caught: ['SCN-P-113', /the metadata sent with bulk_add_messages must read back with each message: 20 of 20 differ/] },
+
   // 5.2: three-tier context (get_context, get_observations, get_reflections)
   { id: 'PF-X01', section: 'context', sentences: ['SPEC-V5-5.2.1'], method: 'get_context',
     fault: 'get_context answers the latest messages of every conversation as recent_messages', variant: s(() => new ContextOfEveryone()), caught: ['SCN-P-113', /recent_messages are messages of that conversation: "elsewhere 00"/] },
@@ -554,6 +572,9 @@ export const CATALOGUE: CatalogueFault[] = [
     fault: 'update_entity with only a name clears the description', variant: w(mapRequest('update_entity', (b) => ({ ...b, description: b.description ?? '' }))), caught: ['SCN-P-116', /the answer \(description kept\)/] },
   { id: 'PF-E19', section: 'entities', sentences: ['SPEC-V3-update_entity', 'SPEC-3.6.1'], method: 'update_entity',
     fault: 'after update_entity, get_entity_by_name finds the entity by its old name only (a stale name index)', variant: w(staleNameIndex()), caught: ['SCN-P-116', /get_entity_by_name\("Quillon Renamed"\) after update_entity renamed an entity to it: expected .*, got null/] },
+  { id: 'PF-E20', section: 'entities', sentences: ['SPEC-V5-5.3.2'], method: 'get_entity_history',
+    fault: 'get_entity_history strips the punctuation of a name before it looks for it (found by mutation testing: the regex escape of the name replaced by "")',
+    variant: w(punctuationStripped()), caught: ['SCN-P-119', /get_entity_history\("Node\.js"\), a name with punctuation: the messages that name it: 4 of 4 missing/] },
 
   // 5.4: reasoning provenance (record_step, list_steps, explain_step, get_trace_by_conversation, get_entity_provenance)
   { id: 'PF-P01', section: 'provenance', sentences: ['SPEC-V5-5.4.1'], method: 'record_step',
