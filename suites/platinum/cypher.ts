@@ -92,15 +92,22 @@ export const scenarios: Scenario[] = [
     clauses: [v5('5.5.1a'), v5('5.5.1b')],
     title: 'cypher_query: a read whose values hold write keywords runs; writes in any case are refused and change nothing',
     asserts:
-      'With entities "Set Theory" and "Create Delete Merge" stored, a read matching each by a literal name counts 1. ' +
+      'With entities "Set Theory", "Create Delete Merge" and "Remove O\'Set" stored, a read matching each by a literal name counts 1: ' +
+      'in single quotes, "Set Theory" in double quotes too, and "Remove O\'Set" with its quote escaped (\\\'). ' +
       'Five writes are each refused with an error: SET and DELETE in lower case, MERGE, REMOVE, and CREATE in lower ' +
       'case; afterwards the graph has the same node names, "Set Theory" still counts 1 and no node has a name the writes would have made.',
     async run(ctx) {
       const { bridge, check } = ctx;
-      for (const name of ['Set Theory', 'Create Delete Merge']) await bridge.add_entity({ name, entity_type: 'OBJECT' });
-      for (const name of ['Set Theory', 'Create Delete Merge']) {
-        const r = await bridge.cypher_query({ cypher: `MATCH (n) WHERE n.name = '${name}' RETURN count(n) AS c`, params: {} });
-        check.by(v5('5.5.1a')).equal(r.rows, [[1]], `cypher_query("MATCH (n) WHERE n.name = '${name}' RETURN count(n) AS c"), a read whose value holds a write keyword: rows`);
+      for (const name of ['Set Theory', 'Create Delete Merge', "Remove O'Set"]) await bridge.add_entity({ name, entity_type: 'OBJECT' });
+      // Both quotes and the escaped quote are core Cypher (Neo4j 4 and 5); a server that reads a write keyword inside
+      // any of these literals as a clause refuses a read (found by mutation testing of the reference's literal skipping).
+      const literals = ["'Set Theory'", "'Create Delete Merge'", '"Set Theory"', "'Remove O\\'Set'"];
+      for (const literal of literals) {
+        const cypher = `MATCH (n) WHERE n.name = ${literal} RETURN count(n) AS c`;
+        const { outcome } = await ctx.raw('cypher_query', { cypher, params: {} });
+        const rows = outcome.kind === 'object' ? (outcome.value as { rows?: unknown }).rows : undefined;
+        check.by(v5('5.5.1a')).equal(rows, [[1]], `cypher_query(${JSON.stringify(cypher)}), a read whose value holds a write keyword, must run: rows` +
+          (outcome.kind === 'error' ? ` (it was refused: ${outcome.status} ${JSON.stringify(outcome.message)})` : ''));
       }
       const names = async () => (await bridge.get_entity_graph()).nodes.map((n) => n.name).sort();
       const before = await names();

@@ -455,9 +455,15 @@ const lowerCaseWrites = intercept((next, m, b) =>
 
 /** Only CREATE and DELETE are refused: SET, MERGE and REMOVE are answered as executed. */
 const someWritesRun = intercept((next, m, b) => {
-  const clauses = String(b?.cypher ?? '').replace(/'[^']*'/g, "''");
+  const clauses = String(b?.cypher ?? '').replace(/'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"/g, "''");
   return m === 'cypher_query' && /\b(SET|MERGE|REMOVE)\b/i.test(clauses) && !/\b(CREATE|DELETE)\b/i.test(clauses) ? { status: 200, body: { columns: [], rows: [] } } : next(m, b);
 });
+
+/** Refuses a query with a write keyword outside the literals `literal` finds (a write check that reads some literals as clauses). */
+function writeCheckSkipping(literal: RegExp): Wrap {
+  return intercept((next, m, b) =>
+    m === 'cypher_query' && /\b(create|merge|set|delete|remove)\b/i.test(String(b?.cypher ?? '').replace(literal, "''")) ? json(400, 'cypher: write operations are rejected') : next(m, b));
+}
 
 /** A read query whose string values contain a write keyword is refused (the refusal does not skip literals). */
 const literalsRefused = intercept((next, m, b) =>
@@ -622,7 +628,7 @@ export const CATALOGUE: CatalogueFault[] = [
   { id: 'PF-Q05', section: 'cypher', sentences: ['SPEC-V5-5.5.1a'], method: 'cypher_query',
     fault: 'cypher_query ignores WHERE', variant: w(mapRequest('cypher_query', (b) => ({ ...b, cypher: String(b.cypher).replace(/\bWHERE\b[\s\S]*?(?=\bRETURN\b)/i, '') }))), caught: ['SCN-P-122', /name "Cypher Item 17"\) among 40 entities/] },
   { id: 'PF-Q06', section: 'cypher', sentences: ['SPEC-V5-5.5.1a'], method: 'cypher_query',
-    fault: "cypher_query refuses a read query whose string values hold a write keyword ('Set Theory')", variant: w(literalsRefused), caught: ['SCN-P-123', /cypher_query: expected success, got 400/] },
+    fault: "cypher_query refuses a read query whose string values hold a write keyword ('Set Theory')", variant: w(literalsRefused), caught: ['SCN-P-123', /'Set Theory' RETURN count\(n\) AS c"\), a read whose value holds a write keyword, must run: rows \(it was refused: 400/] },
   { id: 'PF-Q07', section: 'cypher', sentences: ['SPEC-V5-5.5.1a', 'SPEC-V3-delete_entity'], method: 'cypher_query',
     fault: 'cypher_query still matches a deleted entity', variant: s(() => new CypherSeesDeleted()), caught: ['SCN-P-117', /name "Corvin Ashdale"\) after delete_entity: rows: expected \[\[0\]\], got \[\[1\]\]/] },
   { id: 'PF-Q08', section: 'cypher', sentences: ['SPEC-V5-5.5.1a', 'SPEC-V3-update_entity'], method: 'cypher_query',
@@ -631,4 +637,10 @@ export const CATALOGUE: CatalogueFault[] = [
     fault: 'cypher_query answers at most 25 rows (an unasked LIMIT)', variant: w(mapResponse('cypher_query', (r) => ({ ...r, rows: r.rows.slice(0, 25) }))), caught: ['SCN-P-122', /15 names have no row/] },
   { id: 'PF-Q10', section: 'cypher', sentences: ['SPEC-V5-5.5.1a'], method: 'cypher_query',
     fault: 'cypher_query ignores params', variant: w(mapRequest('cypher_query', (b) => ({ ...b, params: Object.fromEntries(Object.keys(b.params ?? {}).map((k) => [k, null])) }))), caught: ['SCN-P-109', /params/] },
+  { id: 'PF-Q11', section: 'cypher', sentences: ['SPEC-V5-5.5.1a'], method: 'cypher_query',
+    fault: 'the write check skips single-quoted literals only: a read whose double-quoted value holds a write keyword is refused (found by mutation testing)',
+    variant: w(writeCheckSkipping(/'[^']*'/g)), caught: ['SCN-P-123', /n\.name = \\"Set Theory\\" RETURN count\(n\) AS c"\), a read whose value holds a write keyword, must run: rows.*it was refused: 400/] },
+  { id: 'PF-Q12', section: 'cypher', sentences: ['SPEC-V5-5.5.1a'], method: 'cypher_query',
+    fault: 'the write check ends a literal at an escaped quote: a read of \'Remove O\\\'Set\' is refused (found by mutation testing)',
+    variant: w(writeCheckSkipping(/'[^']*'|"[^"]*"/g)), caught: ['SCN-P-123', /Remove O\\\\'Set' RETURN count\(n\) AS c"\), a read whose value holds a write keyword, must run: rows.*it was refused: 400/] },
 ];
