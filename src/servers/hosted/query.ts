@@ -62,13 +62,17 @@ export class QueryError extends Error {}
 const WRITE_CLAUSE = /\b(detach\s+delete|create|merge|set|delete|remove|drop|foreach|load\s+csv|call)\b/i;
 
 /** Whether the query text (string literals left out) contains a clause that changes data. */
+// Stryker disable next-line BlockStatement: outside the mutation run: isWriteQuery serves only the scope check of the REST route POST /v1/query (routes.ts), which the run leaves out
 export function isWriteQuery(query: string): boolean {
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: outside the mutation run: isWriteQuery serves only the scope check of the REST route POST /v1/query (routes.ts), which the run leaves out
   return writeClauseOf(query) !== undefined;
 }
 
 /** The first clause that changes data (upper-case, e.g. "CREATE"), or undefined for a read. */
+// Stryker disable next-line BlockStatement: equivalent: the parser refuses every clause outside MATCH, WHERE, RETURN and LIMIT, so a write is refused without this check (SCN-P-108, SCN-P-123); what the check adds is the write's name in the text of the error
 export function writeClauseOf(query: string): string | undefined {
   const m = WRITE_CLAUSE.exec(withoutStrings(query));
+  // Stryker disable next-line ConditionalExpression,MethodExpression,Regex,StringLiteral: equivalent: the parser refuses every clause outside MATCH, WHERE, RETURN and LIMIT, so a write is refused without this check (SCN-P-108, SCN-P-123); what the check adds is the write's name in the text of the error
   return m === null ? undefined : m[1]!.replace(/\s+/g, ' ').toUpperCase();
 }
 
@@ -118,9 +122,13 @@ const UNSUPPORTED = ['OPTIONAL', 'WITH', 'UNWIND', 'ORDER', 'SKIP', 'UNION', 'DI
 const SUBSET = 'supported: MATCH, WHERE, RETURN, LIMIT';
 
 /** "ORDER BY is not supported …" for a word that starts a construct outside the subset. */
+// Stryker disable next-line BlockStatement: not a protocol rule: which constructs outside the subset are refused, and how, is the reference's own (Volume 5 names no Cypher version; docs/cypher-subset.md); each is refused either way
 function unsupported(t: Token | undefined): string | undefined {
+  // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator,StringLiteral: not a protocol rule: which constructs outside the subset are refused, and how, is the reference's own (Volume 5 names no Cypher version; docs/cypher-subset.md); each is refused either way
   if (t === undefined || t.kind !== 'word') return undefined;
+  // Stryker disable next-line MethodExpression: not a protocol rule: which constructs outside the subset are refused, and how, is the reference's own (Volume 5 names no Cypher version; docs/cypher-subset.md); each is refused either way
   const w = t.text.toUpperCase();
+  // Stryker disable next-line ConditionalExpression: not a protocol rule: which constructs outside the subset are refused, and how, is the reference's own (Volume 5 names no Cypher version; docs/cypher-subset.md); each is refused either way
   if (!UNSUPPORTED.includes(w)) return undefined;
   // Stryker disable next-line all: equivalent: it only names the construct in the text of the refusal (BRIDGE-ERRORS-1 asks only for a string)
   const name = w === 'ORDER' ? 'ORDER BY' : w === 'OPTIONAL' ? 'OPTIONAL MATCH' : w === 'MATCH' ? 'a second MATCH' : w;
@@ -299,23 +307,29 @@ class Parser {
   }
 }
 
+// Stryker disable next-line Regex,ArrowFunction,MethodExpression: silent point cypher-graph-schema: labels, property names other than name and their casing are the server's; the kit reads only n.name
 const camel = (name: string) => name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
 function property(value: unknown, prop: string): unknown {
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: equivalent: property() is only ever given a node or a relationship, both objects
   if (value === null || typeof value !== 'object') return null;
   const v = (value as Record<string, unknown>)[camel(prop)];
+  // Stryker disable next-line ConditionalExpression: equivalent over HTTP: a missing property read as undefined is written null in the JSON answer, and the kit's queries compare name, which every node has
   return v === undefined ? null : v;
 }
 
 function resolve(v: Value, params: Record<string, unknown>): unknown {
   if ('literal' in v) return v.literal;
   // Stryker disable next-line StringLiteral: equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
+  // Stryker disable next-line ConditionalExpression: not a protocol rule: what the console answers to a query naming a $parameter it was not given is the reference's own (no sentence says)
   if (!Object.prototype.hasOwnProperty.call(params, v.param)) throw new QueryError(`parameter $${v.param} is not given`);
   return params[v.param];
 }
 
 function labelMatches(node: QueryNode, label: string | undefined): boolean {
+  // Stryker disable next-line ConditionalExpression,EqualityOperator,MethodExpression,StringLiteral: silent point cypher-graph-schema: labels, property names other than name and their casing are the server's; the kit reads only n.name
   if (label === undefined || label.toLowerCase() === 'entity') return true;
+  // Stryker disable next-line ConditionalExpression,EqualityOperator,MethodExpression: silent point cypher-graph-schema: labels, property names other than name and their casing are the server's; the kit reads only n.name
   return node.type.toLowerCase() === label.toLowerCase();
 }
 
