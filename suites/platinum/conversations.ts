@@ -2,6 +2,7 @@
 // shared with the core methods. The established tests are weak (SCN-P-001 cannot pass and accepts a
 // null user_id, SCN-P-002 asserts only a list); these check the sentences, with dozens of items
 // where a limit or a default could hide, and read Platinum writes through the core methods.
+import { isDeepStrictEqual } from 'node:util';
 import { check } from '../../src/engine/assert.js';
 import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
 import type { Message, PlatinumConversation } from '../../src/protocols/bridge/index.js';
@@ -264,11 +265,12 @@ export const scenarios: Scenario[] = [
     id: 'SCN-P-113',
     tier: 'platinum',
     group: 'conversations',
-    clauses: [v5('5.1.4'), v5('5.2.1'), 'SPEC-2.2.1', 'SPEC-2.3.1'],
+    clauses: [v5('5.1.4'), v5('5.2.1'), 'SPEC-2.2.1', 'SPEC-2.2.8', 'SPEC-2.3.1'],
     title: 'bulk_add_messages and add_message interleaved on one conversation: one history, one context',
     asserts:
-      'A conversation gets 3 messages with add_message, 20 with bulk_add_messages, 2 with add_message, 20 in bulk and ' +
-      'one more with add_message (46 in all), another conversation 5. get_conversation of its session holds the 46 in exactly that order; ' +
+      'A conversation gets 3 messages with add_message, 20 with bulk_add_messages, 2 with add_message, 20 in bulk (each with ' +
+      'metadata of its own, nested) and one more with add_message (46 in all), another conversation 5. get_conversation of its ' +
+      'session holds the 46 in exactly that order, and each message of the second batch with the metadata it was sent with; ' +
       'search_messages finds a bulk-added message by its content; get_context answers recent_messages that are all ' +
       'messages of that conversation and include its latest one (added with add_message).',
     async run({ bridge, check }) {
@@ -278,13 +280,19 @@ export const scenarios: Scenario[] = [
         ...(await addOneByOne(bridge, conv, texts('single before', 3))),
         ...(await addInBulk(bridge, conv, [...texts('bulk first', 19), 'bulk first 19 zirconfalcon'])),
         ...(await addOneByOne(bridge, conv, texts('single between', 2), 'assistant')),
-        ...(await addInBulk(bridge, conv, texts('bulk second', 20))),
+        ...(await bridge.bulk_add_messages({ conversation_id: conv.id, messages: texts('bulk second', 20).map((content, i) => ({ role: 'user' as const, content, metadata: metadataOf(i) })) })),
         ...(await addOneByOne(bridge, conv, ['single last'])),
       ];
       await addInBulk(bridge, other, texts('elsewhere', 5));
       const stored = await storedMessages(bridge, conv, 46);
       check.by(v5('5.1.4'), 'SPEC-2.2.1').equal(stored.map((m) => m.content), sent.map((m) => m.content),
         `get_conversation(${short(sessionOf(conv))}) after add_message and bulk_add_messages interleaved: the 46 contents, in insertion order`);
+      const second = stored.filter((m) => m.content.startsWith('bulk second '));
+      const lost = second.filter((m) => !isDeepStrictEqual(m.metadata, metadataOf(Number(m.content.slice(-2)))));
+      check.by('SPEC-2.2.8').ok(second.length === 20 && lost.length === 0,
+        `get_conversation(${short(sessionOf(conv))}): the metadata sent with bulk_add_messages must read back with each message: ` +
+        `${lost.length} of ${second.length} differ (${lost.slice(0, 3).map((m) => `${JSON.stringify(m.content)} has ${JSON.stringify(m.metadata)}, sent ${JSON.stringify(metadataOf(Number(m.content.slice(-2))))}`).join('; ')})`,
+        { expected: metadataOf(0), actual: second[0]?.metadata });
       // silent (search-relevance, search-topk): a query equal to a message's content finds it, by any scoring; limit above the 46.
       const found = await bridge.search_messages({ query: 'bulk first 19 zirconfalcon', session_id: sessionOf(conv), limit: 60 });
       check.by('SPEC-2.3.1', v5('5.1.4')).ok(found.some((m) => m.content === 'bulk first 19 zirconfalcon'),
@@ -302,6 +310,9 @@ export const scenarios: Scenario[] = [
     },
   }),
 ];
+
+/** The metadata SCN-P-113 sends with message `i` of its second bulk batch: its own values, nested. */
+const metadataOf = (i: number) => ({ batch: 'second', n: i, nested: { even: i % 2 === 0, tags: [`t${i}`] } });
 
 /**
  * The list is newest first: no conversation created later than the one before it (ties allowed).

