@@ -130,8 +130,8 @@ export const RULES = {
     cites: ['SPEC-4.5.1', 'SPEC-4.5.2', 'SPEC-4.4.1'],
   },
   'list_traces.traces': {
-    states: 'list_traces answers every live trace of the session asked for (exactly that session), at most limit, each as written',
-    cites: ['SPEC-4.6.1', 'SPEC-4.6.2', 'SPEC-4.6.3', 'SPEC-5.5.2'],
+    states: 'list_traces answers every live trace of the session asked for (exactly that session), at most limit, each as written (its steps, each with its tool calls)',
+    cites: ['SPEC-4.6.1', 'SPEC-4.6.2', 'SPEC-4.6.3', 'SPEC-5.5.2', 'SPEC-4.5.2'],
   },
   'get_tool_stats.stats': {
     states: 'get_tool_stats has one entry per tool called (only the tool asked for), counting exactly the calls recorded: totals, successes, failures, success_rate and the mean duration',

@@ -18,6 +18,11 @@ export interface Fault {
   caughtBy?: readonly string[];
   /** A Platinum fault: the fixed suites run include Platinum, explore draws Platinum methods. */
   platinum?: true;
+  /**
+   * Explore did not find it within 1 000 sequences of seed 1 (measured, an expected miss: the test
+   * fails when it is found, so the entry is then removed): why, as far as we know.
+   */
+  missed?: string;
 }
 
 /** list_sessions without a limit answers one page of ten sessions (a default page size). */
@@ -326,27 +331,27 @@ class NameIndexSurvivesClear extends MemoryStore {
 export const FAULTS_22: Fault[] = [
   { name: 'list_sessions without a limit answers a page of ten', make: () => ({ store: new SessionsPageOfTen() }), breaks: ['SPEC-2.4.1'] },
   { name: 'list_traces(session_id, limit) limits before it filters', make: () => ({ store: new TracesLimitBeforeFilter() }), breaks: ['SPEC-4.6.2', 'SPEC-4.6.3'], caughtBy: ['SCN-S-103'] },
-  { name: 'avg_duration_ms rounded to whole milliseconds', make: () => ({ wrap: avgRounded }), breaks: ['SPEC-4.7.1'] },
+  { name: 'avg_duration_ms rounded to whole milliseconds', make: () => ({ wrap: avgRounded }), breaks: ['SPEC-4.7.1'], caughtBy: ['SCN-S-039', 'SCN-S-065'] },
   { name: 'message_count counts the sessions whose id starts with it', make: () => ({ store: new CountByPrefix() }), breaks: ['SPEC-2.4.2', 'SPEC-2.4.8'], caughtBy: ['SCN-B-068'] },
   { name: 'search_preferences(category) ignores case', make: () => ({ store: new CategoryIgnoresCase() }), breaks: ['SPEC-3.5.2'] },
   { name: 'get_similar_traces(success_only) keeps unfinished traces', make: () => ({ store: new SuccessOnlyKeepsUnfinished() }), breaks: ['BRIDGE-METHOD-get_similar_traces', 'SPEC-5.4.1'], caughtBy: ['SCN-G-103'] },
   { name: 'get_trace_with_steps joins tool calls by step number', make: () => ({ store: new ToolCallsJoinedByStepNumber() }), breaks: ['SPEC-4.5.2'] },
   { name: 'record_tool_call files the call under the latest step', make: () => ({ store: new ToolCallOnLatestStep() }), breaks: ['SPEC-4.5.2', 'BRIDGE-METHOD-record_tool_call'], caughtBy: ['SCN-S-034'] },
   { name: 'get_entity_by_name answers a list when names repeat', make: () => ({ store: new ByNameListsDuplicates() }), breaks: ['BRIDGE-METHOD-get_entity_by_name', 'BRIDGE-RESPONSE-5'], caughtBy: ['SCN-S-041'] },
-  { name: 'an empty map nested in user data is answered as []', make: () => ({ wrap: nestedEmptyAsList }), breaks: ['SPEC-2.1.12', 'BRIDGE-GENERAL-5'], caughtBy: ['SCN-B-038', 'SCN-B-050', 'SCN-S-028', 'SCN-G-101'] },
+  { name: 'an empty map nested in user data is answered as []', make: () => ({ wrap: nestedEmptyAsList }), breaks: ['SPEC-2.1.12', 'SPEC-2.1.5', 'BRIDGE-GENERAL-5'], caughtBy: ['SCN-B-038', 'SCN-B-050', 'SCN-S-028', 'SCN-G-101'] },
   { name: 'delete_message takes the count off the session written last', make: () => ({ store: new DeleteCountsAgainstLastWritten() }), breaks: ['SPEC-2.4.7', 'SPEC-2.4.8'], caughtBy: ['SCN-B-068'] },
   { name: 'get_related_entities joins relationships by entity name', make: () => ({ store: new RelatedJoinedByName() }), breaks: ['SPEC-3.7.1', 'SPEC-3.7.2'] },
   { name: 'search_messages(session_id) ignores case', make: () => ({ store: new SearchSessionIgnoresCase() }), breaks: ['SPEC-2.3.2'] },
-  { name: 'list_traces unboxes a list of one step', make: () => ({ wrap: tracesUnboxOneStep }), breaks: ['BRIDGE-MODEL-ReasoningTrace.steps'], caughtBy: ['SCN-G-002'] },
+  { name: 'list_traces unboxes a list of one step', make: () => ({ wrap: tracesUnboxOneStep }), breaks: ['BRIDGE-MODEL-ReasoningTrace.steps', 'BRIDGE-MODEL-ReasoningTrace'], caughtBy: ['SCN-G-002'] },
   { name: 'message_count ignores the case of session ids', make: () => ({ store: new CountIgnoresCase() }), breaks: ['SPEC-2.4.8'], caughtBy: ['SCN-B-139'] },
   { name: 'list_traces(session_id) matches by prefix', make: () => ({ store: new TracesByPrefix() }), breaks: ['SPEC-4.6.2'], caughtBy: ['SCN-G-017'] },
-  { name: 'get_conversation caps limit at 20', make: () => ({ store: new ConversationLimitCapped() }), breaks: ['SPEC-2.2.2'] },
+  { name: 'get_conversation caps limit at 20', make: () => ({ store: new ConversationLimitCapped() }), breaks: ['SPEC-2.2.2'], missed: 'needs a session of more than 20 messages read with a limit above 20: the generators reach 21 messages rarely' },
   { name: 'get_related_entities(relationship_type) ignores case', make: () => ({ store: new RelatedTypeIgnoresCase() }), breaks: ['SPEC-3.7.3'] },
-  { name: 'delete_message deletes the same content in its session', make: () => ({ store: new DeleteBySessionAndContent() }), breaks: ['SPEC-1.1.10', 'SPEC-2.8.2'] },
-  { name: 'tool-call result keys camel-cased on the read path', make: () => ({ wrap: resultKeysCamelOnRead }), breaks: ['SPEC-4.5.2', 'SPEC-4.3.2'], caughtBy: ['SCN-S-028', 'SCN-G-001'] },
+  { name: 'delete_message deletes the same content in its session', make: () => ({ store: new DeleteBySessionAndContent() }), breaks: ['SPEC-1.1.10', 'SPEC-2.8.2', 'SPEC-2.4.2'] },
+  { name: 'tool-call result keys camel-cased on the read path', make: () => ({ wrap: resultKeysCamelOnRead }), breaks: ['SPEC-4.5.2', 'SPEC-4.3.2'], caughtBy: ['SCN-S-028', 'SCN-G-001'], missed: 'the generated results rarely hold snake_case keys of more than one word' },
   { name: 'total_calls counts steps, not calls', make: () => ({ store: new TotalCountsSteps() }), breaks: ['SPEC-4.7.1'], caughtBy: ['SCN-S-039', 'SCN-S-065', 'SCN-S-067', 'SCN-S-101', 'SCN-S-109'] },
   { name: 'delete_message renews the conversation id', make: () => ({ store: new DeleteRenewsConversation() }), breaks: ['SPEC-1.1.8'] },
-  { name: 'avg_duration_ms is a mean of per-trace means', make: () => ({ store: new AvgOfTraceAverages() }), breaks: ['SPEC-4.7.1'] },
+  { name: 'avg_duration_ms is a mean of per-trace means', make: () => ({ store: new AvgOfTraceAverages() }), breaks: ['SPEC-4.7.1'], missed: 'needs one tool called with durations in two traces of different sizes, then get_tool_stats' },
   { name: 'message_count cached across clear_session', make: () => ({ store: new CountCacheSurvivesClear() }), breaks: ['SPEC-2.4.2', 'SPEC-2.6.1'], caughtBy: ['SCN-B-082'] },
   { name: 'get_entity_by_name answers entities cleared by clear_all_data', make: () => ({ store: new NameIndexSurvivesClear() }), breaks: ['BRIDGE-LIFECYCLE-clear_all_data', 'SPEC-3.6.2'], caughtBy: ['SCN-B-135', 'SCN-S-019'] },
   { name: 'clear_all_data keeps tool calls', make: () => ({ store: new ClearKeepsToolCalls() }), breaks: ['BRIDGE-LIFECYCLE-clear_all_data', 'SPEC-4.7.1'], caughtBy: ['SCN-S-039', 'SCN-S-065', 'SCN-S-066'] },

@@ -249,20 +249,20 @@ class TypeFilterFirstHopOnly extends MemoryStore {
 const EARLIER: Fault[] = [
   { name: 'order breaks after a delete (the next message is listed first)', make: () => ({ store: new ReorderAfterDelete() }), breaks: ['SPEC-2.2.1', 'SPEC-2.5.4'] },
   { name: 'ids of deleted messages are reused', make: () => ({ store: reusesDeletedIds() }), breaks: ['SPEC-2.8.1'], caughtBy: ['SCN-B-138'] },
-  { name: 'session ids are case-folded', make: () => ({ wrap: caseFolded }), breaks: ['SPEC-1.1.3'], caughtBy: ['SCN-B-139'] },
-  { name: 'a merge drops the incoming edges of the source', make: () => ({ store: new MergeDropsIncoming() }), breaks: ['SPEC-5.3.2'], caughtBy: ['SCN-G-104'] },
-  { name: 'nested false / 0 / "" dropped from metadata', make: () => ({ wrap: nestedFalsyDropped }), breaks: ['SPEC-2.1.12'] },
+  { name: 'session ids are case-folded', make: () => ({ wrap: caseFolded }), breaks: ['SPEC-1.1.3', 'SPEC-2.4.1'], caughtBy: ['SCN-B-139'] },
+  { name: 'a merge drops the incoming edges of the source', make: () => ({ store: new MergeDropsIncoming() }), breaks: ['SPEC-5.3.2'], caughtBy: ['SCN-G-104'], missed: 'needs an edge into the source of a merge, then a read from the edge\'s other end' },
+  { name: 'nested false / 0 / "" dropped from metadata', make: () => ({ wrap: nestedFalsyDropped }), breaks: ['SPEC-2.1.12', 'SPEC-2.1.5'] },
   { name: 'tool stats count only the first step of a trace', make: () => ({ store: new StatsFirstStepOnly() }), breaks: ['SPEC-4.7.1'] },
   { name: 'list_sessions(limit) counts cleared sessions', make: () => ({ store: new LimitCountsClearedSessions() }), breaks: ['SPEC-2.4.1', 'SPEC-2.4.5'] },
   { name: 'session ids are trimmed', make: () => ({ wrap: trimmed }), breaks: ['SPEC-1.1.3'] },
   { name: 'get_conversation(limit) counts deleted messages against the limit', make: () => ({ store: new LimitCountsDeleted() }), breaks: ['SPEC-2.2.2'], caughtBy: ['SCN-B-137'] },
   { name: 'list_traces(session_id) matches sessions case-insensitively', make: () => ({ store: new TracesCaseInsensitive() }), breaks: ['SPEC-4.6.2'] },
   { name: 'steps added after complete_trace are numbered from 1 again', make: () => ({ store: new StepsRestartAfterComplete() }), breaks: ['SPEC-4.2.2'] },
-  { name: 'clear_session clears every session whose id starts with it', make: () => ({ store: new ClearSessionByPrefix() }), breaks: ['SPEC-2.6.2'] },
+  { name: 'clear_session clears every session whose id starts with it', make: () => ({ store: new ClearSessionByPrefix() }), breaks: ['SPEC-2.6.2', 'SPEC-2.4.1'] },
   { name: 'get_trace_with_steps answers a completed trace from a stale cache', make: () => ({ store: new CompletedTraceCached() }), breaks: ['SPEC-4.5.1'] },
   { name: 'message_count drifts when a message is deleted twice', make: () => ({ store: new CountDriftsOnRepeatedDelete() }), breaks: ['SPEC-2.4.7'] },
   { name: 'tool stats group tool names case-insensitively', make: () => ({ store: new ToolStatsCaseInsensitive() }), breaks: ['SPEC-4.7.1'] },
-  { name: 'get_related_entities applies relationship_type to the first hop only', make: () => ({ store: new TypeFilterFirstHopOnly() }), breaks: ['SPEC-3.7.3'] },
+  { name: 'get_related_entities applies relationship_type to the first hop only', make: () => ({ store: new TypeFilterFirstHopOnly() }), breaks: ['SPEC-3.7.3'], missed: 'needs two hops of different types read with a type filter and depth 2' },
 ];
 
 /** Every stateful fault explore is measured against: the earlier ones, issue 22's and the Platinum ones. */

@@ -87,11 +87,11 @@ class RenameNotIndexed extends HostedStore {
 }
 
 export const PLATINUM_FAULTS: Fault[] = [
-  { name: 'list_conversations(limit) keeps the oldest, newest first', make: () => ({ store: new ConversationsLimitOldest() }), breaks: ['SPEC-V5-5.1.2'], platinum: true },
-  { name: 'delete_conversation keeps a conversation that has messages', make: () => ({ store: new DeleteKeepsConversationsWithMessages() }), breaks: ['SPEC-V5-5.1.3', 'SPEC-V5-5.1.2'], platinum: true },
-  { name: "get_context's recent messages come from every conversation", make: () => ({ store: new ContextRecentFromEverywhere() }), breaks: ['SPEC-V5-5.2.1'], platinum: true },
-  { name: 'get_trace_by_conversation joins tool calls by step number', make: () => ({ store: new TraceToolCallsJoinedByNumber() }), breaks: ['SPEC-V5-5.4.3'], platinum: true },
+  { name: 'list_conversations(limit) keeps the oldest, newest first', make: () => ({ store: new ConversationsLimitOldest() }), breaks: ['SPEC-V5-5.1.2'], platinum: true, caughtBy: ['SCN-P-111'] },
+  { name: 'delete_conversation keeps a conversation that has messages', make: () => ({ store: new DeleteKeepsConversationsWithMessages() }), breaks: ['SPEC-V5-5.1.3', 'SPEC-V5-5.1.2'], platinum: true, caughtBy: ['SCN-P-112'] },
+  { name: "get_context's recent messages come from every conversation", make: () => ({ store: new ContextRecentFromEverywhere() }), breaks: ['SPEC-V5-5.2.1'], platinum: true, caughtBy: ['SCN-P-113'] },
+  { name: 'get_trace_by_conversation joins tool calls by step number', make: () => ({ store: new TraceToolCallsJoinedByNumber() }), breaks: ['SPEC-V5-5.4.3'], platinum: true, caughtBy: ['SCN-P-121'] },
   { name: 'merge_entities loses the SAME_AS link of a source with relationships', make: () => ({ store: new MergeLinkLostWithRelationships() }), breaks: ['SPEC-V5-5.3.3'], platinum: true },
-  { name: 'delete_entity leaves its relationships as edges', make: () => ({ store: new DeleteEntityKeepsEdges() }), breaks: ['SPEC-V5-5.3.4', 'HOSTED-ENDPOINT-delete_entity'], platinum: true },
-  { name: 'get_entity_by_name misses a renamed entity', make: () => ({ store: new RenameNotIndexed() }), breaks: ['SPEC-3.6.1', 'HOSTED-ENDPOINT-update_entity'], platinum: true },
+  { name: 'delete_entity leaves its relationships as edges', make: () => ({ store: new DeleteEntityKeepsEdges() }), breaks: ['SPEC-V5-5.3.4', 'HOSTED-ENDPOINT-delete_entity'], platinum: true, caughtBy: ['SCN-P-117'] },
+  { name: 'get_entity_by_name misses a renamed entity', make: () => ({ store: new RenameNotIndexed() }), breaks: ['SPEC-3.6.1', 'HOSTED-ENDPOINT-update_entity'], platinum: true, caughtBy: ['SCN-P-116'] },
 ];
