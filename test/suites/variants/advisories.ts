@@ -36,11 +36,11 @@ const refusesUnknownDelete = (): Wrap => {
 };
 
 /** bulk_add_messages of more than 100 stores the first 100, then answers 400 (the cap enforced, the call not atomic). */
-const bulkKeepsFirstHundred: Wrap = (next) => async (m, body: any) => {
-  if (m !== 'bulk_add_messages' || !Array.isArray(body?.messages) || body.messages.length <= 100) return next(m, body);
-  await next(m, { ...body, messages: body.messages.slice(0, 100) });
-  return json(400, { error: 'at most 100 messages per call' });
-};
+const bulkKeepsFirstHundred: Wrap = failAfterWriting(
+  'bulk_add_messages',
+  (b) => Array.isArray(b?.messages) && b.messages.length > 100,
+  (b, next) => next('bulk_add_messages', { ...b, messages: b.messages.slice(0, 100) }),
+);
 
 /** A search answer with its best hit twice (as an index of chunks can give), cut to the limit. */
 const firstTwice = (method: string): Wrap =>
