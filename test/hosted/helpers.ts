@@ -83,6 +83,18 @@ export async function startService(options: HostedServerOptions = {}): Promise<S
 }
 
 /** Exchanges a fresh development token of the service's IdP for a token pair. */
+/**
+ * Tokens an hour past their exp, as a vendor gives them (--expired-token, --expired-idp-token): an
+ * access token the service signed and a token of its identity provider.
+ */
+export async function expiredTokens(server: RunningHostedServer, provider: DevIdentityProvider): Promise<{ expiredToken: string; expiredIdpToken: string }> {
+  const past = (lifetimeMs: number) => new Date(Date.now() - lifetimeMs - 3_600_000);
+  return {
+    expiredToken: await server.tokens.accessTokenIssuedAt({ subject: 'expired', workspaceId: server.workspaceId, scopes: ['read', 'write'] }, past(server.tokens.accessTtl * 1000)),
+    expiredIdpToken: await provider.mint({ workspaceId: server.workspaceId, ttlSeconds: 600, now: past(600_000) }),
+  };
+}
+
 export async function exchange(s: Service, mint: Parameters<DevIdentityProvider['mint']>[0] = {}) {
   const subjectToken = await s.idp.mint({ now: s.clock.now(), ...mint });
   const r = await request(`${s.hosted.baseUrl}/auth/exchange`, 'POST', { token: null, body: { subjectToken } });

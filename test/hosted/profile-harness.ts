@@ -9,6 +9,7 @@ import {
 } from '../../src/servers/hosted/index.js';
 import type { HostedProfileOptions, HostedScenarioResult } from '../../src/profiles/hosted/run.js';
 import { runHostedProfile } from '../../src/run/hosted.js';
+import { expiredTokens } from './helpers.js';
 
 type Next = (request: HostedRequest) => Promise<Reply>;
 /** An intercept that may use the running service (its keys, tokens, bootstrap key). */
@@ -44,10 +45,7 @@ export async function startHostedVariant(variant: HostedVariant = {}): Promise<R
   const s = server;
   // The service lets no caller found a workspace: the reveal rule's second workspace is given.
   const other = await s.keys.issue({ label: 'other', scopes: ['read', 'write'], workspaceId: `${s.workspaceId}-other` });
-  // Tokens an hour past their exp, as a vendor gives them (--expired-token, --expired-idp-token).
-  const past = (lifetimeMs: number) => new Date(Date.now() - lifetimeMs - 3_600_000);
-  const expiredToken = await s.tokens.accessTokenIssuedAt({ subject: 'expired', workspaceId: s.workspaceId, scopes: ['read', 'write'] }, past(s.tokens.accessTtl * 1000));
-  const expiredIdpToken = await provider.mint({ workspaceId: s.workspaceId, ttlSeconds: 600, now: past(600_000) });
+  const { expiredToken, expiredIdpToken } = await expiredTokens(s, provider);
   return {
     server: s,
     options: {

@@ -13,7 +13,7 @@ import { RestClient } from '../../../src/profiles/hosted/client.js';
 import { runHostedProfile } from '../../../src/run/hosted.js';
 import { closeAll, httpServer, onRequest, rawServer } from '../../bridge/servers.js';
 import { idleCloser } from '../../harness/idle-closer.js';
-import { startService, testIdp } from '../../hosted/helpers.js';
+import { expiredTokens, startService, testIdp } from '../../hosted/helpers.js';
 import { startHostedServer } from '../../../src/servers/hosted/index.js';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -194,9 +194,7 @@ describe('the hosted client, now on the shared transport', () => {
       otherApiKey: other.key,
       workspaceId: server.workspaceId,
       idpToken: () => idp.mint({ workspaceId: server.workspaceId }),
-      // Tokens an hour past their exp, as a vendor gives them (--expired-token, --expired-idp-token).
-      expiredToken: await server.tokens.accessTokenIssuedAt({ subject: 'expired', workspaceId: server.workspaceId, scopes: ['read', 'write'] }, new Date(Date.now() - server.tokens.accessTtl * 1000 - 3_600_000)),
-      expiredIdpToken: await idp.mint({ workspaceId: server.workspaceId, ttlSeconds: 600, now: new Date(Date.now() - 600_000 - 3_600_000) }),
+      ...(await expiredTokens(server, idp)),
       requestTimeoutMs: 5_000,
     });
     const notPassed = run.section.scenarios.filter((r) => r.outcome !== 'passed').map((r) => `${r.id} ${r.outcome}: ${r.message ?? ''}`);
