@@ -1,9 +1,16 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Test files whose cost is a search budget: they measure how much tck explore finds (every fault of
+ * the stateful catalogue within 1 000 sequences, what each fixed scenario catches of it, the
+ * servers valid for their own part only), not whether a rule holds. About two fifths of the
+ * suite's CPU; `npm run test:deep` runs them, and CI runs it after `npm test` (.ci/run).
+ */
+const DEEP = ['test/explore/faults.test.ts', 'test/explore/part-only.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Two workers at least: vitest's default (one fewer than the cores) runs every file one after
@@ -15,5 +22,11 @@ export default defineConfig({
     // themselves (servers on port 0, temporary directories, environment restored after each
     // test); test/explore/ and the files that spawn the CLI do not depend on module state.
     isolate: false,
+    // `npm test` runs "quick" (every other file); `npm run test:deep` runs "deep"; `vitest run`
+    // with no --project runs both.
+    projects: [
+      { extends: true, test: { name: 'quick', include: ['test/**/*.test.ts', 'src/**/*.test.ts'], exclude: DEEP } },
+      { extends: true, test: { name: 'deep', include: DEEP } },
+    ],
   },
 });

@@ -2,7 +2,7 @@
 // harness (the harness's valid variants, at least three readings of every silent point, and the
 // valid rows of the suites' variant tables, Platinum ones included) it finds nothing, from three
 // seeds. The rows a suite proves valid against its own part only (PART_ONLY: each breaks a rule
-// another part checks) are held to the opposite: explore finds what they break. A deterministic
+// another part checks) are held to the opposite in part-only.test.ts. A deterministic
 // sample (a fixed number of sequences per seed, never a wall-clock budget); the closing report's
 // figures come from longer runs.
 import { describe, expect, it } from 'vitest';
@@ -30,17 +30,5 @@ describe('tck explore raises no false alarm', () => {
       expect(s.findings?.map((f) => `${f.rule}: ${f.message}`), `seed ${seed}`).toEqual([]);
       expect(s.runsDone).toBe(RUNS);
     }
-  }, 600_000);
-
-  it.concurrent.each(Object.entries(PART_ONLY))('%s is valid for its own part only: explore finds what it breaks', async (name, { breaks }) => {
-    const server = VALID_SERVERS.find((s) => s.name === name)!;
-    // Explore is a search: what it finds depends on the sequences a seed draws. Up to three seeds of
-    // the default 1 000 sequences each (seed 1 alone missed the merge defect after 1 000).
-    let found = 0;
-    for (let seed = 1; seed <= 3 && found === 0; seed++) {
-      const s = await exploreVariant(server.make(), { seed, runs: 1_000, timeBudgetMs: 600_000 });
-      found = s.findings?.length ?? 0;
-    }
-    expect(found, breaks).toBeGreaterThan(0);
   }, 600_000);
 });
