@@ -82,7 +82,7 @@ describe('messages that say the fix', () => {
     expect(b128).toMatchObject({ outcome: 'error' });
     expect(s019).toMatchObject({ outcome: 'error' });
     expect(s019!.notImplemented).toBeUndefined();
-    expect(s019!.message).toBe('get_entity_by_name: 404 Not Found {"error":"not found"}, though get_entity_by_name answered earlier in this run: the method exists, so this is a protocol error, not a missing method (a lookup that finds nothing answers 200 null)');
+    expect(s019!.message).toBe('get_entity_by_name: 404 Not Found {"error":"not found"}, though get_entity_by_name answered earlier in this run: get_entity_by_name exists, so this is a protocol error, not a missing method (a lookup that finds nothing answers 200 null)');
   });
 });
 

@@ -7,7 +7,7 @@
 // layer adds the method routes, the JSON body, the extra headers and the classification.
 import { METHODS, isMethodName } from '../../protocols/bridge/methods.js';
 import type { MethodName, ParamsOf, ResponseKind } from '../../protocols/bridge/methods.js';
-import { classifyResponse } from './classify.js';
+import { classifyResponse, existingMethodReason } from './classify.js';
 import type { CallResult, Outcome } from './classify.js';
 import type { Exchange } from '../../engine/evidence.js';
 import { BridgeUsageError, makeScrubber, parseHeaderArgs, redactHeaders } from '../http/headers.js';
@@ -256,7 +256,7 @@ export class BridgeClient {
     if (outcome.kind === 'violation' && outcome.notImplemented && this.#answered.has(exchange.method)) {
       outcome = {
         kind: 'violation',
-        reason: `${outcome.reason.replace(/^not implemented: /, '').replace(/ \(if the method exists, [^)]*\)$/, '')}, though ${exchange.method} answered earlier in this run: the method exists, so this is a protocol error, not a missing method (a lookup that finds nothing answers 200 null)`,
+        reason: existingMethodReason(outcome.reason, exchange.method, `${exchange.method} answered earlier in this run`, expectedKind(exchange.method) === 'object-or-null'),
       };
     } else if (outcome.kind !== 'violation' && outcome.kind !== 'transport' && outcome.kind !== 'error') {
       this.#answered.add(exchange.method);

@@ -368,6 +368,11 @@ export const FAULTS: FaultRow[] = [
     const res = await next(m, b);
     return res.status === 400 ? json(400, { error: '' }) : res;
   }), /add_message\(role="user", content="No session"\) \(session_id missing\): the error text must say what went wrong, got ""/],
+  // A refused call's 404 is told apart from a missing method as every call's is (a method that does not exist answers otherwise).
+  ['SCN-B-129', 'a refused call answers 404 {"error": "not found"}', w((next) => async (m, b) => {
+    const res = await next(m, b);
+    return m === 'add_message' && res.status === 400 ? json(404, { error: 'not found' }) : res;
+  }), /^add_message\(role="user", content="No session"\) \(session_id missing\): 404 Not Found \{"error":"not found"\}, though add_message answered earlier in this run: add_message exists, so this is a protocol error, not a missing method \(BRIDGE-ERRORS-1/, 'error'],
   ['SCN-B-130', 'an unknown role is accepted as user', w(mapRequest('add_message', (b) => (ROLES.includes(b.role) ? b : { ...b, role: 'user' }))), /add_message\(session_id="proto-role", role="bogus", content="Who am I\?"\) \(unknown role\) answered 200 with a Message: its role .*: expected "bogus", got "user"/],
   ['SCN-B-130', 'an unknown role is stored and answered as given', w(replace('add_message', async (b, next) => {
     if (ROLES.includes(b.role)) return next('add_message', b);
