@@ -60,12 +60,18 @@ export async function expectRefusal(
       throw new TransportFault(method, outcome.failure, outcome.reason);
     case 'violation': {
       // A 2xx of the wrong shape breaks the method's answer; a method the server does not have is
-      // a gap of its tier, graded like every other call to it; anything else, the error answer.
-      const success = exchange.status !== undefined && exchange.status >= 200 && exchange.status < 300;
-      if (outcome.notImplemented === true && !success) throw new ProtocolFault(call, outcome.reason, true);
-      const fault = new ProtocolFault(call, success ? outcome.reason : `${outcome.reason} ${ERROR_WORDS}`);
-      fault.cites = success ? answerCites(method) : [...ERROR_RULE];
-      throw fault;
+      // a gap of its tier, graded like every other call to it (told apart from a 404 of a method
+      // that exists the way every call's is: ctx.faultOf); anything else, the error answer.
+      if (exchange.status !== undefined && exchange.status >= 200 && exchange.status < 300) {
+        const fault = new ProtocolFault(call, outcome.reason);
+        fault.cites = answerCites(method);
+        throw fault;
+      }
+      const fault = await ctx.faultOf(method, outcome, exchange, call);
+      if (fault.notImplemented) throw fault;
+      const wrong = new ProtocolFault(call, `${fault.reason} ${ERROR_WORDS}`);
+      wrong.cites = [...ERROR_RULE];
+      throw wrong;
     }
     case 'error':
       // The kit's reading held: counted, so the clause map shows which calls test it.

@@ -9,6 +9,9 @@ import { check, recordImplicit, type Check } from '../../engine/assert.js';
 import { answerCites, modelCites } from '../../protocols/clauses/index.js';
 import { ProtocolFault, SchemaViolation, SkipScenario, TransportFault, UnexpectedError, type ScenarioFault } from '../../engine/faults.js';
 
+/** A call answered against the protocol: the result of raw that no method's answer matches. */
+type Violation = Extract<CallResult['outcome'], { kind: 'violation' }>;
+
 /** Notes kept per scenario. */
 const MAX_NOTES = 200;
 
@@ -27,6 +30,13 @@ export interface ScenarioContext {
    */
   expectError<M extends MethodName>(method: M, params: ParamsOf<M> | Record<string, unknown>, why: string, how?: { cites: string[] }): Promise<string>;
   expectError<M extends MethodName>(method: M, params: ParamsOf<M> | Record<string, unknown>, why: string, how: { advise: string }): Promise<string | null>;
+  /**
+   * The fault of an answer the protocol forbids (a `violation` of raw's result), named `call` (the
+   * method by default). A 404 alone cannot tell a missing method from a method that answers "not
+   * found": the fault is "not implemented" only when a method that does not exist gets the same
+   * answer (asked here, probe-style, and kept as evidence). A 501 says so itself.
+   */
+  faultOf(method: MethodName, outcome: Violation, exchange: Exchange, call?: string): Promise<ProtocolFault>;
   /** Posts anything and returns the classified result unjudged (for protocol-shape scenarios). */
   raw(method: string, params?: Record<string, unknown>, opts?: { rawBody?: string }): Promise<CallResult>;
   /** Marks the scenario skipped with a reason. */
@@ -104,17 +114,12 @@ export class Recorder implements ScenarioContext {
     }
   }
 
-  /**
-   * The fault of an answer the protocol forbids. A 404 alone cannot tell a missing method from a
-   * method that answers "not found": the method is "not implemented" only when a method that does
-   * not exist gets the same answer (asked here, probe-style, and kept as evidence). A 501 says so itself.
-   */
-  private async faultOf(method: MethodName, outcome: Extract<CallResult['outcome'], { kind: 'violation' }>, exchange: Exchange): Promise<ProtocolFault> {
-    if (!outcome.notImplemented || exchange.status !== 404) return new ProtocolFault(method, outcome.reason, outcome.notImplemented);
+  async faultOf(method: MethodName, outcome: Violation, exchange: Exchange, call: string = method): Promise<ProtocolFault> {
+    if (!outcome.notImplemented || exchange.status !== 404) return new ProtocolFault(call, outcome.reason, outcome.notImplemented);
     const absent = (await this.raw(ABSENT_METHOD, {})).exchange;
-    if (absent.status === undefined || answersLikeAbsent(exchange, absent, method)) return new ProtocolFault(method, outcome.reason, true);
+    if (absent.status === undefined || answersLikeAbsent(exchange, absent, method)) return new ProtocolFault(call, outcome.reason, true);
     const said = `${statusLine(absent.status)}${absent.responseText ? ` ${snippet(absent.responseText)}` : ''}`;
-    return new ProtocolFault(method, existingMethodReason(outcome.reason, method, `a method that does not exist (${ABSENT_METHOD}) answers ${said}`, METHODS[method].kind === 'object-or-null'));
+    return new ProtocolFault(call, existingMethodReason(outcome.reason, method, `a method that does not exist (${ABSENT_METHOD}) answers ${said}`, METHODS[method].kind === 'object-or-null'));
   }
 
   private async invoke(method: MethodName, params: Record<string, unknown>): Promise<unknown> {

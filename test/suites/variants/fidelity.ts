@@ -89,6 +89,12 @@ export const FAULTS: FaultRow[] = [
     const res = await next(m, b);
     return m === 'record_tool_call' && res.status === 400 ? { status: 400, body: { error: ' ' } } : res;
   }, /record_tool_call\(.*status="done"\) .*: the error text must say what went wrong, got " "/],
+  // A refusal's 404 is a missing method only when a method that does not exist gets the same answer
+  // (probed as for every call); here record_tool_call has not answered before in the run.
+  ['SCN-S-104', 'record_tool_call refuses an unknown status with 404 {"error": "unknown status"}', (next) => async (m, b: any) => {
+    const res = await next(m, b);
+    return m === 'record_tool_call' && res.status === 400 ? { status: 404, body: { error: 'unknown status' } } : res;
+  }, /^record_tool_call\(.*status="done"\) .*: 404 Not Found \{"error":"unknown status"\}, though a method that does not exist \(tck_no_such_method\) answers 404 Not Found .*: record_tool_call exists, so this is a protocol error, not a missing method \(BRIDGE-ERRORS-1/, 'error'],
   ['SCN-S-105', 'record_tool_call without status records pending', mapRequest('record_tool_call', (b) => ({ status: 'pending', ...b })),
     /record_tool_call\(.*\) without status \(the established default is success\): status of the answer: expected "success", got "pending"/],
   ['SCN-S-106', 'descriptions are cut at 255 characters', mapRequest('add_entity', (b) => (typeof b.description === 'string' ? { ...b, description: b.description.slice(0, 255) } : b)),
