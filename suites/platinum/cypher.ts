@@ -1,8 +1,10 @@
 // Platinum: the Cypher console (Volume 5, 5.5.1): read-only queries execute (a), write operations are
 // rejected (b). Every query here is inside the read-only subset of docs/cypher-subset.md, which a
-// plain Neo4j answers too: MATCH of one unlabelled node, WHERE with equalities on `name`, RETURN of
-// `n.name`, count(n), a $parameter or a literal, each AS a name, LIMIT. The kit relies only on each
-// entity being a node whose `name` property is the entity's name (silent point cypher-graph-schema).
+// plain Neo4j answers too: MATCH of one node or one relationship pattern, a label, WHERE with
+// equalities on `name`, RETURN of `n.name`, count(n), count(r), count(*), a $parameter or a literal,
+// each AS a name, LIMIT. The kit relies only on each entity being a node whose `name` property is the
+// entity's name (silent point cypher-graph-schema); of relationship and label queries it checks only
+// that they run and that their counts agree with each other as in any graph (SCN-P-124).
 import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
 import type { BridgeApi } from '../../src/profiles/bridge/context.js';
 import { v5 } from './clauses.js';
@@ -127,6 +129,54 @@ export const scenarios: Scenario[] = [
       check.by(v5('5.5.1b')).equal(await names(), before, 'get_entity_graph before and after five refused writes: node names');
       check.by(v5('5.5.1b')).equal(await countNamed(bridge, 'Set Theory'), 1, 'cypher_query count of "Set Theory" after refused writes');
       for (const made of ['tck-set', 'tck-merged', 'tck-created']) check.by(v5('5.5.1b')).equal(await countNamed(bridge, made), 0, `cypher_query count of ${JSON.stringify(made)} after the refused writes that would have made it`);
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-P-124',
+    tier: 'platinum',
+    group: 'cypher',
+    clauses: [v5('5.5.1a')],
+    title: 'cypher_query runs reads of the other core shapes, and their counts agree as in any graph',
+    asserts:
+      'With 8 entities and 7 relationships among them stored (4 of one type, no self-loop), each of these reads must run ' +
+      'and answer columns ["c"] and one row of one integer >= 0: relationships matched outgoing, incoming, either way, ' +
+      'and of one type; nodes of a label; nodes matched by two equalities joined with AND; count(*). Whatever the graph ' +
+      'holds (silent point cypher-graph-schema), their counts must agree as openCypher makes them agree: incoming = ' +
+      'outgoing, outgoing <= either way <= 2 x outgoing, of one type <= all, count(*) = count(n), of a label <= all ' +
+      'nodes, and n.name = the name AND n.name = the name counts 1 where n.name = one AND n.name = another counts 0.',
+    async run(ctx) {
+      const { bridge, check } = ctx;
+      const names = ['Ada Graph', 'Ada Graphs', 'Bo Node', 'Cy Edge', 'Di Path', 'Ed Walk', 'Fay Hop', 'Gus Link'];
+      const ids: string[] = [];
+      for (const name of names) ids.push((await bridge.add_entity({ name, entity_type: name === 'Bo Node' ? 'PERSON' : 'OBJECT' })).id);
+      const edges: [number, number, string][] = [[0, 1, 'KNOWS'], [1, 2, 'KNOWS'], [2, 3, 'KNOWS'], [3, 0, 'KNOWS'], [4, 5, 'USES'], [5, 6, 'USES'], [6, 7, 'PART_OF']];
+      for (const [a, b, type] of edges) await bridge.add_relationship({ source_id: ids[a]!, target_id: ids[b]!, relationship_type: type });
+      const count = async (cypher: string, params: Record<string, unknown> = {}): Promise<number> => {
+        const r = await bridge.cypher_query({ cypher, params });
+        const row = r.rows[0];
+        const ok = r.rows.length === 1 && row?.length === 1 && Number.isInteger(row[0]) && (row[0] as number) >= 0;
+        check.by(v5('5.5.1a')).equal(r.columns, ['c'], `cypher_query(${JSON.stringify(cypher)}): columns`);
+        check.by(v5('5.5.1a')).ok(ok, `cypher_query(${JSON.stringify(cypher)}): expected one row of one integer >= 0, got rows ${JSON.stringify(r.rows).slice(0, 200)}`, { expected: '[[n >= 0]]', actual: r.rows });
+        return ok ? (row![0] as number) : NaN;
+      };
+      const agree = (ok: boolean, what: string, seen: Record<string, number>) =>
+        check.by(v5('5.5.1a')).ok(ok, `cypher_query: ${what}, in any graph; got ${Object.entries(seen).map(([k, v]) => `${k} ${v}`).join(', ')}`, { expected: what, actual: seen });
+      const out = await count('MATCH (a)-[r]->(b) RETURN count(r) AS c');
+      const inc = await count('MATCH (a)<-[r]-(b) RETURN count(r) AS c');
+      const either = await count('MATCH (a)-[r]-(b) RETURN count(r) AS c');
+      const typed = await count('MATCH (a)-[r:KNOWS]->(b) RETURN count(r) AS c');
+      agree(inc === out, 'the relationships matched incoming are those matched outgoing (a)<-[r]-(b) = (a)-[r]->(b)', { incoming: inc, outgoing: out });
+      agree(out <= either && either <= 2 * out, 'each relationship is matched either way once per end: outgoing <= (a)-[r]-(b) <= 2 x outgoing', { outgoing: out, either: either });
+      agree(typed <= out, 'the relationships of one type are among all of them: [r:KNOWS] <= [r]', { KNOWS: typed, all: out });
+      const nodes = await count('MATCH (n) RETURN count(n) AS c');
+      const star = await count('MATCH (n) RETURN count(*) AS c');
+      const labelled = await count('MATCH (n:Person) RETURN count(n) AS c');
+      agree(star === nodes, 'count(*) counts the rows count(n) counts', { 'count(*)': star, 'count(n)': nodes });
+      agree(labelled <= nodes, 'the nodes of a label are among all nodes: (n:Person) <= (n)', { Person: labelled, all: nodes });
+      const both = await count('MATCH (n) WHERE n.name = $a AND n.name = $b RETURN count(n) AS c', { a: 'Ada Graph', b: 'Ada Graph' });
+      const neither = await count('MATCH (n) WHERE n.name = $a AND n.name = $b RETURN count(n) AS c', { a: 'Ada Graph', b: 'Ada Graphs' });
+      agree(both === 1 && neither === 0, 'WHERE n.name = $a AND n.name = $b counts the node named both: 1 when a = b = "Ada Graph", 0 for "Ada Graph" and "Ada Graphs"', { same: both, different: neither });
     },
   }),
 

@@ -35,6 +35,16 @@ interface CatalogueFault {
   caught?: [scenario: string, message: RegExp];
 }
 
+/** count(*) adds the relationships to the rows it counts (PF-Q18). */
+class CountStarAddsEdges extends HostedStore {
+  override cypher_query(p: Params<'cypher_query'>) {
+    const r = super.cypher_query(p) as { columns: string[]; rows: unknown[][] };
+    if (!/count\(\*\)/i.test(p.cypher)) return r;
+    const edges = (super.cypher_query({ cypher: 'MATCH (a)-[r]->(b) RETURN count(r) AS c', params: {} }) as { rows: number[][] }).rows[0]![0]!;
+    return { ...r, rows: r.rows.map((row) => row.map((v) => (typeof v === 'number' ? v + edges : v))) };
+  }
+}
+
 const w = (wrap: Wrap): V => ({ wrap });
 const s = (store: () => HostedStore): V => ({ store });
 const json = (status: 400, error: string) => ({ status, body: { error } });
@@ -647,4 +657,25 @@ export const CATALOGUE: CatalogueFault[] = [
   { id: 'PF-Q12', section: 'cypher', sentences: ['SPEC-V5-5.5.1a'], method: 'cypher_query',
     fault: 'the write check ends a literal at an escaped quote: a read of \'Remove O\\\'Set\' is refused (found by mutation testing)',
     variant: w(writeCheckSkipping(/'[^']*'|"[^"]*"/g)), caught: ['SCN-P-123', /Remove O\\\\'Set' RETURN count\(n\) AS c"\), a read whose value holds a write keyword, must run: rows.*it was refused: 400/] },
+  // Found by mutation testing of the console's parser and runQuery (the parts of the subset no scenario sent before SCN-P-124).
+  { id: 'PF-Q14', section: 'cypher', sentences: ['SPEC-V5-5.5.1a'], method: 'cypher_query',
+    fault: 'cypher_query refuses every relationship pattern (a console of nodes only)',
+    variant: w(intercept((next, m, b) => (m === 'cypher_query' && /-\[/.test(String(b?.cypher ?? '')) ? json(400, 'cypher: relationship patterns are not supported') : next(m, b)))),
+    caught: ['SCN-P-124', /cypher_query: expected success, got 400/] },
+  { id: 'PF-Q15', section: 'cypher', sentences: ['SPEC-V5-5.5.1a'], method: 'cypher_query',
+    fault: 'cypher_query reads (a)<-[r]-(b) as (a)-[r]-(b): an incoming pattern matches both directions',
+    variant: w(mapRequest('cypher_query', (b) => ({ ...b, cypher: String(b.cypher).replace('<-[', '-[') }))),
+    caught: ['SCN-P-124', /the relationships matched incoming are those matched outgoing .*; got incoming 14, outgoing 7/] },
+  { id: 'PF-Q16', section: 'cypher', sentences: ['SPEC-V5-5.5.1a'], method: 'cypher_query',
+    fault: 'cypher_query keeps the first equality of a WHERE … AND … and drops the rest',
+    variant: w(mapRequest('cypher_query', (b) => ({ ...b, cypher: String(b.cypher).replace(/ AND n\.name = \$b/, '') }))),
+    caught: ['SCN-P-124', /WHERE n\.name = \$a AND n\.name = \$b counts the node named both.*; got same 1, different 1/] },
+  { id: 'PF-Q17', section: 'cypher', sentences: ['SPEC-V5-5.5.1a'], method: 'cypher_query',
+    fault: 'cypher_query refuses a label in a node pattern, (n:Person)',
+    variant: w(intercept((next, m, b) => (m === 'cypher_query' && /\(\w+:\w+\)/.test(String(b?.cypher ?? '')) ? json(400, 'cypher: labels are not supported') : next(m, b)))),
+    caught: ['SCN-P-124', /cypher_query: expected success, got 400/] },
+  { id: 'PF-Q18', section: 'cypher', sentences: ['SPEC-V5-5.5.1a'], method: 'cypher_query',
+    fault: 'cypher_query counts count(*) over nodes and relationships together',
+    variant: s(() => new CountStarAddsEdges()),
+    caught: ['SCN-P-124', /count\(\*\) counts the rows count\(n\) counts.*; got count\(\*\) 15, count\(n\) 8/] },
 ];
