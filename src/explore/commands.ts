@@ -106,6 +106,8 @@ const REFS_OF: Partial<Record<MethodName, Record<string, RefKind>>> = {
   // Tool calls on steps record_step made too (how the two views meet is open: explore accepts either answer).
   record_tool_call: { step_id: 'anyStep' },
   explain_step: { step_id: 'agentStep' },
+  // An entity deleted before may be read again: no read may answer it (HOSTED-ENDPOINT-delete_entity).
+  get_entity: { entity_id: 'anyEntity' },
 };
 const refOf = (method: MethodName, param: string): RefKind | undefined => REFS_OF[method]?.[param] ?? REFS[param];
 

@@ -11,7 +11,7 @@ import { isMethodName } from '../protocols/bridge/index.js';
 import { Violation } from './rules.js';
 
 /** The kinds of object a command can refer to, and where the model keeps them. */
-export type RefKind = 'message' | 'entity' | 'trace' | 'step' | 'conversation' | 'anyConversation' | 'agentStep' | 'anyStep';
+export type RefKind = 'message' | 'entity' | 'anyEntity' | 'trace' | 'step' | 'conversation' | 'anyConversation' | 'agentStep' | 'anyStep';
 
 /**
  * Server id <-> model id, learned when an object is created (silent point 'uuid-version': ids are
@@ -92,6 +92,8 @@ class PlatinumState {
   workspace: string | undefined;
   /** SAME_AS links merge_entities must leave (model ids of source and target). */
   links: { source: string; target: string; sourceServer: string; targetServer: string }[] = [];
+  /** Entities delete_entity deleted (model ids, in the order deleted): a read may name them again. */
+  deletedEntityIds: string[] = [];
 }
 
 /** The stores' records, as far as the view below reads them. */
@@ -221,6 +223,8 @@ export class ExploreModel {
         return this.everyMessage;
       case 'entity':
         return s.entities.filter((e) => this.ids.toServer(e.id) !== undefined).map((e) => e.id);
+      case 'anyEntity':
+        return [...this.pool('entity'), ...p.deletedEntityIds];
       case 'trace':
         return s.traces.map((t) => t.id);
       case 'step':

@@ -28,6 +28,8 @@ export function platinumMustSucceed(model: ExploreModel, method: MethodName, mp:
       return !isWrite(mp.cypher); // a write must be refused
     case 'explain_step':
       return model.platinum.steps.has(mp.step_id as string); // a bridge step: the views' meeting is open
+    case 'get_entity':
+      return !model.platinum.deletedEntityIds.includes(mp.entity_id as string); // a deleted entity: an error, or null
     case 'update_entity':
       // silent: a partial update (a field left out) may be refused by a server that replaces the entity.
       return mp.name !== undefined && mp.description !== undefined;
@@ -202,7 +204,13 @@ export function judgePlatinum(model: ExploreModel, c: Call): Answer | undefined 
       return undefined;
     }
     case 'get_entity': {
-      const a = body(c);
+      const a = c.answer.body as Obj | null;
+      if (model.platinum.deletedEntityIds.includes(c.mp.entity_id as string)) {
+        // An error (judged before), null, or anything but the entity itself (the fixed suite's reading too, SCN-P-117).
+        if (a !== null && lower(a.id) === lower(c.sp.entity_id)) violated('entity.lifecycle', `${what}: answered ${show({ id: a.id, name: a.name, type: a.type })}, an entity delete_entity deleted`);
+        return undefined;
+      }
+      if (a === null) violated('entity.lifecycle', `${what}: null, but the entity is live`);
       if (modelIdOf(model, a.id) !== c.mp.entity_id) violated('entity.lifecycle', `${what}: answered entity ${show(a.id)}`);
       entityMatches(model, what, a);
       return undefined;
@@ -225,6 +233,7 @@ export function judgePlatinum(model: ExploreModel, c: Call): Answer | undefined 
     }
     case 'delete_entity': {
       model.deletedEntities.add(lower(c.sp.entity_id));
+      if (!p.deletedEntityIds.includes(c.mp.entity_id as string)) p.deletedEntityIds.push(c.mp.entity_id as string);
       model.fuzzy.delete(c.mp.entity_id as string);
       return model.call('delete_entity', c.mp);
     }
