@@ -139,6 +139,9 @@ class HostedModelStore extends HostedStore {
   }
 }
 
+/** How many recently named objects the model remembers. */
+const RECENT_KEPT = 16;
+
 export class ExploreModel {
   /** HostedStore when Platinum methods are drawn (it implements their entity operations). */
   readonly store: ModelStore | HostedModelStore;
@@ -177,6 +180,8 @@ export class ExploreModel {
   /** The target answers the Platinum methods (a hosted service). */
   readonly hosted: boolean;
   readonly platinum = new PlatinumState();
+  /** Model ids of the objects the latest calls named or created, the latest last (at most RECENT_KEPT). */
+  readonly recent: string[] = [];
   #snap: StoreSnapshot | undefined;
 
   constructor(platinum = false) {
@@ -238,6 +243,16 @@ export class ExploreModel {
       case 'anyStep':
         return [...s.traces.flatMap((t) => t.steps.map((st) => st.id)), ...p.steps.keys()];
     }
+  }
+
+  /** The objects a call named or created become the most recent. */
+  touched(ids: readonly string[]): void {
+    for (const id of ids) {
+      const at = this.recent.indexOf(id);
+      if (at >= 0) this.recent.splice(at, 1);
+      this.recent.push(id);
+    }
+    if (this.recent.length > RECENT_KEPT) this.recent.splice(0, this.recent.length - RECENT_KEPT);
   }
 
   /** The server id of a model id (Platinum objects are known by their server ids only). */

@@ -362,6 +362,10 @@ export function judgePlatinum(model: ExploreModel, c: Call): Answer | undefined 
 /** A graph node of a live entity carries its name. */
 function entityMatchesName(model: ExploreModel, what: string, n: Obj): void {
   const m = model.snapshot().entities.find((x) => x.id === modelIdOf(model, n.id));
-  if (m !== undefined && n.name !== m.name) violated('get_entity_graph.graph', `${what}: node ${short(n.id)} is named ${show(n.name)}, the entity ${show(m.name)}`);
+  // A name update_entity gave: the finding names that sentence too.
+  const renamed = m !== undefined && model.formerNames.has(m.id);
+  if (m !== undefined && n.name !== m.name) {
+    violated('get_entity_graph.graph', `${what}: node ${short(n.id)} is named ${show(n.name)}, the entity ${show(m.name)}${renamed ? ` (update_entity renamed it from ${show([...model.formerNames.get(m.id)!].join(', '))})` : ''}`, renamed ? ['HOSTED-ENDPOINT-update_entity'] : []);
+  }
 }
 
