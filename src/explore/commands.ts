@@ -145,7 +145,7 @@ type Drawn = Record<string, unknown>;
 const RECENT = 'recent';
 /**
  * A reference: an index into the live objects of its kind, unbiased (every one as likely as
- * another; a bias to 0 would pick the first one). A Platinum method's also names, one time in
+ * another; a bias to 0 would pick the first one). A Platinum method's reference also names, one time in
  * three, the object the latest calls named or created: the hosted methods act on one object over
  * several calls (an entity added, updated, given feedback, read back, deleted; a conversation
  * filled, read, deleted), and a history of several calls on one object is where a stateful defect

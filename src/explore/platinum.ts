@@ -29,7 +29,7 @@ export function platinumMustSucceed(model: ExploreModel, method: MethodName, mp:
     case 'explain_step':
       return model.platinum.steps.has(mp.step_id as string); // a bridge step: the views' meeting is open
     case 'get_entity':
-      return !model.platinum.deletedEntityIds.includes(mp.entity_id as string); // a deleted entity: an error, or null
+      return !model.platinum.deletedEntityIds.includes(mp.entity_id as string); // a deleted entity: an error is the answer
     case 'update_entity':
       // silent: a partial update (a field left out) may be refused by a server that replaces the entity.
       return mp.name !== undefined && mp.description !== undefined;
@@ -206,7 +206,7 @@ export function judgePlatinum(model: ExploreModel, c: Call): Answer | undefined 
     case 'get_entity': {
       const a = c.answer.body as Obj | null;
       if (model.platinum.deletedEntityIds.includes(c.mp.entity_id as string)) {
-        // An error (judged before), null, or anything but the entity itself (the fixed suite's reading too, SCN-P-117).
+        // An error (judged before), or anything but the entity itself (SCN-P-117's reading too; a null body is no Entity: call.answer).
         if (a !== null && lower(a.id) === lower(c.sp.entity_id)) violated('entity.lifecycle', `${what}: answered ${show({ id: a.id, name: a.name, type: a.type })}, an entity delete_entity deleted`);
         return undefined;
       }
