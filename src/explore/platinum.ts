@@ -26,8 +26,11 @@ export function platinumMustSucceed(model: ExploreModel, method: MethodName, mp:
   switch (method) {
     case 'cypher_query':
       return !isWrite(mp.cypher); // a write must be refused
-    case 'explain_step':
-      return model.platinum.steps.has(mp.step_id as string); // a bridge step: the views' meeting is open
+    case 'explain_step': {
+      // A bridge step: the views' meeting is open. A step of a deleted conversation may be gone with it (delete-conversation-steps).
+      const step = model.platinum.steps.get(mp.step_id as string);
+      return step !== undefined && model.platinum.conversations.get(step.conversation)?.deleted !== true;
+    }
     case 'get_entity':
       return !model.platinum.deletedEntityIds.includes(mp.entity_id as string); // a deleted entity: an error is the answer
     case 'update_entity':
