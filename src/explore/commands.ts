@@ -106,6 +106,8 @@ const REFS_OF: Partial<Record<MethodName, Record<string, RefKind>>> = {
   // Tool calls on steps record_step made too (how the two views meet is open: explore accepts either answer).
   record_tool_call: { step_id: 'anyStep' },
   explain_step: { step_id: 'agentStep' },
+  // An entity deleted before may be read again: no read may answer it (HOSTED-ENDPOINT-delete_entity).
+  get_entity: { entity_id: 'anyEntity' },
 };
 const refOf = (method: MethodName, param: string): RefKind | undefined => REFS_OF[method]?.[param] ?? REFS[param];
 
@@ -123,6 +125,9 @@ const WEIGHTS: Partial<Record<MethodName, number>> = {
  */
 const DISTINCT_REFS: Partial<Record<MethodName, [string, string]>> = { merge_duplicate_entities: ['source_id', 'target_id'], merge_entities: ['source_id', 'target_id'] };
 
+/** The methods that create an object (its id then counts as named by the latest call). */
+const WRITES_CREATE = new Set<MethodName>(['add_message', 'add_entity', 'start_trace', 'add_step', 'record_tool_call', 'add_relationship', 'create_conversation', 'record_step']);
+
 /** Methods explore never draws: setup and teardown belong to the run, not to a sequence. */
 const NOT_DRAWN = new Set<MethodName>(['setup', 'teardown']);
 
@@ -135,6 +140,30 @@ export function explorableMethods(only?: readonly string[], platinum = false): M
 }
 
 type Drawn = Record<string, unknown>;
+
+/** A reference drawn as the object of its kind that the latest calls named or created (see recentIndex). */
+const RECENT = 'recent';
+/**
+ * A reference: an index into the live objects of its kind, unbiased (every one as likely as
+ * another; a bias to 0 would pick the first one). A Platinum method's reference also names, one time in
+ * three, the object the latest calls named or created: the hosted methods act on one object over
+ * several calls (an entity added, updated, given feedback, read back, deleted; a conversation
+ * filled, read, deleted), and a history of several calls on one object is where a stateful defect
+ * shows (an index drawn afresh each time rarely names the same object twice among many).
+ */
+function refArbitrary(method: MethodName): fc.Arbitrary<number | typeof RECENT> {
+  const index = fc.noBias(fc.nat({ max: 30 }));
+  return METHODS[method].tier === 'platinum' ? fc.oneof({ arbitrary: index, weight: 2 }, { arbitrary: fc.constant(RECENT), weight: 1 }) : index;
+}
+
+/** The index in `pool` of the object the latest calls named or created (the newest of the pool when none of them is in it). */
+function recentIndex(model: ExploreModel, pool: readonly string[]): number {
+  for (let i = model.recent.length - 1; i >= 0; i--) {
+    const at = pool.indexOf(model.recent[i]!);
+    if (at >= 0) return at;
+  }
+  return pool.length - 1;
+}
 const isOptional = (schema: { safeParse(v: unknown): { success: boolean } }) => schema.safeParse(undefined).success;
 
 /** The arbitrary of a method's parameters: refs as indexes, optional ones sometimes omitted. */
@@ -142,8 +171,7 @@ function paramsArbitrary(method: MethodName, values: Record<string, fc.Arbitrary
   const shape = METHODS[method].params.shape as Record<string, { safeParse(v: unknown): { success: boolean } }>;
   const fields: Record<string, fc.Arbitrary<unknown>> = {};
   for (const [name, schema] of Object.entries(shape)) {
-    // Refs unbiased: every live object as likely as another (a bias to 0 would pick the first one).
-    const base = refOf(method, name) !== undefined ? fc.noBias(fc.nat({ max: 30 })) : VALUES_OF[method]?.[name] ?? values[name] ?? text;
+    const base = refOf(method, name) !== undefined ? refArbitrary(method) : VALUES_OF[method]?.[name] ?? values[name] ?? text;
     fields[name] = isOptional(schema) ? maybe(base) : base;
   }
   const adjust = ADJUST[method];
@@ -191,7 +219,7 @@ export class BridgeCommand implements fc.AsyncCommand<World, World> {
         continue;
       }
       const pool = model.pool(kind);
-      let index = (v as number) % pool.length;
+      let index = v === RECENT ? recentIndex(model, pool) : (v as number) % pool.length;
       const pair = DISTINCT_REFS[this.method];
       // The second of a distinct pair skips the object the first one named.
       if (pair?.[1] === k && pool[index] === modelParams[pair[0]]) index = (index + 1) % pool.length;
@@ -211,8 +239,12 @@ export class BridgeCommand implements fc.AsyncCommand<World, World> {
     } finally {
       step.server = await answer;
     }
+    model.touched(Object.keys(modelParams).filter((k) => refOf(method, k) !== undefined).map((k) => modelParams[k] as string));
     const modelAnswer = judge(model, { method: this.method, mp: modelParams, sp: serverParams, answer: step.server }, prepared);
     if (modelAnswer !== undefined) step.model = modelAnswer;
+    // What the call created: the model's id of it, or the server's (Platinum objects are known by it).
+    const created = ((modelAnswer ?? step.server).body as { id?: unknown } | null | undefined)?.id;
+    if (WRITES_CREATE.has(method) && typeof created === 'string') model.touched([created]);
   }
 
   toString(): string {
@@ -263,7 +295,7 @@ class BurstCommand implements fc.AsyncCommand<World, World> {
  * The memory area of a method, read from its name: a sequence that focuses on one area draws that
  * area's methods more often (see sequences).
  */
-const AREAS: [area: string, pattern: RegExp, values?: Record<string, fc.Arbitrary<unknown>>][] = [
+const AREAS: [area: string, pattern: RegExp, values?: Record<string, fc.Arbitrary<unknown>>, platinumOnly?: true][] = [
   // Most messages, deletes and clears of a conversation-focused sequence meet in a few sessions.
   ['conversation', /^(add_message|get_conversation|search_messages|list_sessions|delete_message|clear_session)$/, { ...PARAM_VALUES, session_id: sessionFocus }],
   ['graph', /entit|relationship/],
@@ -271,6 +303,10 @@ const AREAS: [area: string, pattern: RegExp, values?: Record<string, fc.Arbitrar
   ['preferences', /preference|fact/],
   ['hosted conversations', /conversation|bulk|context|observation|reflection/],
   ['hosted reasoning', /record_step|list_steps|explain_step|trace_by_conversation|provenance|record_tool_call|create_conversation/],
+  // The life of an entity over the hosted methods (added, related, read, listed, renamed, given
+  // feedback, merged, deleted, looked up by name): fewer methods than the whole graph area, so one
+  // entity meets several of them in a sequence. Only where the Platinum methods are drawn.
+  ['hosted entities', /^(add_entity|add_relationship|get_entity_by_name|get_entity|list_entities|update_entity|delete_entity|set_entity_feedback|merge_entities|get_entity_graph)$/, undefined, true],
 ];
 /** How much more often a focused sequence draws the methods of its area. */
 const FOCUS = 8;
@@ -298,7 +334,8 @@ function commandArbitraries(methods: readonly MethodName[], focus?: RegExp, valu
  */
 export function sequences(methods: readonly MethodName[], options: { maxCommands: number; replayPath?: string }): fc.Arbitrary<Iterable<fc.AsyncCommand<World, World>>> {
   const settings = { maxCommands: options.maxCommands, size: 'max' as const, ...(options.replayPath ? { replayPath: options.replayPath } : {}) };
-  const focused = AREAS.filter(([, pattern]) => methods.some((m) => pattern.test(m)));
+  const platinum = methods.some((m) => METHODS[m].tier === 'platinum');
+  const focused = AREAS.filter(([, pattern, , platinumOnly]) => methods.some((m) => pattern.test(m)) && (platinumOnly !== true || platinum));
   return fc.oneof(
     fc.commands(commandArbitraries(methods), settings),
     ...focused.map(([, pattern, values]) => fc.commands(commandArbitraries(methods, pattern, values), settings)),

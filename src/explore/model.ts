@@ -11,7 +11,7 @@ import { isMethodName } from '../protocols/bridge/index.js';
 import { Violation } from './rules.js';
 
 /** The kinds of object a command can refer to, and where the model keeps them. */
-export type RefKind = 'message' | 'entity' | 'trace' | 'step' | 'conversation' | 'anyConversation' | 'agentStep' | 'anyStep';
+export type RefKind = 'message' | 'entity' | 'anyEntity' | 'trace' | 'step' | 'conversation' | 'anyConversation' | 'agentStep' | 'anyStep';
 
 /**
  * Server id <-> model id, learned when an object is created (silent point 'uuid-version': ids are
@@ -92,6 +92,8 @@ class PlatinumState {
   workspace: string | undefined;
   /** SAME_AS links merge_entities must leave (model ids of source and target). */
   links: { source: string; target: string; sourceServer: string; targetServer: string }[] = [];
+  /** Entities delete_entity deleted (model ids, in the order deleted): a read may name them again. */
+  deletedEntityIds: string[] = [];
 }
 
 /** The stores' records, as far as the view below reads them. */
@@ -137,6 +139,9 @@ class HostedModelStore extends HostedStore {
   }
 }
 
+/** How many recently named objects the model remembers. */
+const RECENT_KEPT = 16;
+
 export class ExploreModel {
   /** HostedStore when Platinum methods are drawn (it implements their entity operations). */
   readonly store: ModelStore | HostedModelStore;
@@ -175,6 +180,8 @@ export class ExploreModel {
   /** The target answers the Platinum methods (a hosted service). */
   readonly hosted: boolean;
   readonly platinum = new PlatinumState();
+  /** Model ids of the objects the latest calls named or created, the latest last (at most RECENT_KEPT). */
+  readonly recent: string[] = [];
   #snap: StoreSnapshot | undefined;
 
   constructor(platinum = false) {
@@ -221,6 +228,8 @@ export class ExploreModel {
         return this.everyMessage;
       case 'entity':
         return s.entities.filter((e) => this.ids.toServer(e.id) !== undefined).map((e) => e.id);
+      case 'anyEntity':
+        return [...this.pool('entity'), ...p.deletedEntityIds];
       case 'trace':
         return s.traces.map((t) => t.id);
       case 'step':
@@ -234,6 +243,16 @@ export class ExploreModel {
       case 'anyStep':
         return [...s.traces.flatMap((t) => t.steps.map((st) => st.id)), ...p.steps.keys()];
     }
+  }
+
+  /** The objects a call named or created become the most recent. */
+  touched(ids: readonly string[]): void {
+    for (const id of ids) {
+      const at = this.recent.indexOf(id);
+      if (at >= 0) this.recent.splice(at, 1);
+      this.recent.push(id);
+    }
+    if (this.recent.length > RECENT_KEPT) this.recent.splice(0, this.recent.length - RECENT_KEPT);
   }
 
   /** The server id of a model id (Platinum objects are known by their server ids only). */

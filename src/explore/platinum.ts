@@ -26,8 +26,13 @@ export function platinumMustSucceed(model: ExploreModel, method: MethodName, mp:
   switch (method) {
     case 'cypher_query':
       return !isWrite(mp.cypher); // a write must be refused
-    case 'explain_step':
-      return model.platinum.steps.has(mp.step_id as string); // a bridge step: the views' meeting is open
+    case 'explain_step': {
+      // A bridge step: the views' meeting is open. A step of a deleted conversation may be gone with it (delete-conversation-steps).
+      const step = model.platinum.steps.get(mp.step_id as string);
+      return step !== undefined && model.platinum.conversations.get(step.conversation)?.deleted !== true;
+    }
+    case 'get_entity':
+      return !model.platinum.deletedEntityIds.includes(mp.entity_id as string); // a deleted entity: an error is the answer
     case 'update_entity':
       // silent: a partial update (a field left out) may be refused by a server that replaces the entity.
       return mp.name !== undefined && mp.description !== undefined;
@@ -202,7 +207,13 @@ export function judgePlatinum(model: ExploreModel, c: Call): Answer | undefined 
       return undefined;
     }
     case 'get_entity': {
-      const a = body(c);
+      const a = c.answer.body as Obj | null;
+      if (model.platinum.deletedEntityIds.includes(c.mp.entity_id as string)) {
+        // An error (judged before), or anything but the entity itself (SCN-P-117's reading too; a null body is no Entity: call.answer).
+        if (a !== null && lower(a.id) === lower(c.sp.entity_id)) violated('entity.lifecycle', `${what}: answered ${show({ id: a.id, name: a.name, type: a.type })}, an entity delete_entity deleted`);
+        return undefined;
+      }
+      if (a === null) violated('entity.lifecycle', `${what}: null, but the entity is live`);
       if (modelIdOf(model, a.id) !== c.mp.entity_id) violated('entity.lifecycle', `${what}: answered entity ${show(a.id)}`);
       entityMatches(model, what, a);
       return undefined;
@@ -225,6 +236,7 @@ export function judgePlatinum(model: ExploreModel, c: Call): Answer | undefined 
     }
     case 'delete_entity': {
       model.deletedEntities.add(lower(c.sp.entity_id));
+      if (!p.deletedEntityIds.includes(c.mp.entity_id as string)) p.deletedEntityIds.push(c.mp.entity_id as string);
       model.fuzzy.delete(c.mp.entity_id as string);
       return model.call('delete_entity', c.mp);
     }
@@ -353,6 +365,10 @@ export function judgePlatinum(model: ExploreModel, c: Call): Answer | undefined 
 /** A graph node of a live entity carries its name. */
 function entityMatchesName(model: ExploreModel, what: string, n: Obj): void {
   const m = model.snapshot().entities.find((x) => x.id === modelIdOf(model, n.id));
-  if (m !== undefined && n.name !== m.name) violated('get_entity_graph.graph', `${what}: node ${short(n.id)} is named ${show(n.name)}, the entity ${show(m.name)}`);
+  // A name update_entity gave: the finding names that sentence too.
+  const renamed = m !== undefined && model.formerNames.has(m.id);
+  if (m !== undefined && n.name !== m.name) {
+    violated('get_entity_graph.graph', `${what}: node ${short(n.id)} is named ${show(n.name)}, the entity ${show(m.name)}${renamed ? ` (update_entity renamed it from ${show([...model.formerNames.get(m.id)!].join(', '))})` : ''}`, renamed ? ['HOSTED-ENDPOINT-update_entity'] : []);
+  }
 }
 

@@ -21,9 +21,9 @@ describe('the stateful faults explore is measured against', () => {
   it('at least ten bridge faults no fixed scenario catches and explore finds, each citing what it breaks', () => {
     const unseen = FAULTS.filter((f) => (f.caughtBy ?? []).length === 0 && f.missed === undefined);
     expect(unseen.filter((f) => !f.platinum).length).toBeGreaterThanOrEqual(10);
-    // The Platinum faults were written before SCN-P-110…123: those scenarios now catch 6 of the 7
-    // (measured above), so explore's Platinum power beyond the fixed suite rests on the one left.
-    expect(unseen.filter((f) => f.platinum).length).toBeGreaterThanOrEqual(1);
+    // The first 7 Platinum faults were written before SCN-P-110…123, which now catch 6 of them; the
+    // 8 of the second round were written after (measured above: none caught), and explore finds 7.
+    expect(unseen.filter((f) => f.platinum).length).toBeGreaterThanOrEqual(5);
     expect(FAULTS.filter((f) => f.breaks.length === 0).map((f) => f.name)).toEqual([]);
   });
 });

@@ -559,7 +559,7 @@ export const PLATINUM_VARIANTS: [name: string, make: () => VariantOptions, diffe
     store: new HostedStore(), wrap: mapResponse('get_context', (c) => ({ ...c, recent_messages: c.recent_messages.slice(-10).reverse() })),
   }), (r) => r['context']!.body.recent_messages.length === 10 && r['context']!.body.recent_messages[0].content.startsWith('Marie Curie')],
   ['get_observations(limit) keeps the newest observations', () => ({
-    store: new HostedStore(), wrap: ownLimit('get_observations', (list: unknown[], limit) => list.slice(-limit)),
+    store: new HostedStore(), wrap: ownLimit('get_observations', (list: unknown[], limit) => list.slice(Math.max(0, list.length - limit))),
   }), (r) => r['obsLimit']!.body[0]?.id === r['observations']!.body.at(-1)?.id && r['observations']!.body.length > 1],
   ['entities are extracted from every message, add_message included', () => ({ store: new ExtractEverywhere() }),
     (r) => r['entities']!.body.some((e: Entity) => e.name === 'Marie Curie')],
