@@ -7,7 +7,7 @@ import { defineConfig } from 'vitest/config';
  * servers valid for their own part only), not whether a rule holds. About two fifths of the
  * suite's CPU; `npm run test:deep` runs them, and CI runs it after `npm test` (.ci/run).
  */
-const DEEP = ['test/explore/faults.test.ts', 'test/explore/part-only.test.ts'];
+const DEEP = ['test/explore/faults.test.ts', 'test/explore/platinum-found.test.ts', 'test/explore/part-only.test.ts'];
 
 export default defineConfig({
   test: {

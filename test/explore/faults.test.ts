@@ -1,13 +1,14 @@
 // The stateful faults of faults.ts (and faults-22.ts, platinum-faults.ts): which fixed scenarios
 // catch each one is measured here, not assumed (a fault a fixed scenario catches does not count
 // towards "faults only explore finds"), and tck explore finds every one, shrunk to at most 6
-// commands, citing a sentence the fault breaks. Deterministic: a fixed seed and a number of
+// commands, citing a sentence the fault breaks (finds.ts; the Platinum ones in platinum-found.test.ts). Deterministic: a fixed seed and a number of
 // sequences, never a wall-clock budget (the figures printed, sequences and operations to find,
 // are the ones to read; milliseconds depend on the machine).
 import { describe, expect, it } from 'vitest';
 import { runOnVariant } from '../harness/variants.js';
 import { ALL_SCENARIOS } from '../../suites/index.js';
-import { FAULTS, SEED_OF, exploreVariant } from './faults.js';
+import { FAULTS } from './faults.js';
+import { describeExploreFinds } from './finds.js';
 
 const EVERY_TIER = ALL_SCENARIOS.map((s) => s.id);
 
@@ -28,18 +29,6 @@ describe('the stateful faults explore is measured against', () => {
   });
 });
 
-describe('tck explore finds them', () => {
-  it.concurrent.each(FAULTS.map((f) => [f.name, f] as const))('%s: found, shrunk to at most 6 commands, citing what it breaks', async (name, f) => {
-    const s = await exploreVariant(f.make(), { seed: SEED_OF[name] ?? 1, runs: 1_000, timeBudgetMs: 1_800_000, firstOnly: true });
-    const found = s.findings?.[0];
-    if (f.missed !== undefined) {
-      // An expected miss: when explore finds it, this fails, and the entry loses its `missed`.
-      expect(found, `${name} is found now (${found?.rule}): remove its missed entry`).toBeUndefined();
-      return;
-    }
-    expect(found, `${name}: nothing found in ${s.runsDone} sequences`).toBeDefined();
-    process.stdout.write(`explore | ${name} | ${found!.rule} | found after ${found!.foundAfter.runs} sequences, ${found!.foundAfter.operations} operations, ${found!.foundAfter.ms} ms | shrunk ${found!.originalLength} -> ${found!.steps.length} calls in ${found!.commands} commands | ${found!.message.slice(0, 120)}\n`);
-    expect(found!.commands).toBeLessThanOrEqual(6);
-    expect(found!.cites.filter((c) => f.breaks.includes(c)), `${name}: ${found!.rule} cites ${found!.cites.join(', ')}`).not.toEqual([]);
-  }, 1_800_000);
-});
+// Two files, so that the two workers of `npm run test:deep` share the searches: the bridge faults
+// here, the Platinum ones in platinum-found.test.ts.
+describeExploreFinds(FAULTS.filter((f) => !f.platinum));
