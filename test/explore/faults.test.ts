@@ -1,9 +1,10 @@
 // The stateful faults of faults.ts (and faults-22.ts, platinum-faults.ts): which fixed scenarios
 // catch each one is measured here, not assumed (a fault a fixed scenario catches does not count
 // towards "faults only explore finds"), and tck explore finds every one, shrunk to at most 6
-// commands, citing a sentence the fault breaks (finds.ts; the Platinum ones in platinum-found.test.ts). Deterministic: a fixed seed and a number of
-// sequences, never a wall-clock budget (the figures printed, sequences and operations to find,
-// are the ones to read; milliseconds depend on the machine).
+// commands, citing a sentence the fault breaks (finds.ts; the Platinum ones in
+// platinum-found.test.ts). Deterministic: a fixed seed and a number of sequences, never a
+// wall-clock budget (the figures printed, sequences and operations to find, are the ones to read;
+// milliseconds depend on the machine).
 import { describe, expect, it } from 'vitest';
 import { runOnVariant } from '../harness/variants.js';
 import { ALL_SCENARIOS } from '../../suites/index.js';
