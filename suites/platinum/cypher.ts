@@ -139,29 +139,48 @@ export const scenarios: Scenario[] = [
     clauses: [v5('5.5.1a')],
     title: 'cypher_query runs reads of the other core shapes, and their counts agree as in any graph',
     asserts:
-      'With 8 entities and 7 relationships among them stored (4 of one type, no self-loop), each of these reads must run ' +
-      'and answer columns ["c"] and one row of one integer >= 0: relationships matched outgoing, incoming, either way, ' +
-      'and of one type; nodes of a label; nodes matched by two equalities joined with AND; count(*). Whatever the graph ' +
-      'holds (silent point cypher-graph-schema), their counts must agree as openCypher makes them agree: incoming = ' +
-      'outgoing, outgoing <= either way <= 2 x outgoing, of one type <= all, count(*) = count(n), of a label <= all ' +
-      'nodes, and n.name = the name AND n.name = the name counts 1 where n.name = one AND n.name = another counts 0.',
+      'With 8 entities and 7 relationships among them stored ("Ada Graph" KNOWS "Ada Graphs", "Ada Graphs" USES "Bo Node", …; ' +
+      'no self-loop), each of these reads must run and answer columns ["c"] and one row of one integer >= 0: relationships ' +
+      'matched outgoing, incoming, either way and of one type, unanchored and between two nodes named in WHERE … AND …; nodes of ' +
+      'a label; count(*). Whatever the graph holds (silent point cypher-graph-schema), their counts must agree as openCypher ' +
+      'makes them agree: for two named nodes x and y, (x)<-[r]-(y) counts what (y)-[r]->(x) counts, (x)-[r]-(y) counts ' +
+      '(x)-[r]->(y) plus (y)-[r]->(x), and [r:KNOWS] plus [r:USES] count at most [r]; unanchored, incoming = outgoing <= ' +
+      'either way <= 2 x outgoing and one type <= all; count(*) = count(n); a label\'s nodes <= all nodes; and ' +
+      'n.name = $a AND n.name = $b counts 1 for the same stored name twice, 0 for two different ones.',
     async run(ctx) {
       const { bridge, check } = ctx;
       const names = ['Ada Graph', 'Ada Graphs', 'Bo Node', 'Cy Edge', 'Di Path', 'Ed Walk', 'Fay Hop', 'Gus Link'];
       const ids: string[] = [];
       for (const name of names) ids.push((await bridge.add_entity({ name, entity_type: name === 'Bo Node' ? 'PERSON' : 'OBJECT' })).id);
-      const edges: [number, number, string][] = [[0, 1, 'KNOWS'], [1, 2, 'KNOWS'], [2, 3, 'KNOWS'], [3, 0, 'KNOWS'], [4, 5, 'USES'], [5, 6, 'USES'], [6, 7, 'PART_OF']];
+      const edges: [number, number, string][] = [[0, 1, 'KNOWS'], [1, 2, 'USES'], [2, 3, 'KNOWS'], [3, 0, 'KNOWS'], [4, 5, 'USES'], [5, 6, 'USES'], [6, 7, 'PART_OF']];
       for (const [a, b, type] of edges) await bridge.add_relationship({ source_id: ids[a]!, target_id: ids[b]!, relationship_type: type });
       const count = async (cypher: string, params: Record<string, unknown> = {}): Promise<number> => {
         const r = await bridge.cypher_query({ cypher, params });
         const row = r.rows[0];
         const ok = r.rows.length === 1 && row?.length === 1 && Number.isInteger(row[0]) && (row[0] as number) >= 0;
-        check.by(v5('5.5.1a')).equal(r.columns, ['c'], `cypher_query(${JSON.stringify(cypher)}): columns`);
-        check.by(v5('5.5.1a')).ok(ok, `cypher_query(${JSON.stringify(cypher)}): expected one row of one integer >= 0, got rows ${JSON.stringify(r.rows).slice(0, 200)}`, { expected: '[[n >= 0]]', actual: r.rows });
+        const call = `cypher_query(${JSON.stringify(cypher)}${Object.keys(params).length > 0 ? `, params ${JSON.stringify(params)}` : ''})`;
+        check.by(v5('5.5.1a')).equal(r.columns, ['c'], `${call}: columns`);
+        check.by(v5('5.5.1a')).ok(ok, `${call}: expected one row of one integer >= 0, got rows ${JSON.stringify(r.rows).slice(0, 200)}`, { expected: '[[n >= 0]]', actual: r.rows });
         return ok ? (row![0] as number) : NaN;
       };
       const agree = (ok: boolean, what: string, seen: Record<string, number>) =>
         check.by(v5('5.5.1a')).ok(ok, `cypher_query: ${what}, in any graph; got ${Object.entries(seen).map(([k, v]) => `${k} ${v}`).join(', ')}`, { expected: what, actual: seen });
+      // Between two named nodes: x = "Ada Graph", y = "Ada Graphs" (x KNOWS y is stored; y is x's name and more).
+      const between = (pattern: string) => `MATCH ${pattern} WHERE a.name = $x AND b.name = $y RETURN count(r) AS c`;
+      const xy = { x: 'Ada Graph', y: 'Ada Graphs' };
+      const yx = { x: 'Ada Graphs', y: 'Ada Graph' };
+      const outXY = await count(between('(a)-[r]->(b)'), xy);
+      const outYX = await count(between('(a)-[r]->(b)'), yx);
+      const inYX = await count(between('(a)<-[r]-(b)'), yx);
+      const inXY = await count(between('(a)<-[r]-(b)'), xy);
+      const eitherYX = await count(between('(a)-[r]-(b)'), yx);
+      const knowsXY = await count(between('(a)-[r:KNOWS]->(b)'), xy);
+      const usesXY = await count(between('(a)-[r:USES]->(b)'), xy);
+      agree(inYX === outXY && inXY === outYX, '(y)<-[r]-(x) matches what (x)-[r]->(y) matches, for x "Ada Graph" and y "Ada Graphs" and the other way round',
+        { '(Ada Graphs)<-(Ada Graph)': inYX, '(Ada Graph)->(Ada Graphs)': outXY, '(Ada Graph)<-(Ada Graphs)': inXY, '(Ada Graphs)->(Ada Graph)': outYX });
+      agree(eitherYX === outXY + outYX, '(y)-[r]-(x) matches the relationships of both directions between two distinct nodes: (x)-[r]->(y) plus (y)-[r]->(x)',
+        { '(Ada Graphs)-(Ada Graph)': eitherYX, '(Ada Graph)->(Ada Graphs)': outXY, '(Ada Graphs)->(Ada Graph)': outYX });
+      agree(knowsXY + usesXY <= outXY, 'a relationship has one type: [r:KNOWS] plus [r:USES] from x to y count at most [r]', { KNOWS: knowsXY, USES: usesXY, all: outXY });
       const out = await count('MATCH (a)-[r]->(b) RETURN count(r) AS c');
       const inc = await count('MATCH (a)<-[r]-(b) RETURN count(r) AS c');
       const either = await count('MATCH (a)-[r]-(b) RETURN count(r) AS c');
