@@ -7,6 +7,7 @@
 // The rule is that the request is not served (no 2xx) and changes nothing; RFC 6750 §3.1 says an
 // invalid token SHOULD be answered 401, which is an advisory (ADV-invalid-token-401), and so is a
 // token endpoint answering a refused token with something other than a 4xx (ADV-refusal-4xx).
+import { randomBytes } from 'node:crypto';
 import { createLocalJWKSet, jwtVerify, type JWK } from 'jose';
 import type { Answer, Credential, HostedContext } from '../../src/profiles/hosted/context.js';
 import { DISCOVERY } from '../../src/protocols/hosted/document.js';
@@ -14,7 +15,7 @@ import { defineHostedScenario, type HostedScenario } from '../../src/profiles/ho
 import { check } from '../../src/engine/assert.js';
 import { check2xx, is2xx, isObject, said } from '../support/http-answers.js';
 import { uid } from '../support/hosted-data.js';
-import { exchange, exchangeTokens, idpToken, publishedKeys, refresh, someAccessToken } from '../support/hosted-credentials.js';
+import { exchange, exchangeTokens, idpToken, publishedKeys, refresh, someAccessToken, tokensOf } from '../support/hosted-credentials.js';
 import { LEEWAY_SECONDS, alteredSignature, forgedCredential, nowSeconds, otherKey, partsOf, publicKeyAsSecret, unsigned, type Forgery, type Parts } from '../support/hosted-forgery.js';
 
 /** The sentences a refusal enforces, and the rule in words for the message. */
@@ -90,6 +91,10 @@ const REFRESH_AS_ACCESS: Rule = {
 const ACCESS_AS_REFRESH: Rule = {
   cites: ['HOSTED-AUTH-6', 'RFC6749-6'],
   says: 'the refresh operation takes the refresh token issued with the access token (rule 6; RFC 6749 §6), not the access token',
+};
+const UNKNOWN_REFRESH: Rule = {
+  cites: ['HOSTED-AUTH-6', 'RFC6749-6'],
+  says: 'the refresh operation validates the refresh token (RFC 6749 §6): one the service never issued yields no token',
 };
 const AUDIENCE: Rule = {
   cites: ['HOSTED-AUTH-5', 'RFC7519-4.1.3', 'RFC8725-3.9'],
@@ -229,6 +234,27 @@ export const scenarios: HostedScenario[] = [
       const asBearer = ctx.bearer(t.refreshToken, `the refresh token issued by call ${ctx.exchanges.length - 1} (as a Bearer credential)`);
       await refusedOnReadAndWrite(ctx, [asBearer], REFRESH_AS_ACCESS);
       tokenRefused(await refresh(ctx, t.accessToken), 'the access token as the refresh token', ACCESS_AS_REFRESH);
+    },
+  }),
+
+  defineHostedScenario({
+    id: 'SCN-H-058',
+    group: 'credentials',
+    clauses: UNKNOWN_REFRESH.cites,
+    title: 'A refresh token the service never issued is refused; a reused one revokes its family (advisory)',
+    asserts:
+      'POST /auth/refresh with a made-up refresh token: not 2xx and no access_token (a 5xx is an advisory). Then (skipped without an identity-provider token) exchanges, refreshes, ' +
+      'and presents the spent refresh token again (refused, as SCN-H-028 checks): that the refresh token and the access token issued by the rotation still work afterwards is an advisory (RFC 9700 §4.14.2).',
+    async run(ctx) {
+      tokenRefused(await refresh(ctx, `tck-${randomBytes(32).toString('base64url')}`), 'a refresh token the service never issued', UNKNOWN_REFRESH);
+      const first = await exchangeTokens(ctx, 'HOSTED-AUTH-5');
+      const second = tokensOf(ctx, await refresh(ctx, first.refreshToken, first.credential), 'HOSTED-PAYLOAD-refresh_access_token');
+      const again = await refresh(ctx, first.refreshToken);
+      check.by('HOSTED-AUTH-6').that(!is2xx(again), 'the spent refresh token, presented again, is refused', () => ({ message: `HOSTED-AUTH-6: rotation: the spent refresh token was accepted again (${again.request} answered ${said(again)})`, expected: 'a refusal', actual: again.status }));
+      const access = await ctx.call('GET', '/conversations', { as: second.credential });
+      check.advise('ADV-reuse-revokes-family').ok(!is2xx(access), `after the spent refresh token was presented again, ${access.request} with ${second.credential.label} (issued by the rotation) was still served (${said(access)})`, { expected: 'a refusal', actual: access.status });
+      const next = await refresh(ctx, second.refreshToken);
+      check.advise('ADV-reuse-revokes-family').ok(!is2xx(next), `after the spent refresh token was presented again, ${next.request} with the refresh token issued by the rotation answered ${said(next)}`, { expected: 'a refusal', actual: next.status });
     },
   }),
 

@@ -137,6 +137,36 @@ export const ADVISORIES: readonly Advisory[] = [
     near: ['HOSTED-PAYLOAD-list_api_keys', 'HOSTED-AUTH-4'],
   },
   {
+    id: 'ADV-revoke-other-workspace',
+    expects: "revoking, with a key of one workspace, a key of another workspace is refused and leaves that key working",
+    reason: 'rule 4 binds reveal to the caller\'s workspace and the key list holds the keys of one workspace, but no sentence says so for revoke: the lifecycle row of DELETE /auth/api-keys/{id} has the condition "none"',
+    near: ['HOSTED-KEYSTATE-3', 'HOSTED-AUTH-3', 'HOSTED-AUTH-4'],
+  },
+  {
+    id: 'ADV-reveal-wider-scopes',
+    expects: 'a key with the read scope only cannot reveal a key that has the write scope',
+    reason: 'revealing a wider key hands its holder the scopes it lacks; but the document says reveal works within the workspace (rule 4) and leaves the meaning of each scope unsaid ("The meaning of each scope … not shown")',
+    near: ['HOSTED-AUTH-4', 'HOSTED-PAYLOAD-reveal_api_key'],
+  },
+  {
+    id: 'ADV-reveal-revoked',
+    expects: 'reveal refuses a revoked key (no plaintext)',
+    reason: 'a revoked key no longer works (rule 3), so its plaintext serves nothing but a leak; but the document says only that reveal works for keys of the same workspace, not for which states',
+    near: ['HOSTED-AUTH-4', 'HOSTED-AUTH-3', 'HOSTED-KEYSTATE-3'],
+  },
+  {
+    id: 'ADV-reuse-revokes-family',
+    expects: 'when a spent refresh token is presented again, the refresh token and the access token issued from it stop working too',
+    reason: 'RFC 9700 §4.14.2 describes rotation this way (the server, unable to tell the attacker from the client, revokes the active refresh token), but the hosted document says only that refresh is a rotation (rule 6), and the RFC describes, rather than requires, what follows a reuse',
+    near: ['HOSTED-AUTH-6', 'RFC6749-6'],
+  },
+  {
+    id: 'ADV-token-scope-advertised',
+    expects: "the scope of a token response names only scope values the service's metadata advertises (scopes_supported), when it advertises them",
+    reason: 'RFC 6749 §5.1 makes scope the scope of the access token, and RFC 8414 and RFC 9728 list the scopes in use as scopes_supported, but neither says a server issues only advertised scopes (RFC 8414: a server MAY leave some out)',
+    near: ['RFC6749-5.1', 'RFC8414-scopes_supported', 'RFC9728-scopes_supported'],
+  },
+  {
     id: 'ADV-deleted-not-found',
     expects: 'a deleted conversation or entity, read by its id, answers 404 or 410',
     reason: 'the document shows no error statuses, and the official clients\' end-to-end suites accept a soft delete that still answers the entity',
