@@ -7,6 +7,7 @@ import { defineHostedScenario, type HostedScenario } from '../../src/profiles/ho
 import { check } from '../../src/engine/assert.js';
 import { check2xx, holds, is2xx, isObject, isRefusal, listItems, said } from '../support/http-answers.js';
 import { uid } from '../support/hosted-data.js';
+import { LEEWAY_SECONDS, nowSeconds, partsOf } from '../support/hosted-forgery.js';
 import { exchangeTokens, listKeys, madeUpCredentials, newKey, publishedKeys, refresh, someAccessToken, tokensOf, type Tokens } from '../support/hosted-credentials.js';
 import { allEndpointRequests, send, type EndpointRequest } from '../support/hosted-endpoints.js';
 
@@ -250,7 +251,7 @@ export const scenarios: HostedScenario[] = [
     title: 'Revoking a key takes effect on the very next request',
     asserts:
       'Creates a key and uses it (2xx); DELETE /auth/api-keys/{id} answers 2xx; the very next requests with the key (a read, then a creation) are refused (401 or 403), ' +
-      'and the creation made nothing.',
+      'and the creation made nothing. Advisory: revoking and revealing an id no key has answer a 4xx, not a 5xx.',
     async run(ctx) {
       const k = await newKey(ctx, 'HOSTED-PAYLOAD-create_api_key');
       check2xx(await works(ctx, k.credential), 'HOSTED-AUTH-3');
@@ -273,6 +274,11 @@ export const scenarios: HostedScenario[] = [
       }));
       const list = check2xx(await ctx.call('GET', '/conversations'), 'HOSTED-AUTH-3');
       rule3.that(!list.text.includes(userId), 'the refused creation with the revoked key created nothing', () => ({ message: 'HOSTED-AUTH-3: the refused creation with the revoked key created a conversation', expected: 'nothing created', actual: userId }));
+      // An id no key has, to revoke and to reveal: a 4xx (not found) rather than a 5xx is an advisory.
+      const none = encodeURIComponent(uid('no-such-key'));
+      for (const a of [await ctx.call('DELETE', `/auth/api-keys/${none}`), await ctx.call('GET', `/auth/api-keys/${none}/reveal`)]) {
+        check.advise('ADV-unknown-key-4xx').ok(a.status >= 400 && a.status < 500, `${a.request}, an id no key has, answered ${said(a)}: expected a 4xx (not found), not a failure of the service`, { expected: '4xx', actual: a.status });
+      }
     },
   }),
 
@@ -479,7 +485,8 @@ export const scenarios: HostedScenario[] = [
     title: 'The exchange returns access_token, refresh_token and expires_in; the access token is a JWT verified by the published keys',
     asserts:
       'POST /auth/exchange with an identity-provider token (skipped without one) answers {access_token, refresh_token, expires_in}: two non-empty strings and a positive number; ' +
-      'the access token is a signed JWT that verifies (signature, exp, nbf) against /.well-known/jwks.json, and works as a Bearer credential.',
+      'the access token is a signed JWT that verifies (signature, exp, nbf) against /.well-known/jwks.json, and works as a Bearer credential. ' +
+      'Advisory: its exp is expires_in seconds after the response (RFC 6749 §5.1; the document leaves the unit open).',
     async run(ctx) {
       const t = await exchangeTokens(ctx, 'HOSTED-PAYLOAD-token_exchange');
       // silent: the unit of expires_in (a number of seconds by OAuth).
@@ -507,6 +514,11 @@ export const scenarios: HostedScenario[] = [
         actual: unverified!.message,
       }));
       check2xx(await works(ctx, t.credential), 'HOSTED-AUTH-5');
+      const exp = partsOf(t.accessToken)?.payload.exp;
+      if (typeof exp === 'number' && typeof t.expiresIn === 'number') {
+        const off = exp - (nowSeconds() + t.expiresIn);
+        check.advise('ADV-expires-in-matches-exp').ok(Math.abs(off) <= LEEWAY_SECONDS, `token exchange: the access token's exp (${new Date(exp * 1000).toISOString()}) is ${Math.round(off)} s away from expires_in (${t.expiresIn}) seconds after the response`, { expected: `exp about now + ${t.expiresIn} s`, actual: exp });
+      }
     },
   }),
 

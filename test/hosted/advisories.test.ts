@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { ADVISORIES } from '../../src/protocols/clauses/index.js';
 import { normalizeReport } from '../../src/report/load.js';
 import { runTck } from '../../src/run/run.js';
-import { at, combine, json, mapReplies, replaceHandler, startHostedVariant, type HostedVariant } from './profile-harness.js';
+import { at, combine, json, mapAnswer, mapReplies, pathOf, replaceHandler, startHostedVariant, type HostedVariant } from './profile-harness.js';
 import { bareChallenge, feedbackNeverShown, revealIgnoresScopes, revealShowsRevoked, reuseRevokesNothing, revokeAcrossWorkspaces, scopeRunTogether, softDeletes } from './attack-variants.js';
 
 const to403 = mapReplies((r) => (r.status === 401 ? { ...r, status: 403 } : r));
@@ -42,6 +42,8 @@ const CASES: [advisory: string, scenario: string, variant: () => HostedVariant][
   ['ADV-reveal-wider-scopes', 'SCN-H-024', () => revealIgnoresScopes],
   ['ADV-reveal-revoked', 'SCN-H-024', revealShowsRevoked],
   ['ADV-reuse-revokes-family', 'SCN-H-058', reuseRevokesNothing],
+  ['ADV-unknown-key-4xx', 'SCN-H-023', () => mapReplies((r, request) => (/^\/v1\/auth\/api-keys\/[^/]+(\/reveal)?$/.test(pathOf(request)) && r.status === 404 ? json(500, { error: 'boom' }) : r))],
+  ['ADV-expires-in-matches-exp', 'SCN-H-027', () => mapAnswer('token_exchange', (b) => ({ ...b, expires_in: b.expires_in / 60 }))],
   ['ADV-refusal-4xx', 'SCN-H-058', () => mapReplies((r, request) => (at('/v1/auth/refresh')(request) && r.status === 401 ? json(500, { error: 'boom' }) : r))],
 ];
 

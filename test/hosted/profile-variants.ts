@@ -121,8 +121,24 @@ export const VALID: ValidRow<HostedVariant>[] = [
   ['a bulk add answers a count', bulkAnswersCount],
   ['update_entity answers {id, updated}', updateAnswersAck],
   ['the token responses leave scope out and write token_type "bearer"', scopeOmittedLowerCaseType],
+  // The credential part's mutation run (issue 27 item 5): a key answer's fields beyond id and key are not shown, nor the scope values beyond read and write.
+  ['key answers show only id, label and key (no scopes, workspace, dates or status)', { routes: (rs) => rs.map((route) => (['create_api_key', 'list_api_keys', 'reveal_api_key'].includes(route.operation) ? { ...route, handler: async (ctx) => keep(await route.handler(ctx), ['id', 'label', 'key']) } : route)) }],
+  ['create_api_key accepts and keeps scope values other than read and write', replaceHandler('create_api_key', async (ctx, original) => {
+    const scopes = ctx.body.scopes;
+    if (!Array.isArray(scopes) || !scopes.every((v) => typeof v === 'string') || scopes.every((v) => v === 'read' || v === 'write')) return original(ctx);
+    const { view, key } = await ctx.keys.issue({ label: String(ctx.body.label), scopes: scopes as never, workspaceId: ctx.principal!.workspaceId });
+    return json(201, { ...view, key });
+  })],
   ['keys show no createdAt and expiresAt', { routes: (rs) => rs.map((route) => (['create_api_key', 'list_api_keys'].includes(route.operation) ? { ...route, handler: async (ctx) => strip(await route.handler(ctx)) } : route)) }],
 ];
+
+/** Only the named fields kept in a key answer or in each key of a key list. */
+function keep(reply: Reply, fields: string[]): Reply {
+  const only = (k: any) => Object.fromEntries(fields.filter((f) => f in k).map((f) => [f, k[f]]));
+  const b = reply.body as any;
+  if (reply.status >= 300 || b === undefined) return reply;
+  return { ...reply, body: Array.isArray(b?.keys) ? { keys: b.keys.map(only) } : only(b) };
+}
 
 /** createdAt and expiresAt removed from a key answer or a key list. */
 function strip(reply: Reply): Reply {

@@ -167,6 +167,18 @@ export const ADVISORIES: readonly Advisory[] = [
     near: ['RFC6749-5.1', 'RFC8414-scopes_supported', 'RFC9728-scopes_supported'],
   },
   {
+    id: 'ADV-unknown-key-4xx',
+    expects: 'revoke_api_key and reveal_api_key of an id no key has answer a 4xx (404), not a 5xx',
+    reason: 'a 5xx says the service failed rather than found nothing; the hosted document shows no error status ("Errors … not shown"), so no sentence fixes the answer',
+    near: ['HOSTED-ENDPOINT-revoke_api_key', 'HOSTED-ENDPOINT-reveal_api_key'],
+  },
+  {
+    id: 'ADV-expires-in-matches-exp',
+    expects: "an access token's exp is expires_in seconds after the token response (within 5 minutes)",
+    reason: 'RFC 6749 §5.1 gives expires_in in seconds from the response, and RFC 7519 §4.1.4 makes exp the end of the token; but the hosted document leaves the unit of expires_in and the lifetime of an access token unsaid ("not shown")',
+    near: ['HOSTED-AUTH-5', 'RFC6749-5.1', 'RFC7519-4.1.4'],
+  },
+  {
     id: 'ADV-deleted-not-found',
     expects: 'a deleted conversation or entity, read by its id, answers 404 or 410',
     reason: 'the document shows no error statuses, and the official clients\' end-to-end suites accept a soft delete that still answers the entity',
