@@ -9,7 +9,7 @@
 // token endpoint answering a refused token with something other than a 4xx (ADV-refusal-4xx).
 import { randomBytes } from 'node:crypto';
 import { createLocalJWKSet, jwtVerify, type JWK } from 'jose';
-import type { Answer, Credential, HostedContext } from '../../src/profiles/hosted/context.js';
+import { NO_CREDENTIAL, type Answer, type Credential, type HostedContext } from '../../src/profiles/hosted/context.js';
 import { DISCOVERY } from '../../src/protocols/hosted/document.js';
 import { defineHostedScenario, type HostedScenario } from '../../src/profiles/hosted/scenario.js';
 import { check } from '../../src/engine/assert.js';
@@ -243,10 +243,11 @@ export const scenarios: HostedScenario[] = [
     clauses: UNKNOWN_REFRESH.cites,
     title: 'A refresh token the service never issued is refused; a reused one revokes its family (advisory)',
     asserts:
-      'POST /auth/refresh with a made-up refresh token: not 2xx and no access_token (a 5xx is an advisory). Then (skipped without an identity-provider token) exchanges, refreshes, ' +
+      'POST /auth/refresh with a made-up refresh token, and with none at all: not 2xx and no access_token (a 5xx is an advisory). Then (skipped without an identity-provider token) exchanges, refreshes, ' +
       'and presents the spent refresh token again (refused, as SCN-H-028 checks): that the refresh token and the access token issued by the rotation still work afterwards is an advisory (RFC 9700 §4.14.2).',
     async run(ctx) {
       tokenRefused(await refresh(ctx, `tck-${randomBytes(32).toString('base64url')}`), 'a refresh token the service never issued', UNKNOWN_REFRESH);
+      tokenRefused(await ctx.call('POST', '/auth/refresh', { as: NO_CREDENTIAL, body: { grant_type: 'refresh_token' } }), 'no refresh token at all', UNKNOWN_REFRESH);
       const first = await exchangeTokens(ctx, 'HOSTED-AUTH-5');
       const second = tokensOf(ctx, await refresh(ctx, first.refreshToken, first.credential), 'HOSTED-PAYLOAD-refresh_access_token');
       const again = await refresh(ctx, first.refreshToken);
@@ -292,6 +293,7 @@ export const scenarios: HostedScenario[] = [
       if (parts === undefined) ctx.note('the identity-provider token is not a JWT: only the garbage token was sent');
       else forgeries.push(...unsigned(real, parts), alteredSignature(real), ...(await otherKey(parts)));
       for (const f of forgeries) tokenRefused(await exchange(ctx, f.token), f.what, SUBJECT_FORGED);
+      tokenRefused(await ctx.call('POST', '/auth/exchange', { as: NO_CREDENTIAL, body: { grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange' } }), 'no subject token at all', SUBJECT_FORGED);
     },
   }),
 

@@ -179,6 +179,21 @@ async function revealBeyondReach(ctx: HostedContext, wide: { id: string; key: st
   check.advise('ADV-reveal-revoked').ok(!is2xx(r) && !r.text.includes(wide.key), `${r.request} answered ${said(r)} for a key revoked just before: the plaintext of a revoked key was revealed`, { expected: 'a refusal, no plaintext', actual: r.status });
 }
 
+/** Advisory (SCN-H-022): a key with the write scope only cannot create a key with read and write. */
+async function grantBeyondReach(ctx: HostedContext): Promise<void> {
+  const ws = ctx.target.workspaceId;
+  const inWs = ws !== undefined ? { workspaceId: ws } : {};
+  const made = await ctx.call('POST', '/auth/api-keys', { body: { label: uid('key'), scopes: ['write'], ...inWs } });
+  if (!(is2xx(made) && isObject(made.json) && typeof made.json.key === 'string' && typeof made.json.id === 'string')) {
+    return void ctx.note(`creating a key with the write scope only answered ${made.status}: granting a wider key was not tried`);
+  }
+  ctx.defer('DELETE', `/auth/api-keys/${encodeURIComponent(made.json.id)}`);
+  const writer = ctx.bearer(made.json.key, `the write-only API key created by call ${ctx.exchanges.length - 1}`);
+  const a = await ctx.call('POST', '/auth/api-keys', { as: writer, body: { label: uid('key'), scopes: ['read', 'write'], ...inWs } });
+  if (is2xx(a) && isObject(a.json) && typeof a.json.id === 'string') ctx.defer('DELETE', `/auth/api-keys/${encodeURIComponent(a.json.id)}`);
+  check.advise('ADV-grant-wider-scopes').ok(!is2xx(a), `${a.request} with ${writer.label} answered ${said(a)}: a key with the write scope only created a key with read and write`, { expected: 'a refusal', actual: a.status });
+}
+
 /** A GET every credential may make (the read endpoints, which any scope allows). */
 const works = async (ctx: HostedContext, as: Credential, path = '/conversations'): Promise<Answer> => ctx.call('GET', path, { as });
 
@@ -212,7 +227,8 @@ export const scenarios: HostedScenario[] = [
     title: 'Key creation returns {id, key} with the plaintext once; it works, and the list never shows it',
     asserts:
       'POST /auth/api-keys {label, scopes, workspaceId} answers {id, key}: key is "prefix_random" (the prefix of the run\'s key, when known) and works as a Bearer credential; ' +
-      'GET /auth/api-keys lists the key (by id) and shows neither its plaintext nor that of the run\'s key.',
+      'GET /auth/api-keys lists the key (by id) and shows neither its plaintext nor that of the run\'s key. ' +
+      'Advisory: a key with the write scope only cannot create a key with read and write.',
     async run(ctx) {
       const k = await newKey(ctx, 'HOSTED-PAYLOAD-create_api_key');
       const rule2 = check.by('HOSTED-AUTH-2', 'HOSTED-KEYSTATE-1');
@@ -241,6 +257,7 @@ export const scenarios: HostedScenario[] = [
           actual: '***',
         }));
       }
+      await grantBeyondReach(ctx);
     },
   }),
 

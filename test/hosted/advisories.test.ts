@@ -7,7 +7,7 @@ import { ADVISORIES } from '../../src/protocols/clauses/index.js';
 import { normalizeReport } from '../../src/report/load.js';
 import { runTck } from '../../src/run/run.js';
 import { at, combine, json, mapAnswer, mapReplies, pathOf, replaceHandler, startHostedVariant, type HostedVariant } from './profile-harness.js';
-import { bareChallenge, feedbackNeverShown, revealIgnoresScopes, revealShowsRevoked, reuseRevokesNothing, revokeAcrossWorkspaces, scopeRunTogether, softDeletes } from './attack-variants.js';
+import { bareChallenge, feedbackNeverShown, grantIgnoresScopes, revealIgnoresScopes, revealShowsRevoked, reuseRevokesNothing, revokeAcrossWorkspaces, scopeRunTogether, softDeletes } from './attack-variants.js';
 
 const to403 = mapReplies((r) => (r.status === 401 ? { ...r, status: 403 } : r));
 
@@ -44,6 +44,7 @@ const CASES: [advisory: string, scenario: string, variant: () => HostedVariant][
   ['ADV-reuse-revokes-family', 'SCN-H-058', reuseRevokesNothing],
   ['ADV-unknown-key-4xx', 'SCN-H-023', () => mapReplies((r, request) => (/^\/v1\/auth\/api-keys\/[^/]+(\/reveal)?$/.test(pathOf(request)) && r.status === 404 ? json(500, { error: 'boom' }) : r))],
   ['ADV-expires-in-matches-exp', 'SCN-H-027', () => mapAnswer('token_exchange', (b) => ({ ...b, expires_in: b.expires_in / 60 }))],
+  ['ADV-grant-wider-scopes', 'SCN-H-022', () => grantIgnoresScopes],
   ['ADV-refusal-4xx', 'SCN-H-058', () => mapReplies((r, request) => (at('/v1/auth/refresh')(request) && r.status === 401 ? json(500, { error: 'boom' }) : r))],
 ];
 

@@ -384,3 +384,6 @@ export function revealShowsRevoked(): HostedVariant {
     }),
   );
 }
+
+/** Advisory: create_api_key ignores the caller's scopes (a write-only key creates a read-write key). */
+export const grantIgnoresScopes = replaceHandler('create_api_key', (ctx, original) => original({ ...ctx, principal: { ...ctx.principal!, scopes: new Set(['read', 'write'] as const) } }));

@@ -7,7 +7,7 @@
 import type { Reply } from '../../src/servers/hosted/index.js';
 import type { FaultRow, ValidRow } from '../harness/power.js';
 import {
-  anyKeyOfTheRightForm, at, discoveryEdited, endpointWithoutAuth, json, jwksEdited, jwksWithoutTheSigningKey, mapAnswer, mapReplies, onlyLatestToken, pathOf, plaintextInList, refreshReusable, replaceHandler,
+  anyKeyOfTheRightForm, at, combine, discoveryEdited, endpointWithoutAuth, json, jwksEdited, jwksWithoutTheSigningKey, mapAnswer, mapReplies, onlyLatestToken, pathOf, plaintextInList, refreshReusable, replaceHandler,
   revealAcrossWorkspaces, revocationDelayed, snakeCase, tokensRefusedByGraph, withExtraFields, withoutRoute, type HostedVariant,
 } from './profile-harness.js';
 import {
@@ -129,8 +129,22 @@ export const VALID: ValidRow<HostedVariant>[] = [
     const { view, key } = await ctx.keys.issue({ label: String(ctx.body.label), scopes: scopes as never, workspaceId: ctx.principal!.workspaceId });
     return json(201, { ...view, key });
   })],
+  // The routes run's credential lines (issue 27 item 5): what the document leaves open about the key and token endpoints' requests.
+  ['create_api_key creates a key in any workspace it names', replaceHandler('create_api_key', (ctx, original) => {
+    const ws = ctx.body.workspaceId;
+    return original(typeof ws === 'string' && ws !== '' ? { ...ctx, principal: { ...ctx.principal!, workspaceId: ws } } : ctx);
+  })],
+  ['reveal ignores a workspaceId query', replaceHandler('reveal_api_key', (ctx, original) => original({ ...ctx, query: new URLSearchParams() }))],
+  ['the token endpoints read only the camelCase fields (refreshToken, subjectToken)', combine(
+    replaceHandler('refresh_access_token', (ctx, original) => original({ ...ctx, body: without(ctx.body, ['refresh_token']) })),
+    replaceHandler('token_exchange', (ctx, original) => original({ ...ctx, body: without(ctx.body, ['refresh_token', 'subject_token', 'idToken', 'id_token', 'identityToken', 'token']) })),
+  )],
+  ['the exchange ignores grant_type (no refresh_token grant at the token endpoint)', replaceHandler('token_exchange', (ctx, original) => original({ ...ctx, body: without(ctx.body, ['grant_type', 'grantType']) }))],
   ['keys show no createdAt and expiresAt', { routes: (rs) => rs.map((route) => (['create_api_key', 'list_api_keys'].includes(route.operation) ? { ...route, handler: async (ctx) => strip(await route.handler(ctx)) } : route)) }],
 ];
+
+/** A request body without the named fields. */
+const without = (body: Record<string, unknown>, names: string[]): Record<string, unknown> => Object.fromEntries(Object.entries(body).filter(([k]) => !names.includes(k)));
 
 /** Only the named fields kept in a key answer or in each key of a key list. */
 function keep(reply: Reply, fields: string[]): Reply {

@@ -179,6 +179,12 @@ export const ADVISORIES: readonly Advisory[] = [
     near: ['HOSTED-AUTH-5', 'RFC6749-5.1', 'RFC7519-4.1.4'],
   },
   {
+    id: 'ADV-grant-wider-scopes',
+    expects: 'a key cannot create a key with a scope it lacks (a write-only key creates no read-write key)',
+    reason: 'a key that grants what it lacks widens its own power; but the document leaves the meaning of each scope unsaid ("The meaning of each scope … not shown")',
+    near: ['HOSTED-PAYLOAD-create_api_key', 'HOSTED-AUTH-2'],
+  },
+  {
     id: 'ADV-deleted-not-found',
     expects: 'a deleted conversation or entity, read by its id, answers 404 or 410',
     reason: 'the document shows no error statuses, and the official clients\' end-to-end suites accept a soft delete that still answers the entity',
