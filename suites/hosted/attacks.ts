@@ -285,7 +285,7 @@ export const scenarios: HostedScenario[] = [
     title: 'The token exchange refuses subject tokens no trusted identity provider issued',
     asserts:
       "POST /auth/exchange with: a garbage string; and, from a real token of the run's identity provider (skipped without one), its claims unsigned (alg \"none\", \"None\", " +
-      "\"none\" with the signature kept), with the signature altered, signed by a key of the kit under the provider's kid and with its own jwk header. Each answer is not 2xx and holds no access_token.",
+      "\"none\" with the signature kept), with the signature altered, signed by a key of the kit under the provider's kid and with its own jwk header; and with no subject token at all. Each answer is not 2xx and holds no access_token.",
     async run(ctx) {
       const real = await idpToken(ctx);
       const parts = partsOf(real);
