@@ -7,14 +7,15 @@
 // The rule is that the request is not served (no 2xx) and changes nothing; RFC 6750 §3.1 says an
 // invalid token SHOULD be answered 401, which is an advisory (ADV-invalid-token-401), and so is a
 // token endpoint answering a refused token with something other than a 4xx (ADV-refusal-4xx).
+import { randomBytes } from 'node:crypto';
 import { createLocalJWKSet, jwtVerify, type JWK } from 'jose';
-import type { Answer, Credential, HostedContext } from '../../src/profiles/hosted/context.js';
+import { NO_CREDENTIAL, type Answer, type Credential, type HostedContext } from '../../src/profiles/hosted/context.js';
 import { DISCOVERY } from '../../src/protocols/hosted/document.js';
 import { defineHostedScenario, type HostedScenario } from '../../src/profiles/hosted/scenario.js';
 import { check } from '../../src/engine/assert.js';
 import { check2xx, is2xx, isObject, said } from '../support/http-answers.js';
 import { uid } from '../support/hosted-data.js';
-import { exchange, exchangeTokens, idpToken, publishedKeys, refresh, someAccessToken } from '../support/hosted-credentials.js';
+import { exchange, exchangeTokens, idpToken, publishedKeys, refresh, someAccessToken, tokensOf } from '../support/hosted-credentials.js';
 import { LEEWAY_SECONDS, alteredSignature, forgedCredential, nowSeconds, otherKey, partsOf, publicKeyAsSecret, unsigned, type Forgery, type Parts } from '../support/hosted-forgery.js';
 
 /** The sentences a refusal enforces, and the rule in words for the message. */
@@ -90,6 +91,10 @@ const REFRESH_AS_ACCESS: Rule = {
 const ACCESS_AS_REFRESH: Rule = {
   cites: ['HOSTED-AUTH-6', 'RFC6749-6'],
   says: 'the refresh operation takes the refresh token issued with the access token (rule 6; RFC 6749 §6), not the access token',
+};
+const UNKNOWN_REFRESH: Rule = {
+  cites: ['HOSTED-AUTH-6', 'RFC6749-6'],
+  says: 'the refresh operation validates the refresh token (RFC 6749 §6): one the service never issued yields no token',
 };
 const AUDIENCE: Rule = {
   cites: ['HOSTED-AUTH-5', 'RFC7519-4.1.3', 'RFC8725-3.9'],
@@ -233,6 +238,28 @@ export const scenarios: HostedScenario[] = [
   }),
 
   defineHostedScenario({
+    id: 'SCN-H-058',
+    group: 'credentials',
+    clauses: UNKNOWN_REFRESH.cites,
+    title: 'A refresh token the service never issued is refused; a reused one revokes its family (advisory)',
+    asserts:
+      'POST /auth/refresh with a made-up refresh token, and with none at all: not 2xx and no access_token (a 5xx is an advisory). Then (skipped without an identity-provider token) exchanges, refreshes, ' +
+      'and presents the spent refresh token again (refused, as SCN-H-028 checks): that the refresh token and the access token issued by the rotation still work afterwards is an advisory (RFC 9700 §4.14.2).',
+    async run(ctx) {
+      tokenRefused(await refresh(ctx, `tck-${randomBytes(32).toString('base64url')}`), 'a refresh token the service never issued', UNKNOWN_REFRESH);
+      tokenRefused(await ctx.call('POST', '/auth/refresh', { as: NO_CREDENTIAL, body: { grant_type: 'refresh_token' } }), 'no refresh token at all', UNKNOWN_REFRESH);
+      const first = await exchangeTokens(ctx, 'HOSTED-AUTH-5');
+      const second = tokensOf(ctx, await refresh(ctx, first.refreshToken, first.credential), 'HOSTED-PAYLOAD-refresh_access_token');
+      const again = await refresh(ctx, first.refreshToken);
+      check.by('HOSTED-AUTH-6').that(!is2xx(again), 'the spent refresh token, presented again, is refused', () => ({ message: `HOSTED-AUTH-6: rotation: the spent refresh token was accepted again (${again.request} answered ${said(again)})`, expected: 'a refusal', actual: again.status }));
+      const access = await ctx.call('GET', '/conversations', { as: second.credential });
+      check.advise('ADV-reuse-revokes-family').ok(!is2xx(access), `after the spent refresh token was presented again, ${access.request} with ${second.credential.label} (issued by the rotation) was still served (${said(access)})`, { expected: 'a refusal', actual: access.status });
+      const next = await refresh(ctx, second.refreshToken);
+      check.advise('ADV-reuse-revokes-family').ok(!is2xx(next), `after the spent refresh token was presented again, ${next.request} with the refresh token issued by the rotation answered ${said(next)}`, { expected: 'a refusal', actual: next.status });
+    },
+  }),
+
+  defineHostedScenario({
     id: 'SCN-H-055',
     group: 'credentials',
     clauses: AUDIENCE.cites,
@@ -258,7 +285,7 @@ export const scenarios: HostedScenario[] = [
     title: 'The token exchange refuses subject tokens no trusted identity provider issued',
     asserts:
       "POST /auth/exchange with: a garbage string; and, from a real token of the run's identity provider (skipped without one), its claims unsigned (alg \"none\", \"None\", " +
-      "\"none\" with the signature kept), with the signature altered, signed by a key of the kit under the provider's kid and with its own jwk header. Each answer is not 2xx and holds no access_token.",
+      "\"none\" with the signature kept), with the signature altered, signed by a key of the kit under the provider's kid and with its own jwk header; and with no subject token at all. Each answer is not 2xx and holds no access_token.",
     async run(ctx) {
       const real = await idpToken(ctx);
       const parts = partsOf(real);
@@ -266,6 +293,7 @@ export const scenarios: HostedScenario[] = [
       if (parts === undefined) ctx.note('the identity-provider token is not a JWT: only the garbage token was sent');
       else forgeries.push(...unsigned(real, parts), alteredSignature(real), ...(await otherKey(parts)));
       for (const f of forgeries) tokenRefused(await exchange(ctx, f.token), f.what, SUBJECT_FORGED);
+      tokenRefused(await ctx.call('POST', '/auth/exchange', { as: NO_CREDENTIAL, body: { grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange' } }), 'no subject token at all', SUBJECT_FORGED);
     },
   }),
 

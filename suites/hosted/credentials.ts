@@ -7,7 +7,8 @@ import { defineHostedScenario, type HostedScenario } from '../../src/profiles/ho
 import { check } from '../../src/engine/assert.js';
 import { check2xx, holds, is2xx, isObject, isRefusal, listItems, said } from '../support/http-answers.js';
 import { uid } from '../support/hosted-data.js';
-import { exchangeTokens, listKeys, madeUpCredentials, newKey, publishedKeys, refresh, someAccessToken, tokensOf } from '../support/hosted-credentials.js';
+import { LEEWAY_SECONDS, nowSeconds, partsOf } from '../support/hosted-forgery.js';
+import { exchangeTokens, listKeys, madeUpCredentials, newKey, publishedKeys, refresh, someAccessToken, tokensOf, type Tokens } from '../support/hosted-credentials.js';
 import { allEndpointRequests, send, type EndpointRequest } from '../support/hosted-endpoints.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -115,6 +116,84 @@ function workspaceOfList(a: Answer): string | undefined {
   return first === undefined ? undefined : String((first as Record<string, unknown>).workspaceId);
 }
 
+/** RFC 6749 §3.3: scope = scope-token *( SP scope-token ), scope-token = 1*( %x21 / %x23-5B / %x5D-7E ). */
+const SCOPE_SYNTAX = /^[\x21\x23-\x5B\x5D-\x7E]+(?: [\x21\x23-\x5B\x5D-\x7E]+)*$/;
+
+/** The scope values the service's metadata advertises (scopes_supported of either document), when it advertises any. */
+async function advertisedScopes(ctx: HostedContext): Promise<Set<string> | undefined> {
+  const found = new Set<string>();
+  let any = false;
+  for (const path of [DISCOVERY.authorizationServer, DISCOVERY.protectedResource]) {
+    const doc = await ctx.fetch(path);
+    if (doc.isJson && isObject(doc.json) && Array.isArray(doc.json.scopes_supported)) {
+      any = true;
+      for (const v of doc.json.scopes_supported) if (typeof v === 'string') found.add(v);
+    }
+  }
+  return any ? found : undefined;
+}
+
+/**
+ * The token_type and scope of a token response (RFC 6749 §5.1): token_type is REQUIRED and, since
+ * every credential is sent as Authorization: Bearer, is "Bearer" in any case; scope, when sent, is
+ * a string of space-delimited scope tokens (§3.3). Naming only advertised scopes is an advisory.
+ */
+function tokenResponseFields(t: Tokens, advertised: Set<string> | undefined): void {
+  const { body, answer } = t;
+  const type = body.token_type;
+  check.by('RFC6749-5.1', 'HOSTED-AUTH-BEARER').that(typeof type === 'string' && type.toLowerCase() === 'bearer', `${answer.operation}: the token response's token_type is "Bearer" (any case)`, () => ({
+    message: `${answer.operation} (${answer.request}): token_type is ${type === undefined ? 'missing' : JSON.stringify(type)}: a token response MUST hold token_type (RFC 6749 §5.1), here "Bearer" (matched case-insensitively), the scheme every credential of the service is sent with`,
+    expected: 'token_type "Bearer"',
+    actual: type ?? null,
+  }));
+  if (!('scope' in body)) return;
+  const scope = body.scope;
+  const wellFormed = typeof scope === 'string' && SCOPE_SYNTAX.test(scope);
+  check.by('RFC6749-5.1', 'RFC6749-3.3').that(wellFormed, `${answer.operation}: the token response's scope is a string of space-delimited scope tokens`, () => ({
+    message: `${answer.operation} (${answer.request}): scope is ${JSON.stringify(scope)}: the scope of a token response is a string of space-delimited scope tokens, such as "read write" (RFC 6749 §5.1, §3.3)`,
+    expected: 'a string such as "read write"',
+    actual: scope,
+  }));
+  if (advertised === undefined || !wellFormed) return;
+  const unknown = (scope as string).split(' ').filter((v) => !advertised.has(v));
+  check.advise('ADV-token-scope-advertised').ok(unknown.length === 0, `${answer.operation} (${answer.request}): scope "${String(scope)}" names ${unknown.map((v) => JSON.stringify(v)).join(', ')}, which the service's metadata does not advertise (scopes_supported: ${[...advertised].join(', ')})`, { expected: [...advertised], actual: scope });
+}
+
+/**
+ * The advisories of reveal (SCN-H-024), for a read-write key `wide` of the caller's workspace:
+ * a key of the read scope only cannot reveal it, and once revoked it is not revealed.
+ */
+async function revealBeyondReach(ctx: HostedContext, wide: { id: string; key: string }): Promise<void> {
+  const ws = ctx.target.workspaceId;
+  const made = await ctx.call('POST', '/auth/api-keys', { body: { label: uid('key'), scopes: ['read'], ...(ws !== undefined ? { workspaceId: ws } : {}) } });
+  if (is2xx(made) && isObject(made.json) && typeof made.json.key === 'string' && typeof made.json.id === 'string') {
+    ctx.defer('DELETE', `/auth/api-keys/${encodeURIComponent(made.json.id)}`);
+    const narrow = ctx.bearer(made.json.key, `the read-only API key created by call ${ctx.exchanges.length - 1}`);
+    const a = await ctx.call('GET', `/auth/api-keys/${encodeURIComponent(wide.id)}/reveal`, { as: narrow });
+    check.advise('ADV-reveal-wider-scopes').ok(!is2xx(a) && !a.text.includes(wide.key), `${a.request} with ${narrow.label} answered ${said(a)}: a key with the read scope only revealed a key with read and write`, { expected: 'a refusal, no plaintext', actual: a.status });
+  } else {
+    ctx.note(`creating a key with the read scope only answered ${made.status}: revealing a wider key was not tried`);
+  }
+  check2xx(await ctx.call('DELETE', `/auth/api-keys/${encodeURIComponent(wide.id)}`), 'HOSTED-AUTH-3');
+  const r = await ctx.call('GET', `/auth/api-keys/${encodeURIComponent(wide.id)}/reveal`);
+  check.advise('ADV-reveal-revoked').ok(!is2xx(r) && !r.text.includes(wide.key), `${r.request} answered ${said(r)} for a key revoked just before: the plaintext of a revoked key was revealed`, { expected: 'a refusal, no plaintext', actual: r.status });
+}
+
+/** Advisory (SCN-H-022): a key with the write scope only cannot create a key with read and write. */
+async function grantBeyondReach(ctx: HostedContext): Promise<void> {
+  const ws = ctx.target.workspaceId;
+  const inWs = ws !== undefined ? { workspaceId: ws } : {};
+  const made = await ctx.call('POST', '/auth/api-keys', { body: { label: uid('key'), scopes: ['write'], ...inWs } });
+  if (!(is2xx(made) && isObject(made.json) && typeof made.json.key === 'string' && typeof made.json.id === 'string')) {
+    return void ctx.note(`creating a key with the write scope only answered ${made.status}: granting a wider key was not tried`);
+  }
+  ctx.defer('DELETE', `/auth/api-keys/${encodeURIComponent(made.json.id)}`);
+  const writer = ctx.bearer(made.json.key, `the write-only API key created by call ${ctx.exchanges.length - 1}`);
+  const a = await ctx.call('POST', '/auth/api-keys', { as: writer, body: { label: uid('key'), scopes: ['read', 'write'], ...inWs } });
+  if (is2xx(a) && isObject(a.json) && typeof a.json.id === 'string') ctx.defer('DELETE', `/auth/api-keys/${encodeURIComponent(a.json.id)}`);
+  check.advise('ADV-grant-wider-scopes').ok(!is2xx(a), `${a.request} with ${writer.label} answered ${said(a)}: a key with the write scope only created a key with read and write`, { expected: 'a refusal', actual: a.status });
+}
+
 /** A GET every credential may make (the read endpoints, which any scope allows). */
 const works = async (ctx: HostedContext, as: Credential, path = '/conversations'): Promise<Answer> => ctx.call('GET', path, { as });
 
@@ -148,7 +227,8 @@ export const scenarios: HostedScenario[] = [
     title: 'Key creation returns {id, key} with the plaintext once; it works, and the list never shows it',
     asserts:
       'POST /auth/api-keys {label, scopes, workspaceId} answers {id, key}: key is "prefix_random" (the prefix of the run\'s key, when known) and works as a Bearer credential; ' +
-      'GET /auth/api-keys lists the key (by id) and shows neither its plaintext nor that of the run\'s key.',
+      'GET /auth/api-keys lists the key (by id) and shows neither its plaintext nor that of the run\'s key. ' +
+      'Advisory: a key with the write scope only cannot create a key with read and write.',
     async run(ctx) {
       const k = await newKey(ctx, 'HOSTED-PAYLOAD-create_api_key');
       const rule2 = check.by('HOSTED-AUTH-2', 'HOSTED-KEYSTATE-1');
@@ -177,6 +257,7 @@ export const scenarios: HostedScenario[] = [
           actual: '***',
         }));
       }
+      await grantBeyondReach(ctx);
     },
   }),
 
@@ -187,7 +268,7 @@ export const scenarios: HostedScenario[] = [
     title: 'Revoking a key takes effect on the very next request',
     asserts:
       'Creates a key and uses it (2xx); DELETE /auth/api-keys/{id} answers 2xx; the very next requests with the key (a read, then a creation) are refused (401 or 403), ' +
-      'and the creation made nothing.',
+      'and the creation made nothing. Advisory: revoking and revealing an id no key has answer a 4xx, not a 5xx.',
     async run(ctx) {
       const k = await newKey(ctx, 'HOSTED-PAYLOAD-create_api_key');
       check2xx(await works(ctx, k.credential), 'HOSTED-AUTH-3');
@@ -210,6 +291,11 @@ export const scenarios: HostedScenario[] = [
       }));
       const list = check2xx(await ctx.call('GET', '/conversations'), 'HOSTED-AUTH-3');
       rule3.that(!list.text.includes(userId), 'the refused creation with the revoked key created nothing', () => ({ message: 'HOSTED-AUTH-3: the refused creation with the revoked key created a conversation', expected: 'nothing created', actual: userId }));
+      // An id no key has, to revoke and to reveal: a 4xx (not found) rather than a 5xx is an advisory.
+      const none = encodeURIComponent(uid('no-such-key'));
+      for (const a of [await ctx.call('DELETE', `/auth/api-keys/${none}`), await ctx.call('GET', `/auth/api-keys/${none}/reveal`)]) {
+        check.advise('ADV-unknown-key-4xx').ok(a.status >= 400 && a.status < 500, `${a.request}, an id no key has, answered ${said(a)}: expected a 4xx (not found), not a failure of the service`, { expected: '4xx', actual: a.status });
+      }
     },
   }),
 
@@ -217,8 +303,11 @@ export const scenarios: HostedScenario[] = [
     id: 'SCN-H-024',
     group: 'credentials',
     clauses: ['HOSTED-AUTH-4', 'HOSTED-PAYLOAD-reveal_api_key'],
-    title: 'Reveal returns the plaintext of a key of the caller\'s workspace',
-    asserts: 'Creates a key; GET /auth/api-keys/{id}/reveal with the run\'s credential (same workspace) answers 2xx JSON holding the key\'s plaintext.',
+    title: 'Reveal returns the plaintext of a key of the caller\'s workspace (and, advisories, not of a wider or a revoked key)',
+    asserts:
+      'Creates a key; GET /auth/api-keys/{id}/reveal with the run\'s credential (same workspace) answers 2xx JSON holding the key\'s plaintext. Advisories: revealing that ' +
+      '(read-write) key with a key of the read scope only is refused and shows no plaintext (the meaning of scopes is not shown; a service that makes no read-only key is noted); ' +
+      'once the key is revoked, revealing it is refused and shows no plaintext.',
     async run(ctx) {
       const k = await newKey(ctx, 'HOSTED-PAYLOAD-create_api_key');
       const a = await ctx.call('GET', `/auth/api-keys/${encodeURIComponent(k.id)}/reveal`);
@@ -229,6 +318,7 @@ export const scenarios: HostedScenario[] = [
         expected: 'the plaintext',
         actual: a.json,
       }));
+      await revealBeyondReach(ctx, k);
     },
   }),
 
@@ -236,10 +326,11 @@ export const scenarios: HostedScenario[] = [
     id: 'SCN-H-025',
     group: 'credentials',
     clauses: ['HOSTED-AUTH-4'],
-    title: 'Reveal refuses a key of another workspace',
+    title: 'Reveal refuses a key of another workspace (and, advisory, revoke leaves it alone)',
     asserts:
       'Creates a key in the caller\'s workspace, and gets a key of another workspace (--other-api-key, else one created for a new workspace; skipped when neither works). ' +
-      'With the other workspace\'s key, revealing the first key is refused (403 or 404, or 401) and the answer does not hold its plaintext; revealing its own key works.',
+      'With the other workspace\'s key, revealing the first key is refused (403 or 404, or 401) and the answer does not hold its plaintext. ' +
+      'Advisory: asking, with it, to revoke the first key leaves that key working (the document binds reveal to the workspace, not revoke).',
     async run(ctx) {
       const mine = await newKey(ctx, 'HOSTED-PAYLOAD-create_api_key');
       const other = await otherWorkspace(ctx, mine);
@@ -252,6 +343,11 @@ export const scenarios: HostedScenario[] = [
         status: [401, 403, 404],
       }));
       if (![401, 403, 404].includes(across.status)) ctx.note(`reveal across workspaces answered ${across.status}`);
+      // The same key of another workspace asks to revoke the caller's key: that it still works is an advisory.
+      check2xx(await works(ctx, mine.credential), 'HOSTED-AUTH-2');
+      const revoke = await ctx.call('DELETE', `/auth/api-keys/${encodeURIComponent(mine.id)}`, { as: other.credential });
+      const after = await works(ctx, mine.credential);
+      check.advise('ADV-revoke-other-workspace').ok(!isRefusal(after), `after ${revoke.request} with ${other.via} (answered ${revoke.status}), the key of the caller's workspace it named no longer works: ${after.request} answered ${said(after)}`, { expected: 'the key still works', actual: after.status });
     },
   }),
 
@@ -406,7 +502,8 @@ export const scenarios: HostedScenario[] = [
     title: 'The exchange returns access_token, refresh_token and expires_in; the access token is a JWT verified by the published keys',
     asserts:
       'POST /auth/exchange with an identity-provider token (skipped without one) answers {access_token, refresh_token, expires_in}: two non-empty strings and a positive number; ' +
-      'the access token is a signed JWT that verifies (signature, exp, nbf) against /.well-known/jwks.json, and works as a Bearer credential.',
+      'the access token is a signed JWT that verifies (signature, exp, nbf) against /.well-known/jwks.json, and works as a Bearer credential. ' +
+      'Advisory: its exp is expires_in seconds after the response (RFC 6749 §5.1; the document leaves the unit open).',
     async run(ctx) {
       const t = await exchangeTokens(ctx, 'HOSTED-PAYLOAD-token_exchange');
       // silent: the unit of expires_in (a number of seconds by OAuth).
@@ -434,6 +531,11 @@ export const scenarios: HostedScenario[] = [
         actual: unverified!.message,
       }));
       check2xx(await works(ctx, t.credential), 'HOSTED-AUTH-5');
+      const exp = partsOf(t.accessToken)?.payload.exp;
+      if (typeof exp === 'number' && typeof t.expiresIn === 'number') {
+        const off = exp - (nowSeconds() + t.expiresIn);
+        check.advise('ADV-expires-in-matches-exp').ok(Math.abs(off) <= LEEWAY_SECONDS, `token exchange: the access token's exp (${new Date(exp * 1000).toISOString()}) is ${Math.round(off)} s away from expires_in (${t.expiresIn}) seconds after the response`, { expected: `exp about now + ${t.expiresIn} s`, actual: exp });
+      }
     },
   }),
 
@@ -456,6 +558,23 @@ export const scenarios: HostedScenario[] = [
       const again = await refresh(ctx, first.refreshToken);
       // silent: the status of a spent refresh token (400 invalid_grant by OAuth, or 401/403).
       rule6.that(again.status >= 400 && again.status < 500, 'the spent refresh token, presented again, is refused (4xx)', () => ({ message: `HOSTED-AUTH-6: rotation: the spent refresh token was accepted again (${again.request} answered ${said(again)})`, expected: '4xx', actual: again.status }));
+    },
+  }),
+
+  defineHostedScenario({
+    id: 'SCN-H-034',
+    group: 'credentials',
+    clauses: ['RFC6749-5.1', 'RFC6749-3.3', 'HOSTED-AUTH-BEARER'],
+    title: 'The token responses of the exchange and the refresh say token_type Bearer, and a well-formed scope when they give one',
+    asserts:
+      'Exchanges (skipped without an identity-provider token), then refreshes. Each answer holds token_type "Bearer" (any case; RFC 6749 §5.1 requires the member); ' +
+      'where it holds scope, that is a string of space-delimited scope tokens (RFC 6749 §3.3). A scope value the metadata\'s scopes_supported does not list is an advisory.',
+    async run(ctx) {
+      const advertised = await advertisedScopes(ctx);
+      const first = await exchangeTokens(ctx, 'HOSTED-PAYLOAD-token_exchange');
+      tokenResponseFields(first, advertised);
+      const second = tokensOf(ctx, await refresh(ctx, first.refreshToken, first.credential), 'HOSTED-PAYLOAD-refresh_access_token');
+      tokenResponseFields(second, advertised);
     },
   }),
 

@@ -60,7 +60,7 @@ function needIdp(ctx: HostedContext): () => Promise<string> {
   return ctx.target.idpToken;
 }
 
-interface Tokens {
+export interface Tokens {
   accessToken: string;
   refreshToken: string;
   expiresIn: unknown;

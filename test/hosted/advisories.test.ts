@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { ADVISORIES } from '../../src/protocols/clauses/index.js';
 import { normalizeReport } from '../../src/report/load.js';
 import { runTck } from '../../src/run/run.js';
-import { at, combine, json, mapReplies, replaceHandler, startHostedVariant, type HostedVariant } from './profile-harness.js';
-import { bareChallenge, feedbackNeverShown, softDeletes } from './attack-variants.js';
+import { at, combine, json, mapAnswer, mapReplies, pathOf, replaceHandler, startHostedVariant, type HostedVariant } from './profile-harness.js';
+import { bareChallenge, feedbackNeverShown, grantIgnoresScopes, revealIgnoresScopes, revealShowsRevoked, reuseRevokesNothing, revokeAcrossWorkspaces, scopeRunTogether, softDeletes } from './attack-variants.js';
 
 const to403 = mapReplies((r) => (r.status === 401 ? { ...r, status: 403 } : r));
 
@@ -37,6 +37,15 @@ const CASES: [advisory: string, scenario: string, variant: () => HostedVariant][
   ['ADV-deleted-not-found', 'SCN-H-016', softDeletes],
   ['ADV-deleted-gone-from-derived', 'SCN-H-016', searchKeepsDeleted],
   ['ADV-feedback-shown', 'SCN-H-017', () => feedbackNeverShown],
+  ['ADV-token-scope-advertised', 'SCN-H-034', () => scopeRunTogether],
+  ['ADV-revoke-other-workspace', 'SCN-H-025', () => revokeAcrossWorkspaces],
+  ['ADV-reveal-wider-scopes', 'SCN-H-024', () => revealIgnoresScopes],
+  ['ADV-reveal-revoked', 'SCN-H-024', revealShowsRevoked],
+  ['ADV-reuse-revokes-family', 'SCN-H-058', reuseRevokesNothing],
+  ['ADV-unknown-key-4xx', 'SCN-H-023', () => mapReplies((r, request) => (/^\/v1\/auth\/api-keys\/[^/]+(\/reveal)?$/.test(pathOf(request)) && r.status === 404 ? json(500, { error: 'boom' }) : r))],
+  ['ADV-expires-in-matches-exp', 'SCN-H-027', () => mapAnswer('token_exchange', (b) => ({ ...b, expires_in: b.expires_in / 60 }))],
+  ['ADV-grant-wider-scopes', 'SCN-H-022', () => grantIgnoresScopes],
+  ['ADV-refusal-4xx', 'SCN-H-058', () => mapReplies((r, request) => (at('/v1/auth/refresh')(request) && r.status === 401 ? json(500, { error: 'boom' }) : r))],
 ];
 
 async function runOne(variant: HostedVariant, id: string, advisories: 'report' | 'fail') {
@@ -61,7 +70,7 @@ describe('every hosted advisory can fail', () => {
   it('the variants cover every advisory the hosted scenarios name, and each is in the table', () => {
     const dir = new URL('../../suites/hosted/', import.meta.url);
     const named = new Set(readdirSync(dir).flatMap((f) => [...readFileSync(new URL(f, dir), 'utf8').matchAll(/check\.advise\('(ADV-[a-z0-9-]+)'\)/g)].map((m) => m[1]!)));
-    expect([...named].sort()).toEqual(CASES.map((c) => c[0]).sort());
+    expect([...named].sort()).toEqual([...new Set(CASES.map((c) => c[0]))].sort());
     const table = new Set(ADVISORIES.map((a) => a.id));
     expect([...named].filter((id) => !table.has(id))).toEqual([]);
   });

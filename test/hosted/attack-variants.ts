@@ -307,3 +307,83 @@ export const bulkAnswersCount = mapAnswer('bulk_add_messages', (b) => ({ convers
 
 /** update_entity answers an acknowledgement, not the entity. */
 export const updateAnswersAck = mapAnswer('update_entity', (b) => ({ id: b.id, updated: true }));
+
+// ------------------------------------------------------------------ survivors of the credential mutation run (issue 27 item 5)
+// Written before SCN-H-034 and SCN-H-058 and the advisories added to SCN-H-024 and SCN-H-025, each from a rule a mutant of
+// credentials.ts or oauth.ts broke with no scenario failing.
+
+/** The token responses of both endpoints edited (the exchange's, and the refresh's). */
+const tokenAnswers = (edit: (body: any) => unknown): HostedVariant => combine(mapAnswer('token_exchange', edit), mapAnswer('refresh_access_token', edit));
+
+/** The exchange answers without token_type (RFC 6749 §5.1 requires it). */
+export const exchangeWithoutTokenType = mapAnswer('token_exchange', ({ token_type: _t, ...rest }) => rest);
+/** The refresh answers token_type "JWT" (the kind of token, not how it is used). */
+export const refreshTokenTypeJwt = mapAnswer('refresh_access_token', (b) => ({ ...b, token_type: 'JWT' }));
+/** The token responses give scope as a JSON array instead of a space-delimited string. */
+export const scopeAsArray = tokenAnswers((b) => ({ ...b, scope: String(b.scope).split(' ') }));
+/** Valid: the token responses leave scope out and write token_type in lower case. */
+export const scopeOmittedLowerCaseType = tokenAnswers(({ scope: _s, ...b }) => ({ ...b, token_type: 'bearer' }));
+/** Advisory: the scope runs the scopes together ("readwrite"), a value no metadata advertises. */
+export const scopeRunTogether = tokenAnswers((b) => ({ ...b, scope: String(b.scope).replace(/ /g, '') }));
+
+/** A refresh token the service never issued is answered with a fresh pair. */
+export function unknownRefreshTokenServed(): HostedVariant {
+  const issued = new Set<string>();
+  const remember = (reply: Reply): Reply => {
+    const token = (reply.body as { refresh_token?: unknown } | undefined)?.refresh_token;
+    if (typeof token === 'string') issued.add(token);
+    return reply;
+  };
+  return combine(
+    replaceHandler('token_exchange', async (ctx, original) => remember(await original(ctx))),
+    replaceHandler('refresh_access_token', async (ctx, original) => {
+      const given = bodyToken(ctx.body, ['refreshToken', 'refresh_token']);
+      return remember(given !== undefined && !issued.has(given) ? await pairFor(ctx, 'tck-unknown', undefined) : await original(ctx));
+    }),
+  );
+}
+
+/** Advisory: a reused refresh token is refused, but its family (the rotation's tokens) is not revoked. */
+export function reuseRevokesNothing(): HostedVariant {
+  const spent = new Set<string>();
+  return replaceHandler('refresh_access_token', async (ctx, original) => {
+    const given = bodyToken(ctx.body, ['refreshToken', 'refresh_token']);
+    // The reference never sees the reuse, so it revokes nothing.
+    if (given !== undefined && spent.has(given)) return json(401, { error: 'the refresh token was already used' });
+    const reply = await original(ctx);
+    if (given !== undefined && reply.status === 200) spent.add(given);
+    return reply;
+  });
+}
+
+/** The workspace a key belongs to (whichever it is). */
+const ownerOf = (ctx: RouteContext, id: string): string | undefined => [...ctx.keys.workspaces].find((ws) => ctx.keys.list(ws).some((k) => k.id === id));
+
+/** Advisory: revoke ignores the workspace: a key of one workspace revokes a key of another. */
+export const revokeAcrossWorkspaces = replaceHandler('revoke_api_key', (ctx, original) => {
+  const workspaceId = ownerOf(ctx, ctx.params.id!) ?? ctx.principal!.workspaceId;
+  return original({ ...ctx, principal: { ...ctx.principal!, workspaceId } });
+});
+
+/** Advisory: reveal ignores the caller's scopes (a read-only key reveals a read-write key). */
+export const revealIgnoresScopes = replaceHandler('reveal_api_key', (ctx, original) => original({ ...ctx, principal: { ...ctx.principal!, scopes: new Set(['read', 'write'] as const) } }));
+
+/** Advisory: reveal answers the plaintext of a revoked key (kept from its creation). */
+export function revealShowsRevoked(): HostedVariant {
+  const plaintexts = new Map<string, string>();
+  return combine(
+    mapAnswer('create_api_key', (b) => {
+      plaintexts.set(b.id, b.key);
+      return b;
+    }),
+    replaceHandler('reveal_api_key', async (ctx, original) => {
+      const reply = await original(ctx);
+      const key = plaintexts.get(ctx.params.id!);
+      const revoked = ctx.keys.list(ctx.principal!.workspaceId).some((k) => k.id === ctx.params.id && k.status === 'revoked');
+      return revoked && key !== undefined ? json(200, { id: ctx.params.id, key }) : reply;
+    }),
+  );
+}
+
+/** Advisory: create_api_key ignores the caller's scopes (a write-only key creates a read-write key). */
+export const grantIgnoresScopes = replaceHandler('create_api_key', (ctx, original) => original({ ...ctx, principal: { ...ctx.principal!, scopes: new Set(['read', 'write'] as const) } }));

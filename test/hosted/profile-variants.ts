@@ -7,13 +7,14 @@
 import type { Reply } from '../../src/servers/hosted/index.js';
 import type { FaultRow, ValidRow } from '../harness/power.js';
 import {
-  anyKeyOfTheRightForm, at, discoveryEdited, endpointWithoutAuth, json, jwksEdited, jwksWithoutTheSigningKey, mapAnswer, mapReplies, onlyLatestToken, pathOf, plaintextInList, refreshReusable, replaceHandler,
+  anyKeyOfTheRightForm, at, combine, discoveryEdited, endpointWithoutAuth, json, jwksEdited, jwksWithoutTheSigningKey, mapAnswer, mapReplies, onlyLatestToken, pathOf, plaintextInList, refreshReusable, replaceHandler,
   revealAcrossWorkspaces, revocationDelayed, snakeCase, tokensRefusedByGraph, withExtraFields, withoutRoute, type HostedVariant,
 } from './profile-harness.js';
 import {
   accessTokenRefreshes, bareChallenge, bulkAnswersCount, bulkKeepsTwenty, conversationDeleteHidesOnly, conversationDeleteIgnored, deletedEntityStaysInGraph, embeddedJwkTrusted,
   entityDeleteIgnored, exchangeDecodesOnly, exchangeIgnoresExpiry, exchangeRefusesWith400, exchangeTakesOpaqueTokens, expiryNotChecked, feedbackNeverShown, feedbackOnAnotherEntity,
   feedbackOverwritesDescription, graphEdgesRenamed, idpTokensAccepted, keyListIgnoresQuery, keysOfEveryWorkspaceListed, mergeLinkHidden, mergeLosesTarget, publicKeyAsHmacSecret,
+  exchangeWithoutTokenType, refreshTokenTypeJwt, scopeAsArray, scopeOmittedLowerCaseType, unknownRefreshTokenServed,
   refreshTokensAsBearer, schemeCaseSensitive, softDeletes, unusableAlgorithmIs400, tokensDecodedNotVerified, twoChallenges, unauthorizedWithApiKeyChallenge, unauthorizedWithoutChallenge, unsignedTokensAccepted,
   unsignedTokensWriteAnyway, updateAnswersAck, updateNotStored,
 } from './attack-variants.js';
@@ -78,6 +79,11 @@ export const FAULTS: FaultRow<HostedVariant>[] = [
   ['SCN-H-056', 'the exchange decodes the subject token without verifying it', exchangeDecodesOnly, /^POST \/v1\/auth\/exchange with an unsigned JWT \(alg "none"\) answered 200 with an access_token: .*RFC 8693 §2\.2\.2/],
   ['SCN-H-056', 'the exchange takes an opaque subject token', exchangeTakesOpaqueTokens, /^POST \/v1\/auth\/exchange with a garbage string answered 200 with an access_token/],
   ['SCN-H-057', "the exchange ignores the subject token's exp", exchangeIgnoresExpiry, /^POST \/v1\/auth\/exchange with an identity provider's token past its exp answered 200 with an access_token: .*RFC 7519 §4\.1\.4/],
+  // … and the rules the credential part's mutation run found unchecked (issue 27 item 5).
+  ['SCN-H-034', 'the exchange answers without token_type', exchangeWithoutTokenType, /^token_exchange \(POST \/v1\/auth\/exchange\): token_type is missing: a token response MUST hold token_type \(RFC 6749 §5\.1\), here "Bearer"/],
+  ['SCN-H-034', 'the refresh answers token_type "JWT"', refreshTokenTypeJwt, /^refresh_access_token \(POST \/v1\/auth\/refresh\): token_type is "JWT": a token response MUST hold token_type/],
+  ['SCN-H-034', 'the token responses give scope as a JSON array', scopeAsArray, /^token_exchange \(POST \/v1\/auth\/exchange\): scope is \["read","write"\]: the scope of a token response is a string of space-delimited scope tokens/],
+  ['SCN-H-058', 'a refresh token the service never issued is answered with new tokens', unknownRefreshTokenServed(), /^POST \/v1\/auth\/refresh with a refresh token the service never issued answered 200 with an access_token: .*RFC 6749 §6/],
   ['SCN-H-040', 'the resource metadata names /v1 as the resource', discoveryEdited('/.well-known/oauth-protected-resource', (d) => ({ ...d, resource: `${d.resource}/v1` })), /^RFC9728-resource: .*resource must be the identifier the metadata URL was made from/],
   ['SCN-H-041', 'the server metadata lacks response_types_supported', discoveryEdited('/.well-known/oauth-authorization-server', ({ response_types_supported: _r, ...d }) => d), /^RFC8414-response_types_supported: .*REQUIRED member response_types_supported is missing/],
   ['SCN-H-042', 'the JWKS publishes private key material', jwksEdited((keys) => keys.map((k) => ({ ...k, d: 'c2VjcmV0' }))), /^HOSTED-DISCOVERY-3: .*publishes private key material \(d\)/],
@@ -114,8 +120,39 @@ export const VALID: ValidRow<HostedVariant>[] = [
   ['graph edges are {id, from, to, label}', graphEdgesRenamed],
   ['a bulk add answers a count', bulkAnswersCount],
   ['update_entity answers {id, updated}', updateAnswersAck],
+  ['the token responses leave scope out and write token_type "bearer"', scopeOmittedLowerCaseType],
+  // The credential part's mutation run (issue 27 item 5): a key answer's fields beyond id and key are not shown, nor the scope values beyond read and write.
+  ['key answers show only id, label and key (no scopes, workspace, dates or status)', { routes: (rs) => rs.map((route) => (['create_api_key', 'list_api_keys', 'reveal_api_key'].includes(route.operation) ? { ...route, handler: async (ctx) => keep(await route.handler(ctx), ['id', 'label', 'key']) } : route)) }],
+  ['create_api_key accepts and keeps scope values other than read and write', replaceHandler('create_api_key', async (ctx, original) => {
+    const scopes = ctx.body.scopes;
+    if (!Array.isArray(scopes) || !scopes.every((v) => typeof v === 'string') || scopes.every((v) => v === 'read' || v === 'write')) return original(ctx);
+    const { view, key } = await ctx.keys.issue({ label: String(ctx.body.label), scopes: scopes as never, workspaceId: ctx.principal!.workspaceId });
+    return json(201, { ...view, key });
+  })],
+  // The routes run's credential lines (issue 27 item 5): what the document leaves open about the key and token endpoints' requests.
+  ['create_api_key creates a key in any workspace it names', replaceHandler('create_api_key', (ctx, original) => {
+    const ws = ctx.body.workspaceId;
+    return original(typeof ws === 'string' && ws !== '' ? { ...ctx, principal: { ...ctx.principal!, workspaceId: ws } } : ctx);
+  })],
+  ['reveal ignores a workspaceId query', replaceHandler('reveal_api_key', (ctx, original) => original({ ...ctx, query: new URLSearchParams() }))],
+  ['the token endpoints read only the camelCase fields (refreshToken, subjectToken)', combine(
+    replaceHandler('refresh_access_token', (ctx, original) => original({ ...ctx, body: without(ctx.body, ['refresh_token']) })),
+    replaceHandler('token_exchange', (ctx, original) => original({ ...ctx, body: without(ctx.body, ['refresh_token', 'subject_token', 'idToken', 'id_token', 'identityToken', 'token']) })),
+  )],
+  ['the exchange ignores grant_type (no refresh_token grant at the token endpoint)', replaceHandler('token_exchange', (ctx, original) => original({ ...ctx, body: without(ctx.body, ['grant_type', 'grantType']) }))],
   ['keys show no createdAt and expiresAt', { routes: (rs) => rs.map((route) => (['create_api_key', 'list_api_keys'].includes(route.operation) ? { ...route, handler: async (ctx) => strip(await route.handler(ctx)) } : route)) }],
 ];
+
+/** A request body without the named fields. */
+const without = (body: Record<string, unknown>, names: string[]): Record<string, unknown> => Object.fromEntries(Object.entries(body).filter(([k]) => !names.includes(k)));
+
+/** Only the named fields kept in a key answer or in each key of a key list. */
+function keep(reply: Reply, fields: string[]): Reply {
+  const only = (k: any) => Object.fromEntries(fields.filter((f) => f in k).map((f) => [f, k[f]]));
+  const b = reply.body as any;
+  if (reply.status >= 300 || b === undefined) return reply;
+  return { ...reply, body: Array.isArray(b?.keys) ? { keys: b.keys.map(only) } : only(b) };
+}
 
 /** createdAt and expiresAt removed from a key answer or a key list. */
 function strip(reply: Reply): Reply {

@@ -47,6 +47,8 @@ export const RFC_SENTENCES: readonly Sentence[] = rfc([
   ['RFC7515-5.2', 'RFC 7515 §5.2', undefined, 'a JWS is valid only when its signature verifies with the expected key and algorithm'],
   // RFC 6749: OAuth 2.0
   ['RFC6749-1.5', 'RFC 6749 §1.5', undefined, 'a refresh token is presented only to the authorization server to get access tokens, never to a resource server'],
+  ['RFC6749-3.3', 'RFC 6749 §3.3', undefined, 'a scope is a list of space-delimited, case-sensitive scope tokens, each one or more printable characters other than space, double quote and backslash'],
+  ['RFC6749-5.1', 'RFC 6749 §5.1', 'REQUIRED', 'a successful token response holds access_token and token_type (matched case-insensitively); its scope, when sent, is the scope of the access token'],
   ['RFC6749-6', 'RFC 6749 §6', undefined, 'a refresh request carries a refresh token, which the server validates; an access token is not one'],
   // RFC 8693: OAuth 2.0 Token Exchange
   ['RFC8693-2.2.2', 'RFC 8693 §2.2.2', undefined, 'a subject_token that is not valid (not issued by a trusted party, expired, unsigned) is answered with an error (invalid_request), not a token'],

