@@ -175,7 +175,6 @@ interface ConversationAttrs {
 // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent over HTTP: every answer is serialized, so a copy and the value itself look alike to a client; no caller passes undefined
 const copy = <T>(value: T): T => (value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T));
 
-// Stryker disable next-line BlockStatement: silent point entity-extraction: over the bridge only the types of entities extracted from messages pass through splitType, and which type an extracted entity gets is the server's
 function isEntityType(value: string): value is EntityType {
   return (ENTITY_TYPES as readonly string[]).includes(value);
 }
@@ -540,9 +539,9 @@ export class HostedStore extends MemoryStore {
       e.name = input.name;
       e.type = bridge;
       e.description = input.description ?? null;
-      // Stryker disable next-line LogicalOperator: silent point entity-extraction: the entities a service makes by itself from message content, and how an add_entity of the same name meets them, are the server's (a service that extracts none is valid)
+      // Stryker disable next-line LogicalOperator: equivalent over HTTP: with a bridge type there is no hosted type, so these give undefined where the reference gives null, and an optional field omitted or null is the same answer (BRIDGE-GENERAL-4); a hosted type comes only from the REST routes or extraction
       e.subtype = input.subtype ?? hosted ?? null;
-      // Stryker disable next-line ConditionalExpression,EqualityOperator: silent point entity-extraction: the entities a service makes by itself from message content, and how an add_entity of the same name meets them, are the server's (a service that extracts none is valid)
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: outside the mutation run: the hosted (non-bridge) type of an entity is read only by the REST routes (restType, the REST type filter)
       if (hosted === undefined) this.entityHostedType.delete(claimed);
       else this.entityHostedType.set(claimed, hosted);
       return this.entityView(claimed);
@@ -606,9 +605,9 @@ export class HostedStore extends MemoryStore {
       description: e.description ?? null,
       // Stryker disable next-line LogicalOperator: outside the mutation run: the REST view of an entity is read only by the REST routes; the bridge answers the stored entity itself (bridgeEntity)
       embedding: copy(e.embedding ?? null),
-      // Stryker disable next-line LogicalOperator: outside the mutation run: the REST view of an entity is read only by the REST routes; the bridge answers the stored entity itself (bridgeEntity)
+      // Stryker disable next-line LogicalOperator: outside the mutation run: the REST view of an entity is read only by the REST routes; the bridge answers the stored entity itself (bridgeEntity); get_entity_provenance reads these names too, which is silent point influence-reading
       canonicalName: e.canonical_name ?? null,
-      // Stryker disable next-line ArrayDeclaration: outside the mutation run: the REST view of an entity is read only by the REST routes; the bridge answers the stored entity itself (bridgeEntity)
+      // Stryker disable next-line ArrayDeclaration: outside the mutation run: the REST view of an entity is read only by the REST routes; the bridge answers the stored entity itself (bridgeEntity); get_entity_provenance reads these names too, which is silent point influence-reading
       aliases: [...rec.aliases],
       // Stryker disable next-line LogicalOperator: outside the mutation run: the REST view of an entity is read only by the REST routes; the bridge answers the stored entity itself (bridgeEntity)
       feedback: copy(this.entityFeedback.get(id)?.feedback ?? null),
