@@ -417,12 +417,8 @@ export class HostedStore extends MemoryStore {
     const { messages } = this.conversationWithMessages(id, limit);
     // Stryker disable next-line ArrowFunction,StringLiteral: outside the mutation run: the entities and steps of a context are read only by the REST route of the context; get_context answers reflections, observations and recent messages
     const text = messages.map((m) => m.content).join('\n');
-    // Stryker disable next-line MethodExpression,ArrayDeclaration: outside the mutation run: the entities and steps of a context are read only by the REST route of the context; get_context answers reflections, observations and recent messages
-    const entities = [...this.entities.values()]
-      // Stryker disable next-line ArrowFunction,MethodExpression,ArrayDeclaration,ConditionalExpression,LogicalOperator: outside the mutation run: the entities and steps of a context are read only by the REST route of the context; get_context answers reflections, observations and recent messages
-      .filter((r) => [r.entity.name, r.entity.canonical_name, ...r.aliases].some((n) => n != null && mentions(text, n)))
-      // Stryker disable next-line ArrowFunction: outside the mutation run: the entities and steps of a context are read only by the REST route of the context; get_context answers reflections, observations and recent messages
-      .map((r) => this.entityView(r.entity.id));
+    // Stryker disable next-line MethodExpression,ArrayDeclaration,ArrowFunction,ConditionalExpression,LogicalOperator: outside the mutation run: the entities and steps of a context are read only by the REST route of the context; get_context answers reflections, observations and recent messages
+    const entities = [...this.entities.values()].filter((r) => [r.entity.name, r.entity.canonical_name, ...r.aliases].some((n) => n != null && mentions(text, n))).map((r) => this.entityView(r.entity.id));
     return {
       conversationId: id, reflections: this.reflections(id), observations: this.observations(id), recentMessages: messages,
       // Stryker disable next-line MethodExpression,UnaryOperator: outside the mutation run: the entities and steps of a context are read only by the REST route of the context; get_context answers reflections, observations and recent messages
@@ -478,9 +474,8 @@ export class HostedStore extends MemoryStore {
    * the entities named most often).
    */
   reflections(id: string): ReflectionView[] {
-    const out: ReflectionView[] = this.tracesOf(id)
-      // Stryker disable next-line ArrowFunction,ConditionalExpression: silent point observations-generated: whether observations and reflections exist and what they say is the server's (SPEC-V5-5.2.2: they MAY be empty; no sentence states their content, windows, order or number)
-      .filter((t) => t.completed_at != null)
+    // Stryker disable next-line ArrowFunction,ConditionalExpression: silent point observations-generated: whether observations and reflections exist and what they say is the server's (SPEC-V5-5.2.2: they MAY be empty; no sentence states their content, windows, order or number)
+    const out: ReflectionView[] = this.tracesOf(id).filter((t) => t.completed_at != null)
       .map((t) => ({
         // Stryker disable next-line StringLiteral: silent point observations-generated: whether observations and reflections exist and what they say is the server's (SPEC-V5-5.2.2: they MAY be empty; no sentence states their content, windows, order or number)
         id: derivedId('reflection', id, t.id), conversationId: id, createdAt: t.completed_at!,
@@ -566,12 +561,8 @@ export class HostedStore extends MemoryStore {
 
   /** Names of stored entities that `text` mentions (name, canonical name or a merged name). */
   protected entitiesNamedIn(text: string): string[] {
-    // Stryker disable next-line MethodExpression,ArrayDeclaration: silent point observations-generated: whether observations and reflections exist and what they say is the server's (SPEC-V5-5.2.2: they MAY be empty; no sentence states their content, windows, order or number)
-    return [...this.entities.values()]
-      // Stryker disable next-line ArrowFunction,MethodExpression,ArrayDeclaration,ConditionalExpression,LogicalOperator: silent point observations-generated: whether observations and reflections exist and what they say is the server's (SPEC-V5-5.2.2: they MAY be empty; no sentence states their content, windows, order or number)
-      .filter((r) => [r.entity.name, r.entity.canonical_name, ...r.aliases].some((n) => n != null && mentions(text, n)))
-      // Stryker disable next-line ArrowFunction: silent point observations-generated: whether observations and reflections exist and what they say is the server's (SPEC-V5-5.2.2: they MAY be empty; no sentence states their content, windows, order or number)
-      .map((r) => r.entity.name);
+    // Stryker disable next-line MethodExpression,ArrayDeclaration,ArrowFunction,ConditionalExpression,LogicalOperator: silent point observations-generated: whether observations and reflections exist and what they say is the server's (SPEC-V5-5.2.2: they MAY be empty; no sentence states their content, windows, order or number)
+    return [...this.entities.values()].filter((r) => [r.entity.name, r.entity.canonical_name, ...r.aliases].some((n) => n != null && mentions(text, n))).map((r) => r.entity.name);
   }
 
   /** Adds the entities named in `text` that the store does not hold yet (by any name, ignoring case). */
@@ -833,10 +824,8 @@ export class HostedStore extends MemoryStore {
     const { steps: _steps, ...summary } = traceView(trace);
     // Stryker disable next-line MethodExpression,ArrayDeclaration,ArrowFunction,ConditionalExpression,EqualityOperator,StringLiteral: silent point influence-reading: which entities a step influenced and which steps explain an entity is the server's reading (SPEC-V5-5.4.2, SPEC-V5-5.4.4 name no rule)
     const text = [step.reasoning, step.actionTaken, step.result].filter((t): t is string => t !== null).join('\n');
-    // Stryker disable next-line MethodExpression,ArrayDeclaration: silent point influence-reading: which entities a step influenced and which steps explain an entity is the server's reading (SPEC-V5-5.4.2, SPEC-V5-5.4.4 name no rule)
-    const influenced = [...this.entities.values()]
-      // Stryker disable next-line ArrowFunction,MethodExpression,ArrayDeclaration,ConditionalExpression,LogicalOperator,EqualityOperator,StringLiteral: silent point influence-reading: which entities a step influenced and which steps explain an entity is the server's reading (SPEC-V5-5.4.2, SPEC-V5-5.4.4 name no rule)
-      .filter((r) => [r.entity.name, r.entity.canonical_name, ...r.aliases].some((n) => n != null && n.trim() !== '' && mentions(text, n)))
+    // Stryker disable next-line MethodExpression,ArrayDeclaration,ArrowFunction,ConditionalExpression,LogicalOperator,EqualityOperator,StringLiteral: silent point influence-reading: which entities a step influenced and which steps explain an entity is the server's reading (SPEC-V5-5.4.2, SPEC-V5-5.4.4 name no rule)
+    const influenced = [...this.entities.values()].filter((r) => [r.entity.name, r.entity.canonical_name, ...r.aliases].some((n) => n != null && n.trim() !== '' && mentions(text, n)))
       .map((r) => this.entityView(r.entity.id));
     // Stryker disable next-line MethodExpression,ArrowFunction,ConditionalExpression,EqualityOperator,StringLiteral: outside the mutation run: the explanation, the previous steps and the trace summary are read only by the REST route of a step's explanation (routes.ts); explain_step answers the step, its tool calls and influenced entities
     return { ...step, influencedEntities: influenced, step, trace: summary, previousSteps, explanation: parts.filter((p) => p !== undefined).join(' ') };
