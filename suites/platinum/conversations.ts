@@ -2,6 +2,7 @@
 // shared with the core methods. The established tests are weak (SCN-P-001 cannot pass and accepts a
 // null user_id, SCN-P-002 asserts only a list); these check the sentences, with dozens of items
 // where a limit or a default could hide, and read Platinum writes through the core methods.
+import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { check } from '../../src/engine/assert.js';
 import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
@@ -90,9 +91,13 @@ export const scenarios: Scenario[] = [
     clauses: [v5('5.1.2')],
     title: 'list_conversations returns the conversations the caller can see, newest first',
     asserts:
-      'Creates three conversations; list_conversations(limit=10) holds all three and its created_at never increases ' +
+      'Starts a session of a fresh UUID with the core add_message (whether it is listed is silent, but the list must ' +
+      'still be answered), then creates three conversations; list_conversations(limit=10) holds all three and its created_at never increases ' +
       'along the list; with limit=2 at most two come back.',
     async run({ bridge, check }) {
+      // A session the core methods started (found by mutation testing: a server that reads the Platinum
+      // attributes of every session failed here with 500). Whether it is listed is silent.
+      await bridge.add_message({ session_id: randomUUID(), role: 'user', content: 'a core session beside the Platinum conversations' });
       const made = [await newConversation(bridge, 'tck-list-1'), await newConversation(bridge, 'tck-list-2'), await newConversation(bridge, 'tck-list-3')];
       const list = await bridge.list_conversations({ limit: 10 });
       includesAll([v5('5.1.2')], ids(list), ids(made), 'list_conversations(limit=10) after creating 3');
@@ -201,6 +206,45 @@ export const scenarios: Scenario[] = [
       }
       const still = await bridge.get_entity({ entity_id: entity.id });
       check.by(V3('delete_conversation'), 'SPEC-5.5.3').equal(still.id, entity.id, `get_entity("Orinoco Basin") after deleting a conversation that named it: entities outlive conversations`);
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-P-125',
+    tier: 'platinum',
+    group: 'conversations',
+    clauses: [V3('clear_all_data'), v5('5.1.2'), ENDPOINT('get_conversation_metadata'), v5('5.3.3'), V3('get_entity_graph')],
+    title: 'clear_all_data deletes the Platinum data too: conversations, their messages, entities and SAME_AS links',
+    asserts:
+      'Creates 12 conversations (3 with 15 messages added in bulk), 6 entities, merges two of them (a SAME_AS link) and ' +
+      'records 3 steps under a conversation; after clear_all_data, list_conversations(limit=100) lists none of the 12, ' +
+      'get_conversation_metadata answers none of the 3 with messages, list_entities(limit=100) holds none of the 6 ' +
+      'and get_entity_graph has no node or edge that touches them.',
+    async run(ctx) {
+      const { bridge, check } = ctx;
+      const made: PlatinumConversation[] = [];
+      for (let i = 0; i < 12; i++) made.push(await newConversation(bridge, `tck-clear-${String(i).padStart(2, '0')}`));
+      for (const c of made.slice(0, 3)) await addInBulk(bridge, c, texts(`Halvard Quay ledger ${short(c.id)}`, 15));
+      const names = ['Halvard Quay', 'Halvard Quay Ltd', 'Brenna Ostrow', 'Ostrow Foundry', 'Tamsin Vale', 'Vale Institute'];
+      const entities = [];
+      for (const [i, name] of names.entries()) entities.push(await bridge.add_entity({ name, entity_type: i % 2 === 0 ? 'PERSON' : 'ORGANIZATION' }));
+      await bridge.merge_entities({ source_id: entities[1]!.id, target_id: entities[0]!.id });
+      for (const step of texts('checked the ledger of Halvard Quay', 3)) await bridge.record_step({ conversation_id: made[0]!.id, reasoning: step, action_taken: 'read ledger' });
+      await bridge.clear_all_data();
+      const listed = ids(await bridge.list_conversations({ limit: 100 }));
+      const left = made.filter((c) => listed.includes(c.id));
+      check.by(V3('clear_all_data'), v5('5.1.2')).ok(left.length === 0,
+        `list_conversations(limit=100) after clear_all_data: ${left.length} of the 12 conversations made before it are still listed (${left.slice(0, 5).map((c) => c.user_id).join(', ')})`,
+        { expected: 'none of the 12', actual: left.map((c) => c.user_id) });
+      for (const c of made.slice(0, 3)) await expectGone(ctx, [V3('clear_all_data'), ENDPOINT('get_conversation_metadata')], 'get_conversation_metadata', { conversation_id: c.id }, c.id, 'after clear_all_data');
+      const doomed = new Set(ids(entities));
+      check.by(V3('clear_all_data')).none(await bridge.list_entities({ limit: 100 }), (e) => doomed.has(e.id), 'list_entities(limit=100) after clear_all_data',
+        (e) => `entity ${JSON.stringify(e.name)} made before clear_all_data is still there`);
+      const g = await bridge.get_entity_graph();
+      check.by(V3('clear_all_data'), V3('get_entity_graph')).none(g.nodes, (n) => doomed.has(n.id), 'get_entity_graph after clear_all_data: its nodes',
+        (n) => `node ${JSON.stringify(n.name)} (${short(n.id)}) made before clear_all_data is still there`);
+      check.by(V3('clear_all_data'), v5('5.3.3')).none(g.edges, (x) => doomed.has(x.source) || doomed.has(x.target), 'get_entity_graph after clear_all_data: its edges (the SAME_AS link of the merge included)',
+        (x) => `edge ${x.type} ${short(x.source)} -> ${short(x.target)} made before clear_all_data is still there`);
     },
   }),
 

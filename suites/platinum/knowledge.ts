@@ -8,7 +8,7 @@ import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenari
 import type { BridgeApi } from '../../src/profiles/bridge/context.js';
 import type { Entity, EntityType, PlatinumConversation } from '../../src/protocols/bridge/index.js';
 import { v5 } from './clauses.js';
-import { addInBulk, addOneByOne, expectGone, ids, includesAll, newConversation, sameSet, short, texts } from './helpers.js';
+import { addInBulk, addOneByOne, expectGone, ids, includesAll, newConversation, sameSet, sessionOf, short, texts } from './helpers.js';
 import { checkEdge, checkEnds } from '../support/entities.js';
 
 const V3 = (method: string) => `SPEC-V3-${method}`;
@@ -87,7 +87,8 @@ export const scenarios: Scenario[] = [
     clauses: [v5('5.2.1'), v5('5.2.2'), V3('get_observations'), V3('get_reflections')],
     title: 'Two busy conversations: each one\'s observations and reflections are its own, and a limit holds',
     asserts:
-      'Two conversations each get 35 messages in bulk and 3 reasoning steps with a result. For each, get_observations, ' +
+      'Two conversations each get 35 messages in bulk, 3 reasoning steps with a result, and a trace of their session ' +
+      'started and completed with the core methods (its reflection, if any, must be a Reflection). For each, get_observations, ' +
       'get_reflections and the observations and reflections of get_context all name that conversation (empty lists ' +
       'allowed: SPEC-5.2.2), and get_observations(limit=2) answers at most 2.',
     async run({ bridge, check }) {
@@ -95,6 +96,10 @@ export const scenarios: Scenario[] = [
       for (const [n, conv] of convs.entries()) {
         await addInBulk(bridge, conv, texts(`busy ${'AB'[n]} line about the Danube delta`, 35));
         for (let i = 0; i < 3; i++) await bridge.record_step({ conversation_id: conv.id, reasoning: `step ${i} of ${'AB'[n]}`, action_taken: `looked up item ${i}`, result: `found item ${i}` });
+        // A completed trace of the conversation's session (found by mutation testing: no scenario had one, so
+        // reflections made from it were never read; every answer is checked against its schema).
+        const trace = await bridge.start_trace({ session_id: sessionOf(conv), task: `summarise busy conversation ${'AB'[n]}` });
+        await bridge.complete_trace({ trace_id: trace.id, outcome: `summary of ${'AB'[n]} written`, success: n === 0 });
       }
       for (const conv of convs) {
         const foreign = (list: readonly { conversation_id: string }[]) => list.filter((x) => x.conversation_id !== conv.id);
@@ -376,6 +381,45 @@ export const scenarios: Scenario[] = [
       const th = await bridge.get_entity_history({ entity_id: tool.id });
       includesAll([v5('5.3.2')], th.mentions.map((m) => (m.message_id != null && contentOf.has(m.message_id) ? contentOf.get(m.message_id)! : m.content)), toolLines,
         'get_entity_history("Node.js"), a name with punctuation: the messages that name it', (t) => JSON.stringify(t));
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-P-126',
+    tier: 'platinum',
+    group: 'entities',
+    clauses: [V3('add_entity'), 'BRIDGE-METHOD-add_entity', V3('get_entity'), V3('list_entities')],
+    title: 'add_entity of names the messages of a conversation already named',
+    asserts:
+      'bulk_add_messages adds 24 messages naming four people and places ("Marguerite Okafor", "Tobias Lindqvist", ' +
+      '"Reykjavik", "Valparaiso"); a service may extract entities from them (silent). Then add_entity of each of those ' +
+      'four names, with a type and a description, and of a name no message holds: each call succeeds and answers an entity ' +
+      'with the name, type and description sent; get_entity reads each back the same, and list_entities(limit=100) holds them.',
+    async run({ bridge, check }) {
+      const conv = await newConversation(bridge, 'tck-named-first');
+      const lines = Array.from({ length: 24 }, (_, i) => [
+        `Marguerite Okafor flew to Reykjavik on trip ${i}.`,
+        `Tobias Lindqvist wrote from Valparaiso about shipment ${i}.`,
+        `Note ${i}: Marguerite Okafor and Tobias Lindqvist will meet.`,
+      ][i % 3]!);
+      await addInBulk(bridge, conv, lines);
+      const wanted: [string, EntityType, string][] = [
+        ['Marguerite Okafor', 'PERSON', 'a surveyor'], ['Tobias Lindqvist', 'PERSON', 'a shipping agent'],
+        ['Reykjavik', 'LOCATION', 'a port'], ['Valparaiso', 'LOCATION', 'another port'], ['Quillon Harrow', 'PERSON', 'named in no message'],
+      ];
+      const added: Entity[] = [];
+      for (const [name, entity_type, description] of wanted) {
+        const e = await bridge.add_entity({ name, entity_type, description });
+        check.by(V3('add_entity'), 'BRIDGE-METHOD-add_entity').equal({ name: e.name, type: e.type, description: e.description }, { name, type: entity_type, description },
+          `add_entity(${JSON.stringify(name)}, ${entity_type}) after messages that name it: the entity answered`);
+        const read = await bridge.get_entity({ entity_id: e.id });
+        check.by(V3('get_entity'), V3('add_entity')).equal({ name: read.name, type: read.type, description: read.description }, { name, type: entity_type, description },
+          `get_entity(${short(e.id)}) of the entity add_entity(${JSON.stringify(name)}) answered`);
+        added.push(e);
+      }
+      // silent (entity-extraction, platinum-list-default): other entities may be listed; a limit is sent.
+      includesAll([V3('list_entities'), V3('add_entity')], ids(await bridge.list_entities({ limit: 100 })), ids(added), 'list_entities(limit=100) after adding 5 entities, 4 of them named by messages',
+        (id) => added.find((e) => e.id === id)?.name ?? short(id));
     },
   }),
 

@@ -16,7 +16,8 @@ import { run } from './variants/platinum-base.js';
  * 23) the suite caught 16 of 66: conversation lifecycle 6/16, context 1/8, entities 4/19,
  * provenance 3/13, Cypher 2/10 (commit 79d57f6 lists the 50 it missed). Now it catches all 66, and the 5
  * added from mutation survivors (PF-C17, PF-E20, PF-Q11, PF-Q12, PF-Q13): 71; and the 5 from the mutation
- * run of the console's parser and runQuery (PF-Q14 … PF-Q22, caught by SCN-P-124): 80.
+ * run of the console's parser and runQuery (the 9 of PF-Q14 … PF-Q22, caught by SCN-P-124): 80; and the 5 from the mutation run of the
+ * store's operations (part D: PF-C18, PF-C19, PF-X09, PF-E21, PF-E22, caught by SCN-P-125, SCN-P-002, SCN-P-114, SCN-P-126): 85.
  */
 const NOT_CAUGHT: readonly string[] = [];
 

