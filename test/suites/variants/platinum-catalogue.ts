@@ -526,8 +526,13 @@ function writeCheckSkipping(literal: RegExp): Wrap {
 }
 
 /** A read query whose string values contain a write keyword is refused (the refusal does not skip literals). */
-const literalsRefused = intercept((next, m, b) =>
-  m === 'cypher_query' && /\b(create|merge|set|delete|remove)\b/i.test(b?.cypher ?? '') ? json(400, 'cypher: write operations are rejected') : next(m, b));
+/** A console that refuses, with 400 and `error`, every query matching `pattern`. */
+const cypherRefused = (pattern: RegExp, error: string): Wrap =>
+  intercept((next, m, b) => (m === 'cypher_query' && pattern.test(String(b?.cypher ?? '')) ? json(400, error) : next(m, b)));
+/** A console that reads each query as `rewrite` makes it. */
+const cypherRewritten = (rewrite: (cypher: string) => string): Wrap => mapRequest('cypher_query', (b) => ({ ...b, cypher: rewrite(String(b.cypher)) }));
+
+const literalsRefused = cypherRefused(/\b(create|merge|set|delete|remove)\b/i, 'cypher: write operations are rejected');
 
 // ---------------------------------------------------------------- the catalogue
 
@@ -703,9 +708,9 @@ export const CATALOGUE: CatalogueFault[] = [
   { id: 'PF-Q03', section: 'cypher', sentences: ['SPEC-V5-5.5.1b'], method: 'cypher_query',
     fault: 'cypher_query refuses CREATE and DELETE but runs SET, MERGE and REMOVE', variant: w(someWritesRun), caught: ['SCN-P-123', /\(write operations must be rejected, whatever their case\): expected 400 or 500 with \{"error": string\}, got 200/] },
   { id: 'PF-Q04', section: 'cypher', sentences: ['SPEC-V5-5.5.1a'], method: 'cypher_query',
-    fault: 'cypher_query ignores LIMIT', variant: w(mapRequest('cypher_query', (b) => ({ ...b, cypher: String(b.cypher).replace(/\s+LIMIT\s+\d+\s*$/i, '') }))), caught: ['SCN-P-122', /LIMIT 3"\) with 40 entities: rows: expected 3 item\(s\), got 40/] },
+    fault: 'cypher_query ignores LIMIT', variant: w(cypherRewritten((c) => c.replace(/\s+LIMIT\s+\d+\s*$/i, ''))), caught: ['SCN-P-122', /LIMIT 3"\) with 40 entities: rows: expected 3 item\(s\), got 40/] },
   { id: 'PF-Q05', section: 'cypher', sentences: ['SPEC-V5-5.5.1a'], method: 'cypher_query',
-    fault: 'cypher_query ignores WHERE', variant: w(mapRequest('cypher_query', (b) => ({ ...b, cypher: String(b.cypher).replace(/\bWHERE\b[\s\S]*?(?=\bRETURN\b)/i, '') }))), caught: ['SCN-P-122', /name "Cypher Item 17"\) among 40 entities/] },
+    fault: 'cypher_query ignores WHERE', variant: w(cypherRewritten((c) => c.replace(/\bWHERE\b[\s\S]*?(?=\bRETURN\b)/i, ''))), caught: ['SCN-P-122', /name "Cypher Item 17"\) among 40 entities/] },
   { id: 'PF-Q06', section: 'cypher', sentences: ['SPEC-V5-5.5.1a'], method: 'cypher_query',
     fault: "cypher_query refuses a read query whose string values hold a write keyword ('Set Theory')", variant: w(literalsRefused), caught: ['SCN-P-123', /'Set Theory' RETURN count\(n\) AS c"\), a read whose value holds a write keyword, must run: rows \(it was refused: 400/] },
   { id: 'PF-Q07', section: 'cypher', sentences: ['SPEC-V5-5.5.1a', 'SPEC-V3-delete_entity'], method: 'cypher_query',
@@ -718,7 +723,7 @@ export const CATALOGUE: CatalogueFault[] = [
     fault: 'cypher_query ignores params', variant: w(mapRequest('cypher_query', (b) => ({ ...b, params: Object.fromEntries(Object.keys(b.params ?? {}).map((k) => [k, null])) }))), caught: ['SCN-P-109', /params/] },
   { id: 'PF-Q13', section: 'cypher', sentences: ['SPEC-V5-5.5.1a'], method: 'cypher_query',
     fault: 'cypher_query reads a number one digit at a time, so LIMIT 25 is refused (found by mutation testing: \\d+ as \\d in the tokenizer)',
-    variant: w(intercept((next, m, b) => (m === 'cypher_query' && /\d{2,}/.test(String(b?.cypher ?? '')) ? json(400, 'cypher: unexpected "5"') : next(m, b)))),
+    variant: w(cypherRefused(/\d{2,}/, 'cypher: unexpected "5"')),
     caught: ['SCN-P-122', /cypher_query: expected success, got 400/] },
   { id: 'PF-Q11', section: 'cypher', sentences: ['SPEC-V5-5.5.1a'], method: 'cypher_query',
     fault: 'the write check skips single-quoted literals only: a read whose double-quoted value holds a write keyword is refused (found by mutation testing)',
@@ -729,35 +734,35 @@ export const CATALOGUE: CatalogueFault[] = [
   // Found by mutation testing of the console's parser and runQuery (the parts of the subset no scenario sent before SCN-P-124).
   { id: 'PF-Q14', section: 'cypher', sentences: ['SPEC-V5-5.5.1a'], method: 'cypher_query',
     fault: 'cypher_query refuses every relationship pattern (a console of nodes only)',
-    variant: w(intercept((next, m, b) => (m === 'cypher_query' && /-\[/.test(String(b?.cypher ?? '')) ? json(400, 'cypher: relationship patterns are not supported') : next(m, b)))),
+    variant: w(cypherRefused(/-\[/, 'cypher: relationship patterns are not supported')),
     caught: ['SCN-P-124', /cypher_query: expected success, got 400/] },
   { id: 'PF-Q15', section: 'cypher', sentences: ['SPEC-V5-5.5.1a'], method: 'cypher_query',
     fault: 'cypher_query reads (a)<-[r]-(b) as (a)-[r]-(b): an incoming pattern matches both directions',
-    variant: w(mapRequest('cypher_query', (b) => ({ ...b, cypher: String(b.cypher).replace('<-[', '-[') }))),
+    variant: w(cypherRewritten((c) => c.replace('<-[', '-['))),
     caught: ['SCN-P-124', /\(y\)<-\[r\]-\(x\) matches what \(x\)-\[r\]->\(y\) matches.*; got \(Ada Graphs\)<-\(Ada Graph\) 1, \(Ada Graph\)->\(Ada Graphs\) 1, \(Ada Graph\)<-\(Ada Graphs\) 1, \(Ada Graphs\)->\(Ada Graph\) 0/] },
   { id: 'PF-Q19', section: 'cypher', sentences: ['SPEC-V5-5.5.1a'], method: 'cypher_query',
     fault: 'cypher_query ignores the type of a relationship pattern, [r:KNOWS] matching every relationship',
-    variant: w(mapRequest('cypher_query', (b) => ({ ...b, cypher: String(b.cypher).replace(/\[r:\w+\]/, '[r]') }))),
+    variant: w(cypherRewritten((c) => c.replace(/\[r:\w+\]/, '[r]'))),
     caught: ['SCN-P-124', /a relationship has one type: \[r:KNOWS\] plus \[r:USES\] from x to y count at most \[r\].*; got KNOWS 1, USES 1, all 1/] },
   { id: 'PF-Q20', section: 'cypher', sentences: ['SPEC-V5-5.5.1a'], method: 'cypher_query',
     fault: 'cypher_query matches every relationship pattern as outgoing, (a)<-[r]-(b) and (a)-[r]-(b) like (a)-[r]->(b)',
-    variant: w(mapRequest('cypher_query', (b) => ({ ...b, cypher: String(b.cypher).replace('(a)<-[r]-(b)', '(a)-[r]->(b)').replace('(a)-[r]-(b)', '(a)-[r]->(b)') }))),
+    variant: w(cypherRewritten((c) => c.replace('(a)<-[r]-(b)', '(a)-[r]->(b)').replace('(a)-[r]-(b)', '(a)-[r]->(b)'))),
     caught: ['SCN-P-124', /\(y\)<-\[r\]-\(x\) matches what \(x\)-\[r\]->\(y\) matches.*; got \(Ada Graphs\)<-\(Ada Graph\) 0, \(Ada Graph\)->\(Ada Graphs\) 1/] },
   { id: 'PF-Q21', section: 'cypher', sentences: ['SPEC-V5-5.5.1a'], method: 'cypher_query',
     fault: 'cypher_query matches an undirected relationship pattern in one direction only',
-    variant: w(mapRequest('cypher_query', (b) => ({ ...b, cypher: String(b.cypher).replace('(a)-[r]-(b)', '(a)-[r]->(b)') }))),
+    variant: w(cypherRewritten((c) => c.replace('(a)-[r]-(b)', '(a)-[r]->(b)'))),
     caught: ['SCN-P-124', /\(x\)-\[r\]-\(y\) and \(y\)-\[r\]-\(x\) match the relationships of both directions between two distinct nodes.*; got \(Ada Graph\)-\(Ada Graphs\) 1, \(Ada Graphs\)-\(Ada Graph\) 0, \(Ada Graph\)->\(Ada Graphs\) 1, \(Ada Graphs\)->\(Ada Graph\) 0/] },
   { id: 'PF-Q22', section: 'cypher', sentences: ['SPEC-V5-5.5.1a'], method: 'cypher_query',
     fault: 'cypher_query matches an undirected relationship pattern as incoming only (found by mutation testing of runQuery)',
-    variant: w(mapRequest('cypher_query', (b) => ({ ...b, cypher: String(b.cypher).replace('(a)-[r]-(b)', '(a)<-[r]-(b)') }))),
+    variant: w(cypherRewritten((c) => c.replace('(a)-[r]-(b)', '(a)<-[r]-(b)'))),
     caught: ['SCN-P-124', /\(x\)-\[r\]-\(y\) and \(y\)-\[r\]-\(x\) match the relationships of both directions.*; got \(Ada Graph\)-\(Ada Graphs\) 0, \(Ada Graphs\)-\(Ada Graph\) 1/] },
   { id: 'PF-Q16', section: 'cypher', sentences: ['SPEC-V5-5.5.1a'], method: 'cypher_query',
     fault: 'cypher_query keeps the first equality of a WHERE … AND … and drops the rest',
-    variant: w(mapRequest('cypher_query', (b) => ({ ...b, cypher: String(b.cypher).replace(/ AND n\.name = \$b/, '') }))),
+    variant: w(cypherRewritten((c) => c.replace(/ AND n\.name = \$b/, ''))),
     caught: ['SCN-P-124', /WHERE n\.name = \$a AND n\.name = \$b counts the node named both.*; got same 1, different 1/] },
   { id: 'PF-Q17', section: 'cypher', sentences: ['SPEC-V5-5.5.1a'], method: 'cypher_query',
     fault: 'cypher_query refuses a label in a node pattern, (n:Person)',
-    variant: w(intercept((next, m, b) => (m === 'cypher_query' && /\(\w+:\w+\)/.test(String(b?.cypher ?? '')) ? json(400, 'cypher: labels are not supported') : next(m, b)))),
+    variant: w(cypherRefused(/\(\w+:\w+\)/, 'cypher: labels are not supported')),
     caught: ['SCN-P-124', /cypher_query: expected success, got 400/] },
   { id: 'PF-Q18', section: 'cypher', sentences: ['SPEC-V5-5.5.1a'], method: 'cypher_query',
     fault: 'cypher_query counts count(*) over nodes and relationships together',
