@@ -75,6 +75,33 @@ describe('every endpoint of the document', () => {
   });
 });
 
+describe('a handler that fails', () => {
+  // Each server we ship answers every request: a handler that gives no reply (undefined, a
+  // non-object, a status outside 100-599), throws something that is not an Error, or an intercept
+  // that rejects, is answered 500 {"error"} at once, and the service goes on serving.
+  const broken: [string, () => unknown][] = [
+    ['no reply', () => undefined],
+    ['a reply without a status', () => ({ body: { conversations: [] } })],
+    ['a status out of range', () => ({ status: 42, body: {} })],
+    ['a thrown string', () => { throw 'boom'; }],
+  ];
+  it.each(broken)('%s: answered 500 with an error, and the next request is served', async (_, handler) => {
+    const { ROUTES } = await import('../../src/servers/hosted/routes.js');
+    s = await startService({ routes: ROUTES.map((r) => (r.operation === 'list_conversations' ? { ...r, handler: handler as never } : r)) });
+    const a = await s.call('GET', '/conversations');
+    expect(a.status).toBe(500);
+    expect(a.body.error).toMatch(/^internal error in list_conversations: /);
+    expect((await s.call('GET', '/entities')).status).toBe(200);
+  });
+  it('an intercept that answers no reply: 500, and the next request is served', async () => {
+    let calls = 0;
+    s = await startService({ intercept: async (r, next) => (++calls === 1 ? (undefined as never) : next(r)) });
+    const a = await s.call('GET', '/conversations');
+    expect([a.status, a.body]).toEqual([500, { error: 'internal error: no reply' }]);
+    expect((await s.call('GET', '/conversations')).status).toBe(200);
+  });
+});
+
 describe('what is written is read back', () => {
   it('conversations and messages', async () => {
     s = await startService();

@@ -150,6 +150,10 @@ function send(res: ServerResponse, reply: Reply): void {
   res.end(text);
 }
 
+function isReply(value: unknown): value is Reply {
+  return typeof value === 'object' && value !== null && Number.isInteger((value as Reply).status) && (value as Reply).status >= 100 && (value as Reply).status <= 599;
+}
+
 function errorReply(status: number, error: string, headers?: Record<string, string>): Reply {
   return { status, body: { error }, ...(headers ? { headers } : {}) };
 }
@@ -289,11 +293,14 @@ export async function startHostedServer(options: HostedServerOptions = {}): Prom
       }
     }
     try {
-      return await r.handler({
+      const reply = await r.handler({
         store, keys, tokens, body, params: matched.params, query: url.searchParams,
         ...(principal !== undefined ? { principal } : {}),
         ...(bearer.kind === 'token' ? { bearer: bearer.token } : {}),
       });
+      // A handler that gives no reply (a route a test or a fork replaced) is the service's fault: it
+      // is answered 500 at once, rather than leaving the request without an answer.
+      return isReply(reply) ? reply : errorReply(500, `internal error in ${r.operation}: the handler gave no reply`);
     } catch (err) {
       if (err instanceof HostedError || err instanceof BadRequestError) return errorReply(err instanceof HostedError ? err.status : 400, err.message);
       return errorReply(500, `internal error in ${r.operation}: ${err instanceof Error ? err.message : String(err)}`);
@@ -310,10 +317,14 @@ export async function startHostedServer(options: HostedServerOptions = {}): Prom
     res.on('error', () => undefined);
     const seen: HostedRequest = { method: req.method ?? 'GET', url: req.url ?? '/', authorization: req.headers.authorization };
     const intercept = options.intercept;
-    (intercept ? intercept(seen, (r) => handle(req, r)) : handle(req, seen)).then(
-      (reply) => answer(req, res, reply),
-      (err: unknown) => answer(req, res, errorReply(500, `internal error: ${err instanceof Error ? err.message : String(err)}`)),
-    );
+    // Whatever the handler (or an intercept) gives, the request is answered: an answer that is no
+    // reply is a 500, and a failure while answering closes the connection rather than leaving it open.
+    (intercept ? intercept(seen, (r) => handle(req, r)) : handle(req, seen))
+      .then(
+        (reply) => answer(req, res, isReply(reply) ? reply : errorReply(500, 'internal error: no reply')),
+        (err: unknown) => answer(req, res, errorReply(500, `internal error: ${err instanceof Error ? err.message : String(err)}`)),
+      )
+      .catch(() => res.destroy());
   }, options.limits);
 
   await new Promise<void>((resolve, reject) => {
