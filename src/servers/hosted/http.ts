@@ -324,7 +324,11 @@ export async function startHostedServer(options: HostedServerOptions = {}): Prom
         (reply) => answer(req, res, isReply(reply) ? reply : errorReply(500, 'internal error: no reply')),
         (err: unknown) => answer(req, res, errorReply(500, `internal error: ${err instanceof Error ? err.message : String(err)}`)),
       )
-      .catch(() => res.destroy());
+      .catch((err: unknown) => {
+        // send() itself failed (a body JSON.stringify cannot serialise, say).
+        if (!res.headersSent && !res.destroyed) send(res, errorReply(500, `internal error: ${err instanceof Error ? err.message : String(err)}`));
+        else res.destroy();
+      });
   }, options.limits);
 
   await new Promise<void>((resolve, reject) => {
