@@ -62,7 +62,8 @@ export const scenarios: HostedScenario[] = [
     title: 'Every message of a bulk add is read back, once, beside the messages added before',
     asserts:
       'Adds two messages one by one to a new conversation, then 30 in one bulk add (roles user and assistant; contents that are prefixes and case variants of ' +
-      'each other, "entry 1" and "entry 10", "entry 3" and "ENTRY 3"). GET /conversations/{id}/messages?limit=100 holds each of the 32 messages (role and content) exactly once.',
+      'each other, "entry 1" and "entry 10", "entry 3" and "ENTRY 3"). GET /conversations/{id}/messages?limit=100 holds each of the 32 messages (role and content) exactly once. ' +
+      'Advisory (ADV-search-finds-written): POST /conversations/{id}/search {query, limit: 100} with the exact content of "entry 1" finds that message.',
     async run(ctx) {
       const conv = await newConversation(ctx, 'HOSTED-ENDPOINT-create_conversation');
       const base = uid('bulk');
@@ -82,6 +83,10 @@ export const scenarios: HostedScenario[] = [
           actual: n,
         }));
       }
+      // advisory: the search's body and answer are not shown; the clients' {query, limit}.
+      const wanted = batch[1]!.content;
+      const found = await ctx.call('POST', `/conversations/${seg(conv.id)}/search`, { body: { query: wanted, limit: 100 } });
+      check.advise('ADV-search-finds-written').ok(is2xx(found) && messagesIn(found.json).some((x) => x.content === wanted), `search_messages (${found.request}) for the exact content ${JSON.stringify(wanted)} does not find it: ${said(found)}`, { expected: wanted, actual: found.json });
     },
   }),
 
@@ -92,7 +97,8 @@ export const scenarios: HostedScenario[] = [
     title: 'An entity update is read back: the new description, then the new name',
     asserts:
       'Adds an entity; PUT /entities/{id} {name, type, description} with a new description, then with a new name (the old one its prefix) and the description in upper case. ' +
-      'After each, GET /entities/{id} shows the values just written (a name field, when there is one, is the new name), and the entity listed under its id does too.',
+      'After each, GET /entities/{id} shows the values just written (a name field, when there is one, is the new name), and the entity listed under its id does too. ' +
+      'Advisories: GET /entities?limit=100 lists it (ADV-list-shows-written); POST /entities/search {query: its new name, limit: 100} finds it (ADV-search-finds-written).',
     async run(ctx) {
       const e = await newEntity(ctx, 'HOSTED-ENDPOINT-add_entity');
       const path = `/entities/${seg(e.id)}`;
@@ -114,6 +120,7 @@ export const scenarios: HostedScenario[] = [
         }
         const listed = itemsOf(check2xx(await ctx.call('GET', '/entities?limit=100'), 'HOSTED-ENDPOINT-list_entities'), ['entities']).find((x) => x.id === e.id);
         // silent: whether the list shows a given entity at all (pagination); when it does, as written.
+        check.advise('ADV-list-shows-written').ok(listed !== undefined, `list_entities (GET /entities?limit=100) after update_entity does not list the entity ${e.id}`, { expected: e.id, actual: 'not listed' });
         if (listed !== undefined) {
           check.by(READBACK).that(holds(listed, want.description), 'list_entities after update_entity shows the entity with its new description', () => ({
             message: `list_entities after update_entity shows the entity ${e.id} without its new description ${JSON.stringify(want.description)}: ${JSON.stringify(listed).slice(0, 300)}`,
@@ -122,6 +129,10 @@ export const scenarios: HostedScenario[] = [
           }));
         }
       }
+      const name = steps[steps.length - 1]!.name;
+      const found = await ctx.call('POST', '/entities/search', { body: { query: name, limit: 100 } });
+      const hits = (found.isJson ? listItems(found.json, ['entities', 'results']) : undefined) ?? [];
+      check.advise('ADV-search-finds-written').ok(is2xx(found) && hits.some((x) => isObject(x) && (x.id === e.id || (isObject(x.entity) && x.entity.id === e.id))), `search_entities (${found.request}) for the exact name ${JSON.stringify(name)} does not find the entity ${e.id}: ${said(found)}`, { expected: e.id, actual: found.json });
     },
   }),
 

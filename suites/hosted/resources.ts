@@ -4,7 +4,7 @@ import type { Answer, HostedContext } from '../../src/profiles/hosted/context.js
 import { DOCUMENT_ENDPOINTS, TOKEN_OPERATIONS, nonCamelFields } from '../../src/protocols/hosted/document.js';
 import { defineHostedScenario, type HostedScenario } from '../../src/profiles/hosted/scenario.js';
 import { check } from '../../src/engine/assert.js';
-import { check2xx, checkObject, checkString, holds, isObject, listItems, said } from '../support/http-answers.js';
+import { check2xx, checkObject, checkString, holds, is2xx, isObject, listItems, said } from '../support/http-answers.js';
 import { newConversation, newEntity, stepBody, uid } from '../support/hosted-data.js';
 import { exchangeTokens, refresh } from '../support/hosted-credentials.js';
 import { allEndpointRequests, endpointRequests, send, type Family } from '../support/hosted-endpoints.js';
@@ -129,7 +129,9 @@ export const scenarios: HostedScenario[] = [
     group: 'resources',
     clauses: ['HOSTED-PAYLOAD-create_conversation', 'HOSTED-READBACK'],
     title: 'create_conversation returns a conversation with id and userId, read back the same',
-    asserts: 'POST /conversations {userId} answers a conversation with a string id and the userId sent; GET /conversations/{id} answers the same id and userId.',
+    asserts:
+      'POST /conversations {userId} answers a conversation with a string id and the userId sent; GET /conversations/{id} answers the same id and userId. ' +
+      'Advisory (ADV-refuse-invalid-input): POST /conversations without userId is refused.',
     async run(ctx) {
       const conv = await newConversation(ctx, 'HOSTED-PAYLOAD-create_conversation');
       check.by('HOSTED-PAYLOAD-create_conversation').that(conv.body.userId === conv.userId, 'create_conversation: the conversation answered carries the userId sent', () => ({
@@ -143,6 +145,10 @@ export const scenarios: HostedScenario[] = [
         expected: { id: conv.id, userId: conv.userId },
         actual: { id: read.id, userId: read.userId },
       }));
+      // advisory: the document shows userId as what create_conversation is sent, not what a service does without it.
+      const bare = await ctx.call('POST', '/conversations', { body: { title: uid('no-user') } });
+      if (is2xx(bare) && bare.isJson && isObject(bare.json) && typeof bare.json.id === 'string') ctx.defer('DELETE', `/conversations/${encodeURIComponent(bare.json.id)}`);
+      check.advise('ADV-refuse-invalid-input').ok(!is2xx(bare), `create_conversation (${bare.request}) without userId answered ${said(bare)}`, { expected: 'a refusal (not 2xx)', actual: bare.status });
     },
   }),
 
@@ -153,7 +159,8 @@ export const scenarios: HostedScenario[] = [
     title: 'add_message returns the created message; the conversation reads it back',
     asserts:
       'Adds two messages {role, content} to a new conversation: each answer is the created message with that role and content; ' +
-      'GET /conversations/{id}/messages answers JSON holding both (role and content) — in any place and order, which the document does not show.',
+      'GET /conversations/{id}/messages answers JSON holding both (role and content) — in any place and order, which the document does not show. ' +
+      'Advisory (ADV-refuse-invalid-input): a message with the role "robot" is refused and not read back.',
     async run(ctx) {
       const conv = await newConversation(ctx, 'HOSTED-PAYLOAD-create_conversation');
       const path = `/conversations/${encodeURIComponent(conv.id)}/messages`;
@@ -174,6 +181,15 @@ export const scenarios: HostedScenario[] = [
           actual: read.json,
         }));
       }
+      // advisory: a role none of the documents lists (user; the bridge's user, assistant, system).
+      const bad = { role: 'robot', content: `a role no document lists (${uid('m')})` };
+      const refused = await ctx.call('POST', path, { body: bad });
+      const after = await ctx.call('GET', path);
+      const stored = after.isJson && holdsMessage(after.json, bad);
+      check.advise('ADV-refuse-invalid-input').ok(!is2xx(refused) && !stored, `add_message (${refused.request}) with the role "robot" answered ${said(refused)}${stored ? ', and get_conversation reads the message back' : ''}`, {
+        expected: 'a refusal (not 2xx) that stores nothing',
+        actual: stored ? 'stored' : refused.status,
+      });
     },
   }),
 
@@ -205,7 +221,7 @@ export const scenarios: HostedScenario[] = [
     title: 'record_step returns the recorded step with its fields; explain_step reads it back',
     asserts:
       'POST /reasoning/steps {conversationId, reasoning, actionTaken, result} answers the recorded step: an id and the four fields as sent; ' +
-      'GET /reasoning/explain/{id} answers JSON holding the step\'s reasoning.',
+      'GET /reasoning/explain/{id} answers JSON holding the step\'s reasoning. Advisory (ADV-list-shows-written): GET /reasoning/steps, filtered by the conversation, lists the step (by id).',
     async run(ctx) {
       const conv = await newConversation(ctx, 'HOSTED-PAYLOAD-create_conversation');
       const sent = stepBody(conv.id, uid('subject'));
@@ -224,6 +240,11 @@ export const scenarios: HostedScenario[] = [
         expected: sent.reasoning,
         actual: explained.json,
       }));
+      // advisory: the list's answer and filter are not shown; both common names of the filter are sent.
+      const c = encodeURIComponent(conv.id);
+      const listed = check2xx(await ctx.call('GET', `/reasoning/steps?conversationId=${c}&conversation_id=${c}`), 'HOSTED-ENDPOINT-list_steps');
+      const items = (listed.isJson ? listItems(listed.json, ['steps']) : undefined) ?? [];
+      check.advise('ADV-list-shows-written').ok(items.some((x) => isObject(x) && x.id === id), `list_steps (${listed.request}) does not list the step just recorded (${id}): ${said(listed)}`, { expected: id, actual: listed.json });
     },
   }),
 

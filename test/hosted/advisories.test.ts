@@ -46,6 +46,13 @@ const CASES: [advisory: string, scenario: string, variant: () => HostedVariant][
   ['ADV-expires-in-matches-exp', 'SCN-H-027', () => mapAnswer('token_exchange', (b) => ({ ...b, expires_in: b.expires_in / 60 }))],
   ['ADV-grant-wider-scopes', 'SCN-H-022', () => grantIgnoresScopes],
   ['ADV-refusal-4xx', 'SCN-H-058', () => mapReplies((r, request) => (at('/v1/auth/refresh')(request) && r.status === 401 ? json(500, { error: 'boom' }) : r))],
+  // The resource routes' mutation run (issue 27 item 5).
+  ['ADV-list-shows-written', 'SCN-H-014', () => mapAnswer('list_entities', () => ({ entities: [] }))],
+  ['ADV-list-shows-written', 'SCN-H-010', () => mapAnswer('list_steps', () => ({ steps: [] }))],
+  ['ADV-search-finds-written', 'SCN-H-013', () => mapAnswer('search_messages', () => ({ messages: [] }))],
+  ['ADV-search-finds-written', 'SCN-H-014', () => mapAnswer('search_entities', () => ({ entities: [] }))],
+  ['ADV-refuse-invalid-input', 'SCN-H-007', () => replaceHandler('create_conversation', (ctx, original) => original(typeof ctx.body.userId === 'string' ? ctx : { ...ctx, body: { ...ctx.body, userId: 'anonymous' } }))],
+  ['ADV-refuse-invalid-input', 'SCN-H-008', () => replaceHandler('add_message', (ctx, original) => (ctx.body.role === 'robot' ? json(201, { id: 'm-robot', ...ctx.body }) : original(ctx)))],
 ];
 
 async function runOne(variant: HostedVariant, id: string, advisories: 'report' | 'fail') {

@@ -141,6 +141,16 @@ export const VALID: ValidRow<HostedVariant>[] = [
   )],
   ['the exchange ignores grant_type (no refresh_token grant at the token endpoint)', replaceHandler('token_exchange', (ctx, original) => original({ ...ctx, body: without(ctx.body, ['grant_type', 'grantType']) }))],
   ['keys show no createdAt and expiresAt', { routes: (rs) => rs.map((route) => (['create_api_key', 'list_api_keys'].includes(route.operation) ? { ...route, handler: async (ctx) => strip(await route.handler(ctx)) } : route)) }],
+  // The rest of the routes run (issue 27 item 5): what the document leaves open about the resource endpoints ("query parameters,
+  // pagination, filters, body fields, response bodies: not shown"; "the meaning of each scope: not shown"; errors "not shown").
+  ['the service reads no query parameter, and no limit, threshold or type of a search (no filter, no page size)', combine(
+    { intercept: () => (request, next) => next({ ...request, url: pathOf(request) }) },
+    ...['search_messages', 'search_entities'].map((op) => replaceHandler(op, (ctx, original) => original({ ...ctx, body: without(ctx.body, ['limit', 'threshold', 'type']) }))),
+  )],
+  ['get_observations and get_reflections answer an empty object', combine(mapAnswer('get_observations', () => ({})), mapAnswer('get_reflections', () => ({})))],
+  ['cypher_query needs the write scope', { routes: (rs) => rs.map((route) => (route.operation === 'cypher_query' ? { ...route, access: 'write' as const } : route)) }],
+  ['record_tool_call keeps only the step, the tool name and the result (no arguments, status, duration or error)', replaceHandler('record_tool_call', (ctx, original) => original({ ...ctx, body: without(ctx.body, ['arguments', 'status', 'durationMs', 'error']) }))],
+  ['errors answer an empty object', mapReplies((r) => (r.status >= 400 && r.body !== undefined ? { ...r, body: {} } : r))],
 ];
 
 /** A request body without the named fields. */

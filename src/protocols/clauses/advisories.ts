@@ -197,6 +197,24 @@ export const ADVISORIES: readonly Advisory[] = [
     near: ['HOSTED-ENDPOINT-delete_conversation', 'HOSTED-ENDPOINT-delete_entity'],
   },
   {
+    id: 'ADV-list-shows-written',
+    expects: 'list_entities and list_steps (filtered by the conversation) show, in an array of their answer, the entity or step just written',
+    reason: 'the document shows the answer of list_conversations only (an object with the array conversations); the bodies, filters and pagination of the other lists are "not shown"',
+    near: ['HOSTED-ENDPOINT-list_entities', 'HOSTED-ENDPOINT-list_steps'],
+  },
+  {
+    id: 'ADV-search-finds-written',
+    expects: 'search_messages finds a message by its exact content, and search_entities an entity by its exact name, among the hits of a search asking for up to 100',
+    reason: 'the document names search over messages and entities but shows neither the request body nor the answer of a search, nor when a search index catches up with a write (the official clients poll their searches)',
+    near: ['HOSTED-ENDPOINT-search_messages', 'HOSTED-ENDPOINT-search_entities'],
+  },
+  {
+    id: 'ADV-refuse-invalid-input',
+    expects: 'a message whose role is none of user, assistant and system, or a conversation without userId, is refused (not 2xx) and stores nothing',
+    reason: 'the document shows the input fields (role, content, userId) and the roles the bridge document lists, but no status, no error and nothing of what a service does with input outside them',
+    near: ['HOSTED-PAYLOAD-add_message', 'HOSTED-PAYLOAD-create_conversation'],
+  },
+  {
     id: 'ADV-feedback-shown',
     expects: 'feedback given to an entity is shown by a later read of the entity or of its history',
     reason: 'the document lists feedback among the fields it does not show ("Other fields of the hosted resources (… feedback, history records …): not shown")',
