@@ -10,6 +10,7 @@ import { uid } from '../support/hosted-data.js';
 import { LEEWAY_SECONDS, nowSeconds, partsOf } from '../support/hosted-forgery.js';
 import { exchangeTokens, listKeys, madeUpCredentials, newKey, publishedKeys, refresh, someAccessToken, tokensOf, type Tokens } from '../support/hosted-credentials.js';
 import { allEndpointRequests, send, type EndpointRequest } from '../support/hosted-endpoints.js';
+import { parseChallenges } from '../support/challenges.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -194,6 +195,20 @@ async function grantBeyondReach(ctx: HostedContext): Promise<void> {
   check.advise('ADV-grant-wider-scopes').ok(!is2xx(a), `${a.request} with ${writer.label} answered ${said(a)}: a key with the write scope only created a key with read and write`, { expected: 'a refusal', actual: a.status });
 }
 
+/** A key with the read scope only creating a conversation (an advisory: the meaning of the scopes is not shown). */
+async function readKeyWrites(ctx: HostedContext): Promise<void> {
+  const ws = ctx.target.workspaceId;
+  const made = await ctx.call('POST', '/auth/api-keys', { body: { label: uid('key'), scopes: ['read'], ...(ws !== undefined ? { workspaceId: ws } : {}) } });
+  if (!(is2xx(made) && isObject(made.json) && typeof made.json.key === 'string' && typeof made.json.id === 'string')) {
+    return void ctx.note(`creating a key with the read scope only answered ${made.status}: writing with it was not tried`);
+  }
+  ctx.defer('DELETE', `/auth/api-keys/${encodeURIComponent(made.json.id)}`);
+  const reader = ctx.bearer(made.json.key, `the read-only API key created by call ${ctx.exchanges.length - 1}`);
+  const a = await ctx.call('POST', '/conversations', { as: reader, body: { userId: uid('user') } });
+  if (is2xx(a) && isObject(a.json) && typeof a.json.id === 'string') ctx.defer('DELETE', `/conversations/${encodeURIComponent(a.json.id)}`);
+  check.advise('ADV-read-scope-cannot-write').ok(!is2xx(a), `${a.request} with ${reader.label} answered ${said(a)}: a key with the read scope only created a conversation`, { expected: 'a refusal', actual: a.status });
+}
+
 /** A GET every credential may make (the read endpoints, which any scope allows). */
 const works = async (ctx: HostedContext, as: Credential, path = '/conversations'): Promise<Answer> => ctx.call('GET', path, { as });
 
@@ -228,7 +243,7 @@ export const scenarios: HostedScenario[] = [
     asserts:
       'POST /auth/api-keys {label, scopes, workspaceId} answers {id, key}: key is "prefix_random" (the prefix of the run\'s key, when known) and works as a Bearer credential; ' +
       'GET /auth/api-keys lists the key (by id) and shows neither its plaintext nor that of the run\'s key. ' +
-      'Advisory: a key with the write scope only cannot create a key with read and write.',
+      'Advisories: a key with the write scope only cannot create a key with read and write; a key with the read scope only cannot create a conversation.',
     async run(ctx) {
       const k = await newKey(ctx, 'HOSTED-PAYLOAD-create_api_key');
       const rule2 = check.by('HOSTED-AUTH-2', 'HOSTED-KEYSTATE-1');
@@ -258,6 +273,7 @@ export const scenarios: HostedScenario[] = [
         }));
       }
       await grantBeyondReach(ctx);
+      await readKeyWrites(ctx);
     },
   }),
 
@@ -401,11 +417,12 @@ export const scenarios: HostedScenario[] = [
   defineHostedScenario({
     id: 'SCN-H-032',
     group: 'credentials',
-    clauses: ['RFC9110-11.6.1', 'RFC6750-3'],
+    clauses: ['RFC9110-11.6.1', 'RFC9110-11.3', 'RFC6750-3'],
     title: 'A 401 carries WWW-Authenticate with a Bearer challenge',
     asserts:
       "Sends GET and POST /conversations without a credential, with a made-up Bearer value, a made-up key of the service's form, another scheme (Basic) and a JWT " +
-      'signed by an unpublished key. Every answer that is 401 has a WWW-Authenticate header (RFC 9110 §11.6.1) holding a Bearer challenge, in any case (RFC 6750 §3). ' +
+      'signed by an unpublished key. Every answer that is 401 has a WWW-Authenticate header (RFC 9110 §11.6.1) holding a Bearer challenge, in any case (RFC 6750 §3); ' +
+      'every WWW-Authenticate answered is a well-formed list of challenges (RFC 9110 §11.3: a scheme, then a token68 or comma-separated auth-params, token or quoted-string values). ' +
       'A 403 without a Bearer challenge, and a challenge to a Bearer token without error="invalid_token", are advisories.',
     async run(ctx) {
       let judged = 0;
@@ -415,6 +432,14 @@ export const scenarios: HostedScenario[] = [
           if (is2xx(a) && isObject(a.json) && typeof a.json.id === 'string') ctx.defer('DELETE', `/conversations/${encodeURIComponent(a.json.id)}`);
           const header = a.headers['www-authenticate'];
           const schemes = header === undefined ? [] : challengeSchemes(header);
+          if (header !== undefined) {
+            const parsed = parseChallenges(header);
+            check.by('RFC9110-11.3').that(parsed.ok, 'every WWW-Authenticate answered is a well-formed list of challenges', () => ({
+              message: `${a.request} with ${as.label} answered ${a.status} with WWW-Authenticate: ${header}: not a list of challenges (RFC 9110 §11.6.1, §11.3): ${parsed.ok ? '' : `${parsed.reason}, at character ${parsed.at + 1}`}; a sender MUST NOT generate a field that does not match its grammar (RFC 9110 §2.1)`,
+              expected: 'auth-scheme [ 1*SP ( token68 / #auth-param ) ], comma-separated',
+              actual: header,
+            }));
+          }
           if (a.status === 403) {
             check.advise('ADV-challenge-on-403').ok(schemes.includes('bearer'), `${a.request} with ${as.label} answered 403 without a Bearer challenge${header === undefined ? '' : ` (WWW-Authenticate: ${header})`}`, { expected: 'WWW-Authenticate: Bearer …', actual: header ?? null });
           }

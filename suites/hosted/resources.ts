@@ -31,17 +31,32 @@ function endpointScenario(id: string, family: Family, title: string): HostedScen
   return defineHostedScenario({
     id,
     group: 'resources',
-    clauses: clausesOf(family),
+    clauses: family === 'conversations' ? [...clausesOf(family), 'RFC9110-15.5.6'] : clausesOf(family),
     title,
     asserts:
       `Makes the data the ${family} endpoints need, then sends one valid request to each endpoint of that table: ` +
       'none may answer 404 or 405; each answers 2xx with a JSON body (a deletion may answer with no body).' +
-      (family === 'query and credentials' ? ' The token endpoints are sent tokens (exchanged ones, else made-up ones, then any answer but 404, 405 or 5xx counts).' : ''),
+      (family === 'query and credentials' ? ' The token endpoints are sent tokens (exchanged ones, else made-up ones, then any answer but 404, 405 or 5xx counts).' : '') +
+      (family === 'conversations' ? ' PATCH /conversations, a method the document does not give the path: when answered 405, the answer carries Allow naming GET and POST (RFC 9110 §15.5.6).' : ''),
     async run(ctx) {
       for (const r of await endpointRequests(ctx, family)) judgeAnswer(await send(ctx, r));
       if (family === 'query and credentials') await tokenEndpointsAnswer(ctx);
+      if (family === 'conversations') await wrongMethodAllows(ctx);
     },
   });
+}
+
+/** RFC 9110 §15.5.6: a 405 names, in Allow, the methods the resource has (GET and POST, for /conversations). silent: 404 or 405 for a wrong method. */
+async function wrongMethodAllows(ctx: HostedContext): Promise<void> {
+  const a = await ctx.call('PATCH', '/conversations', { body: { userId: uid('user') } });
+  if (a.status !== 405) return;
+  const allow = a.headers.allow;
+  const methods = (allow ?? '').split(',').map((m) => m.trim());
+  check.by('RFC9110-15.5.6').that(methods.includes('GET') && methods.includes('POST'), 'a 405 carries Allow with the methods of the path', () => ({
+    message: `${a.request} answered 405 ${allow === undefined ? 'without an Allow header' : `with Allow: ${allow}`}: a 405 MUST carry Allow listing the methods the resource supports (RFC 9110 §15.5.6), here GET and POST (the document's list_conversations and create_conversation)`,
+    expected: 'Allow: GET, POST',
+    actual: allow ?? null,
+  }));
 }
 
 /** The exchange and the refresh exist: real tokens when the run has an identity-provider token, else made-up ones. */

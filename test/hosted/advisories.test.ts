@@ -46,7 +46,8 @@ const CASES: [advisory: string, scenario: string, variant: () => HostedVariant][
   ['ADV-expires-in-matches-exp', 'SCN-H-027', () => mapAnswer('token_exchange', (b) => ({ ...b, expires_in: b.expires_in / 60 }))],
   ['ADV-grant-wider-scopes', 'SCN-H-022', () => grantIgnoresScopes],
   ['ADV-refusal-4xx', 'SCN-H-058', () => mapReplies((r, request) => (at('/v1/auth/refresh')(request) && r.status === 401 ? json(500, { error: 'boom' }) : r))],
-  // The resource routes' mutation run (issue 27 item 5).
+  // The resource routes' and http.ts's mutation runs (issue 27 item 5).
+  ['ADV-read-scope-cannot-write', 'SCN-H-022', () => ({ routes: (rs) => rs.map((r) => (r.operation === 'create_conversation' ? { ...r, access: 'read' as const } : r)) })],
   ['ADV-list-shows-written', 'SCN-H-014', () => mapAnswer('list_entities', () => ({ entities: [] }))],
   ['ADV-list-shows-written', 'SCN-H-010', () => mapAnswer('list_steps', () => ({ steps: [] }))],
   ['ADV-search-finds-written', 'SCN-H-013', () => mapAnswer('search_messages', () => ({ messages: [] }))],

@@ -89,7 +89,17 @@ export const FAULTS: FaultRow<HostedVariant>[] = [
   ['SCN-H-042', 'the JWKS publishes private key material', jwksEdited((keys) => keys.map((k) => ({ ...k, d: 'c2VjcmV0' }))), /^HOSTED-DISCOVERY-3: .*publishes private key material \(d\)/],
   ['SCN-H-043', 'authorization_servers names another issuer', discoveryEdited('/.well-known/oauth-protected-resource', (d) => ({ ...d, authorization_servers: ['https://login.example.com'] })), /^RFC9728-authorization_servers: .*does not name the issuer/],
   ['SCN-H-044', "the JWKS gives the signing key another kid", jwksEdited((keys) => keys.map((k) => ({ ...k, kid: 'renamed' }))), /^HOSTED-DISCOVERY-3: the access token's kid .* names no key of/],
+  // The http.ts mutation run (issue 27 item 5): the grammar of the challenge, and the Allow of a 405.
+  ['SCN-H-032', 'the challenge has text after its last quoted string', challengeEdited((c) => `${c}; charset="utf-8"`), /^GET \/v1\/conversations with no credential answered 401 with WWW-Authenticate: Bearer .*: not a list of challenges \(RFC 9110 §11\.6\.1, §11\.3\): expected a comma or the end after an auth-param, at character \d+; a sender MUST NOT generate/],
+  ['SCN-H-032', 'the realm is written unquoted with a space in it', challengeEdited(() => 'Bearer realm=agent memory'), /^GET \/v1\/conversations with no credential answered 401 with WWW-Authenticate: Bearer realm=agent memory: not a list of challenges .*expected a comma or the end after an auth-param, at character 20/],
+  ['SCN-H-001', 'a 405 carries no Allow', mapReplies((r) => (r.status === 405 ? { ...r, headers: without(r.headers ?? {}, ['allow']) as Record<string, string> } : r)), /^PATCH \/v1\/conversations answered 405 without an Allow header: a 405 MUST carry Allow .*RFC 9110 §15\.5\.6/],
+  ['SCN-H-001', "a 405's Allow names only GET", mapReplies((r) => (r.status === 405 ? { ...r, headers: { ...r.headers, allow: 'GET' } } : r)), /^PATCH \/v1\/conversations answered 405 with Allow: GET: a 405 MUST carry Allow listing the methods/],
 ];
+
+/** Every WWW-Authenticate of a 401 rewritten. */
+function challengeEdited(edit: (challenge: string) => string): HostedVariant {
+  return mapReplies((r) => (r.status === 401 && r.headers?.['www-authenticate'] !== undefined ? { ...r, headers: { ...r.headers, 'www-authenticate': edit(r.headers['www-authenticate']) } } : r));
+}
 
 // ------------------------------------------------------------------ other readings of what the document leaves open
 
@@ -151,6 +161,10 @@ export const VALID: ValidRow<HostedVariant>[] = [
   ['cypher_query needs the write scope', { routes: (rs) => rs.map((route) => (route.operation === 'cypher_query' ? { ...route, access: 'write' as const } : route)) }],
   ['record_tool_call keeps only the step, the tool name and the result (no arguments, status, duration or error)', replaceHandler('record_tool_call', (ctx, original) => original({ ...ctx, body: without(ctx.body, ['arguments', 'status', 'durationMs', 'error']) }))],
   ['errors answer an empty object', mapReplies((r) => (r.status >= 400 && r.body !== undefined ? { ...r, body: {} } : r))],
+  // The http.ts mutation run: what RFC 9110 leaves a service, and what the document does not show.
+  ['a method a path does not have is answered 404, not 405', mapReplies((r) => (r.status === 405 ? json(404, { error: 'not found' }) : r))],
+  ['challenges give their parameters as tokens, one challenge per scheme: Bearer realm=agent-memory, error=invalid_token, and a token68 Newauth challenge', challengeEdited(() => 'Newauth dG9rZW4=, Bearer realm=agent-memory, error=invalid_token')],
+  ['the service takes the credential under any auth scheme', { intercept: () => (request, next) => next({ ...request, authorization: request.authorization?.replace(/^\s*(?!bearer\b)\S+/i, 'Bearer') }) }],
 ];
 
 /** A request body without the named fields. */

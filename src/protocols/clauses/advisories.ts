@@ -197,6 +197,12 @@ export const ADVISORIES: readonly Advisory[] = [
     near: ['HOSTED-ENDPOINT-delete_conversation', 'HOSTED-ENDPOINT-delete_entity'],
   },
   {
+    id: 'ADV-read-scope-cannot-write',
+    expects: 'a key created with the read scope only cannot write: a POST /conversations with it is refused and creates nothing',
+    reason: 'the document names the scopes read and write but says "The meaning of each scope … : not shown"',
+    near: ['HOSTED-PAYLOAD-create_api_key', 'RFC6750-3.1'],
+  },
+  {
     id: 'ADV-list-shows-written',
     expects: 'list_entities and list_steps (filtered by the conversation) show, in an array of their answer, the entity or step just written',
     reason: 'the document shows the answer of list_conversations only (an object with the array conversations); the bodies, filters and pagination of the other lists are "not shown"',

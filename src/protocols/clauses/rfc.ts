@@ -35,6 +35,8 @@ export const RFC_SENTENCES: readonly Sentence[] = rfc([
   // RFC 9110: HTTP semantics
   ['RFC9110-11.1', 'RFC 9110 §11.1', undefined, 'an authentication scheme name is matched case-insensitively (bearer is Bearer)'],
   ['RFC9110-11.6.1', 'RFC 9110 §11.6.1', 'MUST', 'a 401 answer carries a WWW-Authenticate header with at least one challenge'],
+  ['RFC9110-11.3', 'RFC 9110 §11.3, §2.1', 'MUST', 'a challenge is an auth-scheme, then optionally one token68 or a comma-separated list of auth-param (token "=" token or quoted-string); a sender MUST NOT generate a field that does not match this grammar'],
+  ['RFC9110-15.5.6', 'RFC 9110 §15.5.6', 'MUST', 'a 405 (Method Not Allowed) answer carries an Allow header listing the methods the resource supports'],
   // RFC 8725: JWT best current practices
   ['RFC8725-3.1', 'RFC 8725 §3.1', 'MUST', 'a JWT is verified with the algorithm the verifier expects for that key; none is never accepted in its place'],
   ['RFC8725-3.9', 'RFC 8725 §3.9', 'MUST', "a JWT's aud is checked: a token issued for another audience is refused"],

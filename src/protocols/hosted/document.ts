@@ -3,7 +3,8 @@
 // apart from the reference service's routes, so the profile judges a service by the document and
 // not by how the kit's own service happens to be built.
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+/** The methods the kit sends: the document's four, and PATCH, which no endpoint of the document has (sent to see how a wrong method is answered). */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 
 interface DocumentEndpoint {
   method: HttpMethod;
