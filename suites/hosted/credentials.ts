@@ -1,5 +1,5 @@
 // Credentials: each rule of the document's Authentication section, and the API key lifecycle.
-import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
+import { SignJWT, createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import type { Answer, Credential, HostedContext } from '../../src/profiles/hosted/context.js';
 import { NO_CREDENTIAL } from '../../src/profiles/hosted/context.js';
 import { DISCOVERY } from '../../src/protocols/hosted/document.js';
@@ -193,6 +193,20 @@ async function grantBeyondReach(ctx: HostedContext): Promise<void> {
   const a = await ctx.call('POST', '/auth/api-keys', { as: writer, body: { label: uid('key'), scopes: ['read', 'write'], ...inWs } });
   if (is2xx(a) && isObject(a.json) && typeof a.json.id === 'string') ctx.defer('DELETE', `/auth/api-keys/${encodeURIComponent(a.json.id)}`);
   check.advise('ADV-grant-wider-scopes').ok(!is2xx(a), `${a.request} with ${writer.label} answered ${said(a)}: a key with the write scope only created a key with read and write`, { expected: 'a refusal', actual: a.status });
+}
+
+/** A JWT of the right look signed HS256 with a made-up secret (an algorithm the service does not use). */
+async function hmacToken(ctx: HostedContext): Promise<Credential> {
+  const now = Math.floor(Date.now() / 1000);
+  const token = await new SignJWT({ scope: 'read write' })
+    .setProtectedHeader({ alg: 'HS256', typ: 'at+jwt' })
+    .setIssuer(ctx.target.origin)
+    .setAudience(ctx.target.origin)
+    .setSubject('tck-forger')
+    .setIssuedAt(now)
+    .setExpirationTime(now + 600)
+    .sign(new TextEncoder().encode(uid('secret').padEnd(32, '-')));
+  return { authorization: `Bearer ${token}`, label: 'a JWT signed HS256 with a made-up secret', repro: '"Bearer ${TCK_FORGED_JWT:?set TCK_FORGED_JWT to a JWT signed HS256 with any secret}"' };
 }
 
 /** A key with the read scope only creating a conversation (an advisory: the meaning of the scopes is not shown). */
@@ -420,13 +434,16 @@ export const scenarios: HostedScenario[] = [
     clauses: ['RFC9110-11.6.1', 'RFC9110-11.3', 'RFC6750-3'],
     title: 'A 401 carries WWW-Authenticate with a Bearer challenge',
     asserts:
-      "Sends GET and POST /conversations without a credential, with a made-up Bearer value, a made-up key of the service's form, another scheme (Basic) and a JWT " +
-      'signed by an unpublished key. Every answer that is 401 has a WWW-Authenticate header (RFC 9110 §11.6.1) holding a Bearer challenge, in any case (RFC 6750 §3); ' +
+      "Sends GET and POST /conversations without a credential, with a made-up Bearer value, a made-up key of the service's form, another scheme (Basic), a JWT " +
+      'signed by an unpublished key, a JWT signed HS256 with a made-up secret and, when given (--expired-token), an access token past its exp. Every answer that is 401 has a WWW-Authenticate header (RFC 9110 §11.6.1) holding a Bearer challenge, in any case (RFC 6750 §3); ' +
       'every WWW-Authenticate answered is a well-formed list of challenges (RFC 9110 §11.3: a scheme, then a token68 or comma-separated auth-params, token or quoted-string values). ' +
       'A 403 without a Bearer challenge, and a challenge to a Bearer token without error="invalid_token", are advisories.',
     async run(ctx) {
       let judged = 0;
-      for (const as of [NO_CREDENTIAL, ...(await madeUpCredentials(ctx))]) {
+      // Also a JWT of an algorithm the service does not use and the token past its exp (--expired-token): refusals whose reasons
+      // may hold quotes, which a challenge's quoted-string must escape.
+      const expired = ctx.target.expiredToken !== undefined ? [ctx.bearer(ctx.target.expiredToken, 'the access token past its exp (--expired-token)')] : [];
+      for (const as of [NO_CREDENTIAL, ...(await madeUpCredentials(ctx)), await hmacToken(ctx), ...expired]) {
         for (const body of [undefined, { userId: uid('user') }]) {
           const a = await ctx.call(body === undefined ? 'GET' : 'POST', '/conversations', { as, ...(body !== undefined ? { body } : {}) });
           if (is2xx(a) && isObject(a.json) && typeof a.json.id === 'string') ctx.defer('DELETE', `/conversations/${encodeURIComponent(a.json.id)}`);

@@ -116,13 +116,31 @@ async function authorizationServer(ctx: HostedContext): Promise<Json> {
     expected: 'an array of strings',
     actual: types,
   }));
+  // A response_type is a request of the authorization endpoint (RFC 6749 §3.1.1): a server that lists one uses that endpoint, which it must then name.
+  if (Array.isArray(types) && types.length > 0) {
+    check.by('RFC8414-authorization_endpoint').that(doc.authorization_endpoint !== undefined, `${where}: authorization_endpoint is present when response_types_supported lists a response type`, () => ({
+      message: `RFC8414-authorization_endpoint: ${where}: response_types_supported lists ${JSON.stringify(types)}, response types of the authorization endpoint (RFC 6749 §3.1.1), but authorization_endpoint is missing: it is REQUIRED unless no grant type the server supports uses that endpoint (RFC 8414 §2)`,
+      expected: 'authorization_endpoint',
+      actual: Object.keys(doc),
+    }));
+    if (doc.authorization_endpoint !== undefined) httpsUrl(ctx, doc.authorization_endpoint, 'RFC8414-authorization_endpoint', `${where}: authorization_endpoint`);
+  }
   httpsUrl(ctx, doc.token_endpoint, 'RFC8414-token_endpoint', `${where}: token_endpoint`);
   if (doc.jwks_uri !== undefined) httpsUrl(ctx, doc.jwks_uri, 'RFC8414-jwks_uri', `${where}: jwks_uri`);
+  const listed: Record<string, string[] | undefined> = {};
   for (const member of ['scopes_supported', 'response_modes_supported', 'grant_types_supported', 'token_endpoint_auth_methods_supported', 'code_challenge_methods_supported']) {
-    optionalStrings(doc, member, `RFC8414-${member}`, where);
+    listed[member] = optionalStrings(doc, member, `RFC8414-${member}`, where);
+  }
+  const grants = listed.grant_types_supported;
+  if (grants !== undefined) {
+    const missing = [TOKEN_EXCHANGE, 'refresh_token'].filter((g) => !grants.includes(g));
+    check.advise('ADV-grant-types-listed').ok(missing.length === 0, `${where}: grant_types_supported ${JSON.stringify(grants)} does not list ${missing.join(' or ')}, which the service's token endpoints perform`, { expected: [TOKEN_EXCHANGE, 'refresh_token'], actual: grants });
   }
   return doc;
 }
+
+/** The grant type of the token exchange (RFC 8693 §2.1). */
+const TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
 
 /** A JWK set of public signing keys (RFC 7517 §5), each one importable. */
 async function jwks(ctx: HostedContext, url: string = DISCOVERY.jwks): Promise<JWK[]> {
@@ -177,11 +195,12 @@ export const scenarios: HostedScenario[] = [
   defineHostedScenario({
     id: 'SCN-H-041',
     group: 'discovery',
-    clauses: ['HOSTED-DISCOVERY-2', 'RFC8414-issuer', 'RFC8414-response_types_supported', 'RFC8414-token_endpoint'],
+    clauses: ['HOSTED-DISCOVERY-2', 'RFC8414-issuer', 'RFC8414-response_types_supported', 'RFC8414-token_endpoint', 'RFC8414-authorization_endpoint'],
     title: '/.well-known/oauth-authorization-server is RFC 8414 authorization-server metadata for the origin',
     asserts:
       'GET /.well-known/oauth-authorization-server at the origin answers a JSON object with issuer (= the origin, https, no query or fragment), ' +
-      'response_types_supported (an array) and token_endpoint (a URL); jwks_uri and the *_supported arrays well-formed where present.',
+      'response_types_supported (an array) and token_endpoint (a URL); authorization_endpoint (a URL) when response_types_supported lists any response type; ' +
+      'jwks_uri and the *_supported arrays well-formed where present. Advisory (ADV-grant-types-listed): grant_types_supported, where present, lists the token-exchange grant and refresh_token.',
     run: async (ctx) => void (await authorizationServer(ctx)),
   }),
 

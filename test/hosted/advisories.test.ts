@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { ADVISORIES } from '../../src/protocols/clauses/index.js';
 import { normalizeReport } from '../../src/report/load.js';
 import { runTck } from '../../src/run/run.js';
-import { at, combine, json, mapAnswer, mapReplies, pathOf, replaceHandler, startHostedVariant, type HostedVariant } from './profile-harness.js';
+import { at, combine, discoveryEdited, json, mapAnswer, mapReplies, pathOf, replaceHandler, startHostedVariant, type HostedVariant } from './profile-harness.js';
 import { bareChallenge, feedbackNeverShown, grantIgnoresScopes, revealIgnoresScopes, revealShowsRevoked, reuseRevokesNothing, revokeAcrossWorkspaces, scopeRunTogether, softDeletes } from './attack-variants.js';
 
 const to403 = mapReplies((r) => (r.status === 401 ? { ...r, status: 403 } : r));
@@ -47,6 +47,7 @@ const CASES: [advisory: string, scenario: string, variant: () => HostedVariant][
   ['ADV-grant-wider-scopes', 'SCN-H-022', () => grantIgnoresScopes],
   ['ADV-refusal-4xx', 'SCN-H-058', () => mapReplies((r, request) => (at('/v1/auth/refresh')(request) && r.status === 401 ? json(500, { error: 'boom' }) : r))],
   // The resource routes' and http.ts's mutation runs (issue 27 item 5).
+  ['ADV-grant-types-listed', 'SCN-H-041', () => discoveryEdited('/.well-known/oauth-authorization-server', (d) => ({ ...d, grant_types_supported: ['authorization_code'] }))],
   ['ADV-read-scope-cannot-write', 'SCN-H-022', () => ({ routes: (rs) => rs.map((r) => (r.operation === 'create_conversation' ? { ...r, access: 'read' as const } : r)) })],
   ['ADV-list-shows-written', 'SCN-H-014', () => mapAnswer('list_entities', () => ({ entities: [] }))],
   ['ADV-list-shows-written', 'SCN-H-010', () => mapAnswer('list_steps', () => ({ steps: [] }))],

@@ -203,6 +203,12 @@ export const ADVISORIES: readonly Advisory[] = [
     near: ['HOSTED-PAYLOAD-create_api_key', 'RFC6750-3.1'],
   },
   {
+    id: 'ADV-grant-types-listed',
+    expects: "an authorization server's grant_types_supported, where present, lists the token-exchange grant and refresh_token, which the service's token endpoint performs",
+    reason: 'RFC 8414 §2 describes the member as the grant types the server supports, but states no requirement that every grant it performs is listed, and the document shows no metadata member',
+    near: ['RFC8414-grant_types_supported', 'HOSTED-DISCOVERY-2'],
+  },
+  {
     id: 'ADV-list-shows-written',
     expects: 'list_entities and list_steps (filtered by the conversation) show, in an array of their answer, the entity or step just written',
     reason: 'the document shows the answer of list_conversations only (an object with the array conversations); the bodies, filters and pagination of the other lists are "not shown"',

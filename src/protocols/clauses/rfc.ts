@@ -20,6 +20,7 @@ export const RFC_SENTENCES: readonly Sentence[] = rfc([
   ['RFC8414-issuer', 'RFC 8414 §2, §3.3', 'REQUIRED', 'issuer: the https URL, without query or fragment, that identifies the server and the metadata URL was made from'],
   ['RFC8414-response_types_supported', 'RFC 8414 §2', 'REQUIRED', 'response_types_supported: the response_type values it supports, a JSON array'],
   ['RFC8414-token_endpoint', 'RFC 8414 §2', 'REQUIRED', 'token_endpoint: the URL of its token endpoint (needed unless only the implicit grant is offered)'],
+  ['RFC8414-authorization_endpoint', 'RFC 8414 §2', 'REQUIRED', 'authorization_endpoint: the URL of its authorization endpoint, REQUIRED unless no grant type it supports uses the authorization endpoint (a response_type is a request of that endpoint, RFC 6749 §3.1.1)'],
   ['RFC8414-jwks_uri', 'RFC 8414 §2', undefined, "jwks_uri (OPTIONAL): the URL of the server's JWK set"],
   ['RFC8414-scopes_supported', 'RFC 8414 §2', undefined, 'scopes_supported (RECOMMENDED): the scope values it supports, a JSON array'],
   ['RFC8414-response_modes_supported', 'RFC 8414 §2', undefined, 'response_modes_supported (OPTIONAL): the response_mode values it supports, a JSON array'],
