@@ -245,11 +245,12 @@ export async function startHostedServer(options: HostedServerOptions = {}): Prom
   // Stryker disable next-line StringLiteral: equivalent: origin is set once the service listens, before any request
   let origin = '';
 
-  // Stryker disable next-line StringLiteral: equivalent: every call of challenge() gives extra or none, and no caller gives it
-  const challenge = (error?: string, extra = ''): Record<string, string> => ({
-    'www-authenticate': `Bearer realm="agent-memory", resource_metadata="${origin}/.well-known/oauth-protected-resource"${
-      // Stryker disable next-line ConditionalExpression,StringLiteral: advisory ADV-invalid-token-error: without the error parameter a refused Bearer token gets a bare challenge (SCN-H-032 notes it); a challenge the junk of a string mutant makes ill-formed fails SCN-H-032 only when a token is refused, which the advisory case does not reach
-      error === undefined ? '' : `, error="invalid_token", error_description="${quoted(error)}"`}${extra}`,
+  const challenge = (error?: string): Record<string, string> => ({
+    'www-authenticate': [
+      `Bearer realm="agent-memory", resource_metadata="${origin}/.well-known/oauth-protected-resource"`,
+      // Stryker disable next-line ConditionalExpression,StringLiteral: advisory ADV-invalid-token-error: without the error parameter a refused Bearer token gets a bare challenge (SCN-H-032 notes it); the false mutant, which quotes no reason, fails every request without a credential
+      ...(error === undefined ? [] : [`error="invalid_token", error_description="${quoted(error)}"`]),
+    ].join(', '),
   });
 
   async function authenticate(bearer: BearerResult): Promise<Principal | Refusal> {
