@@ -39,6 +39,28 @@ describe('Stryker disable marks in the mutated files', () => {
     expect(reason).toMatch(KINDS);
   });
 
+  // Stryker reads a directive only as the leading comment of the next node. So a next-line mark above
+  // "} catch", "} else", "else if" or a link of a chain (".catch(", ".then(") reaches nothing, and a
+  // restore before a closing brace is never read: the region it closes runs on to the end of the
+  // file, hiding every later mutant of its mutators (found in the Platinum and hosted runs).
+  it('every mark stands where Stryker reads it', () => {
+    const misplaced = mutated.flatMap((file) => {
+      const lines = readFileSync(file, 'utf8').split('\n');
+      const nextCode = (i: number) => {
+        for (let j = i + 1; j < lines.length; j++) if (!lines[j]!.trim().startsWith('//') && lines[j]!.trim() !== '') return lines[j]!.trim();
+        return '';
+      };
+      return lines.flatMap((line, i) => {
+        const t = line.trim();
+        const next = nextCode(i);
+        if (t.startsWith('// Stryker disable next-line') && /^(}|else\b|\.(?!\.\.))/.test(next)) return [`${file}:${i + 1}: a next-line mark above "${next.slice(0, 20)}"`];
+        if (t.startsWith('// Stryker restore') && (next === '' || next.startsWith('}'))) return [`${file}:${i + 1}: a restore before "${next.slice(0, 20)}"`];
+        return [];
+      });
+    });
+    expect(misplaced).toEqual([]);
+  });
+
   it('every silent point a mark names is in the table', () => {
     const known = new Set(SILENT_POINTS.map((p) => p.id));
     const named = marks.flatMap((m) => [...m.text.matchAll(/silent points? ([a-z-]+)(?: and ([a-z-]+))?/g)].flatMap((x) => [x[1], x[2]]).filter((x): x is string => x !== undefined));

@@ -29,6 +29,9 @@ function idTooLong(params: Record<string, unknown>): string | undefined {
 export function createDispatcher(store: StoreHandlers): (method: string, body: unknown) => BridgeResponse {
   const handlerOf = (method: MethodName) => store[method] as ((this: StoreHandlers, p: unknown) => unknown) | undefined;
   return (method, body) => {
+    let response: BridgeResponse;
+    // (A region, closed before the return: no next-line mark reaches a catch block. It also hides the try block's mutant, which every call kills.)
+    // Stryker disable BlockStatement: silent point error-status: the refusal still answers 400 or 500 with {"error"} (an exception or a malformed reply becomes 500 {"error"})
     try {
       const request = checkRequest(
         method,
@@ -40,8 +43,7 @@ export function createDispatcher(store: StoreHandlers): (method: string, body: u
       // Stryker disable next-line ConditionalExpression: silent point error-status: the refusal still answers 400 or 500 with {"error"} (an exception or a malformed reply becomes 500 {"error"})
       if (!request.ok) return request.response;
       const result = handlerOf(request.method)!.call(store, request.value);
-      return respond(request.method, result);
-    // Stryker disable next-line BlockStatement: silent point error-status: the refusal still answers 400 or 500 with {"error"} (an exception or a malformed reply becomes 500 {"error"})
+      response = respond(request.method, result);
     } catch (err) {
       // Stryker disable next-line ConditionalExpression: silent point error-status: the refusal still answers 400 or 500 with {"error"} (an exception or a malformed reply becomes 500 {"error"})
       if (err instanceof BadRequestError) return errorResponse(400, err.message);
@@ -49,5 +51,7 @@ export function createDispatcher(store: StoreHandlers): (method: string, body: u
       // Stryker disable next-line StringLiteral: equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
       return errorResponse(500, `internal error in ${method}: ${detail}`);
     }
+    // Stryker restore BlockStatement
+    return response;
   };
 }

@@ -101,8 +101,8 @@ class TokenUnion implements ReadonlySet<string> {
   forEach(callback: (value: string, key: string, set: ReadonlySet<string>) => void, thisArg?: unknown): void {
     for (const t of this) callback.call(thisArg, t, t, this);
   }
-  // Stryker restore all
 }
+// Stryker restore all
 
 /** The score of a document for a query: the best similarity over its token sets. */
 export function score(query: ReadonlySet<string>, doc: DocTokens): number {
