@@ -4,6 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ADVISORIES } from '../../src/protocols/clauses/index.js';
+import { HOSTED_SCENARIOS } from '../../suites/hosted/index.js';
 import { normalizeReport } from '../../src/report/load.js';
 import { runTck } from '../../src/run/run.js';
 import { at, combine, discoveryEdited, json, mapAnswer, mapReplies, pathOf, replaceHandler, startHostedVariant, type HostedVariant } from './profile-harness.js';
@@ -75,6 +76,18 @@ describe('every hosted advisory can fail', () => {
     expect(failed.outcome).toBe('failed');
     expect(failed.message).toMatch(new RegExp(`^advisory ${advisory} \\(--advisories=fail\\): `));
   });
+
+  it('the reference service notes none: every hosted scenario passes under --advisories=fail', async () => {
+    const v = await startHostedVariant();
+    try {
+      const report = normalizeReport(await runTck({ hosted: v.options, scenarios: HOSTED_SCENARIOS.map((x) => x.id), advisories: 'fail' }));
+      const hosted = report.hosted!.scenarios;
+      expect(hosted.length).toBe(HOSTED_SCENARIOS.length);
+      expect(hosted.filter((r) => r.outcome !== 'passed').map((r) => `${r.id} ${r.outcome}: ${r.message}`)).toEqual([]);
+    } finally {
+      await v.close();
+    }
+  }, 60_000);
 
   it('the variants cover every advisory the hosted scenarios name, and each is in the table', () => {
     const dir = new URL('../../suites/hosted/', import.meta.url);
