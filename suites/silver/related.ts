@@ -29,6 +29,9 @@ async function relate(bridge: BridgeApi, source: Entity, target: Entity, relatio
   await bridge.add_relationship({ source_id: source.id, target_id: target.id, relationship_type });
 }
 
+/** The ids of what get_related_entities answered (silent: the order, and whether a neighbour repeats). */
+const idsOf = (list: readonly Entity[]) => new Set(list.map((e) => e.id));
+
 export const scenarios: Scenario[] = [
   defineScenario({
     id: 'SCN-S-020', tier: 'silver', group: 'get_related_entities', clauses: ['SPEC-3.7.1'],
@@ -94,6 +97,56 @@ export const scenarios: Scenario[] = [
       await relate(bridge, alice!, carol!, 'KNOWS');
       await relate(bridge, alice!, acme!, 'WORKS_AT');
       await checkRelated(bridge, check, alice!, undefined, [bob!, carol!, acme!]);
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-S-111', tier: 'silver', group: 'get_related_entities', clauses: ['SPEC-3.7.1', 'SPEC-3.7.2'],
+    title: 'get_related_entities returns only entities a relationship links to it, whichever directions it follows',
+    asserts:
+      'Six entities and five relationships, made so that Bob has incoming relationships after others were made (Carol -KNOWS-> Erin, Alice -KNOWS-> Bob, ' +
+      'Bob -WORKS_AT-> Acme, Erin -KNOWS-> Dave, Dave -KNOWS-> Bob). get_related_entities(Bob, depth 1) holds Acme (its outgoing relationship) and nothing ' +
+      'but Acme, Alice and Dave: whether incoming relationships count is the server\'s (silent point related-incoming), an entity no relationship links to Bob is never related. ' +
+      'Likewise Dave (Erin or Bob may come back, never Carol, Acme or Alice), and Carol (Erin, nothing else).',
+    async run({ bridge, check }) {
+      const [alice, bob, carol, acme, dave, erin] = await addEntities(bridge, check, [
+        { name: 'Alice', type: 'PERSON' },
+        { name: 'Bob', type: 'PERSON' },
+        { name: 'Carol', type: 'PERSON' },
+        { name: 'Acme', type: 'ORGANIZATION' },
+        { name: 'Dave', type: 'PERSON' },
+        { name: 'Erin', type: 'PERSON' },
+      ]);
+      await relate(bridge, carol!, erin!, 'KNOWS');
+      await relate(bridge, alice!, bob!, 'KNOWS');
+      await relate(bridge, bob!, acme!, 'WORKS_AT');
+      await relate(bridge, erin!, dave!, 'KNOWS');
+      await relate(bridge, dave!, bob!, 'KNOWS');
+      const cases: [from: Entity, outgoing: Entity[], incoming: Entity[]][] = [
+        [bob!, [acme!], [alice!, dave!]],
+        [dave!, [bob!], [erin!]],
+        [carol!, [erin!], []],
+      ];
+      for (const [from, outgoing, incoming] of cases) {
+        // depth 1: what depth means when it is left out is silent (related-depth).
+        const got = await bridge.get_related_entities({ entity_id: from.id, depth: 1 });
+        const ids = idsOf(got);
+        const names = got.map((e) => e.name).join(', ');
+        const linked = new Set([...outgoing, ...incoming].map((e) => e.id));
+        for (const e of outgoing) {
+          check.by('SPEC-3.7.1').that(ids.has(e.id), `get_related_entities(${from.name}) holds ${e.name}, linked by ${from.name}'s own relationship`, () => ({
+            message: `get_related_entities(${from.name}, depth 1): expected ${e.name}, which ${from.name}'s relationship links to it, got [${names}]`,
+            expected: e.name,
+            actual: names,
+          }));
+        }
+        const strangers = got.filter((e) => !linked.has(e.id));
+        check.by('SPEC-3.7.1', 'SPEC-3.7.2').that(strangers.length === 0, `get_related_entities(${from.name}) holds no entity that no relationship links to ${from.name}`, () => ({
+          message: `get_related_entities(${from.name}, depth 1) answered [${names}]: ${strangers.map((e) => e.name).join(', ')} ${strangers.length === 1 ? 'is' : 'are'} linked to ${from.name} by no relationship, in either direction (only ${[...outgoing, ...incoming].map((e) => e.name).join(', ') || 'nothing'} may be)`,
+          expected: [...outgoing, ...incoming].map((e) => e.name),
+          actual: names,
+        }));
+      }
     },
   }),
 ];

@@ -85,6 +85,25 @@ const prefixLookup: Wrap = tracking('add_entity', (seen) => replaceAnswer('get_e
   return ok(hit ? hit.res : null);
 }));
 
+/**
+ * get_related_entities follows an incoming relationship from the wrong relationship: for the k-th
+ * relationship that ends at the entity, it answers the source of the relationship made before it.
+ */
+const incomingOffByOne: Wrap = (next) => {
+  const made: { source_id: string; target_id: string }[] = [];
+  const byId = new Map<string, unknown>();
+  return async (m, body: any) => {
+    if (m === 'clear_all_data') (made.length = 0), byId.clear();
+    const res = await next(m, body);
+    if (res.status !== 200) return res;
+    if (m === 'add_entity') byId.set((res.body as any).id, res.body);
+    if (m === 'add_relationship') made.push({ source_id: body.source_id, target_id: body.target_id });
+    if (m !== 'get_related_entities') return res;
+    const wrong = made.flatMap((r, k) => (r.target_id === body.entity_id && k > 0 ? [byId.get(made[k - 1]!.source_id)] : [])).filter((e) => e !== undefined);
+    return ok([...(res.body as any[]).filter((e) => !made.some((r) => r.target_id === body.entity_id && r.source_id === e.id)), ...wrong]);
+  };
+};
+
 /** get_related_entities answers every other entity. */
 const relatedIsEveryone: Wrap = tracking('add_entity', (seen) => replaceAnswer('get_related_entities', (req) =>
   ok(seen.map((e) => e.res).filter((e) => e.id !== req.entity_id))));
@@ -233,6 +252,7 @@ export const FAULTS: FaultRow[] = [
     /search_preferences\(query="xylophone quasar zeppelin"\) where no preference shares a word with the query: expected \[\], got 1/],
 
   // get_related_entities
+  ['SCN-S-111', 'follows an incoming relationship to the source of the relationship made before it', incomingOffByOne, /^get_related_entities\(Bob, depth 1\) answered \[Acme, Carol, Erin\]: Carol, Erin are linked to Bob by no relationship, in either direction \(only Acme, Alice, Dave may be\)/],
   ['SCN-S-020', 'answers every other entity', relatedIsEveryone, /get_related_entities\(Alice\): expected exactly \[Acme\], got \[Acme, Bob\]/],
   ['SCN-S-020', 'answers nothing', mapResponse('get_related_entities', () => []), /get_related_entities\(Alice\): expected exactly \[Acme\], got \[\]/],
   ['SCN-S-021', 'answers every other entity', relatedIsEveryone, /get_related_entities\(Lonely\): expected exactly \[\], got \[Acme, Alice\]/],
