@@ -93,7 +93,10 @@ const incomingOffByOne: Wrap = (next) => {
   const made: { source_id: string; target_id: string }[] = [];
   const byId = new Map<string, unknown>();
   return async (m, body: any) => {
-    if (m === 'clear_all_data') (made.length = 0), byId.clear();
+    if (m === 'clear_all_data') {
+      made.length = 0;
+      byId.clear();
+    }
     const res = await next(m, body);
     if (res.status !== 200) return res;
     if (m === 'add_entity') byId.set((res.body as any).id, res.body);
