@@ -6,7 +6,7 @@
 // A list (#) may hold empty elements and optional whitespace around its commas (RFC 9110 §5.6.1).
 // A sender MUST NOT generate a field that does not match its grammar (RFC 9110 §2.1).
 
-export type ParsedChallenges = { ok: true; schemes: string[] } | { ok: false; at: number; reason: string };
+type ParsedChallenges = { ok: true; schemes: string[] } | { ok: false; at: number; reason: string };
 
 const TOKEN = /[!#$%&'*+\-.^_`|~0-9A-Za-z]+/y;
 const TOKEN68 = /[A-Za-z0-9\-._~+/]+=*/y;
