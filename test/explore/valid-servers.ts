@@ -69,6 +69,15 @@ export const VALID_SERVERS: ValidServer[] = [
 ];
 
 /**
+ * The servers tck explore must find nothing on (no-false-alarm.test.ts): the embedded reference
+ * and every valid server but the PART_ONLY rows.
+ */
+export const HELD_SILENT: ValidServer[] = [
+  { name: 'the embedded reference', make: () => ({}) },
+  ...VALID_SERVERS.filter((s) => PART_ONLY[s.name] === undefined),
+];
+
+/**
  * The Platinum table's ticking clock ("created_at values differ: a real clock between calls"),
  * here a real clock that moves on by at least 1 ms on each reading, so it stays near the kit's
  * (the table's starts in January 2026: fine for the Platinum scenarios, which never compare a
