@@ -17,7 +17,7 @@ import { VALID as GOLD } from '../suites/variants/gold.js';
 import { VALID as PLATINUM } from '../suites/variants/platinum.js';
 import { VALID as SILVER } from '../suites/variants/silver.js';
 
-export interface ValidServer {
+interface ValidServer {
   /** `<name>` for the harness's variants, `<table>: <name>` for a suite's valid row. */
   name: string;
   make: () => VariantOptions;
