@@ -4,7 +4,7 @@
 // One entry per point; a scenario that relies on a point cites its id in a `// silent (<id>): …`
 // comment. The ids are stable: `tck
 // explore` keys its tolerances on them. test/suites/valid-variants.test.ts checks that every entry
-// names a variant that exists there and passes.
+// names a variant that exists there; valid-variants-reach.test.ts (npm run test:deep) that it passes.
 // Sources of the readings: /work/notes/silent-points.md (the established adapters' defaults).
 
 interface SilentPoint {

@@ -4,27 +4,22 @@
 // seeds. The rows a suite proves valid against its own part only (PART_ONLY: each breaks a rule
 // another part checks) are held to the opposite in part-only.test.ts. A deterministic
 // sample (a fixed number of sequences per seed, never a wall-clock budget); the closing report's
-// figures come from longer runs.
+// figures come from longer runs. Its cost is an exploration of each of more than a hundred servers,
+// so it runs in `npm run test:deep`, which CI runs after `npm test`; that the list holds every
+// valid server is checked in npm test (readings.test.ts).
 import { describe, expect, it } from 'vitest';
-import { PART_ONLY, VALID_SERVERS, type ValidServer } from './valid-servers.js';
+import { HELD_SILENT } from './valid-servers.js';
 import { exploreVariant } from './faults.js';
 
-// npm test: each server from one seed (1, 2, 3 in turn), 10 sequences; TCK_EXPLORE_FULL=1: every
-// server from all three seeds, 40 sequences each (about half an hour on two cores).
+// npm run test:deep: each server from one seed (1, 2, 3 in turn), 10 sequences; TCK_EXPLORE_FULL=1:
+// every server from all three seeds, 40 sequences each (about half an hour on two cores).
 const FULL = process.env.TCK_EXPLORE_FULL === '1';
 const SEEDS = [1, 2, 3];
 const RUNS = FULL ? 40 : 10;
 const seedsOf = (i: number) => (FULL ? SEEDS : [SEEDS[i % SEEDS.length]!]);
-const reference: ValidServer = { name: 'the embedded reference', make: () => ({}) };
-const valid = [reference, ...VALID_SERVERS.filter((s) => PART_ONLY[s.name] === undefined)];
 
 describe('tck explore raises no false alarm', () => {
-  it('every valid server of the harness is here, and more than a hundred of them', () => {
-    expect(valid.length + Object.keys(PART_ONLY).length).toBe(VALID_SERVERS.length + 1);
-    expect(valid.length).toBeGreaterThan(100);
-  });
-
-  it.concurrent.each(valid.map((s, i) => [s.name, s, i] as const))('%s: nothing found', async (_name, server, i) => {
+  it.concurrent.each(HELD_SILENT.map((s, i) => [s.name, s, i] as const))('%s: nothing found', async (_name, server, i) => {
     for (const seed of seedsOf(i)) {
       const s = await exploreVariant(server.make(), { seed, runs: RUNS, timeBudgetMs: 600_000 });
       expect(s.findings?.map((f) => `${f.rule}: ${f.message}`), `seed ${seed}`).toEqual([]);

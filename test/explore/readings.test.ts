@@ -1,11 +1,13 @@
 // Every silent point of the kit's table has at least three valid variants that read it differently
 // from the reference (READINGS), each a server of the harness that explore must stay silent on
 // (no-false-alarm.test.ts); and explore's oracle leaves every point of the table open (OPEN), so
-// a point added to the table without telling explore fails here first.
+// a point added to the table without telling explore fails here first. And the list of servers
+// explore is held silent on (HELD_SILENT, explored in no-false-alarm.test.ts, npm run test:deep)
+// holds every valid server of the harness but the PART_ONLY rows.
 import { describe, expect, it } from 'vitest';
 import { READINGS, SILENT_POINTS } from '../../src/engine/silent-points.js';
 import { OPEN } from '../../src/explore/open.js';
-import { VALID_SERVERS } from './valid-servers.js';
+import { HELD_SILENT, PART_ONLY, VALID_SERVERS } from './valid-servers.js';
 
 const servers = new Set(VALID_SERVERS.map((s) => s.name));
 
@@ -36,5 +38,12 @@ describe('the readings of every silent point', () => {
     const table = new Set(SILENT_POINTS.map((p) => p.id));
     expect(SILENT_POINTS.map((p) => p.id).filter((id) => OPEN[id] === undefined)).toEqual([]);
     expect(Object.keys(OPEN).filter((id) => !table.has(id))).toEqual([]);
+  });
+});
+
+describe('the servers tck explore is held silent on', () => {
+  it('every valid server of the harness is here, and more than a hundred of them', () => {
+    expect(HELD_SILENT.length + Object.keys(PART_ONLY).length).toBe(VALID_SERVERS.length + 1);
+    expect(HELD_SILENT.length).toBeGreaterThan(100);
   });
 });

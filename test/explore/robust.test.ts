@@ -91,11 +91,14 @@ describe('tck explore is robust', () => {
 
   it('every distinct disagreement is reported, grouped by rule, each with its replay', async () => {
     // Two independent defects: roles read back wrong, and tool stats counting one call too many.
+    // From seed 5 explore finds both within its first 10 sequences (the seed makes the sequences,
+    // so this does not move): 60 leave room, and a run that stopped at its first finding, or
+    // reported one finding only, still fails here.
     const two = compose(
       mapResponse('get_conversation', (c) => ({ ...c, messages: c.messages.map((m: { role: string }) => ({ ...m, role: m.role === 'system' ? 'user' : m.role })) })),
       mapResponse('get_tool_stats', (l) => l.map((x: { total_calls: number }) => ({ ...x, total_calls: x.total_calls + 1 }))),
     );
-    const s = await withVariant({ wrap: two }, (url) => explore({ url, seed: 5, runs: 400, timeBudgetMs: 120_000 }));
+    const s = await withVariant({ wrap: two }, (url) => explore({ url, seed: 5, runs: 60, timeBudgetMs: 120_000 }));
     const rules = s.findings!.map((f) => f.rule);
     expect(rules).toEqual(expect.arrayContaining(['message.kept', 'get_tool_stats.stats']));
     const order = Object.keys(RULES);

@@ -17,7 +17,7 @@ import { VALID as GOLD } from '../suites/variants/gold.js';
 import { VALID as PLATINUM } from '../suites/variants/platinum.js';
 import { VALID as SILVER } from '../suites/variants/silver.js';
 
-export interface ValidServer {
+interface ValidServer {
   /** `<name>` for the harness's variants, `<table>: <name>` for a suite's valid row. */
   name: string;
   make: () => VariantOptions;
@@ -66,6 +66,15 @@ export const VALID_SERVERS: ValidServer[] = [
     name: `platinum: ${name}`, platinum: true,
     make: () => ({ store: v.ticking ? new HostedStore({ now: ticking() }) : new HostedStore(), ...(v.wrap ? { wrap: v.wrap } : {}) }),
   })),
+];
+
+/**
+ * The servers tck explore must find nothing on (no-false-alarm.test.ts): the embedded reference
+ * and every valid server but the PART_ONLY rows.
+ */
+export const HELD_SILENT: ValidServer[] = [
+  { name: 'the embedded reference', make: () => ({}) },
+  ...VALID_SERVERS.filter((s) => PART_ONLY[s.name] === undefined),
 ];
 
 /**

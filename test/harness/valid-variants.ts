@@ -1,5 +1,5 @@
 // Valid variants of the reference server: each makes one choice the protocol allows (the silent
-// points of src/engine/DESIGN.md). Shared by the scenario suites (test/suites/valid-variants.test.ts)
+// points of src/engine/DESIGN.md). Shared by the scenario suites (test/suites/valid-variants*.test.ts)
 // and explore (test/explore/), which must raise no alarm on any of them.
 import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
@@ -411,7 +411,7 @@ export const VARIANTS: [name: string, make: () => VariantOptions, differs: (r: A
 // ---------------------------------------------------------------------------------------------------
 // Platinum (issue 23, branch s5-platinum): valid variants of the hosted store for the points Volume 5
 // leaves open. Each reaches Platinum with every scenario of every tier passing
-// (test/suites/valid-variants.test.ts), and each is the variant of a Platinum entry of SILENT_POINTS.
+// (test/suites/valid-variants-reach.test.ts), and each is the variant of a Platinum entry of SILENT_POINTS.
 
 /** A HostedStore whose add_message reads its content for entities too (the reference reads bulk-added messages only). */
 class ExtractEverywhere extends HostedStore {

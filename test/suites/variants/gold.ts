@@ -1,7 +1,7 @@
 // The variants that prove the power of the Gold scenarios SCN-G-001 … SCN-G-018 and SCN-G-101 …
 // SCN-G-103 (../gold.test.ts): faulty variants, each breaking exactly the rule one scenario checks,
 // and valid variants making other allowed Gold choices. (The kit-wide allowed choices, timestamps,
-// ids, ordering and so on, are proven in ../valid-variants.test.ts.)
+// ids, ordering and so on, are proven in ../valid-variants-reach.test.ts.)
 import { randomUUID } from 'node:crypto';
 import { MemoryStore, type Params } from '../../../src/servers/bridge/index.js';
 import type { Entity, Relationship } from '../../../src/protocols/bridge/index.js';
