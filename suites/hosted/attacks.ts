@@ -14,7 +14,7 @@ import { DISCOVERY } from '../../src/protocols/hosted/document.js';
 import { defineHostedScenario, type HostedScenario } from '../../src/profiles/hosted/scenario.js';
 import { check } from '../../src/engine/assert.js';
 import { check2xx, is2xx, isObject, said } from '../support/http-answers.js';
-import { uid } from '../support/hosted-data.js';
+import { deleteIfCreated, uid } from '../support/hosted-data.js';
 import { exchange, exchangeTokens, idpToken, publishedKeys, refresh, someAccessToken, tokensOf } from '../support/hosted-credentials.js';
 import { LEEWAY_SECONDS, alteredSignature, forgedCredential, nowSeconds, otherKey, partsOf, publicKeyAsSecret, unsigned, type Forgery, type Parts } from '../support/hosted-forgery.js';
 
@@ -41,7 +41,7 @@ async function refusedOnReadAndWrite(ctx: HostedContext, credentials: readonly C
     const userId = uid('forged');
     asked.push(userId);
     const write = await ctx.call('POST', '/conversations', { as, body: { userId } });
-    if (is2xx(write) && isObject(write.json) && typeof write.json.id === 'string') ctx.defer('DELETE', `/conversations/${encodeURIComponent(write.json.id)}`);
+    deleteIfCreated(ctx, write, '/conversations');
     refused(write, as, rule);
   }
   const list = check2xx(await ctx.call('GET', '/conversations'), 'HOSTED-ENDPOINT-list_conversations');

@@ -6,7 +6,7 @@ import { DISCOVERY } from '../../src/protocols/hosted/document.js';
 import { defineHostedScenario, type HostedScenario } from '../../src/profiles/hosted/scenario.js';
 import { check } from '../../src/engine/assert.js';
 import { check2xx, holds, is2xx, isObject, isRefusal, listItems, said } from '../support/http-answers.js';
-import { uid } from '../support/hosted-data.js';
+import { deleteIfCreated, uid } from '../support/hosted-data.js';
 import { LEEWAY_SECONDS, nowSeconds, partsOf } from '../support/hosted-forgery.js';
 import { exchangeTokens, listKeys, madeUpCredentials, newKey, publishedKeys, refresh, someAccessToken, tokensOf, type Tokens } from '../support/hosted-credentials.js';
 import { allEndpointRequests, send, type EndpointRequest } from '../support/hosted-endpoints.js';
@@ -161,19 +161,30 @@ function tokenResponseFields(t: Tokens, advertised: Set<string> | undefined): vo
 }
 
 /**
+ * A key of the caller's workspace with `scope` only, for an advisory that tries what it may not do
+ * (`trying`, in words); revoked after the scenario. When the service does not create it, a note
+ * says what was not tried, and undefined is returned.
+ */
+async function narrowKey(ctx: HostedContext, scope: 'read' | 'write', trying: string): Promise<Credential | undefined> {
+  const ws = ctx.target.workspaceId;
+  const made = await ctx.call('POST', '/auth/api-keys', { body: { label: uid('key'), scopes: [scope], ...(ws !== undefined ? { workspaceId: ws } : {}) } });
+  if (!(is2xx(made) && isObject(made.json) && typeof made.json.key === 'string' && typeof made.json.id === 'string')) {
+    ctx.note(`creating a key with the ${scope} scope only answered ${made.status}: ${trying} was not tried`);
+    return undefined;
+  }
+  ctx.defer('DELETE', `/auth/api-keys/${encodeURIComponent(made.json.id)}`);
+  return ctx.bearer(made.json.key, `the ${scope}-only API key created by call ${ctx.exchanges.length - 1}`);
+}
+
+/**
  * The advisories of reveal (SCN-H-024), for a read-write key `wide` of the caller's workspace:
  * a key of the read scope only cannot reveal it, and once revoked it is not revealed.
  */
 async function revealBeyondReach(ctx: HostedContext, wide: { id: string; key: string }): Promise<void> {
-  const ws = ctx.target.workspaceId;
-  const made = await ctx.call('POST', '/auth/api-keys', { body: { label: uid('key'), scopes: ['read'], ...(ws !== undefined ? { workspaceId: ws } : {}) } });
-  if (is2xx(made) && isObject(made.json) && typeof made.json.key === 'string' && typeof made.json.id === 'string') {
-    ctx.defer('DELETE', `/auth/api-keys/${encodeURIComponent(made.json.id)}`);
-    const narrow = ctx.bearer(made.json.key, `the read-only API key created by call ${ctx.exchanges.length - 1}`);
+  const narrow = await narrowKey(ctx, 'read', 'revealing a wider key');
+  if (narrow !== undefined) {
     const a = await ctx.call('GET', `/auth/api-keys/${encodeURIComponent(wide.id)}/reveal`, { as: narrow });
     check.advise('ADV-reveal-wider-scopes').ok(!is2xx(a) && !a.text.includes(wide.key), `${a.request} with ${narrow.label} answered ${said(a)}: a key with the read scope only revealed a key with read and write`, { expected: 'a refusal, no plaintext', actual: a.status });
-  } else {
-    ctx.note(`creating a key with the read scope only answered ${made.status}: revealing a wider key was not tried`);
   }
   check2xx(await ctx.call('DELETE', `/auth/api-keys/${encodeURIComponent(wide.id)}`), 'HOSTED-AUTH-3');
   const r = await ctx.call('GET', `/auth/api-keys/${encodeURIComponent(wide.id)}/reveal`);
@@ -182,16 +193,11 @@ async function revealBeyondReach(ctx: HostedContext, wide: { id: string; key: st
 
 /** Advisory (SCN-H-022): a key with the write scope only cannot create a key with read and write. */
 async function grantBeyondReach(ctx: HostedContext): Promise<void> {
+  const writer = await narrowKey(ctx, 'write', 'granting a wider key');
+  if (writer === undefined) return;
   const ws = ctx.target.workspaceId;
-  const inWs = ws !== undefined ? { workspaceId: ws } : {};
-  const made = await ctx.call('POST', '/auth/api-keys', { body: { label: uid('key'), scopes: ['write'], ...inWs } });
-  if (!(is2xx(made) && isObject(made.json) && typeof made.json.key === 'string' && typeof made.json.id === 'string')) {
-    return void ctx.note(`creating a key with the write scope only answered ${made.status}: granting a wider key was not tried`);
-  }
-  ctx.defer('DELETE', `/auth/api-keys/${encodeURIComponent(made.json.id)}`);
-  const writer = ctx.bearer(made.json.key, `the write-only API key created by call ${ctx.exchanges.length - 1}`);
-  const a = await ctx.call('POST', '/auth/api-keys', { as: writer, body: { label: uid('key'), scopes: ['read', 'write'], ...inWs } });
-  if (is2xx(a) && isObject(a.json) && typeof a.json.id === 'string') ctx.defer('DELETE', `/auth/api-keys/${encodeURIComponent(a.json.id)}`);
+  const a = await ctx.call('POST', '/auth/api-keys', { as: writer, body: { label: uid('key'), scopes: ['read', 'write'], ...(ws !== undefined ? { workspaceId: ws } : {}) } });
+  deleteIfCreated(ctx, a, '/auth/api-keys');
   check.advise('ADV-grant-wider-scopes').ok(!is2xx(a), `${a.request} with ${writer.label} answered ${said(a)}: a key with the write scope only created a key with read and write`, { expected: 'a refusal', actual: a.status });
 }
 
@@ -211,15 +217,10 @@ async function hmacToken(ctx: HostedContext): Promise<Credential> {
 
 /** A key with the read scope only creating a conversation (an advisory: the meaning of the scopes is not shown). */
 async function readKeyWrites(ctx: HostedContext): Promise<void> {
-  const ws = ctx.target.workspaceId;
-  const made = await ctx.call('POST', '/auth/api-keys', { body: { label: uid('key'), scopes: ['read'], ...(ws !== undefined ? { workspaceId: ws } : {}) } });
-  if (!(is2xx(made) && isObject(made.json) && typeof made.json.key === 'string' && typeof made.json.id === 'string')) {
-    return void ctx.note(`creating a key with the read scope only answered ${made.status}: writing with it was not tried`);
-  }
-  ctx.defer('DELETE', `/auth/api-keys/${encodeURIComponent(made.json.id)}`);
-  const reader = ctx.bearer(made.json.key, `the read-only API key created by call ${ctx.exchanges.length - 1}`);
+  const reader = await narrowKey(ctx, 'read', 'writing with it');
+  if (reader === undefined) return;
   const a = await ctx.call('POST', '/conversations', { as: reader, body: { userId: uid('user') } });
-  if (is2xx(a) && isObject(a.json) && typeof a.json.id === 'string') ctx.defer('DELETE', `/conversations/${encodeURIComponent(a.json.id)}`);
+  deleteIfCreated(ctx, a, '/conversations');
   check.advise('ADV-read-scope-cannot-write').ok(!is2xx(a), `${a.request} with ${reader.label} answered ${said(a)}: a key with the read scope only created a conversation`, { expected: 'a refusal', actual: a.status });
 }
 
@@ -446,7 +447,7 @@ export const scenarios: HostedScenario[] = [
       for (const as of [NO_CREDENTIAL, ...(await madeUpCredentials(ctx)), await hmacToken(ctx), ...expired]) {
         for (const body of [undefined, { userId: uid('user') }]) {
           const a = await ctx.call(body === undefined ? 'GET' : 'POST', '/conversations', { as, ...(body !== undefined ? { body } : {}) });
-          if (is2xx(a) && isObject(a.json) && typeof a.json.id === 'string') ctx.defer('DELETE', `/conversations/${encodeURIComponent(a.json.id)}`);
+          deleteIfCreated(ctx, a, '/conversations');
           const header = a.headers['www-authenticate'];
           const schemes = header === undefined ? [] : challengeSchemes(header);
           if (header !== undefined) {
@@ -496,7 +497,7 @@ export const scenarios: HostedScenario[] = [
       const spelled = (scheme: string): Credential => ({ authorization: `${scheme} ${value}`, label: `the run's credential with the scheme written "${scheme}"`, repro: `"${scheme} \${${env}:?set ${env}}"` });
       for (const [scheme, body] of [['bearer', undefined], ['bearer', { userId: uid('user') }], ['BEARER', undefined]] as const) {
         const a = await ctx.call(body === undefined ? 'GET' : 'POST', '/conversations', { as: spelled(scheme), ...(body !== undefined ? { body } : {}) });
-        if (is2xx(a) && isObject(a.json) && typeof a.json.id === 'string') ctx.defer('DELETE', `/conversations/${encodeURIComponent(a.json.id)}`);
+        deleteIfCreated(ctx, a, '/conversations');
         check.by('RFC9110-11.1').that(is2xx(a), `the scheme written "${scheme}" works like "Bearer" (2xx)`, () => ({
           message: `${a.request} with ${spelled(scheme).label} answered ${said(a)}: the authentication scheme is a case-insensitive token (RFC 9110 §11.1), so "${scheme}" works like "Bearer"`,
           expected: '2xx',

@@ -5,7 +5,7 @@ import { DOCUMENT_ENDPOINTS, TOKEN_OPERATIONS, nonCamelFields } from '../../src/
 import { defineHostedScenario, type HostedScenario } from '../../src/profiles/hosted/scenario.js';
 import { check } from '../../src/engine/assert.js';
 import { check2xx, checkObject, checkString, holds, is2xx, isObject, listItems, said } from '../support/http-answers.js';
-import { newConversation, newEntity, stepBody, uid } from '../support/hosted-data.js';
+import { deleteIfCreated, newConversation, newEntity, stepBody, uid } from '../support/hosted-data.js';
 import { exchangeTokens, refresh } from '../support/hosted-credentials.js';
 import { allEndpointRequests, endpointRequests, send, type Family } from '../support/hosted-endpoints.js';
 
@@ -162,7 +162,7 @@ export const scenarios: HostedScenario[] = [
       }));
       // advisory: the document shows userId as what create_conversation is sent, not what a service does without it.
       const bare = await ctx.call('POST', '/conversations', { body: { title: uid('no-user') } });
-      if (is2xx(bare) && bare.isJson && isObject(bare.json) && typeof bare.json.id === 'string') ctx.defer('DELETE', `/conversations/${encodeURIComponent(bare.json.id)}`);
+      deleteIfCreated(ctx, bare, '/conversations');
       check.advise('ADV-refuse-invalid-input').ok(!is2xx(bare), `create_conversation (${bare.request}) without userId answered ${said(bare)}`, { expected: 'a refusal (not 2xx)', actual: bare.status });
     },
   }),

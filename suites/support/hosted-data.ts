@@ -4,11 +4,19 @@
 // silent: request bodies beyond the shown fields use the established clients' names, and where two
 // readings are common both are sent (entity `type` and `entityType`).
 import { randomUUID } from 'node:crypto';
-import type { Credential, HostedContext } from '../../src/profiles/hosted/context.js';
-import { checkObject, checkString, type Json } from './http-answers.js';
+import type { Answer, Credential, HostedContext } from '../../src/profiles/hosted/context.js';
+import { checkObject, checkString, is2xx, isObject, type Json } from './http-answers.js';
 
 /** A fresh name for this scenario's data: tck-<what>-<8 hex>. */
 export const uid = (what: string): string => `tck-${what}-${randomUUID().slice(0, 8)}`;
+
+/**
+ * When `a` is a 2xx answer carrying an id (a creation, perhaps one that should have been refused),
+ * that resource under `collection` is deleted after the scenario (with `as`, when given).
+ */
+export function deleteIfCreated(ctx: HostedContext, a: Answer, collection: '/conversations' | '/auth/api-keys', as?: Credential): void {
+  if (is2xx(a) && isObject(a.json) && typeof a.json.id === 'string') ctx.defer('DELETE', `${collection}/${encodeURIComponent(a.json.id)}`, as);
+}
 
 /** POST /conversations {userId}: the new conversation (deleted after the scenario). */
 export async function newConversation(ctx: HostedContext, rule = 'HOSTED-ENDPOINT-create_conversation', as?: Credential): Promise<{ id: string; userId: string; body: Json }> {
