@@ -1,5 +1,5 @@
 // Credentials: each rule of the document's Authentication section, and the API key lifecycle.
-import { SignJWT, createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
+import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import type { Answer, Credential, HostedContext } from '../../src/profiles/hosted/context.js';
 import { NO_CREDENTIAL } from '../../src/profiles/hosted/context.js';
 import { DISCOVERY } from '../../src/protocols/hosted/document.js';
@@ -7,8 +7,8 @@ import { defineHostedScenario, type HostedScenario } from '../../src/profiles/ho
 import { check } from '../../src/engine/assert.js';
 import { check2xx, holds, is2xx, isObject, isRefusal, listItems, said } from '../support/http-answers.js';
 import { deleteIfCreated, uid } from '../support/hosted-data.js';
-import { LEEWAY_SECONDS, nowSeconds, partsOf } from '../support/hosted-forgery.js';
-import { exchangeTokens, listKeys, madeUpCredentials, newKey, publishedKeys, refresh, someAccessToken, tokensOf, type Tokens } from '../support/hosted-credentials.js';
+import { LEEWAY_SECONDS, forgedCredential, nowSeconds, partsOf } from '../support/hosted-forgery.js';
+import { exchangeTokens, forgedAccessToken, listKeys, madeUpCredentials, newKey, publishedKeys, refresh, someAccessToken, tokensOf, type Tokens } from '../support/hosted-credentials.js';
 import { allEndpointRequests, send, type EndpointRequest } from '../support/hosted-endpoints.js';
 import { parseChallenges } from '../support/challenges.js';
 
@@ -203,16 +203,8 @@ async function grantBeyondReach(ctx: HostedContext): Promise<void> {
 
 /** A JWT of the right look signed HS256 with a made-up secret (an algorithm the service does not use). */
 async function hmacToken(ctx: HostedContext): Promise<Credential> {
-  const now = Math.floor(Date.now() / 1000);
-  const token = await new SignJWT({ scope: 'read write' })
-    .setProtectedHeader({ alg: 'HS256', typ: 'at+jwt' })
-    .setIssuer(ctx.target.origin)
-    .setAudience(ctx.target.origin)
-    .setSubject('tck-forger')
-    .setIssuedAt(now)
-    .setExpirationTime(now + 600)
-    .sign(new TextEncoder().encode(uid('secret').padEnd(32, '-')));
-  return { authorization: `Bearer ${token}`, label: 'a JWT signed HS256 with a made-up secret', repro: '"Bearer ${TCK_FORGED_JWT:?set TCK_FORGED_JWT to a JWT signed HS256 with any secret}"' };
+  const token = await forgedAccessToken(ctx, { alg: 'HS256', typ: 'at+jwt' }, new TextEncoder().encode(uid('secret').padEnd(32, '-')));
+  return forgedCredential({ token, what: 'a JWT signed HS256 with a made-up secret' });
 }
 
 /** A key with the read scope only creating a conversation (an advisory: the meaning of the scopes is not shown). */

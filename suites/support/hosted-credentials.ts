@@ -5,11 +5,12 @@
 // `subjectToken` and RFC 8693's `subject_token`; the refresh's `refreshToken` and `refresh_token`).
 import { randomBytes, randomUUID } from 'node:crypto';
 import { check } from '../../src/engine/assert.js';
-import type { JSONWebKeySet } from 'jose';
+import type { CryptoKey, JSONWebKeySet, JWTHeaderParameters } from 'jose';
 import { NO_CREDENTIAL, type Answer, type Credential, type HostedContext } from '../../src/profiles/hosted/context.js';
 import { DISCOVERY } from '../../src/protocols/hosted/document.js';
 import { check2xx, checkObject, checkString, listItems, said, type Json } from './http-answers.js';
 import { uid } from './hosted-data.js';
+import { nowSeconds } from './hosted-forgery.js';
 
 interface NewKey {
   id: string;
@@ -122,20 +123,29 @@ export async function publishedKeys(ctx: HostedContext, rule: string): Promise<J
 
 // ------------------------------------------------------------------ made-up credentials
 
-/** Credentials that are no credentials: each must be refused. */
-export async function madeUpCredentials(ctx: HostedContext): Promise<Credential[]> {
-  const { SignJWT, generateKeyPair } = await import('jose');
-  const { privateKey } = await generateKeyPair('ES256');
-  const now = Math.floor(Date.now() / 1000);
-  // A JWT of the right look, signed by a key nobody published.
-  const forged = await new SignJWT({ scope: 'read write' })
-    .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid: randomUUID() })
+/**
+ * A JWT of the right look for the service (its origin as issuer and audience, scope "read write",
+ * valid for ten minutes), under `header`, signed with `key`: one the service never made.
+ */
+export async function forgedAccessToken(ctx: HostedContext, header: JWTHeaderParameters, key: CryptoKey | Uint8Array): Promise<string> {
+  const { SignJWT } = await import('jose');
+  const now = nowSeconds();
+  return new SignJWT({ scope: 'read write' })
+    .setProtectedHeader(header)
     .setIssuer(ctx.target.origin)
     .setAudience(ctx.target.origin)
     .setSubject('tck-forger')
     .setIssuedAt(now)
     .setExpirationTime(now + 600)
-    .sign(privateKey);
+    .sign(key);
+}
+
+/** Credentials that are no credentials: each must be refused. */
+export async function madeUpCredentials(ctx: HostedContext): Promise<Credential[]> {
+  const { generateKeyPair } = await import('jose');
+  const { privateKey } = await generateKeyPair('ES256');
+  // A JWT of the right look, signed by a key nobody published.
+  const forged = await forgedAccessToken(ctx, { alg: 'ES256', typ: 'at+jwt', kid: randomUUID() }, privateKey);
   const prefix = /^([A-Za-z0-9]+)_/.exec(ctx.target.apiKey ?? '')?.[1] ?? 'nams';
   // Every Authorization value sent is scrubbed from the outputs, so the reproduction makes up its own.
   const made = (authorization: string, label: string, repro: string): Credential => ({ authorization, label, repro });
