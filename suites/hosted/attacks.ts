@@ -15,7 +15,7 @@ import { defineHostedScenario, type HostedScenario } from '../../src/profiles/ho
 import { check } from '../../src/engine/assert.js';
 import { check2xx, is2xx, isObject, said } from '../support/http-answers.js';
 import { deleteIfCreated, uid } from '../support/hosted-data.js';
-import { exchange, exchangeTokens, idpToken, publishedKeys, refresh, someAccessToken, tokensOf } from '../support/hosted-credentials.js';
+import { TOKEN_EXCHANGE_GRANT, exchange, exchangeTokens, idpToken, publishedKeys, refresh, someAccessToken, tokensOf } from '../support/hosted-credentials.js';
 import { LEEWAY_SECONDS, alteredSignature, forgedCredential, nowSeconds, otherKey, partsOf, publicKeyAsSecret, unsigned, type Forgery, type Parts } from '../support/hosted-forgery.js';
 
 /** The sentences a refusal enforces, and the rule in words for the message. */
@@ -293,7 +293,7 @@ export const scenarios: HostedScenario[] = [
       if (parts === undefined) ctx.note('the identity-provider token is not a JWT: only the garbage token was sent');
       else forgeries.push(...unsigned(real, parts), alteredSignature(real), ...(await otherKey(parts)));
       for (const f of forgeries) tokenRefused(await exchange(ctx, f.token), f.what, SUBJECT_FORGED);
-      tokenRefused(await ctx.call('POST', '/auth/exchange', { as: NO_CREDENTIAL, body: { grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange' } }), 'no subject token at all', SUBJECT_FORGED);
+      tokenRefused(await ctx.call('POST', '/auth/exchange', { as: NO_CREDENTIAL, body: { grant_type: TOKEN_EXCHANGE_GRANT } }), 'no subject token at all', SUBJECT_FORGED);
     },
   }),
 

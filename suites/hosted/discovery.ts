@@ -6,7 +6,7 @@ import { DISCOVERY } from '../../src/protocols/hosted/document.js';
 import { defineHostedScenario, type HostedScenario } from '../../src/profiles/hosted/scenario.js';
 import { check } from '../../src/engine/assert.js';
 import { checkObject, isObject, said, type Json } from '../support/http-answers.js';
-import { someAccessToken } from '../support/hosted-credentials.js';
+import { TOKEN_EXCHANGE_GRANT, someAccessToken } from '../support/hosted-credentials.js';
 
 /**
  * A discovery document: GET at the origin without a credential (discovery metadata is public by
@@ -133,14 +133,11 @@ async function authorizationServer(ctx: HostedContext): Promise<Json> {
   }
   const grants = listed.grant_types_supported;
   if (grants !== undefined) {
-    const missing = [TOKEN_EXCHANGE, 'refresh_token'].filter((g) => !grants.includes(g));
-    check.advise('ADV-grant-types-listed').ok(missing.length === 0, `${where}: grant_types_supported ${JSON.stringify(grants)} does not list ${missing.join(' or ')}, which the service's token endpoints perform`, { expected: [TOKEN_EXCHANGE, 'refresh_token'], actual: grants });
+    const missing = [TOKEN_EXCHANGE_GRANT, 'refresh_token'].filter((g) => !grants.includes(g));
+    check.advise('ADV-grant-types-listed').ok(missing.length === 0, `${where}: grant_types_supported ${JSON.stringify(grants)} does not list ${missing.join(' or ')}, which the service's token endpoints perform`, { expected: [TOKEN_EXCHANGE_GRANT, 'refresh_token'], actual: grants });
   }
   return doc;
 }
-
-/** The grant type of the token exchange (RFC 8693 §2.1). */
-const TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
 
 /** A JWK set of public signing keys (RFC 7517 §5), each one importable. */
 async function jwks(ctx: HostedContext, url: string = DISCOVERY.jwks): Promise<JWK[]> {

@@ -12,6 +12,9 @@ import { check2xx, checkObject, checkString, listItems, said, type Json } from '
 import { uid } from './hosted-data.js';
 import { nowSeconds } from './hosted-forgery.js';
 
+/** The grant type of the token exchange (RFC 8693 §2.1). */
+export const TOKEN_EXCHANGE_GRANT = 'urn:ietf:params:oauth:grant-type:token-exchange';
+
 interface NewKey {
   id: string;
   key: string;
@@ -96,7 +99,7 @@ export function exchange(ctx: HostedContext, subjectToken: string): Promise<Answ
       subjectToken,
       subject_token: subjectToken,
       subject_token_type: 'urn:ietf:params:oauth:token-type:jwt',
-      grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange',
+      grant_type: TOKEN_EXCHANGE_GRANT,
     },
   });
 }

@@ -195,8 +195,14 @@ function errorReply(status: number, error: string, headers?: Record<string, stri
 function failureReply(err: unknown, operation: string): Reply {
   // Stryker disable next-line ConditionalExpression,LogicalOperator: advisory ADV-deleted-not-found: every error of a handler answered 500 (or 400): a deleted entity read by its id then answers 500 or 400, which SCN-H-016 notes; the document shows no status for it
   if (err instanceof HostedError || err instanceof BadRequestError) return errorReply(err instanceof HostedError ? err.status : 400, err.message);
-  // Stryker disable next-line StringLiteral: equivalent: the text of an error is the service's own (hosted-rest-api.md, "Errors": not shown)
-  return errorReply(500, `internal error in ${operation}: ${err instanceof Error ? err.message : String(err)}`);
+  return internalError(err, operation);
+}
+
+/** A 500 for what the service did not expect, naming the operation when one is known. */
+// Stryker disable next-line BlockStatement: not a protocol rule: without the body a handler's unexpected failure is still answered 500 (by the reply guard), and a failure while answering is the service's own robustness, unit-tested in test/hosted/resources.test.ts ("a handler that fails")
+function internalError(err: unknown, operation?: string): Reply {
+  // Stryker disable next-line StringLiteral,ConditionalExpression,EqualityOperator: equivalent: the text of an error is the service's own (hosted-rest-api.md, "Errors": not shown)
+  return errorReply(500, `internal error${operation === undefined ? '' : ` in ${operation}`}: ${err instanceof Error ? err.message : String(err)}`);
 }
 
 /** Reads the whole body, up to `max` bytes (then undefined). */
@@ -418,13 +424,13 @@ export async function startHostedServer(options: HostedServerOptions = {}): Prom
     // (Named steps, not a chain of arrow functions: no next-line mark reaches a link of a chain.)
     // Stryker disable next-line StringLiteral: not a protocol rule: the service's own robustness, unit-tested in test/hosted/resources.test.ts ("a handler that fails")
     const replied = (reply: unknown) => answer(req, res, isReply(reply) ? reply : errorReply(500, 'internal error: no reply'));
-    // Stryker disable next-line StringLiteral,ArrowFunction: not a protocol rule: the service's own robustness, unit-tested in test/hosted/resources.test.ts ("a handler that fails")
-    const failed = (err: unknown) => answer(req, res, errorReply(500, `internal error: ${err instanceof Error ? err.message : String(err)}`));
+    // Stryker disable next-line ArrowFunction: not a protocol rule: the service's own robustness, unit-tested in test/hosted/resources.test.ts ("a handler that fails")
+    const failed = (err: unknown) => answer(req, res, internalError(err));
     // send() itself failed (a body JSON.stringify cannot serialise, say).
     // Stryker disable next-line BlockStatement: not a protocol rule: the service's own robustness, unit-tested in test/hosted/resources.test.ts ("a handler that fails")
     const unsent = (err: unknown): void => {
-      // Stryker disable next-line ConditionalExpression,LogicalOperator,BooleanLiteral,StringLiteral: not a protocol rule: the service's own robustness, unit-tested in test/hosted/resources.test.ts ("a handler that fails")
-      if (!res.headersSent && !res.destroyed) send(res, errorReply(500, `internal error: ${err instanceof Error ? err.message : String(err)}`));
+      // Stryker disable next-line ConditionalExpression,LogicalOperator,BooleanLiteral: not a protocol rule: the service's own robustness, unit-tested in test/hosted/resources.test.ts ("a handler that fails")
+      if (!res.headersSent && !res.destroyed) send(res, internalError(err));
       else res.destroy();
     };
     // Stryker disable next-line ArrowFunction: not a protocol rule: the intercept is the tests' hook for variants; no service the CLI starts has one
