@@ -168,17 +168,21 @@ export const exchangeIgnoresExpiry = replaceHandler('token_exchange', async (ctx
 /** The key list holds the keys of every workspace. */
 export const keysOfEveryWorkspaceListed = replaceHandler('list_api_keys', (ctx) => json(200, { workspaceId: ctx.principal!.workspaceId, keys: [...ctx.keys.workspaces].flatMap((w) => ctx.keys.list(w)) }));
 
-const isUnauthorized = (r: Reply) => r.status === 401;
-const withChallenge = (r: Reply, challenge: string | undefined): Reply => {
-  const { 'www-authenticate': _old, ...headers } = r.headers ?? {};
-  return { ...r, headers: challenge === undefined ? headers : { ...headers, 'www-authenticate': challenge } };
-};
+/** Every 401's WWW-Authenticate rewritten by `edit` (given the header and the reply; undefined: no header). */
+export function challengeEdited(edit: (challenge: string | undefined, reply: Reply) => string | undefined): HostedVariant {
+  return mapReplies((r) => {
+    if (r.status !== 401) return r;
+    const { 'www-authenticate': old, ...headers } = r.headers ?? {};
+    const challenge = edit(old, r);
+    return { ...r, headers: challenge === undefined ? headers : { ...headers, 'www-authenticate': challenge } };
+  });
+}
 
 /** A 401 carries no WWW-Authenticate header. */
-export const unauthorizedWithoutChallenge = mapReplies((r) => (isUnauthorized(r) ? withChallenge(r, undefined) : r));
+export const unauthorizedWithoutChallenge = challengeEdited(() => undefined);
 
 /** A 401 challenges with a scheme of the service's own, not Bearer. */
-export const unauthorizedWithApiKeyChallenge = mapReplies((r) => (isUnauthorized(r) ? withChallenge(r, 'ApiKey realm="agent-memory"') : r));
+export const unauthorizedWithApiKeyChallenge = challengeEdited(() => 'ApiKey realm="agent-memory"');
 
 /** The scheme is matched case-sensitively: "bearer <key>" is refused. */
 export const schemeCaseSensitive: HostedVariant = {
@@ -255,10 +259,10 @@ export const mergeLosesTarget = replaceHandler('merge_entities', async (ctx, ori
 // ------------------------------------------------------------------ valid: what the document leaves open
 
 /** A 401 challenges with a bare `Bearer` (no realm, error or resource_metadata). */
-export const bareChallenge = mapReplies((r) => (isUnauthorized(r) ? withChallenge(r, 'Bearer') : r));
+export const bareChallenge = challengeEdited(() => 'Bearer');
 
 /** A 401 offers two challenges, the Bearer one second and in lower case. */
-export const twoChallenges = mapReplies((r) => (isUnauthorized(r) ? withChallenge(r, 'Basic realm="agent-memory", bearer realm="agent-memory", error="invalid_token"') : r));
+export const twoChallenges = challengeEdited(() => 'Basic realm="agent-memory", bearer realm="agent-memory", error="invalid_token"');
 
 /** The exchange refuses a subject token with 400 invalid_request (RFC 8693 §2.2.2) instead of 401. */
 export const exchangeRefusesWith400 = mapReplies((r, request) => (at('/v1/auth/exchange')(request) && r.status === 401 ? json(400, { error: 'invalid_request', error_description: 'the subject token is not valid' }) : r));

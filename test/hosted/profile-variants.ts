@@ -11,7 +11,7 @@ import {
   revealAcrossWorkspaces, revocationDelayed, snakeCase, tokensRefusedByGraph, withExtraFields, withoutRoute, type HostedVariant,
 } from './profile-harness.js';
 import {
-  accessTokenRefreshes, bareChallenge, bulkAnswersCount, bulkKeepsTwenty, conversationDeleteHidesOnly, conversationDeleteIgnored, deletedEntityStaysInGraph, embeddedJwkTrusted,
+  accessTokenRefreshes, bareChallenge, bulkAnswersCount, challengeEdited, bulkKeepsTwenty, conversationDeleteHidesOnly, conversationDeleteIgnored, deletedEntityStaysInGraph, embeddedJwkTrusted,
   entityDeleteIgnored, exchangeDecodesOnly, exchangeIgnoresExpiry, exchangeRefusesWith400, exchangeTakesOpaqueTokens, expiryNotChecked, feedbackNeverShown, feedbackOnAnotherEntity,
   feedbackOverwritesDescription, graphEdgesRenamed, idpTokensAccepted, keyListIgnoresQuery, keysOfEveryWorkspaceListed, mergeLinkHidden, mergeLosesTarget, publicKeyAsHmacSecret,
   exchangeWithoutTokenType, refreshTokenTypeJwt, scopeAsArray, scopeOmittedLowerCaseType, unknownRefreshTokenServed,
@@ -90,18 +90,13 @@ export const FAULTS: FaultRow<HostedVariant>[] = [
   ['SCN-H-043', 'authorization_servers names another issuer', discoveryEdited('/.well-known/oauth-protected-resource', (d) => ({ ...d, authorization_servers: ['https://login.example.com'] })), /^RFC9728-authorization_servers: .*does not name the issuer/],
   ['SCN-H-044', "the JWKS gives the signing key another kid", jwksEdited((keys) => keys.map((k) => ({ ...k, kid: 'renamed' }))), /^HOSTED-DISCOVERY-3: the access token's kid .* names no key of/],
   // The http.ts mutation run (issue 27 item 5): the grammar of the challenge, and the Allow of a 405.
-  ['SCN-H-032', 'the challenge has text after its last quoted string', challengeEdited((c) => `${c}; charset="utf-8"`), /^GET \/v1\/conversations with no credential answered 401 with WWW-Authenticate: Bearer .*: not a list of challenges \(RFC 9110 §11\.6\.1, §11\.3\): expected a comma or the end after an auth-param, at character \d+; a sender MUST NOT generate/],
+  ['SCN-H-032', 'the challenge has text after its last quoted string', challengeEdited((c) => (c === undefined ? c : `${c}; charset="utf-8"`)), /^GET \/v1\/conversations with no credential answered 401 with WWW-Authenticate: Bearer .*: not a list of challenges \(RFC 9110 §11\.6\.1, §11\.3\): expected a comma or the end after an auth-param, at character \d+; a sender MUST NOT generate/],
   ['SCN-H-032', 'the realm is written unquoted with a space in it', challengeEdited(() => 'Bearer realm=agent memory'), /^GET \/v1\/conversations with no credential answered 401 with WWW-Authenticate: Bearer realm=agent memory: not a list of challenges .*expected a comma or the end after an auth-param, at character 20/],
   ['SCN-H-041', 'the server metadata lists the response type code without an authorization endpoint', discoveryEdited('/.well-known/oauth-authorization-server', (d) => ({ ...d, response_types_supported: ['code'] })), /^RFC8414-authorization_endpoint: .*response_types_supported lists \["code"\].*authorization_endpoint is missing: it is REQUIRED unless/],
-  ['SCN-H-032', "the challenge's error_description carries the reason's quotes unescaped", mapReplies((r) => (r.status === 401 && typeof (r.body as any)?.error === 'string' && /error_description=/.test(r.headers?.['www-authenticate'] ?? '') ? { ...r, headers: { ...r.headers, 'www-authenticate': r.headers!['www-authenticate']!.replace(/error_description="(?:[^"\\]|\\.)*"/, `error_description="${(r.body as any).error}"`) } } : r)), /^GET \/v1\/conversations with a JWT signed HS256 with a made-up secret answered 401 with WWW-Authenticate: .*error_description="the access token is not valid: "alg".*: not a list of challenges/],
+  ['SCN-H-032', "the challenge's error_description carries the reason's quotes unescaped", challengeEdited((c, r) => (typeof (r.body as any)?.error === 'string' ? c?.replace(/error_description="(?:[^"\\]|\\.)*"/, `error_description="${(r.body as any).error}"`) : c)), /^GET \/v1\/conversations with a JWT signed HS256 with a made-up secret answered 401 with WWW-Authenticate: .*error_description="the access token is not valid: "alg".*: not a list of challenges/],
   ['SCN-H-001', 'a 405 carries no Allow', mapReplies((r) => (r.status === 405 ? { ...r, headers: without(r.headers ?? {}, ['allow']) as Record<string, string> } : r)), /^PATCH \/v1\/conversations answered 405 without an Allow header: a 405 MUST carry Allow .*RFC 9110 §15\.5\.6/],
   ['SCN-H-001', "a 405's Allow names only GET", mapReplies((r) => (r.status === 405 ? { ...r, headers: { ...r.headers, allow: 'GET' } } : r)), /^PATCH \/v1\/conversations answered 405 with Allow: GET: a 405 MUST carry Allow listing the methods/],
 ];
-
-/** Every WWW-Authenticate of a 401 rewritten. */
-function challengeEdited(edit: (challenge: string) => string): HostedVariant {
-  return mapReplies((r) => (r.status === 401 && r.headers?.['www-authenticate'] !== undefined ? { ...r, headers: { ...r.headers, 'www-authenticate': edit(r.headers['www-authenticate']) } } : r));
-}
 
 // ------------------------------------------------------------------ other readings of what the document leaves open
 
