@@ -18,6 +18,8 @@ const DEEP = [
   'test/explore/part-only.test.ts',
   'test/explore/no-false-alarm.test.ts',
   'test/suites/valid-variants-reach.test.ts',
+  'test/independent/gate.test.ts',
+  'test/independent/first-contact.test.ts',
 ];
 
 export default defineConfig({
