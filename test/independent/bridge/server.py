@@ -599,7 +599,7 @@ def m_get_conversation(p):
     if limit is not None:
         if fault("conversation-limit-plus-one") and 0 < limit < len(msgs):
             limit += 1      # FAULT: `<=` instead of `<` in the page loop
-        msgs = msgs[len(msgs) - limit:] if limit else []
+        msgs = msgs[max(0, len(msgs) - limit):] if limit else []
     out = [ser_message(m) for m in msgs]
     if limit is not None and fault("delete-message-limit-cache"):
         STORE.page_cache.setdefault(session_id, {})[limit] = copy_json(out)
