@@ -624,6 +624,117 @@ class TestPlatinum(Base):
         self.assertEqual(r["rows"], [[0]])
         self.assertEqual(ok("cypher_query", cypher="MATCH (e:Entity) RETURN count(*) AS c")["rows"], [[3]])
 
+    def cypher_graph(self):
+        # Ann, Ben: PERSON; Cat: ORGANIZATION; Dan: OBJECT. Six relationships, one a self-loop:
+        # Ann-KNOWS->Ben, Ben-KNOWS->Ann, Ann-WORKS_AT{since: 2020}->Cat, Ben-WORKS_AT->Cat, Cat-OWNS->Dan, Dan-LOOPS->Dan
+        ids = {}
+        for name, t in (("Ann", "PERSON"), ("Ben", "PERSON"), ("Cat", "ORGANIZATION"), ("Dan", "OBJECT")):
+            ids[name] = ok("add_entity", name=name, entity_type=t)["id"]
+        for a, t, b, props in (("Ann", "KNOWS", "Ben", None), ("Ben", "KNOWS", "Ann", None),
+                               ("Ann", "WORKS_AT", "Cat", {"since": 2020}), ("Ben", "WORKS_AT", "Cat", None),
+                               ("Cat", "OWNS", "Dan", None), ("Dan", "LOOPS", "Dan", None)):
+            extra = {"properties": props} if props else {}
+            ok("add_relationship", source_id=ids[a], target_id=ids[b], relationship_type=t, **extra)
+        return ids
+
+    def cy_rows(self, cypher, **params):
+        r = ok("cypher_query", cypher=cypher, params=params)
+        return r["rows"]
+
+    def test_cypher_relationship_counts(self):
+        self.cypher_graph()
+        counts = {
+            # directed: each relationship once; incoming = outgoing
+            "MATCH (a)-[r]->(b) RETURN count(r) AS c": 6,
+            "MATCH (a)<-[r]-(b) RETURN count(r) AS c": 6,
+            "MATCH ()-->() RETURN count(*) AS c": 6,
+            "MATCH ()<--() RETURN count(*) AS c": 6,
+            # undirected: twice for each of the 5 relationships between distinct nodes, once for the loop
+            "MATCH (a)-[r]-(b) RETURN count(r) AS c": 11,
+            "MATCH ()--() RETURN count(*) AS c": 11,
+            "MATCH (a)-[:KNOWS]-(b) RETURN count(*) AS c": 4,
+            # types
+            "MATCH (a)-[r:KNOWS]->(b) RETURN count(r) AS c": 2,
+            "MATCH (a)-[r:WORKS_AT|OWNS]->(b) RETURN count(r) AS c": 3,
+            "MATCH (a)-[r:MISSING]->(b) RETURN count(r) AS c": 0,
+            # labels, case-insensitive; Entity is every entity; other kinds of node have no relationships
+            "MATCH (a:Person)-[r]->(b) RETURN count(r) AS c": 4,
+            "MATCH (a:person)-[r]-(b:PERSON) RETURN count(r) AS c": 4,
+            "MATCH (a:Entity)-[r]->(b:Entity) RETURN count(r) AS c": 6,
+            "MATCH (a)<-[r]-(b:Organization) RETURN count(r) AS c": 1,
+            "MATCH (a:Conversation)-[r]->(b) RETURN count(r) AS c": 0,
+            # property maps on nodes and relationships
+            "MATCH (a {name: 'Ann'})-[r]-(b) RETURN count(r) AS c": 3,
+            "MATCH (a)-[r {since: 2020}]->(b) RETURN count(*) AS c": 1,
+            # WHERE ... AND ... over every bound variable
+            "MATCH (a)-[r]-(b) WHERE a.name = 'Ann' AND b.name = 'Ben' RETURN count(r) AS c": 2,
+            "MATCH (a)-[r]->(b) WHERE a.name = 'Ann' AND b.name = 'Ben' RETURN count(r) AS c": 1,
+            "MATCH (a)-[r]->(b) WHERE b.name = 'Cat' AND r.since >= 2020 RETURN count(r) AS c": 1,
+            "MATCH (a)-[r]->(b) WHERE type(r) = 'KNOWS' AND a.type = 'PERSON' RETURN count(*) AS c": 2,
+            # the same variable at both ends: the self-loop only
+            "MATCH (a)-[r]-(a) RETURN count(r) AS c": 1,
+            # node counts stay as they were
+            "MATCH (n) RETURN count(*) AS c": 4,
+            "MATCH (n:Person) RETURN count(n) AS c": 2,
+            "MATCH (n) WHERE n.name = 'Ann' AND n.name = 'Ann' RETURN count(n) AS c": 1,
+            "MATCH (n) WHERE n.name = 'Ann' AND n.name = 'Ben' RETURN count(n) AS c": 0,
+        }
+        for cypher, want in counts.items():
+            self.assertEqual(self.cy_rows(cypher), [[want]], cypher)
+        self.assertEqual(self.cy_rows("MATCH (a)-[r]-(b) WHERE a.name = $x AND b.name = $y RETURN count(r) AS c",
+                                      x="Cat", y="Ann"), [[1]])
+
+    def test_cypher_relationship_values(self):
+        ids = self.cypher_graph()
+        self.assertEqual(self.cy_rows("MATCH (a)-[r]->(b:Organization) RETURN a.name, type(r) ORDER BY a.name"),
+                         [["Ann", "WORKS_AT"], ["Ben", "WORKS_AT"]])
+        self.assertEqual(self.cy_rows("MATCH (a)-[r]->(b) WHERE a.name = 'Ann' AND type(r) = 'WORKS_AT' "
+                                      "RETURN b.name, r.since, r.type"), [["Cat", 2020, "WORKS_AT"]])
+        # undirected: each end in turn as a
+        self.assertEqual(self.cy_rows("MATCH (a)-[:OWNS]-(b) RETURN a.name, b.name ORDER BY a.name"),
+                         [["Cat", "Dan"], ["Dan", "Cat"]])
+        self.assertEqual(self.cy_rows("MATCH (a)-[r]-(a) RETURN a.name, type(r)"), [["Dan", "LOOPS"]])
+        [[rel]] = self.cy_rows("MATCH (a)-[r:OWNS]->(b) RETURN r")
+        self.assertEqual((rel["type"], rel["relationship_type"], rel["source_id"], rel["target_id"]),
+                         ("OWNS", "OWNS", ids["Cat"], ids["Dan"]))
+        self.assertUUID(rel["id"])
+        self.assertEqual(self.cy_rows("MATCH (a)-[r]->(b) RETURN type(r) AS t, count(*) AS c ORDER BY t"),
+                         [["KNOWS", 2], ["LOOPS", 1], ["OWNS", 1], ["WORKS_AT", 2]])
+        # merge_entities' SAME_AS link is a relationship too
+        eve = ok("add_entity", name="Eve", entity_type="OBJECT")["id"]
+        ok("merge_entities", source_id=eve, target_id=ids["Dan"])
+        self.assertEqual(self.cy_rows("MATCH (a)-[:SAME_AS]->(b) RETURN a.name, b.name"), [["Eve", "Dan"]])
+        self.assertEqual(self.cy_rows("MATCH (a)-[r:SAME_AS]-(b) RETURN count(r) AS c"), [[2]])
+
+    def test_cypher_relationship_refusals(self):
+        self.cypher_graph()
+        for q in ("MATCH (a)-[r]->(b) DELETE r", "MATCH (a)-[r]->(b) SET r.x = 1 RETURN r",
+                  "match (a)-[r:KNOWS]->(b) detach delete a", "MATCH (a)-[r]->(b) MERGE (a)-[:X]->(b)"):
+            self.assertIn("write", self.assertErr("cypher_query", cypher=q)["error"], q)
+        for q in ("MATCH (a)-[r*1..2]->(b) RETURN count(r)", "MATCH (a)-[a]->(b) RETURN count(a)",
+                  "MATCH (a)-[r]->(b)-[s]->(c) RETURN count(*)", "MATCH (a)-[r]>(b) RETURN r",
+                  "MATCH (a)-[r]->(b) RETURN type(a)"):
+            self.assertErr("cypher_query", cypher=q)
+        self.assertEqual(self.cy_rows("MATCH (a)-[r]->(b) RETURN count(r) AS c"), [[6]])
+
+    def test_cypher_relationship_work_is_bounded(self):
+        # in-process: a bound of 4 candidates refuses the undirected pattern over 3 relationships (6 candidates),
+        # not the directed one (3) nor the undirected one narrowed to the 2 of type X (4)
+        import importlib.util
+        spec = importlib.util.spec_from_file_location("blind_bridge_server", os.path.join(HERE, "server.py"))
+        srv = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(srv)
+        srv.CY_MAX_CANDIDATES = 4
+        a = srv.m_add_entity(srv.Params({"name": "A", "entity_type": "OBJECT"}))["id"]
+        b = srv.m_add_entity(srv.Params({"name": "B", "entity_type": "OBJECT"}))["id"]
+        for t in ("X", "X", "Y"):
+            srv.m_add_relationship(srv.Params({"source_id": a, "target_id": b, "relationship_type": t}))
+        self.assertEqual(srv.cypher_run("MATCH (a)-[r]->(b) RETURN count(r) AS c", {})["rows"], [[3]])
+        self.assertEqual(srv.cypher_run("MATCH (a)-[r:X]-(b) RETURN count(r) AS c", {})["rows"], [[4]])
+        with self.assertRaises(srv.ApiError) as caught:
+            srv.cypher_run("MATCH (a)-[r]-(b) RETURN count(r) AS c", {})
+        self.assertIn("candidates", str(caught.exception))
+
 
 class TestHistories(Base):
     """Reads after writes, deletes, merges; filters beside limits; value classes."""

@@ -1450,6 +1450,8 @@ CY_TOKEN = re.compile(r"""
 
 ENTITY_LABELS = {"Person": "PERSON", "Organization": "ORGANIZATION", "Location": "LOCATION",
                  "Event": "EVENT", "Object": "OBJECT"}
+# a relationship pattern looks at no more than this many (relationship, direction) candidates
+CY_MAX_CANDIDATES = 200000
 
 
 def cy_tokens(text):
@@ -1508,9 +1510,26 @@ def cy_nodes(label):
     }
     if label is None:
         return [n for g in groups.values() for n in g]
-    if label in ENTITY_LABELS:
-        return [n for n in groups["Entity"] if n["type"] == ENTITY_LABELS[label]]
-    return groups.get(label, [])
+    if cy_entity_label(label):
+        return [n for n in groups["Entity"] if cy_label_matches(label, n)]
+    return next((g for name, g in groups.items() if name.casefold() == label.casefold()), [])
+
+
+def cy_entity_label(label):
+    # labels are read case-insensitively: Entity (every entity) or an entity type (Person = PERSON)
+    return label.casefold() == "entity" or label.upper() in ENTITY_TYPES
+
+
+def cy_label_matches(label, entity):
+    # entity is a serialised entity; a node without a label matches
+    if label is None or label.casefold() == "entity":
+        return True
+    return label.casefold() == str(entity["type"]).casefold()
+
+
+def cy_relationship(r):
+    # a relationship in a row: the Relationship fields and its type under "type"
+    return dict(ser_relationship(r), type=r["type"])
 
 
 class CyParser:
@@ -1572,6 +1591,14 @@ class CyParser:
         if lit is not None:
             return lit
         kind, val = self.peek()
+        if kind == "ident" and val.casefold() == "type" and self.peek(1) == ("op", "("):
+            self.i += 2
+            k2, var = self.peek()
+            if k2 != "ident":
+                raise ApiError("cypher: type() takes a relationship variable")
+            self.i += 1
+            self.expect_op(")")
+            return ("type", var)
         if kind == "ident":
             self.i += 1
             if self.is_op("."):
@@ -1583,6 +1610,80 @@ class CyParser:
                 return ("prop", val, prop)
             return ("var", val)
         raise ApiError("cypher: unsupported expression")
+
+    def prop_map(self):
+        props = {}
+        if not self.is_op("{"):
+            return props
+        self.i += 1
+        while not self.is_op("}"):
+            kind, key = self.peek()
+            if kind != "ident":
+                raise ApiError("cypher: expected a property key")
+            self.i += 1
+            self.expect_op(":")
+            lit = self.literal()
+            if lit is None:
+                raise ApiError("cypher: property maps take literals or parameters")
+            props[key] = lit[1]
+            if self.is_op(","):
+                self.i += 1
+        self.i += 1
+        return props
+
+    def node_pattern(self):
+        # (v[:Label] [{k: lit}])
+        self.expect_op("(")
+        var, label = None, None
+        kind, val = self.peek()
+        if kind == "ident":
+            var = val
+            self.i += 1
+        if self.is_op(":"):
+            self.i += 1
+            kind, val = self.peek()
+            if kind != "ident":
+                raise ApiError("cypher: expected a label")
+            label = val
+            self.i += 1
+        props = self.prop_map()
+        self.expect_op(")")
+        return var, label, props
+
+    def rel_pattern(self):
+        # -[r:TYPE|TYPE {k: lit}]->, <-[..]-, -[..]-, -->, <--, --  (one hop)
+        left = self.is_op("<")
+        if left:
+            self.i += 1
+        self.expect_op("-")
+        var, types, props = None, [], {}
+        if self.is_op("["):
+            self.i += 1
+            kind, val = self.peek()
+            if kind == "ident":
+                var = val
+                self.i += 1
+            if self.is_op(":"):
+                while True:
+                    self.i += 1
+                    kind, val = self.peek()
+                    if kind != "ident":
+                        raise ApiError("cypher: expected a relationship type")
+                    types.append(val)
+                    self.i += 1
+                    if not self.is_op("|"):
+                        break
+            if self.is_op("*"):
+                raise ApiError("cypher: unsupported query; variable-length relationships are not supported "
+                               "(one hop only)")
+            props = self.prop_map()
+            self.expect_op("]")
+        self.expect_op("-")
+        right = self.is_op(">")
+        if right:
+            self.i += 1
+        direction = "out" if right and not left else "in" if left and not right else "both"
+        return var, types, props, direction
 
     def int_clause(self):
         lit = self.literal()
@@ -1601,7 +1702,62 @@ def cy_eval(expr, row):
     node = row.get(expr[1])
     if expr[1] not in row:
         raise ApiError(f"cypher: variable '{expr[1]}' not defined")
-    return node.get(expr[2]) if isinstance(node, dict) else None
+    if expr[0] == "type":
+        if not (isinstance(node, dict) and "relationship_type" in node):
+            raise ApiError(f"cypher: type() needs a relationship, '{expr[1]}' is not one")
+        return node["type"]
+    if not isinstance(node, dict):
+        return None
+    if "relationship_type" in node and expr[2] not in node:
+        return node["properties"].get(expr[2])      # a relationship's own properties
+    return node.get(expr[2])
+
+
+def cy_match_relationships(a, rel, b):
+    # one hop (a)-[rel]-(b) over the stored relationships (add_relationship, SAME_AS of merge_entities);
+    # openCypher: an undirected pattern matches a relationship once per direction (once for a self-loop)
+    (a_var, a_label, a_props), (r_var, r_types, r_props, direction), (b_var, b_label, b_props) = a, rel, b
+    if r_var is not None and r_var in (a_var, b_var):
+        raise ApiError(f"cypher: variable '{r_var}' is both a node and a relationship")
+    for label in (a_label, b_label):
+        if label is not None and not cy_entity_label(label):
+            return []       # relationships join entities only
+    rels = [r for r in STORE.relationships.values()
+            if r["source_id"] in STORE.entities and r["target_id"] in STORE.entities
+            and (not r_types or r["type"] in r_types)
+            and all(r["properties"].get(k) == v for k, v in r_props.items())]
+    if len(rels) * (2 if direction == "both" else 1) > CY_MAX_CANDIDATES:
+        raise ApiError(f"cypher: the relationship pattern has more than {CY_MAX_CANDIDATES} candidates; "
+                       "narrow it with a relationship type")
+    nodes = {}
+
+    def node(eid, label, props):
+        if eid not in nodes:
+            nodes[eid] = ser_entity(STORE.entities[eid])
+        n = nodes[eid]
+        return n if cy_label_matches(label, n) and all(n.get(k) == v for k, v in props.items()) else None
+
+    rows = []
+    for r in rels:
+        ends = [(r["source_id"], r["target_id"])] if direction == "out" else \
+               [(r["target_id"], r["source_id"])] if direction == "in" else \
+               [(r["source_id"], r["target_id"])] + ([(r["target_id"], r["source_id"])]
+                                                     if r["source_id"] != r["target_id"] else [])
+        for x, y in ends:
+            if a_var is not None and a_var == b_var and x != y:
+                continue
+            na, nb = node(x, a_label, a_props), node(y, b_label, b_props)
+            if na is None or nb is None:
+                continue
+            row = {}
+            if a_var is not None:
+                row[a_var] = na
+            if b_var is not None:
+                row[b_var] = nb
+            if r_var is not None:
+                row[r_var] = cy_relationship(r)
+            rows.append(row)
+    return rows
 
 
 def cy_compare(op, a, b):
@@ -1629,37 +1785,13 @@ def cypher_run(cypher, params):
     p = CyParser(toks, params)
     rows = [{}]
     if p.kw("MATCH"):
-        p.expect_op("(")
-        var, label, props = None, None, {}
-        kind, val = p.peek()
-        if kind == "ident":
-            var = val
-            p.i += 1
-        if p.is_op(":"):
-            p.i += 1
-            kind, val = p.peek()
-            if kind != "ident":
-                raise ApiError("cypher: expected a label")
-            label = val
-            p.i += 1
-        if p.is_op("{"):
-            p.i += 1
-            while not p.is_op("}"):
-                kind, key = p.peek()
-                if kind != "ident":
-                    raise ApiError("cypher: expected a property key")
-                p.i += 1
-                p.expect_op(":")
-                lit = p.literal()
-                if lit is None:
-                    raise ApiError("cypher: property maps take literals or parameters")
-                props[key] = lit[1]
-                if p.is_op(","):
-                    p.i += 1
-            p.i += 1
-        p.expect_op(")")
-        nodes = [n for n in cy_nodes(label) if all(n.get(k) == v for k, v in props.items())]
-        rows = [{var: n} if var else {} for n in nodes]
+        var, label, props = p.node_pattern()
+        if p.is_op("-") or p.is_op("<"):
+            rel = p.rel_pattern()
+            rows = cy_match_relationships((var, label, props), rel, p.node_pattern())
+        else:
+            nodes = [n for n in cy_nodes(label) if all(n.get(k) == v for k, v in props.items())]
+            rows = [{var: n} if var else {} for n in nodes]
         if p.kw("WHERE"):
             conds = []
             while True:
@@ -1687,7 +1819,8 @@ def cypher_run(cypher, params):
             rows = [r for r in rows if all(cy_compare(op, cy_eval(l, r), cy_eval(rt, r)) for op, l, rt in conds)]
     if not p.kw("RETURN"):
         raise ApiError("cypher: unsupported query; this server supports "
-                       "[MATCH (v:Label {..}) [WHERE ..]] RETURN .. [ORDER BY ..] [SKIP n] [LIMIT n]")
+                       "[MATCH (v:Label {..})[-[r:TYPE]->(w:Label {..})] [WHERE ..]] "
+                       "RETURN .. [ORDER BY ..] [SKIP n] [LIMIT n]")
     distinct = p.kw("DISTINCT")
     items = []
     while True:
