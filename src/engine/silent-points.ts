@@ -346,6 +346,14 @@ const SHARED_POINTS: readonly SilentPoint[] = [
     variant: { file: VALID, name: 'deleting an unknown conversation or entity is an error' },
   },
   {
+    id: 'lookup-gone',
+    topic: 'get_entity or get_conversation_metadata of what was deleted, cleared or never made',
+    clauses: ['BRIDGE-ERRORS-2', 'SPEC-V3-delete_entity', 'SPEC-V3-delete_conversation'],
+    readings: ['an error (400 or 500 {"error"}): the BaseAdapter types these lookups as never null', '200 null: "a lookup that finds nothing" (Errors 2)', 'never the deleted object itself (SCN-P-112, SCN-P-117, SCN-P-125)'],
+    reference: 'an error (400)',
+    variant: { file: VALID, name: 'a lookup of a deleted or cleared conversation or entity answers 200 null' },
+  },
+  {
     id: 'delete-conversation-steps',
     topic: 'the reasoning steps of a deleted conversation',
     clauses: ['SPEC-V3-delete_conversation', 'SPEC-V5-5.4.1'],
@@ -525,6 +533,7 @@ export const READINGS: Readonly<Record<string, readonly string[]>> = {
   'entity-extraction': ['entities are extracted from every message, add_message included', 'platinum: no entity is extracted from message content'],
   'delete-unknown': ['deleting an unknown conversation or entity is an error'],
   'delete-conversation-steps': ['delete_conversation also deletes the steps recorded under it'],
+  'lookup-gone': ['a lookup of a deleted or cleared conversation or entity answers 200 null'],
   'history-mentions-form': ['get_entity_history lists mentions newest first, without message_id'],
   'cypher-graph-schema': ['the Cypher graph also holds conversations and messages as nodes'],
   'workspace-id-form': ['workspace_id is a UUID'],

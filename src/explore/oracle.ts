@@ -91,6 +91,13 @@ export function judge(model: ExploreModel, c: Call, prepared: Prepared = prepare
     if (!prepared.mayFail) violated('call.succeeds', `${method}: refused with ${answer.status} ${show(answer.body)}, but the call names only live objects with valid parameters`, callCites(method));
     return undefined;
   }
+  // A 200 null where the method's row names an object: "found nothing" (bridge-protocol.md,
+  // Errors 2), read like a refusal (the shared reading, readAnswer): allowed only where the call
+  // may fail, and then the model is left as it is.
+  if (answer.body === null && METHODS[method].kind === 'object') {
+    if (!prepared.mayFail) violated('call.succeeds', `${method}: answered 200 null, but the call names only live objects with valid parameters`, callCites(method));
+    return undefined;
+  }
   const platinum = judgePlatinum(model, c);
   if (platinum !== 'not platinum') return platinum;
   // A write the server could have refused is applied now that it did not.

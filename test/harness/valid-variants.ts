@@ -466,6 +466,20 @@ function ownSessionIds(): Wrap {
 }
 
 /** Deleting a conversation that never existed, or an unknown (or deleted) entity, is an error; a second delete of a conversation is not. */
+/**
+ * get_entity and get_conversation_metadata of a well-formed id that names nothing (deleted,
+ * cleared, never made) answer 200 null, "a lookup that finds nothing" (bridge-protocol.md,
+ * Errors 2), where the reference refuses with 400.
+ */
+function goneIsNull(): Wrap {
+  const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+  return intercept(async (next, method, body) => {
+    const res = await next(method, body);
+    const id = method === 'get_entity' ? body?.entity_id : method === 'get_conversation_metadata' ? body?.conversation_id : undefined;
+    return res.status >= 400 && typeof id === 'string' && UUID.test(id) ? { status: 200, body: null } : res;
+  });
+}
+
 function unknownDeletesRefused(): Wrap {
   return (next) => {
     const deleted = new Set<string>();
@@ -523,6 +537,7 @@ export async function platinumProbe(options: VariantOptions) {
   await call('delUnknownEntity', 'delete_entity', { entity_id: randomUUID() });
   await call('delete', 'delete_conversation', { conversation_id: old.id });
   await call('stepsAfter', 'list_steps', { conversation_id: old.id });
+  await call('metaAfter', 'get_conversation_metadata', { conversation_id: old.id });
   return out;
 }
 
@@ -571,6 +586,8 @@ export const PLATINUM_VARIANTS: [name: string, make: () => VariantOptions, diffe
     store: new HostedStore(),
     wrap: mapResponse('get_entity_history', (h) => ({ ...h, mentions: h.mentions.reverse().map(({ message_id: _m, ...rest }: { message_id: string }) => rest) })),
   }), (r) => r['history']!.body.mentions.length > 1 && !('message_id' in r['history']!.body.mentions[0])],
+  ['a lookup of a deleted or cleared conversation or entity answers 200 null', () => ({ store: new HostedStore(), wrap: goneIsNull() }),
+    (r) => r['metaAfter']!.status === 200 && r['metaAfter']!.body === null],
   ['the Cypher graph also holds conversations and messages as nodes', () => ({ store: new CypherWithEveryNode() }),
     (r) => r['count']!.body.rows[0][0] > 30],
   ['workspace_id is a UUID', () => ({
