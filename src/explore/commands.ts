@@ -179,6 +179,13 @@ function paramsArbitrary(method: MethodName, values: Record<string, fc.Arbitrary
   return adjust ? record.map(adjust) : record;
 }
 
+/**
+ * The parameters one command of `method` may be drawn with (refs as indexes): every parameter the
+ * method table (METHODS, from the bridge document's rows and the BaseAdapter signatures) marks
+ * required is in every draw; optional ones are sometimes left out. For test/explore/required-params.test.ts.
+ */
+export const drawnParams = (method: MethodName): fc.Arbitrary<Record<string, unknown>> => paramsArbitrary(method);
+
 function without<T extends Drawn>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
