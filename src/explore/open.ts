@@ -50,6 +50,7 @@ export const OPEN: Readonly<Record<string, string>> = {
   'observations-limit-window': 'get_observations(limit) is checked for its count and conversation only',
   'entity-extraction': 'entities the sequence never added may be listed',
   'delete-unknown': 'delete_conversation and delete_entity of an unknown id may succeed or be refused',
+  'lookup-gone': 'get_entity of a deleted entity may be refused or answer 200 null (never the entity itself)',
   'delete-conversation-steps': 'steps of a deleted conversation are not listed; explain_step of one may be refused',
   'history-mentions-form': 'mentions are checked as a set; message_id may be absent',
   'cypher-graph-schema': 'count(n) must be at least the live entities; labels and other nodes are not read',
