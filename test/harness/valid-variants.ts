@@ -473,7 +473,6 @@ function ownSessionIds(): Wrap {
   };
 }
 
-/** Deleting a conversation that never existed, or an unknown (or deleted) entity, is an error; a second delete of a conversation is not. */
 /**
  * get_entity and get_conversation_metadata of a well-formed id that names nothing (deleted,
  * cleared, never made) answer 200 null, "a lookup that finds nothing" (bridge-protocol.md,
@@ -488,6 +487,7 @@ function goneIsNull(): Wrap {
   });
 }
 
+/** Deleting a conversation that never existed, or an unknown (or deleted) entity, is an error; a second delete of a conversation is not. */
 function unknownDeletesRefused(): Wrap {
   return (next) => {
     const deleted = new Set<string>();
