@@ -179,6 +179,13 @@ function paramsArbitrary(method: MethodName, values: Record<string, fc.Arbitrary
   return adjust ? record.map(adjust) : record;
 }
 
+/**
+ * The parameters one command of `method` may be drawn with (refs as indexes): every parameter the
+ * method table (METHODS, from the bridge document's rows and the BaseAdapter signatures) marks
+ * required is in every draw; optional ones are sometimes left out. For test/explore/required-params.test.ts.
+ */
+export const drawnParams = (method: MethodName): fc.Arbitrary<Record<string, unknown>> => paramsArbitrary(method);
+
 function without<T extends Drawn>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
@@ -240,8 +247,10 @@ export class BridgeCommand implements fc.AsyncCommand<World, World> {
       step.server = await answer;
     }
     model.touched(Object.keys(modelParams).filter((k) => refOf(method, k) !== undefined).map((k) => modelParams[k] as string));
+    const tracesBefore = method === 'clear_session' ? model.snapshot().traces.filter((t) => t.session_id === modelParams.session_id) : [];
     const modelAnswer = judge(model, { method: this.method, mp: modelParams, sp: serverParams, answer: step.server }, prepared);
     if (modelAnswer !== undefined) step.model = modelAnswer;
+    if (tracesBefore.length > 0 && step.server.status === 204) await learnClearedTraces(world, String(modelParams.session_id), tracesBefore[0]!.id);
     // What the call created: the model's id of it, or the server's (Platinum objects are known by it).
     const created = ((modelAnswer ?? step.server).body as { id?: unknown } | null | undefined)?.id;
     if (WRITES_CREATE.has(method) && typeof created === 'string') model.touched([created]);
@@ -250,6 +259,21 @@ export class BridgeCommand implements fc.AsyncCommand<World, World> {
   toString(): string {
     return labelOf(this.method, this.drawn);
   }
+}
+
+/**
+ * silent (clear-session-traces): whether clear_session also removes the session's traces is open.
+ * Explore asks the server for one of them right after the clear (a step of the sequence, so a
+ * repro replays it) and the model follows: gone (null or refused), the model drops the session's
+ * traces too; still there, it keeps them, and every later read holds the server to that.
+ */
+async function learnClearedTraces(world: World, sessionId: string, traceId: string): Promise<void> {
+  const { model, target } = world;
+  const serverParams = { trace_id: model.serverId(traceId) };
+  const step: StepRecord = { method: 'get_trace_with_steps', label: `get_trace_with_steps(trace of the cleared session ${JSON.stringify(sessionId)}: does clear_session keep it?)`, serverParams, modelParams: { trace_id: traceId } };
+  world.steps.push(step);
+  step.server = await target.call('get_trace_with_steps', serverParams);
+  if (step.server.status >= 400 || step.server.body === null) model.forgetTraces(sessionId);
 }
 
 /** How a burst varies the i-th call it makes (the first is the one drawn). */

@@ -103,7 +103,21 @@ interface Recs {
   preferences: { preference: StoreSnapshot['preferences'][number] }[];
   facts: StoreSnapshot['facts'];
   traces: Map<string, { trace: StoreSnapshot['traces'][number] }>;
+  steps: Map<string, unknown>;
   relationships: StoreSnapshot['relationships'];
+}
+
+/**
+ * The model follows a choice the server made where the documents leave it open: the traces of a
+ * cleared session removed with it (silent point clear-session-traces), an entity add_entity made
+ * that the server answered with one it had (add-entity-existing).
+ */
+function forgetTraces(r: Recs, sessionId: string): void {
+  for (const [id, t] of [...r.traces]) {
+    if (t.trace.session_id !== sessionId) continue;
+    for (const st of t.trace.steps) r.steps.delete(st.id);
+    r.traces.delete(id);
+  }
 }
 
 /**
@@ -212,6 +226,18 @@ export class ExploreModel {
     } catch (err) {
       return { status: err instanceof BadRequestError ? 400 : 500, body: { error: err instanceof Error ? err.message : String(err) } };
     }
+  }
+
+  /** The server removed a cleared session's traces (clear-session-traces): so does the model. */
+  forgetTraces(sessionId: string): void {
+    this.#snap = undefined;
+    forgetTraces(this.store as unknown as Recs, sessionId);
+  }
+
+  /** The server answered add_entity with an entity it had (add-entity-existing): the model's new one goes. */
+  forgetEntity(modelId: string): void {
+    this.#snap = undefined;
+    (this.store as unknown as Recs).entities.delete(modelId);
   }
 
   /** Whether the trace (model id) is completed. */

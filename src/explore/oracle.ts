@@ -44,6 +44,8 @@ const NEEDS_BEFORE = new Set<MethodName>(['delete_message', 'add_step', 'merge_d
 
 /** Whether the protocol lets this call fail: otherwise a refusal is a finding ('call.succeeds'). */
 function mayFail(model: ExploreModel, method: MethodName, mp: Obj): boolean {
+  // silent (limit-zero-lists): limit 0 of a list may be refused as well as read as none or as no limit.
+  if (mp.limit === 0 && METHODS[method].kind === 'list') return true;
   switch (method) {
     case 'get_conversation':
       return mp.limit === 0; // silent (limit-zero): limit 0 may be refused as well as read either way
@@ -90,6 +92,20 @@ export function judge(model: ExploreModel, c: Call, prepared: Prepared = prepare
   if (!ok(answer)) {
     if (!prepared.mayFail) violated('call.succeeds', `${method}: refused with ${answer.status} ${show(answer.body)}, but the call names only live objects with valid parameters`, callCites(method));
     return undefined;
+  }
+  // A 200 null where the method's row names an object: "found nothing" (bridge-protocol.md,
+  // Errors 2), read like a refusal (the shared reading, readAnswer): allowed only where the call
+  // may fail, and then the model is left as it is.
+  if (answer.body === null && METHODS[method].kind === 'object') {
+    if (!prepared.mayFail) violated('call.succeeds', `${method}: answered 200 null, but the call names only live objects with valid parameters`, callCites(method));
+    return undefined;
+  }
+  // silent (limit-zero-lists): a list asked for with limit 0 that answers items read 0 as no limit:
+  // it is judged as the call without a limit (an empty answer is judged as it is).
+  if (c.mp.limit === 0 && METHODS[method].kind === 'list' && Array.isArray(answer.body) && answer.body.length > 0) {
+    const { limit: _m, ...mp } = c.mp;
+    const { limit: _s, ...sp } = c.sp;
+    return judge(model, { ...c, mp, sp }, prepare(model, method, mp));
   }
   const platinum = judgePlatinum(model, c);
   if (platinum !== 'not platinum') return platinum;
@@ -314,6 +330,16 @@ function clearSession(model: ExploreModel, c: Call): void {
 
 function addEntity(model: ExploreModel, c: Call, m: Answer): void {
   const a = body(c);
+  // silent (add-entity-existing): an entity of that name and type is live, and the server answered
+  // it: an upsert. The model follows: its new entity goes, and the answer is that entity as stored.
+  const existing = modelIdOf(model, a.id);
+  const stored = existing === undefined ? undefined : model.snapshot().entities.find((e) => e.id === existing);
+  if (stored !== undefined && stored.name === c.mp.name && stored.type === c.mp.entity_type) {
+    const made = (m.body as Obj | undefined)?.id;
+    if (typeof made === 'string' && made !== existing) model.forgetEntity(made);
+    entityKept(model, 'entity.written', `add_entity(name=${show(c.mp.name)}) answered the live entity of that name and type`, a, stored);
+    return;
+  }
   const diffs = [
     a.name !== c.mp.name && `name ${show(a.name)}, sent ${show(c.mp.name)}`,
     a.type !== c.mp.entity_type && `type ${show(a.type)}, sent ${show(c.mp.entity_type)}`,
@@ -382,7 +408,9 @@ function getEntityByName(model: ExploreModel, c: Call): void {
   const what = `get_entity_by_name(${show(name)})`;
   const byName = snap.entities.filter((e) => e.name === name);
   // silent (entity-name-lookup, merge-source-lookup): a canonical name, a merged-away or a former name may or may not find the entity.
-  const candidates = snap.entities.filter((e) => e.name === name || e.canonical_name === name || e.aliases.includes(name) || model.formerNames.get(e.id)?.has(name));
+  // silent (entity-name-case): the lookup may compare names without regard to case.
+  const folded = name.toLowerCase();
+  const candidates = snap.entities.filter((e) => e.name === name || e.name.toLowerCase() === folded || e.canonical_name === name || e.aliases.includes(name) || model.formerNames.get(e.id)?.has(name));
   const a = c.answer.body as Obj | null;
   if (a === null) {
     if (byName.length > 0) violated('get_entity_by_name.lookup', `${what}: null, but ${byName.length} live ${byName.length === 1 ? 'entity has' : 'entities have'} that name (${byName.map((e) => short(model.serverId(e.id))).join(', ')})`);

@@ -7,7 +7,7 @@
 // once more to record both sides' answers for the report.
 import fc from 'fast-check';
 import { BridgeClient, type Exchange } from '../profiles/bridge/index.js';
-import { ABSENT_METHOD, answersLikeAbsent } from '../profiles/bridge/classify.js';
+import { ABSENT_METHOD, answersLikeAbsent, readAnswer } from '../profiles/bridge/classify.js';
 import { TargetUnreachable } from '../engine/runner.js';
 import { TckError } from '../engine/errors.js';
 import { printable } from '../engine/evidence.js';
@@ -78,19 +78,22 @@ function bridgeTarget(client: BridgeClient, stopped: () => boolean, signal: Abor
       const { outcome, exchange } = await client.call(method, params, signal ? { signal } : {});
       if (stopped()) throw new Stopped();
       if (exchange.status === 401 || exchange.status === 403) throw credentialsRefused(client.url, method, exchange);
-      switch (outcome.kind) {
-        case 'void':
-          return { status: 204 };
+      // The one reading the suites share (readAnswer): a 200 null is "found nothing" for every
+      // method, and the oracle decides whether the call may find nothing.
+      const reading = readAnswer(outcome);
+      switch (reading.kind) {
         case 'null':
           return { status: 200, body: null };
-        case 'error':
-          return { status: outcome.status, body: { error: outcome.message } };
+        case 'refused':
+          return { status: reading.status, body: { error: reading.message } };
+        case 'absent':
         case 'violation':
         case 'transport':
-          throw new Violation('call.answer', `${method}: ${outcome.reason}`, callCites(method));
-        default: {
+          throw new Violation('call.answer', `${method}: ${reading.reason}`, callCites(method));
+        case 'accepted': {
+          if (reading.value === undefined) return { status: 204 };
           const schema = METHODS[method].result;
-          const value = outcome.value;
+          const value = reading.value;
           if (schema !== null) {
             const items = outcome.kind === 'list' ? (value as unknown[]) : [value];
             for (const [i, item] of items.entries()) {

@@ -338,6 +338,39 @@ export const scenarios: Scenario[] = [
   }),
 
   defineScenario({
+    id: 'SCN-P-127',
+    tier: 'platinum',
+    group: 'entities',
+    clauses: [v5('5.3.2'), 'BRIDGE-GENERAL-1', 'SPEC-1.1.1'],
+    title: "get_entity_history names the conversation of each mention by its UUID, a bridge session's included",
+    asserts:
+      '"Kestrel Point" is named in a message added with the core add_message to the plain session "tck-hist-a", and in a message of a ' +
+      'conversation made with create_conversation. get_entity_history answers both mentions, each conversation_id a UUID (the data model: ' +
+      'identifiers are UUID strings; protocol 0.2.0 and the BaseAdapter type it so), the session\'s under the id of its Conversation ' +
+      '(get_conversation\'s id), the other under that conversation\'s id or session_id.',
+    async run({ bridge, check }) {
+      const place = await bridge.add_entity({ name: 'Kestrel Point', entity_type: 'LOCATION' });
+      const said = await bridge.add_message({ session_id: 'tck-hist-a', role: 'user', content: 'We met at Kestrel Point.' });
+      const conv = await newConversation(bridge, 'tck-hist-b');
+      const [bulk] = await addInBulk(bridge, conv, ['Kestrel Point at dawn.']);
+      const session = await bridge.get_conversation({ session_id: 'tck-hist-a' });
+      // The data model of the answer (bridge.get_entity_history) holds every conversation_id to a UUID.
+      const h = await bridge.get_entity_history({ entity_id: place.id });
+      const find = (id: string, content: string) => h.mentions.find((m) => (m.message_id != null ? m.message_id === id : m.content === content));
+      const inSession = check.by(v5('5.3.2')).present(find(said.id, said.content), 'get_entity_history("Kestrel Point"): the mention added with add_message to session "tck-hist-a"');
+      check.by(v5('5.3.2'), 'SPEC-1.1.1').that(inSession.conversation_id.toLowerCase() === session.id.toLowerCase(), "a bridge session's mention is listed under the id of the session's Conversation", () => ({
+        message: `get_entity_history("Kestrel Point"): the mention of ${JSON.stringify(said.content)} in session "tck-hist-a" is listed under conversation ${JSON.stringify(inSession.conversation_id)}, not the session's Conversation (get_conversation answers id ${session.id})`,
+        expected: session.id,
+        actual: inSession.conversation_id,
+      }));
+      const inConv = check.by(v5('5.3.2')).present(find(bulk!.id, bulk!.content), `get_entity_history("Kestrel Point"): the mention in conversation ${short(conv.id)}`);
+      check.by(v5('5.3.2')).ok([conv.id, sessionOf(conv)].some((x) => x.toLowerCase() === inConv.conversation_id.toLowerCase()),
+        `get_entity_history("Kestrel Point"): the mention of ${JSON.stringify(bulk!.content)} is listed under conversation ${JSON.stringify(inConv.conversation_id)}, not ${conv.id}`,
+        { expected: conv.id, actual: inConv.conversation_id });
+    },
+  }),
+
+  defineScenario({
     id: 'SCN-P-119',
     tier: 'platinum',
     group: 'entities',

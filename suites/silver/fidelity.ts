@@ -7,7 +7,7 @@ import { check } from '../../src/engine/assert.js';
 import { TOOL_CALL_STATUSES } from '../../src/protocols/bridge/model.js';
 import { sameText } from '../bronze/history-fidelity.js';
 import { expectRefusal } from '../support/refusals.js';
-import { notBefore, sameInstant } from '../support/time.js';
+import { notBefore, sameInstant, serverTimePast } from '../support/time.js';
 
 const tier = 'silver';
 const SIX = `(SPEC §1.5: status is one of ${TOOL_CALL_STATUSES.join(', ')})`;
@@ -91,11 +91,16 @@ export const scenarios: Scenario[] = [
     id: 'SCN-S-108', tier, group: 'complete_trace', clauses: ['SPEC-V1-ReasoningTrace.started_at', 'SPEC-4.4.1'],
     title: 'complete_trace leaves started_at as it was',
     asserts:
-      'Starts a trace, adds a step, completes it; the complete_trace answer and get_trace_with_steps must carry the started_at that ' +
+      'Starts a trace, adds a step, and lets the server\'s clock pass started_at by two units of the precision it answers with ' +
+      '(asking it the time with start_trace of another trace); completes it; the complete_trace answer and get_trace_with_steps must carry the started_at that ' +
       'start_trace answered (as an instant), and completed_at must not be before it.',
-    async run({ bridge }) {
+    async run(ctx) {
+      const { bridge } = ctx;
       const trace = await bridge.start_trace({ session_id: 'trace-start', task: 'keep the start time' });
       await bridge.add_step({ trace_id: trace.id, thought: 'work' });
+      // A completion time that overwrote started_at shows only once the server's clock has moved past it.
+      const moved = await serverTimePast(trace.started_at, async () => (await bridge.start_trace({ session_id: 'trace-start-clock', task: 'what time is it' })).started_at);
+      if (!moved) ctx.note(`the server's clock did not move past started_at ${trace.started_at} within 5 s: a completion time written over started_at could not be told from it`);
       const done = await bridge.complete_trace({ trace_id: trace.id, outcome: 'done', success: true });
       const read = check.by('SPEC-4.5.1').present(await bridge.get_trace_with_steps({ trace_id: trace.id }), 'get_trace_with_steps(<the trace>)');
       for (const [what, t] of [['complete_trace(<the trace>) answer', done], ['get_trace_with_steps(<the trace>) after complete_trace', read]] as const) {

@@ -7,7 +7,10 @@ import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenari
 import type { ReasoningStep, ReasoningTrace, ToolCall } from '../../src/protocols/bridge/model.js';
 import { checkSameInstant } from './entities.js';
 import { allIn } from '../support/by-id.js';
-import { notBefore } from '../support/time.js';
+import { notBefore, serverTimePast } from '../support/time.js';
+
+/** The server's time now, as the started_at of a trace in a session no check reads. */
+const clockOf = async (bridge: BridgeApi): Promise<string> => (await bridge.start_trace({ session_id: 'tck-clock', task: 'what time is it' })).started_at;
 
 // ------------------------------------------------------------------ helpers
 
@@ -116,6 +119,8 @@ export const scenarios: Scenario[] = [
         `start_trace(session_id=${SESSION_A}): session_id and task as sent, outcome and success unset`);
       check.equal(t.completed_at ?? null, null, 'start_trace: completed_at of a trace not yet completed');
       check.equal(t.steps, [], 'start_trace: steps of a new trace');
+      // A started_at read as the time of the read shows only once the server's clock has moved past it.
+      await serverTimePast(t.started_at, () => clockOf(bridge));
       const back = await readTrace(bridge, check, t.id, 'after start_trace');
       const read = check.by('SPEC-4.5.1');
       read.equal(traceView(back), traceView(t), `get_trace_with_steps(${t.id}): the trace started`);
@@ -229,6 +234,8 @@ export const scenarios: Scenario[] = [
         notBefore(done.completed_at!, trace.started_at),
         `complete_trace: completed_at ${done.completed_at} is before started_at ${trace.started_at}`,
       );
+      // A completed_at read as the time of the read shows only once the server's clock has moved past it.
+      await serverTimePast(done.completed_at!, () => clockOf(bridge));
       const back = await readTrace(bridge, check, trace.id, 'after complete_trace');
       const read = check.by('SPEC-4.5.1', 'SPEC-4.4.1');
       read.equal(traceView(back), traceView(done), `get_trace_with_steps(${trace.id}) after complete_trace: outcome and success`);

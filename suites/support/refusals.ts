@@ -8,7 +8,8 @@
 //   checked as rules (BRIDGE-METHOD-<method>, BRIDGE-MODEL-<Resource>).
 import { check, show } from '../../src/engine/assert.js';
 import { ProtocolFault, SchemaViolation, TransportFault } from '../../src/engine/faults.js';
-import { describeOutcome, type ScenarioContext } from '../../src/profiles/bridge/context.js';
+import type { ScenarioContext } from '../../src/profiles/bridge/context.js';
+import { describeReading, readAnswer } from '../../src/profiles/bridge/classify.js';
 import { METHODS, type MethodName } from '../../src/protocols/bridge/methods.js';
 import { validate } from '../../src/protocols/bridge/validate.js';
 import { validateList } from '../../src/protocols/bridge/validate-list.js';
@@ -55,35 +56,39 @@ export async function expectRefusal(
 ): Promise<Refusal> {
   const call = opts?.rawBody === undefined ? `${callText(method, params)} (${why})` : `${method} with the body ${show(opts.rawBody)} (${why})`;
   const { outcome, exchange } = await ctx.raw(method, params, opts);
-  switch (outcome.kind) {
+  // The one reading every suite, the context's expectError and explore share (readAnswer).
+  const reading = readAnswer(outcome);
+  switch (reading.kind) {
     case 'transport':
-      throw new TransportFault(method, outcome.failure, outcome.reason);
+      throw new TransportFault(method, reading.failure, reading.reason);
+    case 'absent':
     case 'violation': {
       // A 2xx of the wrong shape breaks the method's answer; a method the server does not have is
       // a gap of its tier, graded like every other call to it (told apart from a 404 of a method
       // that exists the way every call's is: ctx.faultOf); anything else, the error answer.
       if (exchange.status !== undefined && exchange.status >= 200 && exchange.status < 300) {
-        const fault = new ProtocolFault(call, outcome.reason);
+        const fault = new ProtocolFault(call, reading.reason);
         fault.cites = answerCites(method);
         throw fault;
       }
-      const fault = await ctx.faultOf(method, outcome, exchange, call);
+      const fault = await ctx.faultOf(method, outcome as Extract<typeof outcome, { kind: 'violation' }>, exchange, call);
       if (fault.notImplemented) throw fault;
       const wrong = new ProtocolFault(call, `${fault.reason} ${ERROR_WORDS}`);
       wrong.cites = [...ERROR_RULE];
       throw wrong;
     }
-    case 'error':
+    case 'refused':
       // The kit's reading held: counted, so the clause map shows which calls test it.
       if (accepted.advise !== undefined) check.advise(accepted.advise).ok(true, `${call}: refused`);
-      check.by(...ERROR_RULE).ok(outcome.message.trim() !== '', `${call}: the error text must say what went wrong, got ${show(outcome.message)} ${ERROR_WORDS}`, {
+      check.by(...ERROR_RULE).ok(reading.message.trim() !== '', `${call}: the error text must say what went wrong, got ${show(reading.message)} ${ERROR_WORDS}`, {
         expected: 'a non-empty error text',
-        actual: outcome.message,
+        actual: reading.message,
       });
-      return { refused: true, status: outcome.status, message: outcome.message };
-    default: {
-      if (accepted.advise !== undefined) check.advise(accepted.advise).fail(`${call}: expected 400 or 500 with {"error": string}, got ${describeOutcome(outcome)}`, { status: [400, 500], actual: outcome });
-      const value = 'value' in outcome ? outcome.value : outcome.kind === 'null' ? null : undefined;
+      return { refused: true, status: reading.status, message: reading.message };
+    case 'null':
+    case 'accepted': {
+      if (accepted.advise !== undefined) check.advise(accepted.advise).fail(`${call}: expected 400 or 500 with {"error": string}, got ${describeReading(reading)}`, { status: [400, 500], actual: outcome });
+      const value = reading.kind === 'null' ? null : reading.value;
       const schema = METHODS[method].result;
       if (schema !== null && value !== undefined && value !== null) {
         const result = Array.isArray(value) ? await validateList(schema, value, () => false) : validate(schema, value);

@@ -81,3 +81,33 @@ export function notBefore(a: string, b: string): boolean {
   const [x, y] = atCoarser(a, b);
   return x - y >= -1n;
 }
+
+/** How long serverTimePast waits at most for the server's clock to move (whole-second servers need two seconds and more). */
+const MAX_CLOCK_WAIT_MS = 5_000;
+
+/** Milliseconds of one unit of the precision a timestamp is written in: 1000 for whole seconds, 1 for milliseconds or finer. */
+function unitMs(ts: string): number {
+  const digits = ISO_PARTS.exec(ts)?.[4]?.length ?? 0;
+  return digits >= 3 ? 1 : 10 ** (3 - digits);
+}
+
+/**
+ * Makes the server's clock pass `since` (a timestamp it answered) by at least two units of the
+ * precision it answers with: the comparisons of time allow one unit of slack for rounding, so a
+ * server that rewrites a time with a later one is seen only two units on. A fixed sleep hopes the
+ * machine is slow enough; this measures the server: it waits one unit on the kit's clock, then asks
+ * the server the time (`now`: a call that answers a fresh timestamp, such as start_trace's
+ * started_at or add_message's timestamp), until what it answers is far enough past `since`, at most
+ * MAX_CLOCK_WAIT_MS. Resolves to whether it got there (a server whose clock did not move: the
+ * comparison that follows cannot tell a rewritten time, and the caller notes it).
+ */
+export async function serverTimePast(since: string, now: () => Promise<string>): Promise<boolean> {
+  const wait = Math.max(1, unitMs(since));
+  const deadline = Date.now() + Math.max(MAX_CLOCK_WAIT_MS, 4 * wait);
+  while (Date.now() < deadline) {
+    await pause(wait);
+    const [t, s] = atCoarser(await now(), since);
+    if (t - s >= 2n) return true;
+  }
+  return false;
+}

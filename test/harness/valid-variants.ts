@@ -390,6 +390,14 @@ export const VARIANTS: [name: string, make: () => VariantOptions, differs: (r: A
   ['get_tool_stats answers success_rate and avg_duration_ms as 32-bit floats', () => ({
     wrap: mapResponse('get_tool_stats', (l) => l.map((s: any) => ({ ...s, success_rate: float32(s.success_rate), avg_duration_ms: float32(s.avg_duration_ms) }))),
   }), (r) => r['ratioStats']!.body[0].success_rate === Math.fround(2 / 3)],
+  ['clear_session also removes the session\'s traces', () => ({ store: new ClearSessionDropsTraces() }),
+    (r) => r['q.tracesAfterClear']!.body.length === 0],
+  ['add_entity of an existing name and type answers the existing entity (an upsert)', () => ({ store: new AddEntityUpserts() }),
+    (r) => r['q.up2']!.body.id === r['q.up1']!.body.id],
+  ['get_entity_by_name ignores case', () => ({ store: new NameLookupIgnoresCase() }),
+    (r) => r['q.lowerName']!.body?.name === 'Upsert Me'],
+  ['limit 0 means no limit, for every method with a limit', () => ({ wrap: limitZeroIsNoLimit() }),
+    (r) => r['q.sessions0']!.body.length > 0],
   ['get_conversation(limit=0) means no limit', () => ({ wrap: mapRequest('get_conversation', (b) => (b.limit === 0 ? { ...b, limit: undefined } : b)) }),
     (r) => r['conv0']!.body.messages.length === 2],
   ['merging an entity into itself accepted as a no-op', () => ({ store: new SelfMergeNoOp() }),
@@ -465,6 +473,20 @@ function ownSessionIds(): Wrap {
   };
 }
 
+/**
+ * get_entity and get_conversation_metadata of a well-formed id that names nothing (deleted,
+ * cleared, never made) answer 200 null, "a lookup that finds nothing" (bridge-protocol.md,
+ * Errors 2), where the reference refuses with 400.
+ */
+function goneIsNull(): Wrap {
+  const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+  return intercept(async (next, method, body) => {
+    const res = await next(method, body);
+    const id = method === 'get_entity' ? body?.entity_id : method === 'get_conversation_metadata' ? body?.conversation_id : undefined;
+    return res.status >= 400 && typeof id === 'string' && UUID.test(id) ? { status: 200, body: null } : res;
+  });
+}
+
 /** Deleting a conversation that never existed, or an unknown (or deleted) entity, is an error; a second delete of a conversation is not. */
 function unknownDeletesRefused(): Wrap {
   return (next) => {
@@ -523,6 +545,7 @@ export async function platinumProbe(options: VariantOptions) {
   await call('delUnknownEntity', 'delete_entity', { entity_id: randomUUID() });
   await call('delete', 'delete_conversation', { conversation_id: old.id });
   await call('stepsAfter', 'list_steps', { conversation_id: old.id });
+  await call('metaAfter', 'get_conversation_metadata', { conversation_id: old.id });
   return out;
 }
 
@@ -571,6 +594,8 @@ export const PLATINUM_VARIANTS: [name: string, make: () => VariantOptions, diffe
     store: new HostedStore(),
     wrap: mapResponse('get_entity_history', (h) => ({ ...h, mentions: h.mentions.reverse().map(({ message_id: _m, ...rest }: { message_id: string }) => rest) })),
   }), (r) => r['history']!.body.mentions.length > 1 && !('message_id' in r['history']!.body.mentions[0])],
+  ['a lookup of a deleted or cleared conversation or entity answers 200 null', () => ({ store: new HostedStore(), wrap: goneIsNull() }),
+    (r) => r['metaAfter']!.status === 200 && r['metaAfter']!.body === null],
   ['the Cypher graph also holds conversations and messages as nodes', () => ({ store: new CypherWithEveryNode() }),
     (r) => r['count']!.body.rows[0][0] > 30],
   ['workspace_id is a UUID', () => ({
@@ -634,7 +659,53 @@ async function probeReadings(call: ProbeCall): Promise<void> {
   await call('q.stepAfter', 'add_step', { trace_id: trace.id, thought: 'after' });
   await call('q.callAfter', 'record_tool_call', { step_id: step.id, tool_name: 'q_tool', arguments: {} });
   await call('q.complete2', 'complete_trace', { trace_id: trace.id, outcome: 'again' });
+  // Issue 32's readings.
+  await call('q.clearTrace', 'start_trace', { session_id: 'q-clear-t', task: 'traced then cleared' });
+  await call('q.clearT', 'clear_session', { session_id: 'q-clear-t' });
+  await call('q.tracesAfterClear', 'list_traces', { session_id: 'q-clear-t' });
+  await call('q.up1', 'add_entity', { name: 'Upsert Me', entity_type: 'PERSON' });
+  await call('q.up2', 'add_entity', { name: 'Upsert Me', entity_type: 'PERSON' });
+  await call('q.lowerName', 'get_entity_by_name', { name: 'upsert me' });
+  await call('q.sessions0', 'list_sessions', { limit: 0 });
 }
+
+// ---------------------------------------------------------------------------------------------
+// Issue 32: four readings independent servers took where the documents leave the point open, each
+// reported broken by tck explore. Written from the point (src/engine/silent-points.ts).
+
+/** clear_session also removes the session's reasoning traces (with their steps and tool calls). */
+class ClearSessionDropsTraces extends MemoryStore {
+  override clear_session(p: Params<'clear_session'>): void {
+    super.clear_session(p);
+    for (const [id, t] of [...this.traces]) {
+      if (t.trace.session_id !== p.session_id) continue;
+      for (const s of t.trace.steps) this.steps.delete(s.id);
+      this.traces.delete(id);
+    }
+  }
+}
+
+/** add_entity of a name and type already stored answers the stored entity (an upsert: its description kept). */
+class AddEntityUpserts extends MemoryStore {
+  override add_entity(p: Params<'add_entity'>): Entity {
+    const same = [...this.entities.values()].find((r) => r.entity.name === p.name && r.entity.type === p.entity_type);
+    return same === undefined ? super.add_entity(p) : structuredClone(same.entity);
+  }
+}
+
+/** get_entity_by_name compares names without regard to case (a case-insensitive collation); the oldest match wins. */
+class NameLookupIgnoresCase extends MemoryStore {
+  override get_entity_by_name(p: Params<'get_entity_by_name'>): Entity | null {
+    const exact = super.get_entity_by_name(p);
+    if (exact !== null) return exact;
+    const hit = [...this.entities.values()].find((r) => r.entity.name.toLowerCase() === p.name.toLowerCase());
+    return hit === undefined ? null : structuredClone(hit.entity);
+  }
+}
+
+/** The methods with a limit: limit 0 read as no limit (`limit or default`, as Python's falsy 0 reads it). */
+const LIMIT_METHODS = ['get_conversation', 'search_messages', 'list_sessions', 'search_entities', 'search_preferences', 'list_traces', 'get_similar_traces'];
+const limitZeroIsNoLimit = (): Wrap => compose(...LIMIT_METHODS.map((m) => mapRequest(m, (b) => (b?.limit === 0 ? { ...b, limit: undefined } : b))));
 
 /** A store whose get_similar_traces reads an omitted success_only as true. */
 class SuccessOnlyByDefault extends MemoryStore {

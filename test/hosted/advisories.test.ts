@@ -8,7 +8,7 @@ import { HOSTED_SCENARIOS } from '../../suites/hosted/index.js';
 import { normalizeReport } from '../../src/report/load.js';
 import { runTck } from '../../src/run/run.js';
 import { at, combine, discoveryEdited, json, mapAnswer, mapReplies, pathOf, replaceHandler, startHostedVariant, type HostedVariant } from './profile-harness.js';
-import { bareChallenge, feedbackNeverShown, grantIgnoresScopes, revealIgnoresScopes, revealShowsRevoked, reuseRevokesNothing, revokeAcrossWorkspaces, scopeRunTogether, softDeletes } from './attack-variants.js';
+import { bareChallenge, feedbackNeverShown, grantIgnoresScopes, revealIgnoresScopes, revealShowsRevoked, reuseRevokesNothing, revokeAcrossWorkspaces, scopeRunTogether, softDeletes, exchangeWithoutTokenType, refreshTokenTypeJwt, scopeAsArray } from './attack-variants.js';
 
 const to403 = mapReplies((r) => (r.status === 401 ? { ...r, status: 403 } : r));
 
@@ -39,6 +39,9 @@ const CASES: [advisory: string, scenario: string, variant: () => HostedVariant][
   ['ADV-deleted-gone-from-derived', 'SCN-H-016', searchKeepsDeleted],
   ['ADV-feedback-shown', 'SCN-H-017', () => feedbackNeverShown],
   ['ADV-token-scope-advertised', 'SCN-H-034', () => scopeRunTogether],
+  ['ADV-token-type-bearer', 'SCN-H-034', () => exchangeWithoutTokenType],
+  ['ADV-token-type-bearer', 'SCN-H-034', () => refreshTokenTypeJwt],
+  ['ADV-token-scope-syntax', 'SCN-H-034', () => scopeAsArray],
   ['ADV-revoke-other-workspace', 'SCN-H-025', () => revokeAcrossWorkspaces],
   ['ADV-reveal-wider-scopes', 'SCN-H-024', () => revealIgnoresScopes],
   ['ADV-reveal-revoked', 'SCN-H-024', revealShowsRevoked],

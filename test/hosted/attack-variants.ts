@@ -319,12 +319,16 @@ export const updateAnswersAck = mapAnswer('update_entity', (b) => ({ id: b.id, u
 /** The token responses of both endpoints edited (the exchange's, and the refresh's). */
 const tokenAnswers = (edit: (body: any) => unknown): HostedVariant => combine(mapAnswer('token_exchange', edit), mapAnswer('refresh_access_token', edit));
 
-/** The exchange answers without token_type (RFC 6749 §5.1 requires it). */
+/** Advisory (issue 32): the exchange answers without token_type (RFC 6749 §5.1 has it; the hosted document does not list it). */
 export const exchangeWithoutTokenType = mapAnswer('token_exchange', ({ token_type: _t, ...rest }) => rest);
 /** The refresh answers token_type "JWT" (the kind of token, not how it is used). */
 export const refreshTokenTypeJwt = mapAnswer('refresh_access_token', (b) => ({ ...b, token_type: 'JWT' }));
 /** The token responses give scope as a JSON array instead of a space-delimited string. */
 export const scopeAsArray = tokenAnswers((b) => ({ ...b, scope: String(b.scope).split(' ') }));
+/** Valid (issue 32): the token responses hold exactly what the document lists: access_token, refresh_token, expires_in. */
+export const exactlyTheListedTokenFields = tokenAnswers((b) => ({ access_token: b.access_token, refresh_token: b.refresh_token, expires_in: b.expires_in }));
+/** The exchange answers expires_in as a string (the Token exchange response table: a number). */
+export const expiresInAsString = mapAnswer('token_exchange', (b) => ({ ...b, expires_in: String(b.expires_in) }));
 /** Valid: the token responses leave scope out and write token_type in lower case. */
 export const scopeOmittedLowerCaseType = tokenAnswers(({ scope: _s, ...b }) => ({ ...b, token_type: 'bearer' }));
 /** Advisory: the scope runs the scopes together ("readwrite"), a value no metadata advertises. */

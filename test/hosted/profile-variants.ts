@@ -14,7 +14,7 @@ import {
   accessTokenRefreshes, bareChallenge, bulkAnswersCount, challengeEdited, bulkKeepsTwenty, conversationDeleteHidesOnly, conversationDeleteIgnored, deletedEntityStaysInGraph, embeddedJwkTrusted,
   entityDeleteIgnored, exchangeDecodesOnly, exchangeIgnoresExpiry, exchangeRefusesWith400, exchangeTakesOpaqueTokens, expiryNotChecked, feedbackNeverShown, feedbackOnAnotherEntity,
   feedbackOverwritesDescription, graphEdgesRenamed, idpTokensAccepted, keyListIgnoresQuery, keysOfEveryWorkspaceListed, mergeLinkHidden, mergeLosesTarget, publicKeyAsHmacSecret,
-  exchangeWithoutTokenType, refreshTokenTypeJwt, scopeAsArray, scopeOmittedLowerCaseType, unknownRefreshTokenServed,
+  exactlyTheListedTokenFields, expiresInAsString, scopeOmittedLowerCaseType, unknownRefreshTokenServed,
   refreshTokensAsBearer, schemeCaseSensitive, softDeletes, unusableAlgorithmIs400, tokensDecodedNotVerified, twoChallenges, unauthorizedWithApiKeyChallenge, unauthorizedWithoutChallenge, unsignedTokensAccepted,
   unsignedTokensWriteAnyway, updateAnswersAck, updateNotStored,
 } from './attack-variants.js';
@@ -80,9 +80,7 @@ export const FAULTS: FaultRow<HostedVariant>[] = [
   ['SCN-H-056', 'the exchange takes an opaque subject token', exchangeTakesOpaqueTokens, /^POST \/v1\/auth\/exchange with a garbage string answered 200 with an access_token/],
   ['SCN-H-057', "the exchange ignores the subject token's exp", exchangeIgnoresExpiry, /^POST \/v1\/auth\/exchange with an identity provider's token past its exp answered 200 with an access_token: .*RFC 7519 §4\.1\.4/],
   // … and the rules the credential part's mutation run found unchecked (issue 27 item 5).
-  ['SCN-H-034', 'the exchange answers without token_type', exchangeWithoutTokenType, /^token_exchange \(POST \/v1\/auth\/exchange\): token_type is missing: a token response MUST hold token_type \(RFC 6749 §5\.1\), here "Bearer"/],
-  ['SCN-H-034', 'the refresh answers token_type "JWT"', refreshTokenTypeJwt, /^refresh_access_token \(POST \/v1\/auth\/refresh\): token_type is "JWT": a token response MUST hold token_type/],
-  ['SCN-H-034', 'the token responses give scope as a JSON array', scopeAsArray, /^token_exchange \(POST \/v1\/auth\/exchange\): scope is \["read","write"\]: the scope of a token response is a string of space-delimited scope tokens/],
+  ['SCN-H-034', 'the exchange answers expires_in as a string', expiresInAsString, /^HOSTED-AUTH-5: token exchange \(POST \/v1\/auth\/exchange\): expires_in is "\d+": the exchange returns access_token, refresh_token and expires_in, a number/],
   ['SCN-H-058', 'a refresh token the service never issued is answered with new tokens', unknownRefreshTokenServed(), /^POST \/v1\/auth\/refresh with a refresh token the service never issued answered 200 with an access_token: .*RFC 6749 §6/],
   ['SCN-H-040', 'the resource metadata names /v1 as the resource', discoveryEdited('/.well-known/oauth-protected-resource', (d) => ({ ...d, resource: `${d.resource}/v1` })), /^RFC9728-resource: .*resource must be the identifier the metadata URL was made from/],
   ['SCN-H-041', 'the server metadata lacks response_types_supported', discoveryEdited('/.well-known/oauth-authorization-server', ({ response_types_supported: _r, ...d }) => d), /^RFC8414-response_types_supported: .*REQUIRED member response_types_supported is missing/],
@@ -128,6 +126,7 @@ export const VALID: ValidRow<HostedVariant>[] = [
   ['a bulk add answers a count', bulkAnswersCount],
   ['update_entity answers {id, updated}', updateAnswersAck],
   ['the token responses leave scope out and write token_type "bearer"', scopeOmittedLowerCaseType],
+  ['the token responses hold exactly access_token, refresh_token and expires_in (no token_type, no scope)', exactlyTheListedTokenFields],
   // The credential part's mutation run (issue 27 item 5): a key answer's fields beyond id and key are not shown, nor the scope values beyond read and write.
   ['key answers show only id, label and key (no scopes, workspace, dates or status)', { routes: (rs) => rs.map((route) => (['create_api_key', 'list_api_keys', 'reveal_api_key'].includes(route.operation) ? { ...route, handler: async (ctx) => keep(await route.handler(ctx), ['id', 'label', 'key']) } : route)) }],
   ['create_api_key accepts and keeps scope values other than read and write', replaceHandler('create_api_key', async (ctx, original) => {

@@ -17,7 +17,7 @@ export type Outcome =
   | { kind: 'void' } //                                          204 empty
   | { kind: 'null' } //                                          200 body `null`
   | { kind: 'error'; status: number; message: string } //        400/500 with {"error": string}
-  | { kind: 'violation'; reason: string; notImplemented?: boolean } // anything else the protocol forbids
+  | { kind: 'violation'; reason: string; notImplemented?: boolean; nullBody?: true } // anything else the protocol forbids (nullBody: a 200 null where the method's row names an object)
   | { kind: 'transport'; failure: TransportFailure; reason: string };
 
 /** The result of one call: how it was classified, and the evidence. */
@@ -145,6 +145,10 @@ export function classifyResponse(expect: ResponseKind, r: ResponseFacts): Outcom
         }
         break;
     }
+    // A null where the row names an object: the Errors 2 answer of a lookup that finds nothing,
+    // which readAnswer tells apart (a scenario that allows it asks for it; a call that must
+    // succeed still fails on it).
+    if (value === null) return { kind: 'violation', reason: `${what} expected, got null`, nullBody: true };
     return violation(`${what} expected, got ${describe(value, text)}`);
   }
 
@@ -204,4 +208,58 @@ export function answersLikeAbsent(answer: Exchange, absent: Exchange, method: st
 export function existingMethodReason(reason: string, method: string, evidence: string, lookup: boolean): string {
   const said = reason.replace(/^not implemented: /, '').replace(/ \(if the method exists, [^)]*\)$/, '');
   return `${said}, though ${evidence}: ${method} exists, so this is a protocol error, not a missing method${lookup ? ' (a lookup that finds nothing answers 200 null)' : ''}`;
+}
+
+/**
+ * How the answer to a call that may be refused, or may find nothing, is read: the one reading
+ * every suite (suites/support/refusals.ts, expectGone), the scenario context's expectError and
+ * explore's oracle share, so that what each allows is decided by the scenario's own rule, after
+ * this reading, never before it.
+ * - refused: 400 or 500 with {"error": string} (bridge-protocol.md, Errors 1);
+ * - null: 200 with the JSON value null, "a lookup that finds nothing" (Errors 2 and the Null
+ *   result row of the response table) — for every method, also one whose row names an object
+ *   (get_entity, get_conversation_metadata): whether null is allowed is the caller's rule;
+ * - absent: 404 or 501, the method is not there (a gap of its tier; ctx.faultOf tells a 404 of a
+ *   method that exists apart);
+ * - accepted: 200 or 204 of the method's kind (value undefined for 204);
+ * - violation: any other answer the response rules forbid; transport: no answer at all.
+ */
+export type Reading =
+  | { kind: 'refused'; status: number; message: string }
+  | { kind: 'null' }
+  | { kind: 'absent'; reason: string }
+  | { kind: 'accepted'; value: unknown }
+  | { kind: 'violation'; reason: string }
+  | { kind: 'transport'; failure: TransportFailure; reason: string };
+
+export function readAnswer(outcome: Outcome): Reading {
+  switch (outcome.kind) {
+    case 'error':
+      return { kind: 'refused', status: outcome.status, message: outcome.message };
+    case 'null':
+      return { kind: 'null' };
+    case 'void':
+      return { kind: 'accepted', value: undefined };
+    case 'violation':
+      if (outcome.nullBody === true) return { kind: 'null' };
+      return outcome.notImplemented === true ? { kind: 'absent', reason: outcome.reason } : { kind: 'violation', reason: outcome.reason };
+    case 'transport':
+      return outcome;
+    default:
+      return { kind: 'accepted', value: outcome.value };
+  }
+}
+
+/** A reading in a few words, for a failure message: "400 {\"error\": \"…\"}", "200 null", "404 (not implemented)". */
+export function describeReading(r: Reading): string {
+  switch (r.kind) {
+    case 'refused':
+      return `${r.status} {"error": ${JSON.stringify(r.message)}}`;
+    case 'null':
+      return '200 null';
+    case 'accepted':
+      return r.value === undefined ? '204 (empty)' : `200 ${JSON.stringify(Array.isArray(r.value) && r.value.length > 20 ? [...r.value.slice(0, 20), `… ${r.value.length - 20} more`] : r.value)?.slice(0, 200) ?? ''}`;
+    default:
+      return r.reason;
+  }
 }

@@ -1,7 +1,7 @@
 // The scenario context: typed bridge calls that post, classify, validate and record, so that a
 // scenario body holds only the behaviour it checks.
 import type { BridgeClient, CallResult, Exchange } from './index.js';
-import { ABSENT_METHOD, answersLikeAbsent, existingMethodReason, snippet, statusLine } from './classify.js';
+import { ABSENT_METHOD, answersLikeAbsent, describeReading, existingMethodReason, readAnswer, snippet, statusLine } from './classify.js';
 import { METHODS, type MethodName, type ParamsOf, type ResultOf } from '../../protocols/bridge/methods.js';
 import { validate } from '../../protocols/bridge/validate.js';
 import { validateList } from '../../protocols/bridge/validate-list.js';
@@ -94,17 +94,22 @@ export class Recorder implements ScenarioContext {
     const { outcome, exchange } = await this.raw(method, params);
     const judge = judgeOf(this.exchanges.length - 1, [400, 500]);
     const expectation = `${method} ${why}: expected 400 or 500 with {"error": string}`;
-    switch (outcome.kind) {
-      case 'error':
+    // The one reading the suites and explore share (readAnswer): a 200 null is an answer that
+    // accepted the call, told as such, not a data-model violation.
+    const reading = readAnswer(outcome);
+    switch (reading.kind) {
+      case 'refused':
         recordOf(how)(expectation);
-        return outcome.message;
+        return reading.message;
       case 'transport':
-        throw judge(new TransportFault(method, outcome.failure, outcome.reason));
+        throw judge(new TransportFault(method, reading.failure, reading.reason));
+      case 'absent':
       case 'violation':
-        throw judge(await this.faultOf(method, outcome, exchange));
-      default: {
+        throw judge(await this.faultOf(method, outcome as Violation, exchange));
+      case 'null':
+      case 'accepted': {
         const detail = { status: [400, 500], actual: outcome };
-        const message = `${expectation}, got ${describeOutcome(outcome)}`;
+        const message = `${expectation}, got ${describeReading(reading)}`;
         if (how !== undefined && 'advise' in how) {
           check.advise(how.advise).fail(message, detail);
           return null;

@@ -152,7 +152,9 @@ export const METHODS = {
   set_entity_feedback: method('platinum', {
     entity_id: Uuid,
     user_score: z.number().min(0, { error: 'must be in [0, 1]' }).max(1, { error: 'must be in [0, 1]' }),
-    confirmed: opt(z.boolean()),
+    // Required: SPEC-5.3.1 names set_entity_feedback(entity_id, user_score, confirmed), and the
+    // BaseAdapter's signature has `confirmed: bool` as a keyword without a default.
+    confirmed: z.boolean(),
   }, 'object', EntityFeedbackResult),
   get_entity_history: method('platinum', { entity_id: Uuid }, 'object', EntityHistory),
   merge_entities: method('platinum', { source_id: Uuid, target_id: Uuid }, 'object', EntityMergeResult),

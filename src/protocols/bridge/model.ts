@@ -151,7 +151,9 @@ export const ConversationContext = z.looseObject({
 });
 
 export const EntityMention = z.looseObject({
-  conversation_id: z.string(),
+  // The Conversation's id: "uuid-string" (protocol.md 0.2.0, EntityHistory), UUID in the BaseAdapter's
+  // TCKEntityMention; bridge-protocol.md: identifiers are UUID strings.
+  conversation_id: Uuid,
   message_id: optional(Uuid),
   content: z.string(),
   timestamp: Timestamp,

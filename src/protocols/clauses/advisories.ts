@@ -161,6 +161,20 @@ export const ADVISORIES: readonly Advisory[] = [
     near: ['HOSTED-AUTH-6', 'RFC6749-6'],
   },
   {
+    id: 'ADV-token-type-bearer',
+    expects: 'the token responses of the exchange and the refresh hold token_type "Bearer" (any case), as an RFC 6749 §5.1 token response does',
+    reason:
+      'the hosted document defines its own exchange: it "returns access_token, refresh_token and expires_in" (Authentication rule 5, the Token exchange response table) and does not adopt RFC 6749\'s token response for it; the RFCs it adopts it names where it names them (RFC 9728, RFC 8414), and an RFC binds only where the document points to it for that endpoint',
+    near: ['HOSTED-AUTH-5', 'HOSTED-PAYLOAD-token_exchange', 'HOSTED-PAYLOAD-refresh_access_token', 'RFC6749-5.1'],
+  },
+  {
+    id: 'ADV-token-scope-syntax',
+    expects: 'the scope of a token response, when it gives one, is a string of space-delimited scope tokens (RFC 6749 §3.3)',
+    reason:
+      'the hosted document lists no scope in the exchange\'s or the refresh\'s answer and does not adopt RFC 6749 for them (Authentication rule 5, the Token exchange response table); a scope given in another form is the service\'s own field',
+    near: ['HOSTED-AUTH-5', 'HOSTED-PAYLOAD-token_exchange', 'RFC6749-5.1', 'RFC6749-3.3'],
+  },
+  {
     id: 'ADV-token-scope-advertised',
     expects: "the scope of a token response names only scope values the service's metadata advertises (scopes_supported), when it advertises them",
     reason: 'RFC 6749 §5.1 makes scope the scope of the access token, and RFC 8414 and RFC 9728 list the scopes in use as scopes_supported, but neither says a server issues only advertised scopes (RFC 8414: a server MAY leave some out)',

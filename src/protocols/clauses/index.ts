@@ -74,6 +74,8 @@ const NAMED_ONLY: Partial<Record<string, (method: MethodName) => string[]>> = {
   ToolStats: (m) => ['SPEC-4.7.1', `SPEC-V3-${m}`],
   Relationship: (m) => ['SPEC-5.2.4', `SPEC-V3-${m}`],
   DeleteResult: () => [RESPONSE_RULE.deleted],
+  // A mention's conversation_id is an identifier: a UUID string (General rules; the BaseAdapter's TCKEntityMention).
+  EntityHistory: () => ['BRIDGE-GENERAL-1'],
 };
 
 /** What a call's answer body enforces: the method's row and the data model of what it returns. */

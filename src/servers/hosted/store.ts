@@ -951,7 +951,9 @@ export class HostedStore extends MemoryStore {
     const id = this.entityOrBad('entity_id', p.entity_id);
     return {
       entity_id: id,
-      mentions: this.mentionsOf(id).map((m) => ({ conversation_id: m.conversationId, message_id: m.messageId, content: m.content, timestamp: m.timestamp })),
+      // The Conversation's id, a UUID (protocol.md 0.2.0, the BaseAdapter's TCKEntityMention): over
+      // REST a conversation is known by its session_id, over the bridge by its Conversation's id.
+      mentions: this.mentionsOf(id).map((m) => ({ conversation_id: this.sessions.get(m.conversationId)?.conversation_id ?? m.conversationId, message_id: m.messageId, content: m.content, timestamp: m.timestamp })),
     };
   }
 

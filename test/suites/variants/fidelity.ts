@@ -52,6 +52,27 @@ function overwritesStartedAt(): MemoryStore {
   })({ now: () => new Date((tick += 1000)) });
 }
 
+/**
+ * complete_trace writes its completion time over started_at, on a fast server: its clock has not
+ * moved between start_trace and complete_trace (within one millisecond), deterministically — the
+ * clock moves one millisecond when a trace is started, and at no other call. SCN-S-108 sees the
+ * overwrite only when it makes the server's clock move past started_at before completing.
+ */
+function overwritesStartedAtWithinAMillisecond(): MemoryStore {
+  let ms = Date.parse('2026-01-01T00:00:00.000Z');
+  return new (class extends MemoryStore {
+    override start_trace(p: Params<'start_trace'>): ReasoningTrace {
+      ms += 1;
+      return super.start_trace(p);
+    }
+    override complete_trace(p: Params<'complete_trace'>): ReasoningTrace {
+      const done = super.complete_trace(p);
+      this.traces.get(p.trace_id)!.trace.started_at = done.completed_at!;
+      return { ...done, started_at: done.completed_at! };
+    }
+  })({ now: () => new Date(ms) });
+}
+
 /** merge_duplicate_entities moves only the source's outgoing relationships (incoming ones are lost). */
 class MergesOutgoingOnly extends MemoryStore {
   override merge_duplicate_entities(p: Params<'merge_duplicate_entities'>) {
@@ -103,6 +124,8 @@ export const FAULTS: FaultRow[] = [
     /add_fact\(subject="Alice", predicate="works at", obj="Acme Corp"\) \(SPEC-3\.3\.1.*\): expected .*"works at".*, got .*"WORKS_AT"/],
   ['SCN-S-108', 'complete_trace overwrites started_at', { store: overwritesStartedAt() },
     /complete_trace\(<the trace>\) answer: started_at as an instant \(start_trace answered 2026-01-01T00:00:01\.000Z, it is now 2026-01-01T00:00:0\d\.000Z; the trace's start time/],
+  ['SCN-S-108', 'complete_trace overwrites started_at, completing within the same millisecond', { store: overwritesStartedAtWithinAMillisecond() },
+    /complete_trace\(<the trace>\) answer: started_at as an instant \(start_trace answered 2026-01-01T00:00:00\.001Z, it is now 2026-01-01T00:00:00\.00[3-9]Z; the trace's start time/],
   ['SCN-S-109', 'success_rate is null when no call has finished', mapResponse('get_tool_stats', (l) => l.map((s: any) => (s.successful_calls + s.failed_calls === 0 ? { ...s, success_rate: null } : s))),
     /get_tool_stats: response does not match the data model:\s+\[0\]\.success_rate: expected number, got null/],
   ['SCN-G-104', 'merge moves only the source\'s outgoing relationships', { store: new MergesOutgoingOnly() },

@@ -6,6 +6,7 @@
 // (PLATINUM_VARIANTS of test/harness/valid-variants.ts).
 import { randomUUID } from 'node:crypto';
 import { HostedStore } from '../../../src/servers/hosted/store.js';
+import type { Params } from '../../../src/servers/bridge/index.js';
 import { compose, mapAnswers, mapRequest, mapResponse, type Wrap } from '../../harness/variants.js';
 import type { FaultRow, ValidRow } from '../../harness/power.js';
 import { uuidV7 } from '../../harness/valid-variants.js';
@@ -31,6 +32,11 @@ const OWN: FaultRow<V>[] = [
     /source and target swapped: the graph has "Acme Graph" \([0-9a-f]{8}…\) -WORKS_AT-> "Alice Graph" \([0-9a-f]{8}…\)$/],
   ['SCN-P-104', "get_entity_history lists only one conversation's mentions", w(mapResponse('get_entity_history', (b) => ({ ...b, mentions: b.mentions.slice(0, 1) }))), /conversations of its mentions/],
   ['SCN-P-104', 'get_entity_history lists every message as a mention', w(historyOfEverything()), /does not name it/],
+  // Issue 32: our own reference did this (an independent strict kit found it): a bridge session's mention under its session id.
+  ['SCN-P-127', "get_entity_history names a bridge session's mention by the session id, not the Conversation's UUID", { store: () => new MentionsBySessionId() },
+    /get_entity_history: response does not match the data model:\s+mentions\[\d+\]\.conversation_id: "tck-hist-a" is not a UUID/],
+  ['SCN-P-127', "get_entity_history names a bridge session's mention by a UUID of no conversation", w(mapResponse('get_entity_history', (b) => ({ ...b, mentions: b.mentions.map((m: any) => ({ ...m, conversation_id: randomUUID() })) }))),
+    /get_entity_history\("Kestrel Point"\): the mention of .* in session "tck-hist-a" is listed under conversation .*, not the session's Conversation/],
   ['SCN-P-105', 'merge_entities answers source and target the wrong way round', w(mapResponse('merge_entities', (b) => ({ ...b, source_id: b.target_id, target_id: b.source_id }))),
     /merge_entities\("A\. Merge" -> "Alice Merge"\): source_id and target_id: source and target swapped: the answer goes from "Alice Merge" \([0-9a-f]{8}…\) to "A\. Merge"/],
   ['SCN-P-105', 'merge_entities answers an empty status', w(mapResponse('merge_entities', (b) => ({ ...b, status: '' }))), /status/],
@@ -49,6 +55,15 @@ export const FAULTS: FaultRow<V>[] = [
   ...OWN,
   ...CATALOGUE.flatMap((f): FaultRow<V>[] => (f.caught === undefined ? [] : [[f.caught[0], `${f.id}: ${f.fault}`, f.variant, f.caught[1]]])),
 ];
+
+/** get_entity_history lists a mention under the session id of its message (a bridge session's is no UUID). */
+class MentionsBySessionId extends HostedStore {
+  override get_entity_history(p: Params<'get_entity_history'>) {
+    const h = super.get_entity_history(p) as { entity_id: string; mentions: { message_id: string }[] };
+    const sessionOf = new Map([...this.sessions.values()].flatMap((s) => s.messages.map((m) => [m.message.id, s.session_id] as const)));
+    return { ...h, mentions: h.mentions.map((m) => ({ ...m, conversation_id: sessionOf.get(m.message_id) })) };
+  }
+}
 
 /** get_entity_history lists every message of every conversation it saw as a mention. */
 function historyOfEverything(): Wrap {
