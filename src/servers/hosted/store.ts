@@ -37,7 +37,7 @@ import { BadRequestError, MAX_NAME_CHARS, MAX_QUERY_CHARS, MAX_TEXT_CHARS, Memor
 import { rank, tokenize } from '../bridge/search.js';
 import { extractEntities } from './extract.js';
 import { uuidV5 } from '../name-uuid.js';
-import { QueryError, runQuery, writeClauseOf } from './query.js';
+import { QueryError, runQuery, writeClauseOf, type EdgeView } from './query.js';
 
 /** A request the hosted view refuses: 400 (bad input) or 404 (unknown resource). */
 export class HostedError extends Error {
@@ -86,18 +86,6 @@ interface EntityView {
   feedback: Json | null;
   createdAt: string;
   updatedAt: string | null;
-}
-
-export interface EdgeView {
-  id: string;
-  sourceId: string;
-  targetId: string;
-  relationshipType: string;
-  properties: Json;
-  /** The same edge as the official clients read it. */
-  source: string;
-  target: string;
-  type: string;
 }
 
 interface ToolCallView {
