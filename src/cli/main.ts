@@ -333,6 +333,19 @@ Exit codes: 0 requested tier reached and, with --hosted, every hosted group pass
       await openapiCommand(opts);
     });
 
+  program
+    .command('init')
+    .description('write a config file (tck.config.json), an empty baseline (tck-baseline.json) and a GitHub Actions workflow (.github/workflows/tck.yml) to start from; refuses to overwrite any of them without --force')
+    .option('-u, --url <url>', 'your conformance server\'s base URL, for the config file', 'http://127.0.0.1:3001')
+    .option('--server <command>', 'the shell command that starts your server (the config file\'s "server": tck run starts and stops it)')
+    .addOption(new Option('-t, --tier <tier>', `the tier the config file asks for ${choiceHelp(TIERS)}`).argParser(choice(TIERS)).default('gold'))
+    .option('--dir <dir>', 'the project directory to write into', '.')
+    .option('--force', 'overwrite files that exist')
+    .action(async (opts) => {
+      const { initCommand } = await import('./init-command.js');
+      await initCommand(opts);
+    });
+
   program.addHelpText(
     'after',
     `
@@ -348,7 +361,8 @@ Examples:
   $ npx tck certify --url http://127.0.0.1:3001 --name my-memory --version 1.2.0 --language Go --repository https://github.com/me/my-memory
   $ npx tck verify reports/certification.json
   $ npx tck compare mine.json theirs.json --html compare.html
-  $ npx tck openapi --out bridge.openapi.json`,
+  $ npx tck openapi --out bridge.openapi.json
+  $ npx tck init --url http://127.0.0.1:3001 --server 'npm run conformance-server'`,
   );
   return program;
 }
