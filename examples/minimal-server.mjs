@@ -12,7 +12,7 @@ const session = (id) => sessions.get(id) ?? sessions.set(id, { id: uuid(), sessi
 const lastN = (list, limit) => (limit == null ? list : list.slice(list.length - Math.min(limit, list.length)));
 
 const methods = {
-  setup: () => ({ ok: true }),
+  setup: () => ({ ok: true, protocol_version: '0.1.0' }),
   teardown: () => undefined,
   clear_all_data: () => { sessions.clear(); entities.length = 0; },
   add_message: (p) => {
