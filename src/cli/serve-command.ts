@@ -7,7 +7,7 @@ interface ServeFlags {
 }
 
 export async function serveCommand(flags: ServeFlags): Promise<void> {
-  // With MEMORY_ENDPOINT, the bridge server forwards to that hosted service (README, "Hosted REST interface").
+  // With MEMORY_ENDPOINT, the bridge server forwards to that hosted service (docs/hosted.md).
   if (process.env.MEMORY_ENDPOINT) return (await import('./hosted-commands.js')).forwardServeCommand(flags);
   const port = resolvePort(flags.port, process.env.TCK_BRIDGE_PORT);
   const [{ startReferenceServer }, { HostedStore }] = await Promise.all([import('../servers/bridge/index.js'), import('../servers/hosted/store.js')]);

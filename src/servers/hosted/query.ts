@@ -1,6 +1,6 @@
 // POST /v1/query (cypher_query). The document names the operation and the graph query language but
 // shows neither the request nor the result. The reference answers a documented read-only subset
-// of Cypher over the entity graph (README, "Query console"):
+// of Cypher over the entity graph (docs/hosted.md, "The query console"):
 //
 //   MATCH (a[:Label] [{prop: value, …}]) [-[r[:TYPE]]-> (b…)]     (also <-[…]- and -[…]-)
 //   [WHERE v.prop = value [AND …]]
@@ -18,7 +18,7 @@
 // rejected, and anything else outside the subset is a 400 naming the construct.
 //
 // Every query's work is bounded, the way graph databases offer query timeouts and result limits
-// (QUERY_BOUNDS; README, "Limits of the servers the kit ships"): the text's length (checked
+// (QUERY_BOUNDS; docs/reference-server.md, "Limits of the servers the kit ships"): the text's length (checked
 // before it is read), the number of RETURN items (checked while parsing), the values of the answer
 // (rows × columns, checked before any row is built), the characters of their JSON and the time
 // spent (both checked while the rows are built). Beyond a bound: a 400 naming it. The bounds

@@ -19,8 +19,8 @@
 // as it was), and is synchronous, like MemoryStore's. clear_all_data and clear_session also forget
 // the hosted-only data that belongs to what they remove.
 //
-// Choices where the hosted document is silent, read from the official clients (README, "Hosted
-// operations"): entity types are free-form lower-case strings over REST (PERSON is "person"); an
+// Choices where the hosted document is silent, read from the official clients (docs/hosted.md,
+// the operations table): entity types are free-form lower-case strings over REST (PERSON is "person"); an
 // entity whose type is none of the bridge's five appears over the bridge as OBJECT with the hosted
 // type as its subtype. Entities are extracted from message content added over REST (extract.ts;
 // never from the bridge's add_message, whose scenarios count entities). Observations and
