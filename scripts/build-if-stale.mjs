@@ -6,7 +6,7 @@
 // run inside a checkout of the kit — npm's exec installs a package whose own bin matches the
 // command into its npx cache (as a link to the checkout) and runs its `prepare` there. A full
 // TypeScript build each time made the first `npx tck` after `npm install` take 17 s; with this
-// check it takes about as long as any later one (README, "Quick start").
+// check it takes about as long as any later one (docs/ci.md, "Installing it in your project").
 //
 // Up to date: dist/.build-stamp and dist/bundle/main.mjs exist and the stamp is newer than every
 // file the build reads (src/, suites/, fixtures/, the tsconfig files, scripts/bundle.mjs). The stamp is dated when a build starts, so a file

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // The second half of `npm run build`: the CLI bundled into dist/bundle/ with esbuild, which
 // bin/tck.js runs. Why: a cold `tck run` spent about half of its CPU before the first request
-// resolving, reading and compiling some 600 modules of dist/ and node_modules/ (README,
-// "Performance"); a bundle is a handful of files. `--splitting` keeps each command's modules in
+// resolving, reading and compiling some 600 modules of dist/ and node_modules/
+// (docs/performance.md); a bundle is a handful of files. `--splitting` keeps each command's modules in
 // chunks of their own, so `tck run` still loads only what a run needs (the explorer, the hosted
 // service, the certifier stay unread). dist/src/ (tsc's output) remains the library the package
 // exports and what the bench imports.

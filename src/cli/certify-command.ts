@@ -53,7 +53,7 @@ const SELECTION_FLAGS: [keyof CertifyFlags, string][] = [
 
 export async function certifyCommand(flags: CertifyFlags): Promise<number> {
   const narrowed = SELECTION_FLAGS.filter(([k]) => flags[k] !== undefined).map(([, f]) => f);
-  if (narrowed.length > 0) throw new TckError(`certify runs the full bridge suite, every tier; ${narrowed.join(', ')} would narrow it (use \`tck run\` for a partial run)`);
+  if (narrowed.length > 0) throw new TckError(`certify runs the full bridge suite, every tier; ${narrowed.join(', ')} would narrow it (use \`npx tck run\` for a partial run)`);
   const missing = (['name', 'implVersion', 'language', 'repository'] as const).filter((k) => flags[k] === undefined).map((k) => (k === 'implVersion' ? '--version' : `--${k}`));
   if (missing.length > 0) throw new TckError(`certify needs --name, --version, --language and --repository; missing ${missing.join(', ')}`);
   const parsed = ImplementationSchema.safeParse({ name: flags.name, version: flags.implVersion, language: flags.language, repository: flags.repository });

@@ -4,7 +4,7 @@
 //   tck token            a development identity-provider token for its token exchange;
 //   tck serve            with MEMORY_ENDPOINT set: a bridge server forwarding to that hosted service.
 import { TckError } from '../engine/errors.js';
-import { listenError, resolvePort, stopOnSignal } from './serve-command.js';
+import { listenError, resolvePort, stopOnSignal } from './listen.js';
 
 const DEFAULT_HOSTED_PORT = 3002;
 

@@ -94,7 +94,7 @@ export async function explainText(raw: string, record: Recorder = recordNow): Pr
   const { nearest } = await import('../util/words.js');
   const near = nearest(id, [...bridge.map((x) => x.id), ...hosted.map((x) => x.id), ...clauses.SENTENCES.map((x) => x.id), ...clauses.ADVISORIES.map((x) => x.id)]);
   const shown = printable(id.length > SHOWN_ID ? `${id.slice(0, SHOWN_ID)}…` : id);
-  throw new TckError(`unknown id ${JSON.stringify(shown)}: no scenario, sentence of the clause map or advisory has it${near ? ` — did you mean ${near}?` : ''} (see \`tck list\` and docs/clauses.md)`);
+  throw new TckError(`unknown id ${JSON.stringify(shown)}: no scenario, sentence of the clause map or advisory has it${near ? ` — did you mean ${near}?` : ''} (see \`npx tck list\` and docs/clauses.md)`);
 }
 
 function scenarioHeader(s: Listed, hosted: boolean): string[] {
@@ -104,7 +104,7 @@ function scenarioHeader(s: Listed, hosted: boolean): string[] {
     `group:    ${s.group}`,
     `clauses:  ${s.clauses.join(', ')}`,
     `asserts:  ${s.asserts}`,
-    `run it:   tck run --scenario ${s.id} --verbose ${hosted ? '--hosted [URL --api-key KEY]' : '[--url URL]'}`,
+    `run it:   npx tck run --scenario ${s.id} --verbose ${hosted ? '--hosted [URL --api-key KEY]' : '[--url URL]'}`,
   ];
 }
 

@@ -72,7 +72,7 @@ export function buildProgram(): Command {
     .option('--debug', 'print stack traces of internal errors')
     .configureOutput({
       // One line per usage error, in the same form as every other error of the kit.
-      outputError: (text, write) => write(`tck: ${text.replace(/^error: /, '').trim()} (see \`tck --help\`)\n`),
+      outputError: (text, write) => write(`tck: ${text.replace(/^error: /, '').trim()} (see \`npx tck --help\`)\n`),
     })
     .exitOverride();
 
@@ -122,15 +122,15 @@ export function buildProgram(): Command {
     'after',
     `
 Examples:
-  $ tck                                  run every tier against the embedded reference server
-  $ tck run --url http://127.0.0.1:3001  run against your conformance server
-  $ tck run --url http://localhost:3001 --tier bronze --header "Authorization: Bearer $TOKEN"
-  $ tck run --scenario SCN-B-043 --verbose
-  $ tck run --only-failed reports/report.json   run again what failed, errored or did not run
-  $ tck run --url http://127.0.0.1:3001 --reporter console,junit,md --baseline known-failures.json
-  $ tck run --url http://127.0.0.1:3001 --server 'npm run conformance-server'   start it, run, stop it
-  $ tck run --hosted                     the hosted profile against the embedded hosted reference service
-  $ TCK_API_KEY=nams_… TCK_IDP_TOKEN=… tck run --hosted https://memory.example.com/v1
+  $ npx tck                                  run every tier against the embedded reference server
+  $ npx tck run --url http://127.0.0.1:3001  run against your conformance server
+  $ npx tck run --url http://localhost:3001 --tier bronze --header "Authorization: Bearer $TOKEN"
+  $ npx tck run --scenario SCN-B-043 --verbose
+  $ npx tck run --only-failed reports/report.json   run again what failed, errored or did not run
+  $ npx tck run --url http://127.0.0.1:3001 --reporter console,junit,md --baseline known-failures.json
+  $ npx tck run --url http://127.0.0.1:3001 --server 'npm run conformance-server'   start it, run, stop it
+  $ npx tck run --hosted                     the hosted profile against the embedded hosted reference service
+  $ TCK_API_KEY=nams_… TCK_IDP_TOKEN=… npx tck run --hosted https://memory.example.com/v1
 
 Exit codes: 0 requested tier reached and, with --hosted, every hosted group passed (or, with --allow-incomplete, is incomplete; with --baseline: the gate passed),
 1 not reached (the gate failed),
@@ -333,6 +333,19 @@ Exit codes: 0 requested tier reached and, with --hosted, every hosted group pass
       await openapiCommand(opts);
     });
 
+  program
+    .command('init')
+    .description('write a config file (tck.config.json), an empty baseline (tck-baseline.json) and a GitHub Actions workflow (.github/workflows/tck.yml) to start from; refuses to overwrite any of them without --force')
+    .option('-u, --url <url>', 'your conformance server\'s base URL, for the config file', 'http://127.0.0.1:3001')
+    .option('--server <command>', 'the shell command that starts your server (the config file\'s "server": tck run starts and stops it)')
+    .addOption(new Option('-t, --tier <tier>', `the tier the config file asks for ${choiceHelp(TIERS)}`).argParser(choice(TIERS)).default('gold'))
+    .option('--dir <dir>', 'the project directory to write into', '.')
+    .option('--force', 'overwrite files that exist')
+    .action(async (opts) => {
+      const { initCommand } = await import('./init-command.js');
+      await initCommand(opts);
+    });
+
   program.addHelpText(
     'after',
     `
@@ -348,7 +361,8 @@ Examples:
   $ npx tck certify --url http://127.0.0.1:3001 --name my-memory --version 1.2.0 --language Go --repository https://github.com/me/my-memory
   $ npx tck verify reports/certification.json
   $ npx tck compare mine.json theirs.json --html compare.html
-  $ npx tck openapi --out bridge.openapi.json`,
+  $ npx tck openapi --out bridge.openapi.json
+  $ npx tck init --url http://127.0.0.1:3001 --server 'npm run conformance-server'`,
   );
   return program;
 }
@@ -394,7 +408,7 @@ function rejectUnknownCommand(program: Command, args: readonly string[]): void {
   if (names.includes(first) || first === 'help') return;
   const near = nearest(first, names);
   const hint = near ? ` — did you mean '${near}'?` : '';
-  throw new TckError(`unknown command '${first}'${hint} (see \`tck --help\`)`);
+  throw new TckError(`unknown command '${first}'${hint} (see \`npx tck --help\`)`);
 }
 
 /** Turns any error into one readable line and an exit code; a stack trace only with --debug. */

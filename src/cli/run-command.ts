@@ -162,7 +162,7 @@ async function runAndReport(
       ...(profiles.hosted ? selectHosted({ ...selection, ...profiles.hosted }, HOSTED_SCENARIOS).map((s) => ({ id: s.id, tier: 'hosted', title: s.title })) : []),
     ];
     // A selection of nothing would read as a failed run; it is a usage mistake.
-    if (plan.length === 0) throw new TckError(`no scenario matches the selection${flags.grep !== undefined ? ` (--grep ${JSON.stringify(flags.grep)})` : ''} (see \`tck list\`)`, 'TCK_SELECTION');
+    if (plan.length === 0) throw new TckError(`no scenario matches the selection${flags.grep !== undefined ? ` (--grep ${JSON.stringify(flags.grep)})` : ''} (see \`npx tck list\`)`, 'TCK_SELECTION');
     console.begin(plan);
     report = await runTck({
       ...(hosted !== undefined
@@ -216,7 +216,7 @@ async function runAndReport(
     const file = relative(process.cwd(), join(resolve(flags.out), 'report.json')) || 'report.json';
     // The target given on the command line goes with it; TCK_URL and the config file apply again by themselves.
     const url = flags.urlFrom === '--url' && flags.url !== undefined ? ` --url ${shellWord(flags.url)}` : '';
-    process.stdout.write(`re-run what failed, errored or did not run: tck run --only-failed ${shellWord(file)}${url}\n`);
+    process.stdout.write(`re-run what failed, errored or did not run: npx tck run --only-failed ${shellWord(file)}${url}\n`);
   }
   return code;
 }

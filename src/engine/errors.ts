@@ -3,7 +3,7 @@
 // it. This table is the only place where an error becomes an exit code; the README's exit-code
 // table lists every value of EXIT.
 
-/** Every exit code the CLI can return (README, "Exit codes"). */
+/** Every exit code the CLI can return (README, "Exit codes"; docs/exit-codes.md). */
 export const EXIT = {
   ok: 0,
   /** The requested tier (or the selection) was not reached; a gate failed; a regression. */

@@ -17,7 +17,7 @@ type Selectable = Pick<ScenarioBase<never>, 'id' | 'title' | 'clauses' | 'group'
 export function selectScenarios<S extends Selectable>(all: readonly S[], sel: Selection): S[] {
   const known = new Set(all.map((s) => s.id));
   for (const id of [...(sel.scenarios ?? []), ...(sel.skip ?? [])]) {
-    if (!known.has(id)) throw new SelectionError(`unknown scenario ${id} (see \`tck list\`)`);
+    if (!known.has(id)) throw new SelectionError(`unknown scenario ${id} (see \`npx tck list\`)`);
   }
   let grep: RegExp | undefined;
   try {

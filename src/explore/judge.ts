@@ -2,6 +2,7 @@
 // timestamps compared at the precision both sides have, derived values compared to 4 significant
 // digits, and the answer of one call.
 import { withinDerivedPrecision } from '../engine/silent-points.js';
+import type { MethodName } from '../protocols/bridge/index.js';
 
 /** One answer: its status and its JSON body (undefined for 204). */
 export interface Answer {
@@ -10,6 +11,17 @@ export interface Answer {
 }
 
 export type Obj = Record<string, unknown>;
+
+/** One call of a sequence: what each side was sent and what the server answered. */
+export interface Call {
+  method: MethodName;
+  /** Parameters with model ids. */
+  mp: Obj;
+  /** Parameters with the server's ids (what was sent). */
+  sp: Obj;
+  answer: Answer;
+}
+
 export const ok = (a: Answer) => a.status >= 200 && a.status < 300;
 
 /** A value as a finding shows it: JSON, cut at 300 characters. */

@@ -8,21 +8,11 @@ import type { Entity, Message, MethodName, ReasoningStep, ReasoningTrace, ToolCa
 import { METHODS } from '../protocols/bridge/index.js';
 import { tokenize } from '../servers/bridge/index.js';
 import type { StoreSnapshot } from '../servers/bridge/store.js';
-import { close, ok, opt, plausible, same, sameInstant, short, show, type Answer, type Obj } from './judge.js';
+import { close, ok, opt, plausible, same, sameInstant, short, show, type Answer, type Call, type Obj } from './judge.js';
 import type { ExploreModel } from './model.js';
 import { judgePlatinum, platinumMustSucceed, PLATINUM_WRITES } from './platinum.js';
 import { callCites, violated, type RuleId } from './rules.js';
 import { NO_MATCH_QUERIES } from './values.js';
-
-/** One call of a sequence: what each side was sent and what the server answered. */
-export interface Call {
-  method: MethodName;
-  /** Parameters with model ids. */
-  mp: Obj;
-  /** Parameters with the server's ids (what was sent). */
-  sp: Obj;
-  answer: Answer;
-}
 
 /**
  * The default page of the BaseAdapter (Volume 3) for a list asked for without a limit: an answer

@@ -4,10 +4,9 @@
 // relates them. Entities are shared: get_entity, update_entity, delete_entity and the merges act
 // on the entities add_entity made (the model store, HostedStore, does them too).
 import { METHODS, type MethodName } from '../protocols/bridge/index.js';
-import { ok, opt, same, short, show, type Answer, type Obj } from './judge.js';
+import { ok, opt, same, short, show, type Answer, type Call, type Obj } from './judge.js';
 import type { ExploreModel, PlatinumToolCall } from './model.js';
 import { violated } from './rules.js';
-import type { Call } from './oracle.js';
 
 /** The Platinum methods that change what the model holds. */
 export const PLATINUM_WRITES: MethodName[] = ['create_conversation', 'delete_conversation', 'bulk_add_messages', 'update_entity', 'delete_entity', 'set_entity_feedback', 'merge_entities', 'record_step'];

@@ -26,7 +26,7 @@ export interface ServerLimits {
   maxPipelined: number;
 }
 
-/** The deliberate defaults (README, "Limits of the servers the kit ships"). */
+/** The deliberate defaults (docs/reference-server.md, "Limits of the servers the kit ships"). */
 const SERVER_LIMITS: Readonly<ServerLimits> = {
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 60_000,

@@ -1,5 +1,5 @@
 // The kit's default limits, in one place: the CLI's option defaults, the clients, the runner and
-// the servers all read them here, and the README's option table states the same values.
+// the servers all read them here, and docs/running.md's option table states the same values.
 export const DEFAULT_LIMITS = {
   /** Bound on each HTTP exchange (connect, headers and body): --request-timeout. */
   requestTimeoutMs: 10_000,

@@ -1,7 +1,9 @@
 // The folder tree is the architecture: which folder may import which (ARCHITECTURE.md states the
 // same table). Every import specifier of src/, suites/ and fixtures/ (static, re-export, type-only
 // and dynamic import()) is read with TypeScript's own pre-processor, resolved to a file, and the
-// edge between the two files' folders is checked against the table below.
+// edge between the two files' folders is checked against the table below. Cycles are refused twice:
+// between folders, and between files (a type-only import included: two files that need each other
+// are one module split in two, whatever the compiler erases).
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,6 +34,8 @@ const RULES: Partial<Record<Folder, Rule>> = {
 };
 
 interface Edge { from: Folder; to: Folder; file: string; specifier: string }
+/** One import between two files of the repository (same folder or not). */
+interface FileEdge { from: string; to: string; specifier: string }
 
 function folderOf(file: string): Folder | undefined {
   const [top, second] = file.split('/');
@@ -50,8 +54,9 @@ function sourceFiles(dir: string): string[] {
 }
 
 /** Every file-to-file import whose target is in the repository (node: and npm packages are not). */
-function imports(): { edges: Edge[]; unplaced: string[] } {
+function imports(): { edges: Edge[]; fileEdges: FileEdge[]; unplaced: string[] } {
   const edges: Edge[] = [];
+  const fileEdges: FileEdge[] = [];
   const unplaced: string[] = [];
   for (const file of ['src', 'suites', 'fixtures'].flatMap(sourceFiles)) {
     const from = folderOf(file);
@@ -62,9 +67,15 @@ function imports(): { edges: Edge[]; unplaced: string[] } {
       const to = folderOf(target);
       if (!to) { unplaced.push(`${file} imports '${specifier}', outside src/, suites/ and fixtures/`); continue; }
       if (to !== from) edges.push({ from, to, file, specifier });
+      fileEdges.push({ from: file, to: sourceOf(target), specifier });
     }
   }
-  return { edges, unplaced };
+  return { edges, fileEdges, unplaced };
+}
+
+/** The source file an import's resolved path names: `./x.js` is x.ts, `./x.mjs` is x.mts. */
+function sourceOf(target: string): string {
+  return target.replace(/\.js$/, '.ts').replace(/\.mjs$/, '.mts');
 }
 
 const allowed = (from: Folder, to: Folder): boolean => {
@@ -73,15 +84,15 @@ const allowed = (from: Folder, to: Folder): boolean => {
   return 'only' in rule ? rule.only.includes(to) : !rule.never.includes(to);
 };
 
-/** Strongly connected components of the folder graph with more than one folder: the cycles. */
-function cycles(edges: readonly Edge[]): Folder[][] {
-  const next = new Map<Folder, Set<Folder>>();
-  for (const { from, to } of edges) next.set(from, (next.get(from) ?? new Set()).add(to));
-  const index = new Map<Folder, number>();
-  const low = new Map<Folder, number>();
-  const stack: Folder[] = [];
-  const found: Folder[][] = [];
-  const visit = (v: Folder): void => {
+/** Strongly connected components with more than one node (folders or files): the cycles. */
+function cycles<T extends string>(pairs: readonly { from: T; to: T }[]): T[][] {
+  const next = new Map<T, Set<T>>();
+  for (const { from, to } of pairs) next.set(from, (next.get(from) ?? new Set()).add(to));
+  const index = new Map<T, number>();
+  const low = new Map<T, number>();
+  const stack: T[] = [];
+  const found: T[][] = [];
+  const visit = (v: T): void => {
     index.set(v, index.size);
     low.set(v, index.get(v)!);
     stack.push(v);
@@ -90,8 +101,8 @@ function cycles(edges: readonly Edge[]): Folder[][] {
       else if (stack.includes(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
     }
     if (low.get(v) !== index.get(v)) return;
-    const component: Folder[] = [];
-    let w: Folder;
+    const component: T[] = [];
+    let w: T;
     do { w = stack.pop()!; component.push(w); } while (w !== v);
     if (component.length > 1) found.push(component.sort());
   };
@@ -102,7 +113,7 @@ function cycles(edges: readonly Edge[]): Folder[][] {
 const line = (e: Edge): string => `${e.file} (${e.from}) imports '${e.specifier}' (${e.to})`;
 
 describe('the import graph between folders', () => {
-  const { edges, unplaced } = imports();
+  const { edges, fileEdges, unplaced } = imports();
 
   it('reads the imports (the graph is not empty, dynamic import() included)', () => {
     expect(edges.some((e) => e.from === 'cli' && e.to === 'suites')).toBe(true);
@@ -121,6 +132,21 @@ describe('the import graph between folders', () => {
     const offending = cycles(edges).flatMap((component) => [
       `cycle between ${component.join(', ')}:`,
       ...edges.filter((e) => component.includes(e.from) && component.includes(e.to)).map((e) => `  ${line(e)}`),
+    ]);
+    expect(offending).toEqual([]);
+  });
+
+  it('finds the cycles it is meant to refuse (a file graph with one is reported, with its imports)', () => {
+    const found = cycles([{ from: 'a.ts', to: 'b.ts' }, { from: 'b.ts', to: 'c.ts' }, { from: 'c.ts', to: 'a.ts' }, { from: 'c.ts', to: 'd.ts' }]);
+    expect(found).toEqual([['a.ts', 'b.ts', 'c.ts']]);
+    expect(fileEdges.some((e) => e.from === 'src/cli/main.ts' && e.to === 'src/cli/run-command.ts'), 'dynamic import() read').toBe(true);
+    expect(fileEdges.some((e) => e.from.startsWith('src/explore/') && e.to === 'src/explore/judge.ts'), 'same-folder imports read').toBe(true);
+  });
+
+  it('no import cycles between files, type-only imports included', () => {
+    const offending = cycles(fileEdges).flatMap((component) => [
+      `cycle between ${component.join(', ')}:`,
+      ...fileEdges.filter((e) => component.includes(e.from) && component.includes(e.to)).map((e) => `  ${e.from} imports '${e.specifier}'`),
     ]);
     expect(offending).toEqual([]);
   });

@@ -3,7 +3,7 @@
 // `tck serve`, and the warm run against the bare replay of its requests. Only the two ratios are
 // judged, never a time: they hold on any machine and under any load both sides share. The bounds
 // are generous: on the shared 2-core machine at load average 16 the guard measured cold / warm
-// 4.2 and run / replay 1.65 (README, "Performance"); what crosses them is a clear regression, such
+// 4.2 and run / replay 1.65 (docs/performance.md); what crosses them is a clear regression, such
 // as the CLI loading far more than a run needs, or work of a request's size added to every request.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';

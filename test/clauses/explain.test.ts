@@ -31,7 +31,7 @@ describe('tck explain', () => {
     const { typo, junk } = ran;
     expect(typo.code).toBe(2);
     expect(typo.stdout).toBe('');
-    expect(typo.stderr).toBe('tck: unknown id "SPEC-2.2.99": no scenario, sentence of the clause map or advisory has it — did you mean SPEC-2.2.9? (see `tck list` and docs/clauses.md)\n');
+    expect(typo.stderr).toBe('tck: unknown id "SPEC-2.2.99": no scenario, sentence of the clause map or advisory has it — did you mean SPEC-2.2.9? (see `npx tck list` and docs/clauses.md)\n');
     expect(junk.code).toBe(2);
     expect(junk.stderr.split('\n').filter(Boolean)).toHaveLength(1);
     expect(junk.stderr).not.toContain('did you mean');

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ADVISORIES, SENTENCES, advisoryOf, sentenceOf } from '../../src/protocols/clauses/index.js';
-import { ClauseIndex, renderClauseMap, stableText, usesOfResults, type Use } from '../../src/report/clause-map.js';
+import { ClauseIndex, clauseAnchor, renderClauseMap, stableText, usesOfResults, type Use } from '../../src/report/clause-map.js';
 import { renderCatalogue } from '../../src/report/catalogue.js';
 import { recordAssertions, type Recording } from '../../src/run/record.js';
 import { explainText } from '../../src/cli/info-commands.js';
@@ -131,7 +131,10 @@ describe('docs/', () => {
   it('the map lists every advisory and every sentence', () => {
     const map = renderClauseMap(uses);
     expect(ADVISORIES.filter((a) => !map.includes(`| ${a.id} |`)).map((a) => a.id)).toEqual([]);
-    expect(SENTENCES.filter((s) => !map.includes(`| ${s.id}`)).map((s) => s.id)).toEqual([]);
+    expect(SENTENCES.filter((s) => !map.includes(`</a>${s.id}`)).map((s) => s.id)).toEqual([]);
+    // Each row's anchor is its id in lower case, so a page can link one sentence (clauses.md#bridge-response-6).
+    expect(map).toContain(`| <a id="${clauseAnchor('BRIDGE-RESPONSE-6')}"></a>BRIDGE-RESPONSE-6 |`);
+    expect(clauseAnchor('BRIDGE-RESPONSE-6')).toBe('bridge-response-6');
   });
 });
 

@@ -37,7 +37,7 @@ describe('--advisories', () => {
     expect(flagWins.code, flagWins.stderr).toBe(0);
     expect(reportIn(join(dir, 'flag')).advisories?.mode).toBe('report');
     expect(badFlag.code).toBe(2);
-    expect(badFlag.stderr).toBe("tck: option '--advisories <mode>' argument 'strict' is invalid. Allowed choices are report, fail (see `tck --help`)\n");
+    expect(badFlag.stderr).toBe("tck: option '--advisories <mode>' argument 'strict' is invalid. Allowed choices are report, fail (see `npx tck --help`)\n");
     expect(badFile.code).toBe(2);
     expect(badFile.stderr).toMatch(/^tck: config file .*bad\.json: field "advisories": /);
     expect(badFile.stderr.trim().split('\n')).toHaveLength(1);

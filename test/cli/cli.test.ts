@@ -44,7 +44,7 @@ describe('tck usage errors', () => {
   it('an unknown flag is one line and exit 2', () => {
     const r = tck(['run', '--bogus']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe("tck: unknown option '--bogus' (see `tck --help`)\n");
+    expect(r.stderr).toBe("tck: unknown option '--bogus' (see `npx tck --help`)\n");
   });
   it('a bad tier is exit 2 and names the choices', () => {
     const r = tck(['run', '--tier', 'diamond']);
@@ -65,7 +65,7 @@ describe('tck usage errors', () => {
   it('an unknown scenario is exit 2', () => {
     const r = tck(['run', '--scenario', 'SCN-B-999']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('tck: unknown scenario SCN-B-999 (see `tck list`)\n');
+    expect(r.stderr).toBe('tck: unknown scenario SCN-B-999 (see `npx tck list`)\n');
   });
   it('a bad TCK_BRIDGE_PORT is exit 2', () => {
     const r = tck(['serve'], { TCK_BRIDGE_PORT: 'http' });

@@ -1,5 +1,5 @@
-// What the README promises the package exports is what src/index.ts (the package's entry) exports,
-// both ways: the README's table of exports ("Using it as a library") against the export
+// What docs/library.md promises the package exports is what src/index.ts (the package's entry) exports,
+// both ways: its table of exports ("What the package exports") against the export
 // declarations of src/index.ts (types included) and against what the module holds at run time.
 import { readFileSync } from 'node:fs';
 import ts from 'typescript';
@@ -8,11 +8,13 @@ import * as tck from '../../src/index.js';
 
 const read = (path: string): string => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
 
-/** The first column of the README's export table: `name` or `type Name`, several per row. */
+/** The first column of docs/library.md's export table: `name` or `type Name`, several per row. */
 function documented(): string[] {
-  const readme = read('README.md');
-  const start = readme.indexOf('\n## Using it as a library\n');
-  const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
+  const page = read('docs/library.md');
+  const start = page.indexOf('\n## What the package exports\n');
+  if (start < 0) return [];
+  const end = page.indexOf('\n## ', start + 1);
+  const section = page.slice(start, end < 0 ? undefined : end);
   const rows = section.split('\n').filter((line) => line.startsWith('| `'));
   return rows.flatMap((row) => [...row.split('|')[1]!.matchAll(/`([^`]+)`/g)].map((m) => m[1]!));
 }
@@ -32,16 +34,16 @@ function exported(): string[] {
 describe('the library entry', () => {
   const promised = documented();
 
-  it('finds the README table', () => {
+  it('finds the table of docs/library.md', () => {
     expect(promised).toContain('runTck');
     expect(promised).toContain('type Report');
   });
 
-  it('exports every name the README documents, and documents every name it exports', () => {
+  it('exports every name docs/library.md documents, and documents every name it exports', () => {
     expect([...exported()].sort()).toEqual([...promised].sort());
   });
 
-  it('holds every value the README documents at run time, and nothing else', () => {
+  it('holds every value docs/library.md documents at run time, and nothing else', () => {
     const values = promised.filter((name) => !name.startsWith('type '));
     expect(Object.keys(tck).sort()).toEqual(values.sort());
     for (const name of values) expect((tck as Record<string, unknown>)[name], name).toBeDefined();

@@ -1,4 +1,4 @@
-// The README's library example, running: a vendor's own vitest file hosting the kit, one `test`
+// docs/library.md's example, running: a vendor's own vitest file hosting the kit, one `test`
 // per scenario. The kit runs once (beforeAll); each test reports its scenario's verdict, with the
 // kit's message (and the report holds the exchanges and a repro script of each failure).
 //

@@ -27,7 +27,7 @@ const SNAP_TOOL = 'snapshot-tool';
 
 /** Methods whose schema-valid call may still be a 400 (an id that must exist, source == target). */
 const PRECONDITIONS: Partial<Record<MethodName, string[]>> = {
-  // depth: at most 1 000 hops (a documented bound of the reference, README *Bounds*).
+  // depth: at most 1 000 hops (a documented bound of the reference, docs/reference-server.md).
   get_related_entities: ['entity_id', 'depth'],
   add_step: ['trace_id'],
   record_tool_call: ['step_id'],

@@ -4,7 +4,7 @@
 // million keys, a 15 MiB search query, get_related_entities at depth 2^31 on a long cycle). Each
 // bound is checked here by what the server answers and by counting the work done, never by time:
 // the figures (a small request's latency while the attack runs, peak RSS) are bench/abuse.mjs's
-// `work` attacks (README, "Limits of the servers the kit ships").
+// `work` attacks (docs/reference-server.md, "Limits of the servers the kit ships").
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MemoryStore, createDispatcher, fieldTokens, tokenize } from '../../src/servers/bridge/index.js';
@@ -16,8 +16,8 @@ import type { Relationship } from '../../src/protocols/bridge/index.js';
 import { testIdp } from '../hosted/helpers.js';
 import { seeded } from './helpers.js';
 
-// The documented bounds (README, "Limits of the servers the kit ships"), written out: a change of
-// a bound is a change of what the README promises, and must show here.
+// The documented bounds (docs/reference-server.md, "Limits of the servers the kit ships"), written out: a change of
+// a bound is a change of what docs/reference-server.md promises, and must show here.
 const QUERY_BOUNDS = { maxChars: 16_384, maxItems: 100, maxValues: 100_000, maxAnswerChars: 4 * 1024 * 1024 };
 const MAX_QUERY_CHARS = 16_384;
 const MAX_RELATED_DEPTH = 1_000;

@@ -22,7 +22,7 @@
 // The request is driven through undici's dispatch-handler API (no response stream object per
 // request); undici 7 is the only HTTP library. Its Client and Pool are imported from their own
 // files: undici's index loads all of undici (fetch, WebSocket, proxies, mocks, caches), which was
-// a fifth of a cold `tck run`'s module loading for two classes (README, "Performance").
+// a fifth of a cold `tck run`'s module loading for two classes (docs/performance.md).
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import Client from 'undici/lib/dispatcher/client.js';
 import Pool from 'undici/lib/dispatcher/pool.js';

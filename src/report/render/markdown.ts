@@ -4,10 +4,16 @@
 import { causeLine, causesOf, compactIds, rootCount } from '../causes.js';
 import type { Report } from '../model.js';
 import { exploreFailureLines, exploreSummary } from './explore.js';
-import { esc } from './html.js';
 import { OUTCOME_LABEL, advisoryDetail, advisoryHeadline, clip, failureText } from './text.js';
 import { advisoriesOf } from '../advisories.js';
 import { viewOf, type SectionRow } from './view.js';
+
+/**
+ * Kit text outside code blocks, made inert: `&`, `<` and `>` as character references, so no text
+ * becomes HTML. Quotes stay quotes: Markdown shows them as they are, and this file puts no text
+ * in an attribute (the HTML report's escape, which also writes ' as &#39;, would show in the raw file).
+ */
+const esc = (value: unknown): string => String(value).replace(/[&<>]/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[ch]!);
 
 /** Failures shown with their evidence; the rest are listed one per line (GitHub caps a summary at 1 MiB). */
 const DETAILED = 50;

@@ -36,7 +36,7 @@ interface ForwarderOptions {
 
 /**
  * Bridge method -> the hosted REST calls that answer it, or null when there is no counterpart.
- * The README's "Hosted REST interface" table is this table.
+ * The table of docs/hosted.md ("`tck serve` in front of a hosted service") is this table.
  */
 export const FORWARD_ROUTES: Readonly<Record<MethodName, string | null>> = {
   setup: 'GET /conversations?limit=1 (a reachability and credential check)',

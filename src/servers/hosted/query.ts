@@ -1,6 +1,6 @@
 // POST /v1/query (cypher_query). The document names the operation and the graph query language but
 // shows neither the request nor the result. The reference answers a documented read-only subset
-// of Cypher over the entity graph (README, "Query console"):
+// of Cypher over the entity graph (docs/hosted.md, "The query console"):
 //
 //   MATCH (a[:Label] [{prop: value, …}]) [-[r[:TYPE]]-> (b…)]     (also <-[…]- and -[…]-)
 //   [WHERE v.prop = value [AND …]]
@@ -18,12 +18,24 @@
 // rejected, and anything else outside the subset is a 400 naming the construct.
 //
 // Every query's work is bounded, the way graph databases offer query timeouts and result limits
-// (QUERY_BOUNDS; README, "Limits of the servers the kit ships"): the text's length (checked
+// (QUERY_BOUNDS; docs/reference-server.md, "Limits of the servers the kit ships"): the text's length (checked
 // before it is read), the number of RETURN items (checked while parsing), the values of the answer
 // (rows × columns, checked before any row is built), the characters of their JSON and the time
 // spent (both checked while the rows are built). Beyond a bound: a 400 naming it. The bounds
 // change no answer within them.
-import type { EdgeView } from './store.js';
+
+/** A relationship as the hosted service shows it (store.ts builds it; the console matches on it). */
+export interface EdgeView {
+  id: string;
+  sourceId: string;
+  targetId: string;
+  relationshipType: string;
+  properties: Record<string, unknown>;
+  /** The same edge as the official clients read it. */
+  source: string;
+  target: string;
+  type: string;
+}
 
 /** The bounds of one query (QUERY_BOUNDS); tests may pass others, and a clock. */
 interface QueryBounds {

@@ -13,7 +13,7 @@
 //   that created it; one made over the bridge shows the caller's.
 // - Where the document shows nothing, the answers are those the official clients parse
 //   (clients/typescript/src/transport/rest.ts and the other clients of the established kit): see
-//   the README's "Hosted operations" table and test/hosted/client-compat.test.ts.
+//   the operations table of docs/hosted.md and test/hosted/client-compat.test.ts.
 import { z } from 'zod';
 import { JsonObject, Role, TOOL_CALL_STATUSES, validate } from '../../protocols/bridge/index.js';
 import { ApiKeyRegistry, SCOPES, isRefusal, isScope, type Principal, type Refusal, type Scope } from './credentials.js';

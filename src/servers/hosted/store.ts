@@ -19,8 +19,8 @@
 // as it was), and is synchronous, like MemoryStore's. clear_all_data and clear_session also forget
 // the hosted-only data that belongs to what they remove.
 //
-// Choices where the hosted document is silent, read from the official clients (README, "Hosted
-// operations"): entity types are free-form lower-case strings over REST (PERSON is "person"); an
+// Choices where the hosted document is silent, read from the official clients (docs/hosted.md,
+// the operations table): entity types are free-form lower-case strings over REST (PERSON is "person"); an
 // entity whose type is none of the bridge's five appears over the bridge as OBJECT with the hosted
 // type as its subtype. Entities are extracted from message content added over REST (extract.ts;
 // never from the bridge's add_message, whose scenarios count entities). Observations and
@@ -37,7 +37,7 @@ import { BadRequestError, MAX_NAME_CHARS, MAX_QUERY_CHARS, MAX_TEXT_CHARS, Memor
 import { rank, tokenize } from '../bridge/search.js';
 import { extractEntities } from './extract.js';
 import { uuidV5 } from '../name-uuid.js';
-import { QueryError, runQuery, writeClauseOf } from './query.js';
+import { QueryError, runQuery, writeClauseOf, type EdgeView } from './query.js';
 
 /** A request the hosted view refuses: 400 (bad input) or 404 (unknown resource). */
 export class HostedError extends Error {
@@ -86,18 +86,6 @@ interface EntityView {
   feedback: Json | null;
   createdAt: string;
   updatedAt: string | null;
-}
-
-export interface EdgeView {
-  id: string;
-  sourceId: string;
-  targetId: string;
-  relationshipType: string;
-  properties: Json;
-  /** The same edge as the official clients read it. */
-  source: string;
-  target: string;
-  type: string;
 }
 
 interface ToolCallView {
