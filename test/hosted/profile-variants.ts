@@ -18,6 +18,7 @@ import {
   refreshTokensAsBearer, schemeCaseSensitive, softDeletes, unusableAlgorithmIs400, tokensDecodedNotVerified, twoChallenges, unauthorizedWithApiKeyChallenge, unauthorizedWithoutChallenge, unsignedTokensAccepted,
   unsignedTokensWriteAnyway, updateAnswersAck, updateNotStored,
 } from './attack-variants.js';
+import { writesLandInFirst } from './isolation-variants.js';
 
  
 
@@ -94,6 +95,10 @@ export const FAULTS: FaultRow<HostedVariant>[] = [
   ['SCN-H-032', 'the realm is written unquoted with a space in it', challengeEdited(() => 'Bearer realm=agent memory'), /^GET \/v1\/conversations with no credential answered 401 with WWW-Authenticate: Bearer realm=agent memory: not a list of challenges .*expected a comma or the end after an auth-param, at character 20/],
   ['SCN-H-041', 'the server metadata lists the response type code without an authorization endpoint', discoveryEdited('/.well-known/oauth-authorization-server', (d) => ({ ...d, response_types_supported: ['code'] })), /^RFC8414-authorization_endpoint: .*response_types_supported lists \["code"\].*authorization_endpoint is missing: it is REQUIRED unless/],
   ['SCN-H-032', "the challenge's error_description carries the reason's quotes unescaped", challengeEdited((c, r) => (typeof (r.body as any)?.error === 'string' ? c?.replace(/error_description="(?:[^"\\]|\\.)*"/, `error_description="${(r.body as any).error}"`) : c)), /^GET \/v1\/conversations with a JWT signed HS256 with a made-up secret answered 401 with WWW-Authenticate: .*error_description="the access token is not valid: "alg".*: not a list of challenges/],
+  // Workspace isolation (issue 36): its rule part, the other workspace's writes read back for it.
+  ['SCN-H-060', "the other workspace's writes land in the first workspace", writesLandInFirst, /^HOSTED-READBACK: get_conversation \(GET \/v1\/conversations\/[\w-]+\/messages\) with the key given with --other-api-key answered 200 .*: the message it wrote itself \(tck-secret-\w+\) is not read back/],
+  ['SCN-H-061', "the other workspace's writes land in the first workspace", writesLandInFirst, /^HOSTED-READBACK: get_entity \(GET \/v1\/entities\/[\w-]+\) with the key given with --other-api-key answered 404 .*: the entity it wrote itself \(Bo tck-secret-\w+\) is not read back/],
+  ['SCN-H-062', "the other workspace's writes land in the first workspace", writesLandInFirst, /^HOSTED-READBACK: get_trace_by_conversation \(GET \/v1\/reasoning\/trace\/[\w-]+\) with the key given with --other-api-key answered 200 .*: the reasoning step it wrote itself \(tck-secret-\w+\) is not read back/],
   ['SCN-H-001', 'a 405 carries no Allow', mapReplies((r) => (r.status === 405 ? { ...r, headers: without(r.headers ?? {}, ['allow']) as Record<string, string> } : r)), /^PATCH \/v1\/conversations answered 405 without an Allow header: a 405 MUST carry Allow .*RFC 9110 §15\.5\.6/],
   ['SCN-H-001', "a 405's Allow names only GET", mapReplies((r) => (r.status === 405 ? { ...r, headers: { ...r.headers, allow: 'GET' } } : r)), /^PATCH \/v1\/conversations answered 405 with Allow: GET: a 405 MUST carry Allow listing the methods/],
 ];
