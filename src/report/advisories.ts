@@ -37,11 +37,13 @@ export function advisorySummary(scenarios: readonly AnyReportScenario[], mode: A
     mode,
     checked: scenarios.reduce((n, s) => n + (s.advisoryChecks ?? 0), 0),
     failed: hits.length,
-    byId: ids.map((id) => {
+    // The SECURITY advisories first (docs/isolation.md), then the others, each by id.
+    byId: [...ids.filter((id) => advisoryOf(id)?.security), ...ids.filter((id) => !advisoryOf(id)?.security)].map((id) => {
       const a = advisoryOf(id);
       const mine = hits.filter((h) => h.id === id);
       return {
         id,
+        ...(a?.security ? { security: true as const } : {}),
         expects: a?.expects ?? '(not an advisory of this kit)',
         reason: a?.reason ?? '(not an advisory of this kit)',
         failed: mine.length,
@@ -54,4 +56,18 @@ export function advisorySummary(scenarios: readonly AnyReportScenario[], mode: A
 /** A report's advisories: its own summary, or (a report written before there was one) the summary of its scenarios. */
 export function advisoriesOf(report: Pick<Report, 'advisories' | 'scenarios' | 'hosted'>): AdvisorySummary {
   return report.advisories ?? advisorySummary([...report.scenarios, ...(report.hosted?.scenarios ?? [])], 'report');
+}
+
+/** The SECURITY advisories that did not hold, by id (empty when none did not hold). */
+export function securityFindings(a: AdvisorySummary): NonNullable<Report['security']> {
+  // advisoryOf too: a report written before the summary marked them.
+  return a.byId.filter((b) => b.security === true || advisoryOf(b.id)?.security === true).map(({ id, expects, failed, scenarios }) => ({ id, expects, failed, scenarios }));
+}
+
+/** One line naming the security findings of a run, for the top of every format; undefined when there are none. */
+export function securityHeadline(a: AdvisorySummary): string | undefined {
+  const found = securityFindings(a);
+  if (found.length === 0) return undefined;
+  const n = found.reduce((k, f) => k + f.failed, 0);
+  return `SECURITY: ${n} finding${n === 1 ? '' : 's'} (${found.map((f) => f.id).join(', ')}): ${found.map((f) => f.expects.split(':')[0]).join('; ')}. An advisory (no sentence of the document states it), never counted as a failure; see docs/isolation.md`;
 }
