@@ -2,7 +2,8 @@
 // the kit's own reading and not a rule. A scenario carries those that did not hold as notes (run
 // "report"), or failed on the first one (run "fail": its failure cites the advisory alone).
 import type { AdvisoryMode } from '../engine/result.js';
-import { advisoryOf } from '../protocols/clauses/index.js';
+import { ADVISORIES, advisoryOf } from '../protocols/clauses/index.js';
+import type { Bundle } from './bundle.js';
 import type { AdvisorySummary, AnyReportScenario, Report } from './model.js';
 
 /** One advisory that did not hold, in one scenario. */
@@ -70,4 +71,21 @@ export function securityHeadline(a: AdvisorySummary): string | undefined {
   if (found.length === 0) return undefined;
   const n = found.reduce((k, f) => k + f.failed, 0);
   return `SECURITY: ${n} finding${n === 1 ? '' : 's'} (${found.map((f) => f.id).join(', ')}): ${found.map((f) => f.expects.split(':')[0]).join('; ')}. An advisory (no sentence of the document states it), never counted as a failure; see docs/isolation.md`;
+}
+
+/**
+ * The SECURITY advisories of a certification: those that did not hold, and those no scenario of the
+ * run checked (a certification is a bridge run; the bridge has no credentials, so workspace
+ * isolation is checked by `tck run --hosted URL`, docs/isolation.md).
+ */
+export function securityRecord(report: Pick<Report, 'scenarios'>): NonNullable<Bundle['security']> {
+  const security = ADVISORIES.filter((a) => a.security);
+  const findings = advisoryHits(report.scenarios).filter((h) => security.some((a) => a.id === h.id)).map(({ id, scenario, message }) => ({ id, scenario, message }));
+  return {
+    findings,
+    notChecked: security.map((a) => ({
+      id: a.id,
+      why: 'a certification runs the bridge protocol, which has no credentials and no workspaces; the hosted profile checks it: tck run --hosted URL with --other-api-key (docs/isolation.md)',
+    })),
+  };
 }
