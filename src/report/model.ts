@@ -98,7 +98,7 @@ export const AdvisorySummarySchema = z.object({
  * The SECURITY advisories that did not hold (docs/isolation.md): the first member of report.json
  * after its format, so that no reader of the report misses them. Absent when none did not hold.
  */
-export const SecurityFindingsSchema = z.array(
+const SecurityFindingsSchema = z.array(
   z.object({ id: z.string(), expects: z.string(), failed: z.number().int().positive(), scenarios: z.array(z.object({ id: z.string(), message: z.string() })) }),
 );
 

@@ -61,7 +61,7 @@ async function nothingChanged(ctx: HostedContext, planned: EndpointRequest[], ru
 }
 
 /** A key of another workspace: its credential, how the scenario got it, and its workspace and id when known. */
-export interface OtherWorkspace {
+interface OtherWorkspace {
   credential: Credential;
   via: string;
   workspaceId?: string;

@@ -30,14 +30,14 @@ function ownerOf(ctx: RouteContext, kind: Kind, id: string | undefined): HostedS
 }
 
 /** The operation acts in whichever workspace holds the id `idOf` names. */
-export const leaksById = (operation: string, kind: Kind, idOf: (ctx: RouteContext) => unknown): HostedVariant =>
+const leaksById = (operation: string, kind: Kind, idOf: (ctx: RouteContext) => unknown): HostedVariant =>
   replaceHandler(operation, (ctx, original) => {
     const id = idOf(ctx);
     return original({ ...ctx, store: ownerOf(ctx, kind, typeof id === 'string' ? id : undefined) });
   });
 
 /** The operation answers the union of its answers in every workspace (the arrays of `fields` joined). */
-export const leaksByListing = (operation: string, fields: string[]): HostedVariant =>
+const leaksByListing = (operation: string, fields: string[]): HostedVariant =>
   replaceHandler(operation, async (ctx, original) => {
     const mine = await original(ctx);
     if (mine.status >= 300) return mine;

@@ -6,7 +6,7 @@
 import type { RunningHostedServer } from './http.js';
 import type { DevIdentityProvider } from './oauth.js';
 
-export interface NewcomerCredentials {
+interface NewcomerCredentials {
   /** The second workspace: the bootstrap workspace's name with "-other". */
   otherWorkspaceId: string;
   otherApiKey: string;
@@ -17,10 +17,10 @@ export interface NewcomerCredentials {
 }
 
 /** An hour (beyond any clock leeway) before a token of this lifetime would have expired now. */
-export const anHourPast = (lifetimeMs: number, now = Date.now()): Date => new Date(now - lifetimeMs - 3_600_000);
+const anHourPast = (lifetimeMs: number, now = Date.now()): Date => new Date(now - lifetimeMs - 3_600_000);
 
 /** An identity-provider token of the development provider an hour past its exp. */
-export const expiredIdpToken = (idp: DevIdentityProvider, workspaceId?: string): Promise<string> =>
+const expiredIdpToken = (idp: DevIdentityProvider, workspaceId?: string): Promise<string> =>
   idp.mint({ ttlSeconds: 600, now: anHourPast(600_000), ...(workspaceId !== undefined ? { workspaceId } : {}) });
 
 export async function newcomerCredentials(server: RunningHostedServer, idp?: DevIdentityProvider): Promise<NewcomerCredentials> {
