@@ -168,6 +168,11 @@ export const VALID: ValidRow<HostedVariant>[] = [
   ['the server metadata leaves grant_types_supported, token_endpoint_auth_methods_supported and scopes_supported out', discoveryEdited('/.well-known/oauth-authorization-server', ({ grant_types_supported: _g, token_endpoint_auth_methods_supported: _t, scopes_supported: _s, ...d }) => d)],
   ['a method a path does not have is answered 404, not 405', mapReplies((r) => (r.status === 405 ? json(404, { error: 'not found' }) : r))],
   ['challenges give their parameters as tokens, one challenge per scheme: Bearer realm=agent-memory, error=invalid_token, and a token68 Newauth challenge', challengeEdited(() => 'Newauth dG9rZW4=, Bearer realm=agent-memory, error=invalid_token')],
+  // Workspace isolation (issue 36): what a write to an id the caller's workspace does not have gets is the service's choice.
+  ['a message or a step addressed to a conversation the workspace does not have is refused 404 (no conversation starts by its first message)', combine(
+    ...['add_message', 'bulk_add_messages'].map((op) => replaceHandler(op, (ctx, original) => (ctx.store.conversationOf(ctx.params.id!) === undefined ? json(404, { error: 'no such conversation' }) : original(ctx)))),
+    replaceHandler('record_step', (ctx, original) => (typeof ctx.body.conversationId === 'string' && ctx.store.conversationOf(ctx.body.conversationId) === undefined ? json(404, { error: 'no such conversation' }) : original(ctx))),
+  )],
   ['the service takes the credential under any auth scheme', { intercept: () => (request, next) => next({ ...request, authorization: request.authorization?.replace(/^\s*(?!bearer\b)\S+/i, 'Bearer') }) }],
 ];
 
