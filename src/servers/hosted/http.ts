@@ -399,7 +399,7 @@ export async function startHostedServer(options: HostedServerOptions = {}): Prom
     try {
       reply = await r.handler({
         // The caller's workspace's store; the public routes (exchange, refresh) read none.
-        // Stryker disable next-line ConditionalExpression: equivalent: principal is undefined only on the public routes, whose handlers read no store
+        // Stryker disable next-line ConditionalExpression: advisory ADV-workspace-isolation: with every request in the first workspace's store, another workspace reaches its data (SCN-H-060, SCN-H-061, SCN-H-062 note it); the mark also hides the true mutant, which fails every token exchange (no principal there)
         store: principal !== undefined ? stores.of(principal.workspaceId) : store,
         stores, keys, tokens, body, params: matched.params, query: url.searchParams,
         // Stryker disable next-line ConditionalExpression: equivalent: principal is undefined only on the public routes, whose handlers do not read it
