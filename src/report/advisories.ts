@@ -70,7 +70,7 @@ export function securityHeadline(a: AdvisorySummary): string | undefined {
   const found = securityFindings(a);
   if (found.length === 0) return undefined;
   const n = found.reduce((k, f) => k + f.failed, 0);
-  return `SECURITY: ${n} finding${n === 1 ? '' : 's'} (${found.map((f) => f.id).join(', ')}): ${found.map((f) => f.expects.split(':')[0]).join('; ')}. An advisory (no sentence of the document states it), never counted as a failure; see docs/isolation.md`;
+  return `SECURITY: ${n} finding${n === 1 ? '' : 's'} (${found.map((f) => f.id).join(', ')} did not hold): expected ${found.map((f) => f.expects.split(':')[0]).join('; ')}. An advisory (no sentence of the document states it), never counted as a failure; see docs/isolation.md`;
 }
 
 /**

@@ -64,19 +64,19 @@ describe('workspace isolation', () => {
     const lines: string[] = [];
     new ConsoleReporter({ stream: { write: (t: string) => lines.push(t) } }).onEnd(report);
     const text = lines.join('').trimStart();
-    expect(text).toMatch(/^SECURITY: 1 finding \(ADV-workspace-isolation\): a credential reaches only its own workspace's data.*\n {2}SCN-H-061: SECURITY: get_entity \(GET/);
+    expect(text).toMatch(/^SECURITY: 1 finding \(ADV-workspace-isolation did not hold\): expected a credential reaches only its own workspace's data.*\n {2}SCN-H-061: SECURITY: get_entity \(GET/);
     const json = FILE_FORMATS.json.render(report);
     expect(Object.keys(JSON.parse(json)).slice(0, 3)).toEqual(['format', 'formatVersion', 'security']);
     expect(JSON.parse(json).security).toEqual([expect.objectContaining({ id: 'ADV-workspace-isolation', failed: 1, scenarios: [expect.objectContaining({ id: 'SCN-H-061' })] })]);
     const md = FILE_FORMATS.md.render(report);
-    expect(md.split('\n').slice(2, 4)).toEqual(['> [!CAUTION]', expect.stringMatching(/^> \*\*SECURITY: 1 finding \(ADV-workspace-isolation\)/)]);
+    expect(md.split('\n').slice(2, 4)).toEqual(['> [!CAUTION]', expect.stringMatching(/^> \*\*SECURITY: 1 finding \(ADV-workspace-isolation did not hold\)/)]);
     const html = FILE_FORMATS.html.render(report);
     expect(html).toMatch(/<body>\n<section class="security" role="alert"><strong>SECURITY: 1 finding/);
     const junit = FILE_FORMATS.junit.render(report);
     expect(junit.indexOf('<testsuite name="agent-memory-tck SECURITY"')).toBeGreaterThan(0);
     expect(junit.indexOf('<testsuite name="agent-memory-tck SECURITY"')).toBeLessThan(junit.indexOf('<testsuite name="agent-memory-tck hosted'));
     expect(junit).toContain('<property name="tck.security.ADV-workspace-isolation" value="SCN-H-061: SECURITY: get_entity');
-    expect(githubAnnotations(report)[0]).toMatch(/^::warning title=SECURITY%3A 1 finding \(ADV-workspace-isolation\)::/);
+    expect(githubAnnotations(report)[0]).toMatch(/^::warning title=SECURITY%3A 1 finding \(ADV-workspace-isolation did not hold\)::SECURITY: 1 finding/);
 
     const clean = await startHostedVariant();
     try {
