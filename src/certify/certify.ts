@@ -5,7 +5,7 @@ import { normalizeReport } from '../report/load.js';
 import { runTck, type TckOptions } from '../run/run.js';
 import { BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION, registryEntry, type Bundle, type Implementation } from '../report/bundle.js';
 import { suiteHash } from './hash.js';
-import { advisoryHits } from '../report/advisories.js';
+import { advisoryHits, securityRecord } from '../report/advisories.js';
 
 /** The options of a certification run: a target and its limits, never a selection. */
 type CertifyOptions = Pick<TckOptions, 'url' | 'headers' | 'requestTimeoutMs' | 'scenarioTimeoutMs' | 'maxBodyBytes' | 'maxTimeMs' | 'reconnectWindowMs' | 'signal' | 'onStart' | 'onResult' | 'suite'> & {
@@ -41,5 +41,7 @@ export async function certify(options: CertifyOptions): Promise<Bundle> {
     report,
     ...(entry ? { certification: entry } : {}),
     advisories: { mode: 'report', failed: advisoryHits(report.scenarios).map(({ id, scenario, message }) => ({ id, scenario, message })) },
+    security: securityRecord(report),
   };
 }
+

@@ -12,7 +12,7 @@ import { KIT_VERSION } from '../util/kit.js';
 import type { Bundle } from '../report/bundle.js';
 import { suiteHash } from './hash.js';
 import { ReplayTransport, withReplayClock } from './replay.js';
-import { advisoryHits } from '../report/advisories.js';
+import { advisoryHits, securityRecord } from '../report/advisories.js';
 
 interface Verification {
   ok: boolean;
@@ -39,6 +39,9 @@ export async function verifyBundle(bundle: Bundle, options: VerifyOptions = {}):
   if (bundle.kit.version !== KIT_VERSION) problems.push(`the bundle was made by ${bundle.kit.name} ${bundle.kit.version}; this is ${KIT_VERSION} (verify with the same version)`);
   const hash = options.hash ?? suiteHash();
   if (bundle.suiteHash !== hash) problems.push(`suite hash: the bundle says ${bundle.suiteHash}, this kit's suites hash to ${hash}`);
+  if (bundle.security !== undefined && JSON.stringify(bundle.security) !== JSON.stringify(securityRecord(report))) {
+    problems.push('the bundle\'s security record does not match its report (SECURITY advisories that did not hold, and those not checked)');
+  }
   if (bundle.advisories?.mode === 'fail') problems.push('the bundle fails advisories: a certification reports them beside the tier and never fails them');
   const sel = report.selection;
   if (sel.tier !== 'gold' || sel.grep !== undefined || sel.scenarios !== undefined || sel.skip !== undefined || report.hosted !== undefined) {

@@ -42,7 +42,7 @@ interface StartedHostedService {
 
 /** Starts the hosted service (and the bridge view) from the flags; the lines say how to use it. */
 export async function startHostedService(flags: HostedServeFlags): Promise<StartedHostedService> {
-  const { ApiKeyRegistry, DevIdentityProvider, HostedStore, defaultDevKeyFile, startHostedServer } = await import('../servers/hosted/index.js');
+  const { ApiKeyRegistry, DevIdentityProvider, HostedStore, defaultDevKeyFile, newcomerCredentials, startHostedServer } = await import('../servers/hosted/index.js');
   const { startReferenceServer } = await import('../servers/bridge/index.js');
   if (flags.apiKey !== undefined && !ApiKeyRegistry.isWellFormed(flags.apiKey)) {
     throw new TckError('--api-key must be "nams_" followed by at least 16 characters of A-Z a-z 0-9 _ -');
@@ -50,6 +50,7 @@ export async function startHostedService(flags: HostedServeFlags): Promise<Start
   if ((flags.idpIssuer === undefined) !== (flags.idpJwksUrl === undefined)) throw new TckError('--idp-issuer and --idp-jwks-url go together');
   if (flags.idpAudience !== undefined && flags.idpIssuer === undefined) throw new TckError('--idp-audience needs --idp-issuer');
   let idp;
+  let dev;
   if (flags.idpIssuer !== undefined) {
     let jwks: URL;
     try {
@@ -60,7 +61,8 @@ export async function startHostedService(flags: HostedServeFlags): Promise<Start
     idp = { issuer: flags.idpIssuer, jwks, ...(flags.idpAudience !== undefined ? { audience: flags.idpAudience } : {}) };
   } else {
     try {
-      idp = (await DevIdentityProvider.fromFile()).trustedIssuer();
+      dev = await DevIdentityProvider.fromFile();
+      idp = dev.trustedIssuer();
     } catch (err) {
       throw new TckError((err as Error).message);
     }
@@ -87,16 +89,29 @@ export async function startHostedService(flags: HostedServeFlags): Promise<Start
     }
   }
   const [key] = hosted.keys.list(hosted.workspaceId);
+  // What the hosted profile needs besides the bootstrap key (docs/isolation.md): a second
+  // workspace's key, and tokens past their exp, so that its run leaves no group incomplete.
+  const extra = await newcomerCredentials(hosted, dev);
   const lines = [
     `agent-memory-tck hosted reference service listening on ${hosted.url} (REST interface: ${hosted.baseUrl})`,
     `  bootstrap API key (workspace ${JSON.stringify(hosted.workspaceId)}, scopes ${key!.scopes.join(' ')}, expires ${key!.expiresAt}):`,
     `    ${hosted.apiKey}`,
+    `  API key of a second workspace (${JSON.stringify(extra.otherWorkspaceId)}; each workspace sees only its own data):`,
+    `    ${extra.otherApiKey}`,
     flags.idpIssuer !== undefined
       ? `  token exchange trusts ${flags.idpIssuer} (keys: ${flags.idpJwksUrl})`
-      : `  token exchange trusts the development issuer ${idp.issuer} (key: ${defaultDevKeyFile()}); mint a token with \`tck token\``,
+      : `  token exchange trusts the development issuer ${idp.issuer} (key: ${defaultDevKeyFile()}); mint a token with \`tck token\` (one past its exp: \`tck token --expired\`)`,
     `  discovery: ${hosted.url}/.well-known/oauth-protected-resource, …/oauth-authorization-server, …/jwks.json`,
-    ...(bridge !== undefined ? [`  bridge view of the same data listening on ${bridge.url}`] : []),
+    ...(bridge !== undefined ? [`  bridge view of the same data listening on ${bridge.url} (it acts in workspace ${JSON.stringify(hosted.workspaceId)}, the bootstrap key's)`] : []),
     `  try: curl -H "Authorization: Bearer ${hosted.apiKey}" ${hosted.baseUrl}/conversations`,
+    '  the hosted profile against it, every group complete:',
+    `    export TCK_API_KEY=${hosted.apiKey}`,
+    `    export TCK_OTHER_API_KEY=${extra.otherApiKey}`,
+    `    export TCK_EXPIRED_TOKEN=${extra.expiredToken}`,
+    ...(flags.idpIssuer === undefined
+      ? ['    export TCK_IDP_TOKEN=$(npx tck token) TCK_EXPIRED_IDP_TOKEN=$(npx tck token --expired)']
+      : ['    export TCK_IDP_TOKEN=… TCK_EXPIRED_IDP_TOKEN=…   (tokens of your identity provider, one past its exp)']),
+    `    npx tck run --hosted ${hosted.url}`,
   ];
   return {
     lines,
@@ -115,6 +130,8 @@ interface TokenFlags {
   workspace?: string;
   scope: string;
   ttl: number;
+  /** A token an hour past its exp (for the profile's "the exchange refuses an expired subject token"). */
+  expired?: boolean;
 }
 
 /** Mints a development identity-provider token (the key file is shared with `tck serve --hosted`). */
@@ -126,7 +143,10 @@ export async function mintDevToken(flags: TokenFlags): Promise<string> {
   } catch (err) {
     throw new TckError((err as Error).message);
   }
-  return idp.mint({ subject: flags.sub, scope: flags.scope, ttlSeconds: flags.ttl, ...(flags.workspace !== undefined ? { workspaceId: flags.workspace } : {}) });
+  const ws = flags.workspace !== undefined ? { workspaceId: flags.workspace } : {};
+  // Issued an hour and its lifetime ago: past its exp beyond any clock leeway.
+  const now = flags.expired === true ? { now: new Date(Date.now() - flags.ttl * 1000 - 3_600_000) } : {};
+  return idp.mint({ subject: flags.sub, scope: flags.scope, ttlSeconds: flags.ttl, ...ws, ...now });
 }
 
 export async function tokenCommand(flags: TokenFlags): Promise<void> {

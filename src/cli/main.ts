@@ -165,6 +165,7 @@ Exit codes: 0 requested tier reached and, with --hosted, every hosted group pass
     .option('--workspace <id>', "the workspace the exchanged token acts in (default: the service's bootstrap workspace)")
     .option('--scope <scopes>', 'space-separated scopes', 'read write')
     .option('--ttl <seconds>', 'lifetime in seconds', positiveInt('--ttl'), 3600)
+    .option('--expired', 'a token already past its exp (by an hour), for `tck run --hosted --expired-idp-token`')
     .action(async (opts) => {
       const { tokenCommand } = await import('./hosted-commands.js');
       await tokenCommand(opts);

@@ -44,6 +44,17 @@ export const BundleSchema = z.object({
       failed: z.array(z.object({ id: z.string(), scenario: z.string(), message: z.string() })),
     })
     .optional(),
+  /**
+   * The SECURITY advisories (docs/isolation.md): those that did not hold in the run, and those the
+   * certification could not check, with why. Recorded beside the tier, which they never change: no
+   * sentence of the documents states them. Absent in bundles made before there were any.
+   */
+  security: z
+    .object({
+      findings: z.array(z.object({ id: z.string(), scenario: z.string(), message: z.string() })),
+      notChecked: z.array(z.object({ id: z.string(), why: z.string() })),
+    })
+    .optional(),
 });
 
 export type Bundle = z.infer<typeof BundleSchema>;

@@ -84,6 +84,8 @@ export const AdvisorySummarySchema = z.object({
   byId: z.array(
     z.object({
       id: z.string(),
+      /** A SECURITY advisory (docs/isolation.md): listed first, and shown first in every format. */
+      security: z.literal(true).optional(),
       expects: z.string(),
       reason: z.string(),
       failed: z.number().int().nonnegative(),
@@ -91,6 +93,14 @@ export const AdvisorySummarySchema = z.object({
     }),
   ),
 });
+
+/**
+ * The SECURITY advisories that did not hold (docs/isolation.md): the first member of report.json
+ * after its format, so that no reader of the report misses them. Absent when none did not hold.
+ */
+const SecurityFindingsSchema = z.array(
+  z.object({ id: z.string(), expects: z.string(), failed: z.number().int().positive(), scenarios: z.array(z.object({ id: z.string(), message: z.string() })) }),
+);
 
 /** One step of explore's minimal failing sequence: what was sent and what each side answered. */
 const ExploreStep = z.object({
@@ -169,6 +179,8 @@ export const ExploreSectionSchema = z.object({
 export const ReportSchema = z.object({
   format: z.literal('agent-memory-tck/report'),
   formatVersion: z.literal(REPORT_FORMAT_VERSION),
+  /** The SECURITY advisories that did not hold (absent when none); written by the JSON reporter. */
+  security: SecurityFindingsSchema.optional(),
   kit: z.object({ name: z.string(), version: z.string(), protocol: z.string() }),
   target: z.object({
     url: z.string(),

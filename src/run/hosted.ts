@@ -14,7 +14,7 @@ export async function runHostedProfile(options: HostedProfileOptions = {}): Prom
 
 /** The embedded hosted reference service on a free port, trusting an in-memory development identity provider. */
 async function startEmbeddedHosted(apiKey: string | undefined, workspaceId: string | undefined): Promise<EmbeddedHosted & { close(): Promise<void> }> {
-  const { DevIdentityProvider, startHostedServer } = await import('../servers/hosted/index.js');
+  const { DevIdentityProvider, newcomerCredentials, startHostedServer } = await import('../servers/hosted/index.js');
   const idp = await DevIdentityProvider.generate();
   const server = await startHostedServer({
     port: 0,
@@ -22,16 +22,12 @@ async function startEmbeddedHosted(apiKey: string | undefined, workspaceId: stri
     ...(apiKey !== undefined ? { apiKey } : {}),
     ...(workspaceId !== undefined ? { workspaceId } : {}),
   });
-  // A key of a second workspace, for the reveal rule: the service does not let a caller found one.
-  const other = await server.keys.issue({ label: 'tck-other-workspace', scopes: ['read', 'write'], workspaceId: `${server.workspaceId}-other` });
-  // Tokens past their exp (by an hour, beyond any clock leeway): the service's and the identity provider's.
-  const anHourPast = (lifetimeMs: number) => new Date(Date.now() - lifetimeMs - 3_600_000);
-  const expiredToken = await server.tokens.accessTokenIssuedAt({ subject: 'tck-expired', workspaceId: server.workspaceId, scopes: ['read', 'write'] }, anHourPast(server.tokens.accessTtl * 1000));
-  const expiredIdpToken = await idp.mint({ workspaceId: server.workspaceId, ttlSeconds: 600, now: anHourPast(600_000) });
+  // A key of a second workspace (the isolation and reveal checks), and tokens past their exp: the service's and the identity provider's.
+  const { otherApiKey, expiredToken, expiredIdpToken } = await newcomerCredentials(server, idp);
   return {
-    otherApiKey: other.key,
+    otherApiKey,
     expiredToken,
-    expiredIdpToken,
+    expiredIdpToken: expiredIdpToken!,
     target: { baseUrl: server.baseUrl, origin: server.url, apiKey: server.apiKey, workspaceId: server.workspaceId },
     mint: () => idp.mint({ workspaceId: server.workspaceId }),
     close: () => server.close(),

@@ -69,7 +69,7 @@ interface OtherWorkspace {
 }
 
 /** The second workspace of rule 4: a key of it (given, or created for a workspace of its own). */
-async function otherWorkspace(ctx: HostedContext, own: { id: string }): Promise<OtherWorkspace> {
+export async function otherWorkspace(ctx: HostedContext, own: { id: string }): Promise<OtherWorkspace> {
   if (ctx.target.otherApiKey !== undefined) return { credential: ctx.bearer(ctx.target.otherApiKey, 'the API key of another workspace (--other-api-key)'), via: 'the key given with --other-api-key' };
   const workspaceId = uid('workspace');
   const a = await ctx.call('POST', '/auth/api-keys', { body: { label: uid('key'), scopes: ['read', 'write'], workspaceId } });

@@ -23,7 +23,8 @@ export async function newConversation(ctx: HostedContext, rule = 'HOSTED-ENDPOIN
   const userId = uid('user');
   const body = checkObject(await ctx.call('POST', '/conversations', { body: { userId }, ...(as ? { as } : {}) }), rule);
   const id = checkString(body, 'id', rule, 'create_conversation');
-  ctx.defer('DELETE', `/conversations/${encodeURIComponent(id)}`);
+  // Deleted with the credential that made it: another workspace's credential reaches it not.
+  ctx.defer('DELETE', `/conversations/${encodeURIComponent(id)}`, as);
   return { id, userId, body };
 }
 
@@ -32,7 +33,7 @@ export async function newEntity(ctx: HostedContext, rule = 'HOSTED-ENDPOINT-add_
   // silent: the body of add_entity; `type` and `entityType` are both common readings.
   const body = checkObject(await ctx.call('POST', '/entities', { body: entityBody(name), ...(as ? { as } : {}) }), rule);
   const id = checkString(body, 'id', rule, 'add_entity');
-  ctx.defer('DELETE', `/entities/${encodeURIComponent(id)}`);
+  ctx.defer('DELETE', `/entities/${encodeURIComponent(id)}`, as);
   return { id, name, body };
 }
 

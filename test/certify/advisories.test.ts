@@ -58,4 +58,12 @@ describe('certification and advisories', () => {
     none.advisories!.failed = [];
     expect(verifiedText(none, 2)).toBe("verified: advised 1.0.0 reaches BRONZE — a bundle of the kit's own embedded reference server, not of an implementation's server; 2 scenarios replayed from the bundle, every verdict and the suite hash match\n");
   });
+
+  it('the bundle records the SECURITY advisories: none found, workspace isolation not checked (a bridge run) and why; verify refuses a record that does not match', async () => {
+    const b = await bundle();
+    expect(b.security).toEqual({ findings: [], notChecked: [{ id: 'ADV-workspace-isolation', why: expect.stringMatching(/bridge protocol, which has no credentials and no workspaces; .*tck run --hosted URL/) }] });
+    const hidden = copy(b);
+    hidden.security!.notChecked = [];
+    expect((await verify(hidden)).problems).toEqual(["the bundle's security record does not match its report (SECURITY advisories that did not hold, and those not checked)"]);
+  });
 });

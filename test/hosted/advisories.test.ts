@@ -8,6 +8,7 @@ import { HOSTED_SCENARIOS } from '../../suites/hosted/index.js';
 import { normalizeReport } from '../../src/report/load.js';
 import { runTck } from '../../src/run/run.js';
 import { at, combine, discoveryEdited, json, mapAnswer, mapReplies, pathOf, replaceHandler, startHostedVariant, type HostedVariant } from './profile-harness.js';
+import { ISOLATION_LEAKS } from './isolation-variants.js';
 import { bareChallenge, feedbackNeverShown, grantIgnoresScopes, revealIgnoresScopes, revealShowsRevoked, reuseRevokesNothing, revokeAcrossWorkspaces, scopeRunTogether, softDeletes, exchangeWithoutTokenType, refreshTokenTypeJwt, scopeAsArray } from './attack-variants.js';
 
 const to403 = mapReplies((r) => (r.status === 401 ? { ...r, status: 403 } : r));
@@ -58,6 +59,8 @@ const CASES: [advisory: string, scenario: string, variant: () => HostedVariant][
   ['ADV-search-finds-written', 'SCN-H-013', () => mapAnswer('search_messages', () => ({ messages: [] }))],
   ['ADV-search-finds-written', 'SCN-H-014', () => mapAnswer('search_entities', () => ({ entities: [] }))],
   ['ADV-refuse-invalid-input', 'SCN-H-007', () => replaceHandler('create_conversation', (ctx, original) => original(typeof ctx.body.userId === 'string' ? ctx : { ...ctx, body: { ...ctx.body, userId: 'anonymous' } }))],
+  // Workspace isolation (issue 36): one leak here; every endpoint's in isolation.test.ts.
+  ['ADV-workspace-isolation', 'SCN-H-061', () => ISOLATION_LEAKS.find((l) => l[0] === 'get_entity')![3]],
   ['ADV-refuse-invalid-input', 'SCN-H-008', () => replaceHandler('add_message', (ctx, original) => (ctx.body.role === 'robot' ? json(201, { id: 'm-robot', ...ctx.body }) : original(ctx)))],
 ];
 

@@ -18,6 +18,7 @@ import {
   refreshTokensAsBearer, schemeCaseSensitive, softDeletes, unusableAlgorithmIs400, tokensDecodedNotVerified, twoChallenges, unauthorizedWithApiKeyChallenge, unauthorizedWithoutChallenge, unsignedTokensAccepted,
   unsignedTokensWriteAnyway, updateAnswersAck, updateNotStored,
 } from './attack-variants.js';
+import { writesLandInFirst } from './isolation-variants.js';
 
  
 
@@ -92,6 +93,10 @@ export const FAULTS: FaultRow<HostedVariant>[] = [
   ['SCN-H-032', 'the realm is written unquoted with a space in it', challengeEdited(() => 'Bearer realm=agent memory'), /^GET \/v1\/conversations with no credential answered 401 with WWW-Authenticate: Bearer realm=agent memory: not a list of challenges .*expected a comma or the end after an auth-param, at character 20/],
   ['SCN-H-041', 'the server metadata lists the response type code without an authorization endpoint', discoveryEdited('/.well-known/oauth-authorization-server', (d) => ({ ...d, response_types_supported: ['code'] })), /^RFC8414-authorization_endpoint: .*response_types_supported lists \["code"\].*authorization_endpoint is missing: it is REQUIRED unless/],
   ['SCN-H-032', "the challenge's error_description carries the reason's quotes unescaped", challengeEdited((c, r) => (typeof (r.body as any)?.error === 'string' ? c?.replace(/error_description="(?:[^"\\]|\\.)*"/, `error_description="${(r.body as any).error}"`) : c)), /^GET \/v1\/conversations with a JWT signed HS256 with a made-up secret answered 401 with WWW-Authenticate: .*error_description="the access token is not valid: "alg".*: not a list of challenges/],
+  // Workspace isolation (issue 36): its rule part, the other workspace's writes read back for it.
+  ['SCN-H-060', "the other workspace's writes land in the first workspace", writesLandInFirst, /^HOSTED-READBACK: get_conversation \(GET \/v1\/conversations\/[\w-]+\/messages\) with the key given with --other-api-key answered 200 .*: the message it wrote itself \(tck-secret-\w+\) is not read back/],
+  ['SCN-H-061', "the other workspace's writes land in the first workspace", writesLandInFirst, /^HOSTED-READBACK: get_entity \(GET \/v1\/entities\/[\w-]+\) with the key given with --other-api-key answered 404 .*: the entity it wrote itself \(Bo tck-secret-\w+\) is not read back/],
+  ['SCN-H-062', "the other workspace's writes land in the first workspace", writesLandInFirst, /^HOSTED-READBACK: get_trace_by_conversation \(GET \/v1\/reasoning\/trace\/[\w-]+\) with the key given with --other-api-key answered 200 .*: the reasoning step it wrote itself \(tck-secret-\w+\) is not read back/],
   ['SCN-H-001', 'a 405 carries no Allow', mapReplies((r) => (r.status === 405 ? { ...r, headers: without(r.headers ?? {}, ['allow']) as Record<string, string> } : r)), /^PATCH \/v1\/conversations answered 405 without an Allow header: a 405 MUST carry Allow .*RFC 9110 §15\.5\.6/],
   ['SCN-H-001', "a 405's Allow names only GET", mapReplies((r) => (r.status === 405 ? { ...r, headers: { ...r.headers, allow: 'GET' } } : r)), /^PATCH \/v1\/conversations answered 405 with Allow: GET: a 405 MUST carry Allow listing the methods/],
 ];
@@ -162,6 +167,11 @@ export const VALID: ValidRow<HostedVariant>[] = [
   ['the server metadata leaves grant_types_supported, token_endpoint_auth_methods_supported and scopes_supported out', discoveryEdited('/.well-known/oauth-authorization-server', ({ grant_types_supported: _g, token_endpoint_auth_methods_supported: _t, scopes_supported: _s, ...d }) => d)],
   ['a method a path does not have is answered 404, not 405', mapReplies((r) => (r.status === 405 ? json(404, { error: 'not found' }) : r))],
   ['challenges give their parameters as tokens, one challenge per scheme: Bearer realm=agent-memory, error=invalid_token, and a token68 Newauth challenge', challengeEdited(() => 'Newauth dG9rZW4=, Bearer realm=agent-memory, error=invalid_token')],
+  // Workspace isolation (issue 36): what a write to an id the caller's workspace does not have gets is the service's choice.
+  ['a message or a step addressed to a conversation the workspace does not have is refused 404 (no conversation starts by its first message)', combine(
+    ...['add_message', 'bulk_add_messages'].map((op) => replaceHandler(op, (ctx, original) => (ctx.store.conversationOf(ctx.params.id!) === undefined ? json(404, { error: 'no such conversation' }) : original(ctx)))),
+    replaceHandler('record_step', (ctx, original) => (typeof ctx.body.conversationId === 'string' && ctx.store.conversationOf(ctx.body.conversationId) === undefined ? json(404, { error: 'no such conversation' }) : original(ctx))),
+  )],
   ['the service takes the credential under any auth scheme', { intercept: () => (request, next) => next({ ...request, authorization: request.authorization?.replace(/^\s*(?!bearer\b)\S+/i, 'Bearer') }) }],
 ];
 

@@ -12,6 +12,12 @@ export interface Advisory {
   reason: string;
   /** The nearest sentences (ids of the clause map). */
   near: readonly string[];
+  /**
+   * A security finding: when it does not hold, one party can reach what another trusts the
+   * service to keep from it. Every format shows these first, apart from the other advisories,
+   * and `tck certify` records them in the bundle (docs/isolation.md).
+   */
+  security?: true;
 }
 
 export const ADVISORIES: readonly Advisory[] = [
@@ -106,6 +112,15 @@ export const ADVISORIES: readonly Advisory[] = [
     near: ['SPEC-V5-5.1.4', 'BRIDGE-ERRORS-1'],
   },
   // ---------------------------------------------------------------- the hosted profile (issue 27)
+  {
+    id: 'ADV-workspace-isolation',
+    security: true,
+    expects:
+      "a credential reaches only its own workspace's data: another workspace's conversations, messages, entities, steps and query results are not listed, read, searched, shown in the graph or counted, its ids answer as unknown ids do, and writes and deletes addressed to them change nothing",
+    reason:
+      'the document ties every credential to a workspace (create input workspaceId; list_api_keys "list of keys of that workspace"; rule 4 "Reveal works only for keys created in the same workspace as the caller") but scopes only keys: the resource table gives conversations, entities and steps no workspace, list_conversations is "object with field conversations (array)" with no "of that workspace", and rule 1 says only that a credential is "used identically on all endpoints". So no sentence partitions the data. It is a SECURITY advisory: for a hosted memory service, isolation between tenants is the property users trust it for (docs/isolation.md)',
+    near: ['HOSTED-AUTH-4', 'HOSTED-PAYLOAD-list_api_keys', 'HOSTED-RESOURCE-ApiKeyCreateInput.workspaceId', 'HOSTED-AUTH-1', 'HOSTED-PAYLOAD-list_conversations'],
+  },
   {
     id: 'ADV-invalid-token-401',
     expects: 'a request whose bearer token is forged, expired or not meant for the service is answered 401',

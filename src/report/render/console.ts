@@ -10,7 +10,7 @@ import { exploreFailureLines } from './explore.js';
 import { colorFor, type ColorTarget } from './color.js';
 import { totalsLine } from './totals.js';
 import { OUTCOME_LABEL, advisoryDetail, advisoryHeadline, evidenceText, failureLines, indent, layOut, type FailureLine, type Outcome } from './text.js';
-import { advisoriesOf } from '../advisories.js';
+import { advisoriesOf, securityFindings, securityHeadline } from '../advisories.js';
 import { verdicts, viewOf, type SectionRow } from './view.js';
 
 export interface ConsoleStream extends ColorTarget {
@@ -184,6 +184,8 @@ export class ConsoleReporter {
     const view = viewOf(report);
     const bad = view.failures;
     const causes = causesOf(view.scenarios);
+    // SECURITY advisories that did not hold come before everything (docs/isolation.md), quiet or not.
+    this.security(advisoriesOf(report));
     if (!this.options.quiet && bad.length > 0) {
       // Causes first: one defect failing 200 scenarios is one entry, shown by its first scenario.
       this.w();
@@ -219,6 +221,19 @@ export class ConsoleReporter {
     for (const v of verdicts(report)) this.w(v.ok ? c.bold.green(v.text) : v.incomplete ? c.bold.yellow(v.text) : c.bold.red(v.text));
     if (report.explore) for (const line of exploreFailureLines(report.explore)) this.w(line);
     if (report.gate) this.gate(report.gate);
+  }
+
+  /** The SECURITY advisories that did not hold: first, in red, with where each was found. */
+  private security(a: ReturnType<typeof advisoriesOf>): void {
+    const headline = securityHeadline(a);
+    if (headline === undefined) return;
+    const c = this.c;
+    this.w();
+    this.w(c.bold.red(headline));
+    for (const f of securityFindings(a)) {
+      for (const s of f.scenarios.slice(0, this.options.verbose ? Infinity : 5)) this.w(c.red(`  ${s.id}: ${s.message.split('\n')[0]}`));
+      if (!this.options.verbose && f.scenarios.length > 5) this.w(c.red(`  … ${f.scenarios.length - 5} more (--verbose, or report.json's "security")`));
+    }
   }
 
   /** The advisories that did not hold, after the failures and apart from them: never counted in the table. */

@@ -5,7 +5,7 @@ import type { Report } from '../model.js';
 import { renderMarkdown } from './markdown.js';
 import { causeLine, causesOf, compactIds } from '../causes.js';
 import { clip, withCites } from './text.js';
-import { advisoriesOf } from '../advisories.js';
+import { advisoriesOf, securityFindings, securityHeadline } from '../advisories.js';
 import { scenariosOf } from './view.js';
 
 const escapeData = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
@@ -36,6 +36,12 @@ export function githubAnnotations(report: Report): string[] {
   const notRun = all.filter((s) => s.outcome === 'not-run').length;
   if (notRun > 0 || report.interrupted) {
     lines.unshift(`::error title=${escapeProperty(`${notRun} scenarios not run`)}::${escapeData(clip(report.warnings[0] ?? (report.interrupted ? 'the run was interrupted' : 'the run stopped early'), 4000))}`);
+  }
+  // SECURITY advisories that did not hold lead everything (docs/isolation.md): warnings, never errors (they fail nothing).
+  const security = securityHeadline(advisoriesOf(report));
+  if (security !== undefined) {
+    const found = securityFindings(advisoriesOf(report)).flatMap((f) => f.scenarios.slice(0, 5).map((x) => `${x.id}: ${x.message.split('\n')[0]}`));
+    lines.unshift(`::warning title=${escapeProperty(security.split(':').slice(0, 2).join(':'))}::${escapeData(clip(`${security}\n${found.join('\n')}`, 4000))}`);
   }
   if (shown.length < causes.length) {
     const rest = causes.slice(shown.length);

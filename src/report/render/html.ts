@@ -15,7 +15,7 @@ import { isFailing, type AnyReportScenario, type Gate, type Report } from '../mo
 import { SEARCH_CSS, SEARCH_SCRIPT, SEARCH_SCRIPT_HASH, searchBox, searchText } from './search.js';
 import { exploreFailureLines } from './explore.js';
 import { OUTCOME_LABEL, advisoryHeadline, clip, diffText, expectedActualDiff, isFailure, placeOf, withCites, type Outcome } from './text.js';
-import { advisoriesOf } from '../advisories.js';
+import { advisoriesOf, securityFindings, securityHeadline } from '../advisories.js';
 import type { AdvisorySummary } from '../model.js';
 import { printable } from '../../engine/evidence.js';
 import { cutAt } from '../../util/words.js';
@@ -66,6 +66,7 @@ section, main, footer, nav.filter { padding: 16px 32px; }
 .seg-passed { background: var(--pass); } .seg-failed { background: var(--fail); } .seg-error { background: var(--err); } .seg-skipped, .seg-not-run { background: var(--skip); }
 .counts { color: var(--muted); font-variant-numeric: tabular-nums; }
 .reached { font-weight: 700; text-align: right; } .reached.yes { color: var(--pass); } .reached.no { color: var(--fail); } .reached.incomplete { color: var(--err); }
+.security { background: #fdecec; border: 2px solid #c62828; border-radius: 8px; padding: 10px 14px; margin: 0 0 12px; color: #7f1010; } .security li { overflow-wrap: anywhere; }
 .notice { background: #fff7e6; border: 1px solid #f3d19c; border-radius: 8px; padding: 10px 14px; margin: 0 0 8px; }
 .gate.ok { background: #ecf8f0; border-color: #a6dcb9; } .gate.bad { background: #fdeceb; border-color: #f2b8b5; }
 .filter { display: flex; gap: 6px; align-items: center; flex-wrap: wrap; }
@@ -241,6 +242,14 @@ function scenario(s: AnyReportScenario): string {
   );
 }
 
+/** The SECURITY advisories that did not hold: the first thing on the page (docs/isolation.md); server text escaped. */
+function securitySection(a: AdvisorySummary): string {
+  const headline = securityHeadline(a);
+  if (headline === undefined) return '';
+  const items = securityFindings(a).flatMap((f) => f.scenarios.map((x) => `<li>${esc(x.id)}: ${esc(clip(x.message.split('\n')[0]!, 600))}</li>`));
+  return `<section class="security" role="alert"><strong>${esc(headline)}</strong><ul>${items.join('')}</ul></section>`;
+}
+
 /** The advisories that did not hold, by id: what each expects and why it is not a rule, and where (server text escaped). */
 function advisoriesSection(a: AdvisorySummary): string {
   if (a.failed === 0) return '';
@@ -311,6 +320,7 @@ export function renderHtml(report: Report): string {
 <style>${CSS}</style>
 </head>
 <body>
+${securitySection(advisories)}
 <header class="top">
 <div class="badge" style="background:${colour}" role="img" aria-label="${esc(badge.label)} ${esc(badge.value)}"><span class="label">${esc(badge.label)}</span><span class="value">${esc(badge.value)}</span></div>
 <div>

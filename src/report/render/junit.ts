@@ -6,7 +6,7 @@ import junitModule, { type Builder } from 'junit-report-builder';
 import type { AnyReportScenario, Report } from '../model.js';
 import { exploreFailureLines } from './explore.js';
 import { citedFirstLine, failureText, placeOf } from './text.js';
-import { advisoriesOf, failedAdvisory } from '../advisories.js';
+import { advisoriesOf, failedAdvisory, securityFindings, securityHeadline } from '../advisories.js';
 import type { AdvisorySummary } from '../model.js';
 import { scenariosOf, viewOf } from './view.js';
 
@@ -109,6 +109,7 @@ export function renderJunit(report: Report): string {
   const builder = junit.newBuilder().name(xmlSafe(`agent-memory-tck ${report.target.url}`));
   const reasons: SkipReasons = [];
   const advisories = advisoryFacts(advisoriesOf(report));
+  securitySuite(builder, report);
   runCase(builder, report);
   for (const section of viewOf(report).sections) {
     for (const row of section.rows) {
@@ -154,6 +155,23 @@ const escAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').re
  * time bound hit) must not read as green in a CI consumer that counts only failures and errors:
  * it gets one errored test case of its own, first, saying what was not checked.
  */
+/**
+ * The SECURITY advisories that did not hold (docs/isolation.md): the first test suite, one test case
+ * per advisory, its findings in system-out and a property each. Passed: an advisory is never a
+ * failure, but the suite's name and properties say SECURITY where every CI view lists suites.
+ */
+function securitySuite(builder: Builder, report: Report): void {
+  const a = advisoriesOf(report);
+  const headline = securityHeadline(a);
+  if (headline === undefined) return;
+  const suite = builder.testSuite().name('agent-memory-tck SECURITY').timestamp(report.startedAt.slice(0, 19)).property('security', xmlSafe(headline));
+  for (const f of securityFindings(a)) {
+    const tc = suite.testCase().className('security').name(xmlSafe(`SECURITY ${f.id}: ${f.failed} finding(s): ${f.expects}`));
+    f.scenarios.forEach((x, i) => tc.property(`tck.security.${f.id}${i > 0 ? `.${i + 1}` : ''}`, xmlSafe(`${x.id}: ${x.message.split('\n')[0]}`)));
+    tc.standardOutput(xmlSafe(f.scenarios.map((x) => `${x.id}: ${x.message}`).join('\n')));
+  }
+}
+
 function runCase(builder: Builder, report: Report): void {
   const all = scenariosOf(report);
   const notRun = all.filter((s) => s.outcome === 'not-run');

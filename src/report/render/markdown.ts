@@ -5,7 +5,7 @@ import { causeLine, causesOf, compactIds, rootCount } from '../causes.js';
 import type { Report } from '../model.js';
 import { exploreFailureLines, exploreSummary } from './explore.js';
 import { OUTCOME_LABEL, advisoryDetail, advisoryHeadline, clip, failureText } from './text.js';
-import { advisoriesOf } from '../advisories.js';
+import { advisoriesOf, securityFindings, securityHeadline } from '../advisories.js';
 import { viewOf, type SectionRow } from './view.js';
 
 /**
@@ -40,6 +40,12 @@ export function renderMarkdown(report: Report): string {
   // Incomplete (issue 27): nothing failed, some input was missing; neither the pass nor the fail mark.
   const incomplete = view.sections.some((s) => s.verdict.incomplete) && view.sections.every((s) => s.verdict.ok || s.verdict.incomplete);
   out.push(`## agent-memory-tck: ${headline} ${incomplete ? '⚠️' : report.success ? '✅' : '❌'}`, '');
+  // SECURITY advisories that did not hold, before everything else (docs/isolation.md); server text only in a code block.
+  const security = securityHeadline(advisoriesOf(report));
+  if (security !== undefined) {
+    out.push(`> [!CAUTION]`, `> **${esc(security)}**`, '');
+    out.push(codeBlock(clip(securityFindings(advisoriesOf(report)).flatMap((f) => f.scenarios.slice(0, DETAILED).map((x) => `${x.id}: ${x.message.split('\n')[0]}`)).join('\n'), EVIDENCE_CAP)), '');
+  }
   for (const s of view.sections) {
     const { url, where } = s.target;
     out.push(`**${esc(s.verdict.head)}**${esc(s.verdict.detail)} against ${inlineCode(url)}${esc(where.slice(url.length))}`, '');

@@ -20,13 +20,17 @@ import { ApiKeyRegistry, SCOPES, isRefusal, type Principal, type Refusal, type S
 import { DevIdentityProvider, TokenService, authorizationServerMetadata, protectedResourceMetadata, type TrustedIssuer } from './oauth.js';
 import { ROUTES, type Reply, type Route } from './routes.js';
 import { HostedError, HostedStore } from './store.js';
+import { WorkspaceStores } from './workspaces.js';
 import { createBoundedServer, refuse, type ServerLimits } from '../http-plumbing.js';
 
 const API_PREFIX = '/v1';
 const DEFAULT_WORKSPACE = 'default';
 
 export interface HostedServerOptions {
-  /** The store (default: a new one). Give the same one to startReferenceServer for the bridge view. */
+  /**
+   * The store of the first workspace, the bootstrap key's (default: a new one). Give the same one
+   * to startReferenceServer for the bridge view. Every other workspace has a store of its own.
+   */
   store?: HostedStore;
   /** 0 (the default) picks a free port. */
   port?: number;
@@ -72,7 +76,10 @@ export interface RunningHostedServer {
   /** `url` + "/v1": the REST interface. */
   baseUrl: string;
   port: number;
+  /** The store of the first workspace (the bootstrap key's, and the bridge view's). */
   store: HostedStore;
+  /** Every workspace's store (docs/isolation.md). */
+  stores: WorkspaceStores;
   /** The bootstrap key's plaintext and id, and its workspace. */
   apiKey: string;
   apiKeyId: string;
@@ -271,6 +278,8 @@ export async function startHostedServer(options: HostedServerOptions = {}): Prom
     ...(options.accessTokenTtlSeconds !== undefined ? { accessTokenTtlSeconds: options.accessTokenTtlSeconds } : {}),
   });
   // Stryker disable next-line ObjectLiteral,StringLiteral,ConditionalExpression,EqualityOperator: not a protocol rule: options of startHostedServer (the bootstrap key's label and plaintext), tested in test/hosted/cli.test.ts
+  // One store per workspace: a request reaches only its credential's (docs/isolation.md).
+  const stores = new WorkspaceStores(workspaceId, store);
   const bootstrap = await keys.issue({ label: 'bootstrap', scopes: [...SCOPES], workspaceId, ...(options.apiKey !== undefined ? { key: options.apiKey } : {}) });
   // Stryker disable next-line StringLiteral: equivalent: origin is set once the service listens, before any request
   let origin = '';
@@ -389,7 +398,10 @@ export async function startHostedServer(options: HostedServerOptions = {}): Prom
     // Stryker disable BlockStatement: advisory ADV-deleted-not-found: with every error of a handler answered 500 (a reply of none), a deleted entity read by its id answers 500, which SCN-H-016 notes; the document shows no status for it
     try {
       reply = await r.handler({
-        store, keys, tokens, body, params: matched.params, query: url.searchParams,
+        // The caller's workspace's store; the public routes (exchange, refresh) read none.
+        // Stryker disable next-line ConditionalExpression: advisory ADV-workspace-isolation: with every request in the first workspace's store, another workspace reaches its data (SCN-H-060, SCN-H-061, SCN-H-062 note it); the mark also hides the true mutant, which fails every token exchange (no principal there)
+        store: principal !== undefined ? stores.of(principal.workspaceId) : store,
+        stores, keys, tokens, body, params: matched.params, query: url.searchParams,
         // Stryker disable next-line ConditionalExpression: equivalent: principal is undefined only on the public routes, whose handlers do not read it
         ...(principal !== undefined ? { principal } : {}),
         // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral,ObjectLiteral: equivalent in practice: the exchange and the refresh read a Bearer token only when the body has none, and the kit sends every token in the body
@@ -458,6 +470,7 @@ export async function startHostedServer(options: HostedServerOptions = {}): Prom
     baseUrl: `${origin}${API_PREFIX}`,
     port,
     store,
+    stores,
     apiKey: bootstrap.key,
     apiKeyId: bootstrap.view.id,
     workspaceId,

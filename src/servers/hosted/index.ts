@@ -9,6 +9,7 @@ export type { HostedRequest, HostedServerOptions, RunningHostedServer } from './
 export { API_KEY_LIFETIME_MS, ApiKeyRegistry, SCOPES } from './credentials.js';
 export { ACCESS_TOKEN_TTL_SECONDS, DevIdentityProvider, defaultDevKeyFile } from './oauth.js';
 export { HostedStore } from './store.js';
+export { newcomerCredentials } from './newcomer.js';
 export { ROUTES } from './routes.js';
 export type { Reply, Route, RouteContext } from './routes.js';
 export { FORWARD_ROUTES, createForwarder } from '../forwarder/forward.js';

@@ -8,9 +8,10 @@
 //   snake_case: user_id, conversation_id, workspace_id); `limit` is an integer >= 0.
 // - Errors: {"error": "<what>"}: 400 bad input (naming the field), 404 unknown resource, plus the
 //   credential answers of http.ts (401, 403).
-// - Memory data is not partitioned by workspace: workspaces scope credentials only (the bridge,
-//   which shares the store, has no workspaces). A conversation carries the workspaceId of the key
-//   that created it; one made over the bridge shows the caller's.
+// - Memory data is partitioned by workspace: `ctx.store` is the store of the caller's workspace
+//   (workspaces.ts), so every read, list, search, graph and query sees that workspace only, and
+//   another workspace's id is an unknown id. A conversation carries the workspaceId of the key
+//   that created it; one made over the bridge (which acts in the first workspace) shows the caller's.
 // - Where the document shows nothing, the answers are those the official clients parse
 //   (clients/typescript/src/transport/rest.ts and the other clients of the established kit): see
 //   the operations table of docs/hosted.md and test/hosted/client-compat.test.ts.
@@ -22,6 +23,7 @@ import { TOKEN_EXCHANGE_GRANT } from './oauth.js';
 import { QueryError, runQuery, writeClauseOf } from './query.js';
 import { HostedError, type ConversationView, type HostedStore } from './store.js';
 import { hollowFreeForm, keepFreeForm } from '../free-form.js';
+import type { WorkspaceStores } from './workspaces.js';
 
 export interface Reply {
   status: number;
@@ -31,7 +33,10 @@ export interface Reply {
 }
 
 interface HostedServices {
+  /** The store of the caller's workspace (docs/isolation.md). */
   store: HostedStore;
+  /** Every workspace's store (the caller's is `store`; a handler reaches no other). */
+  stores: WorkspaceStores;
   keys: ApiKeyRegistry;
   tokens: TokenService;
 }
