@@ -1,14 +1,15 @@
 // Platinum: the Cypher console (Volume 5, 5.5.1): read-only queries execute (a), write operations are
 // rejected (b). Every query here is inside the read-only subset of docs/cypher-subset.md, which a
 // plain Neo4j answers too: MATCH of one node or one relationship pattern, a label, WHERE with
-// equalities on `name`, RETURN of `n.name`, count(n), count(r), count(*), a $parameter or a literal,
-// each AS a name, LIMIT. The kit relies only on each entity being a node whose `name` property is the
+// equalities on `name` (and STARTS WITH, CONTAINS), RETURN [DISTINCT] of `n.name`, count(n), count(r),
+// count(*), count(DISTINCT n.name), a $parameter or a literal, each AS a name, ORDER BY, SKIP, LIMIT. The kit relies only on each entity being a node whose `name` property is the
 // entity's name (silent point cypher-graph-schema); of relationship and label queries it checks only
 // that they run and that their counts agree with each other as in any graph (SCN-P-124).
 import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
+import { UnexpectedError } from '../../src/engine/faults.js';
 import type { BridgeApi } from '../../src/profiles/bridge/context.js';
 import { v5 } from './clauses.js';
-import { texts } from './helpers.js';
+import { sameSet, texts } from './helpers.js';
 
 /** count(n) of the nodes named `name`. */
 async function countNamed(bridge: BridgeApi, name: string): Promise<unknown> {
@@ -67,6 +68,48 @@ export const scenarios: Scenario[] = [
       check.by(v5('5.5.1a')).ok(missing.length === 0,
         `cypher_query("MATCH (n) RETURN n.name AS name") with 40 entities: ${missing.length} names have no row (${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''}) among ${every.rows.length} rows`,
         { expected: names, actual: every.rows.length });
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-P-128',
+    tier: 'platinum',
+    group: 'cypher',
+    clauses: [v5('5.5.1a')],
+    title: 'cypher_query runs the common read clauses: ORDER BY, SKIP, STARTS WITH, CONTAINS, DISTINCT, count(DISTINCT …)',
+    asserts:
+      'Adds "Ordo Gamma", "Ordo Alpha" (twice, of two types), "Ordo Beta" and "Other Name". With prefix "Ordo ": ' +
+      '"… WHERE n.name STARTS WITH $prefix RETURN n.name AS name ORDER BY name" answers exactly Alpha, Alpha, Beta, Gamma in that order; ' +
+      '"… ORDER BY name DESC SKIP 1 LIMIT 1" exactly Gamma\'s successor, Beta; "RETURN DISTINCT n.name AS name" the 3 names once each; ' +
+      '"RETURN count(DISTINCT n.name) AS c" [[3]]; "WHERE n.name CONTAINS $part RETURN count(n) AS c" with "do Be" [[1]]. ' +
+      'Each is a read-only query, which SPEC-5.5.1 says MUST execute; each is core Cypher a plain Neo4j answers.',
+    async run({ bridge, check }) {
+      for (const [name, entity_type] of [['Ordo Gamma', 'OBJECT'], ['Ordo Alpha', 'PERSON'], ['Ordo Beta', 'OBJECT'], ['Ordo Alpha', 'OBJECT'], ['Other Name', 'OBJECT']] as const) {
+        await bridge.add_entity({ name, entity_type });
+      }
+      // A refusal names the query it refused (the call alone would not say which of the five).
+      const read = async (cypher: string, params: Record<string, unknown>) => {
+        try {
+          return { cypher, ...(await bridge.cypher_query({ cypher, params })) };
+        } catch (err) {
+          if (!(err instanceof UnexpectedError)) throw err;
+          const named = new UnexpectedError(`cypher_query(${JSON.stringify(cypher)})`, err.status, err.serverMessage);
+          Object.assign(named, { cites: err.cites, judged: err.judged });
+          throw named;
+        }
+      };
+      const prefix = { prefix: 'Ordo ' };
+      const ordered = await read('MATCH (n) WHERE n.name STARTS WITH $prefix RETURN n.name AS name ORDER BY name', prefix);
+      check.by(v5('5.5.1a')).equal({ columns: ordered.columns, rows: ordered.rows }, { columns: ['name'], rows: [['Ordo Alpha'], ['Ordo Alpha'], ['Ordo Beta'], ['Ordo Gamma']] },
+        `cypher_query(${JSON.stringify(ordered.cypher)}), prefix "Ordo "`);
+      const paged = await read('MATCH (n) WHERE n.name STARTS WITH $prefix RETURN n.name AS name ORDER BY name DESC SKIP 1 LIMIT 1', prefix);
+      check.by(v5('5.5.1a')).equal(paged.rows, [['Ordo Beta']], `cypher_query(${JSON.stringify(paged.cypher)}), prefix "Ordo " (Gamma first, then Beta)`);
+      const distinct = await read('MATCH (n) WHERE n.name STARTS WITH $prefix RETURN DISTINCT n.name AS name', prefix);
+      sameSet([v5('5.5.1a')], distinct.rows.map((r) => String(r[0])), ['Ordo Alpha', 'Ordo Beta', 'Ordo Gamma'], `cypher_query(${JSON.stringify(distinct.cypher)}), prefix "Ordo "`, (x) => x);
+      const names = await read('MATCH (n) WHERE n.name STARTS WITH $prefix RETURN count(DISTINCT n.name) AS c', prefix);
+      check.by(v5('5.5.1a')).equal(names.rows, [[3]], `cypher_query(${JSON.stringify(names.cypher)}), prefix "Ordo "`);
+      const part = await read('MATCH (n) WHERE n.name CONTAINS $part RETURN count(n) AS c', { part: 'do Be' });
+      check.by(v5('5.5.1a')).equal(part.rows, [[1]], `cypher_query(${JSON.stringify(part.cypher)}), part "do Be"`);
     },
   }),
 

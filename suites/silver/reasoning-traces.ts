@@ -111,7 +111,7 @@ export const scenarios: Scenario[] = [
   defineScenario({
     id: 'SCN-S-022', tier: 'silver', group: 'start_trace', clauses: ['SPEC-4.1.1'],
     title: 'start_trace returns an open trace, which get_trace_with_steps reads back',
-    asserts: 'start_trace gives a UUID, the session and task sent, no steps, started_at, and outcome, success and completed_at unset; the read-back is the same trace.',
+    asserts: 'start_trace gives a UUID, the session and task sent, no steps, started_at, and outcome, success and completed_at unset; the read-back, once the server\'s clock has passed started_at by two units of its precision, is the same trace (started_at the same instant).',
     async run({ bridge, check }) {
       const t = await bridge.start_trace({ session_id: SESSION_A, task: TASK });
       check.uuid(t.id, 'start_trace: id');
@@ -221,7 +221,7 @@ export const scenarios: Scenario[] = [
   defineScenario({
     id: 'SCN-S-031', tier: 'silver', group: 'complete_trace', clauses: ['SPEC-4.4.1'],
     title: 'complete_trace sets outcome, success and completed_at',
-    asserts: 'Completes a trace with an outcome and success=true; the answer and the read-back carry them, completed_at is not before started_at, and the step stays.',
+    asserts: 'Completes a trace with an outcome and success=true; the answer and the read-back (once the server\'s clock has passed completed_at by two units of its precision) carry them, completed_at is not before started_at, and the step stays.',
     async run({ bridge, check }) {
       const trace = await bridge.start_trace({ session_id: SESSION_A, task: TASK });
       const step = await addStep(bridge, check, trace, { thought: 'Analyzed the data' });

@@ -15,7 +15,12 @@ import { PLATINUM_FAULTS } from './platinum-faults.js';
  */
 const SEED = 1;
 /** Faults tested with another seed than 1 (each entry says why). */
-export const SEED_OF: Record<string, number> = {};
+export const SEED_OF: Record<string, number> = {
+  // A rare state (an entity renamed to a name no other live entity ever had, then looked up by it):
+  // when set_entity_feedback began to draw its required `confirmed` every time (issue 32) the draws
+  // of seed 1 moved and no longer reach it in 1 000 sequences; seed 2 does after 182 (seeds 3 and 4: not in 1 000).
+  'get_entity_by_name misses a renamed entity': 2,
+};
 /** Explore against a variant: explore's defaults but the seed and a shorter request timeout. */
 export const exploreVariant = (variant: VariantOptions, options: Partial<ExploreOptions> = {}): Promise<ExploreSection> =>
   withVariant(variant, (url) => explore({ url, seed: SEED, requestTimeoutMs: 5_000, ...options }));

@@ -48,11 +48,41 @@ describe('runQuery', () => {
     expect(() => runQuery('MATCH (a) RETURN b', {}, g)).toThrow(/variable b/);
     expect(() => runQuery('MATCH (a) RETURN a.name, count(a)', {}, g)).toThrow(/grouping/);
     expect(() => runQuery('MATCH (a {name: $x}) RETURN a', {}, g)).toThrow(/\$x/);
-    expect(() => runQuery('MATCH (a) RETURN a ORDER BY a.name', {}, g)).toThrow(/^ORDER BY is not supported by the query console \(supported: MATCH, WHERE, RETURN, LIMIT\)/);
-    expect(() => runQuery('OPTIONAL MATCH (a) RETURN a', {}, g)).toThrow(/^OPTIONAL MATCH is not supported/);
+    expect(() => runQuery('OPTIONAL MATCH (a) RETURN a', {}, g)).toThrow(/^OPTIONAL MATCH is not supported by the query console \(supported: MATCH, WHERE with =, <>, CONTAINS, STARTS WITH, ENDS WITH joined by AND, RETURN \[DISTINCT\] with count\(\), ORDER BY, SKIP, LIMIT; see docs\/cypher-subset\.md\)/);
     expect(() => runQuery('MATCH (a) WITH a RETURN a', {}, g)).toThrow(/^WITH is not supported/);
-    expect(() => runQuery('MATCH (a) RETURN DISTINCT a.type', {}, g)).toThrow(/^DISTINCT is not supported/);
+    expect(() => runQuery('MATCH (a) UNWIND [1] AS x RETURN a', {}, g)).toThrow(/^UNWIND is not supported/);
     expect(() => runQuery('MATCH (a) WHERE a.name = 1 OR a.name = 2 RETURN a', {}, g)).toThrow(/^OR is not supported/);
+    expect(() => runQuery('MATCH (a) WHERE a.name IN $names RETURN a', {}, g)).toThrow(/expected a comparison \(=, <>, CONTAINS, STARTS WITH, ENDS WITH\), got "IN"/);
+    expect(() => runQuery('MATCH (a) RETURN a.name ORDER BY b.name', {}, g)).toThrow(/variable b is not defined/);
+    expect(() => runQuery('MATCH (a) RETURN DISTINCT a.type AS t ORDER BY a.name', {}, g)).toThrow(/ORDER BY after RETURN DISTINCT takes the names of the returned columns/);
+    expect(() => runQuery('MATCH (a) RETURN a SKIP -1', {}, g)).toThrow(/SKIP takes a non-negative integer/);
+  });
+
+  // Issue 32: SPEC-5.5.1 says read-only queries MUST run; the console took only MATCH/WHERE =/RETURN/LIMIT.
+  it('runs the common read clauses: ORDER BY, SKIP, CONTAINS, STARTS WITH, ENDS WITH, <>, DISTINCT, count', () => {
+    const g = graph();
+    const names = (q: string, p: Record<string, unknown> = {}) => runQuery(q, p, g).rows.map((r) => r[0]);
+    expect(names('MATCH (n) RETURN n.name AS name ORDER BY name')).toEqual(['Alice', 'Bob', "O'Neil & Co", 'Relativity']);
+    expect(names('MATCH (n) RETURN n.name ORDER BY n.name DESC')).toEqual(['Relativity', "O'Neil & Co", 'Bob', 'Alice']);
+    expect(names('MATCH (n) RETURN n.name AS name ORDER BY n.type ASC, name DESC')).toEqual(['Relativity', "O'Neil & Co", 'Bob', 'Alice']);
+    expect(names('MATCH (n) RETURN n.name AS name ORDER BY name SKIP 1 LIMIT 2')).toEqual(['Bob', "O'Neil & Co"]);
+    expect(names('MATCH (n) RETURN n.name SKIP 3')).toHaveLength(1);
+    expect(names("MATCH (n) WHERE n.name CONTAINS 'li' RETURN n.name")).toEqual(['Alice']);
+    expect(names('MATCH (n) WHERE n.name STARTS WITH $p RETURN n.name', { p: 'B' })).toEqual(['Bob']);
+    expect(names("MATCH (n) WHERE n.name ENDS WITH 'Co' AND n.type <> 'person' RETURN n.name")).toEqual(["O'Neil & Co"]);
+    expect(names("MATCH (n) WHERE n.name CONTAINS 'x' RETURN n.name")).toEqual([]);
+    expect(names('MATCH (n) WHERE n.description CONTAINS $p RETURN n.name', { p: '' })).toEqual([]); // null CONTAINS anything: not true
+    expect(runQuery('MATCH (n:Person) RETURN DISTINCT n.type', {}, g)).toMatchObject({ columns: ['n.type'], rows: [['person']] });
+    expect(runQuery('MATCH (n) RETURN count(DISTINCT n.type) AS types, count(n) AS all, count(n.description) AS described', {}, g).rows).toEqual([[3, 4, 0]]);
+    expect(runQuery('MATCH (a)-[r]-(b) RETURN count(DISTINCT a) AS c', {}, g).rows).toEqual([[3]]);
+    expect(runQuery('MATCH (n) RETURN count(*) AS c SKIP 1', {}, g).rows).toEqual([]);
+  });
+
+  it('keeps its bounds with ORDER BY and DISTINCT: every row is counted before any is built, and sorting is timed', () => {
+    const g = graph();
+    expect(() => runQuery('MATCH (n) RETURN n.name ORDER BY n.name LIMIT 1', {}, g, { maxValues: 3 })).toThrow(/would hold 4 values/);
+    let t = 0;
+    expect(() => runQuery('MATCH (a)-[r]-(b) RETURN DISTINCT a.name ORDER BY a.name', {}, g, { now: () => (t += 10_000), timeLimitMs: 1 })).not.toThrow(); // under CLOCK_EVERY units: no look at the clock
   });
 
   it('tells queries that write from those that read', () => {

@@ -19,6 +19,11 @@ const OTHER = new RegExp(
   String.raw`^MATCH (?:\(a\)(?:-\[r(?::\w+)?\]->|<-\[r\]-|-\[r\]-)\(b\)(?: WHERE a\.name = \$x AND b\.name = \$y)? RETURN count\(r\)|\(n(?::\w+)?\)(?: WHERE n\.name = \$\w+ AND n\.name = \$\w+)? RETURN count\([n*]\)) AS c$`,
 );
 
+/** The reads with the common clauses (SCN-P-128): ORDER BY, SKIP, STARTS WITH, CONTAINS, DISTINCT, count(DISTINCT …). */
+const COMMON = new RegExp(
+  String.raw`^MATCH \(n\) WHERE n\.name (?:STARTS WITH \$prefix|CONTAINS \$part) RETURN (?:DISTINCT n\.name AS name|n\.name AS name ORDER BY name(?: DESC SKIP \d+ LIMIT \d+)?|count\((?:DISTINCT n\.name|n)\) AS c)$`,
+);
+
 const page = readFileSync(new URL('../../docs/cypher-subset.md', import.meta.url), 'utf8');
 /** The first `query` of the second column of each row of the page's tables under `heading`. */
 function listed(heading: string): string[] {
@@ -40,11 +45,13 @@ describe('the Cypher of the Platinum scenarios', () => {
     const reads = sent.filter((q) => q.status === 200).map((q) => q.cypher);
     const others = listed('## Reads of other shapes');
     const refused = sent.filter((q) => q.status !== 200).map((q) => q.cypher);
-    expect(reads.filter((q) => !READ.test(q) && !(OTHER.test(q) && others.includes(q)))).toEqual([]);
+    const common = listed('## Reads with the common clauses');
+    expect(reads.filter((q) => !READ.test(q) && !(OTHER.test(q) && others.includes(q)) && !(COMMON.test(q) && common.includes(q)))).toEqual([]);
     expect(others.filter((q) => !OTHER.test(q))).toEqual([]);
+    expect(common.filter((q) => !COMMON.test(q))).toEqual([]);
     expect(refused.filter((q) => !writes.includes(q))).toEqual([]);
     const every = new Set(sent.map((q) => q.cypher));
-    expect([...listed('## Reads'), ...others, ...writes].filter((q) => !every.has(q))).toEqual([]);
-    expect([writes.length, listed('## Reads').length, others.length]).toEqual([7, 10, 14]);
+    expect([...listed('## Reads'), ...others, ...common, ...writes].filter((q) => !every.has(q))).toEqual([]);
+    expect([writes.length, listed('## Reads').length, others.length, common.length]).toEqual([7, 10, 14, 5]);
   }, 120_000);
 });

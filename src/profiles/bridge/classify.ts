@@ -224,7 +224,7 @@ export function existingMethodReason(reason: string, method: string, evidence: s
  * - accepted: 200 or 204 of the method's kind (value undefined for 204);
  * - violation: any other answer the response rules forbid; transport: no answer at all.
  */
-export type Reading =
+type Reading =
   | { kind: 'refused'; status: number; message: string }
   | { kind: 'null' }
   | { kind: 'absent'; reason: string }

@@ -3,11 +3,15 @@
 // of Cypher over the entity graph (docs/hosted.md, "The query console"):
 //
 //   MATCH (a[:Label] [{prop: value, …}]) [-[r[:TYPE]]-> (b…)]     (also <-[…]- and -[…]-)
-//   [WHERE v.prop = value [AND …]]
-//   RETURN item[, item…]    item: v | v.prop | count(v) | count(*) | $param | literal, each optionally AS name
-//   [LIMIT n]
+//   [WHERE v.prop op value [AND …]]          op: = | <> | CONTAINS | STARTS WITH | ENDS WITH
+//   RETURN [DISTINCT] item[, item…]    item: v | v.prop | count(v) | count(DISTINCT v[.prop]) | count(*) | $param | literal, each optionally AS name
+//   [ORDER BY key [ASC|DESC][, …]]           key: a column's name, v.prop or v
+//   [SKIP n] [LIMIT n]
 //
-// Those are the only clauses: MATCH, WHERE (equalities joined by AND), RETURN, LIMIT. Nodes are
+// Those are the only clauses: MATCH, WHERE (comparisons joined by AND), RETURN [DISTINCT], ORDER BY,
+// SKIP, LIMIT: the common read clauses (SPEC-5.5.1: read-only queries MUST execute). Left out, each
+// refused with a 400 naming it: OPTIONAL MATCH, WITH, UNWIND, UNION, a second MATCH, OR, NOT, XOR,
+// and functions other than count (docs/cypher-subset.md lists them). Nodes are
 // entities (label Entity, or an entity type such as Person, any case), relationships are the graph's
 // edges; properties are the camelCase fields of the REST views (canonical_name is read as
 // canonicalName); a value is a string, a number, true, false, null or a $parameter, given in the
@@ -142,10 +146,10 @@ export function withoutStrings(text: string): string {
 }
 
 /** Read constructs outside the subset, named in the refusal. */
-const UNSUPPORTED = ['OPTIONAL', 'WITH', 'UNWIND', 'ORDER', 'SKIP', 'UNION', 'DISTINCT', 'MATCH', 'OR', 'NOT', 'XOR'];
-const SUBSET = 'supported: MATCH, WHERE, RETURN, LIMIT';
+const UNSUPPORTED = ['OPTIONAL', 'WITH', 'UNWIND', 'UNION', 'MATCH', 'OR', 'NOT', 'XOR'];
+const SUBSET = 'supported: MATCH, WHERE with =, <>, CONTAINS, STARTS WITH, ENDS WITH joined by AND, RETURN [DISTINCT] with count(), ORDER BY, SKIP, LIMIT; see docs/cypher-subset.md';
 
-/** "ORDER BY is not supported …" for a word that starts a construct outside the subset. */
+/** "WITH is not supported …" for a word that starts a construct outside the subset. */
 // Stryker disable next-line BlockStatement: not a protocol rule: which constructs outside the subset are refused, and how, is the reference's own (Volume 5 names no Cypher version; docs/cypher-subset.md); each is refused either way
 function unsupported(t: Token | undefined): string | undefined {
   // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator,StringLiteral: not a protocol rule: which constructs outside the subset are refused, and how, is the reference's own (Volume 5 names no Cypher version; docs/cypher-subset.md); each is refused either way
@@ -165,7 +169,7 @@ type Token = { kind: 'word' | 'string' | 'number' | 'param' | 'punct'; text: str
 function tokenize(text: string): Token[] {
   const out: Token[] = [];
   // Stryker disable next-line Regex: not a protocol rule: what the console answers to a query outside docs/cypher-subset.md (malformed, or of a construct the kit never sends) is the reference's own; the kit's queries parse alike either way (a run of whitespace read a character at a time gives the same tokens; a number with decimals: the kit's numbers are LIMIT integers)
-  const re = /\s+|(->|<-|[()[\]{}:,.=*-])|'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"|(\d+(?:\.\d+)?)|\$([A-Za-z_][A-Za-z0-9_]*)|([A-Za-z_][A-Za-z0-9_]*)|(.)/gy;
+  const re = /\s+|(->|<-|<>|[()[\]{}:,.=*-])|'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"|(\d+(?:\.\d+)?)|\$([A-Za-z_][A-Za-z0-9_]*)|([A-Za-z_][A-Za-z0-9_]*)|(.)/gy;
   let m: RegExpExecArray | null;
   // Stryker disable next-line LogicalOperator,ConditionalExpression,StringLiteral: equivalent: no token is empty, and the loop ends at the lastIndex check below before exec can fail
   while ((m = re.exec(text)) !== null && m[0] !== '') {
@@ -189,8 +193,12 @@ function tokenize(text: string): Token[] {
 interface NodePattern { variable?: string; label?: string; props: [string, Value][] }
 interface RelPattern { variable?: string; type?: string; direction: 'out' | 'in' | 'both' }
 type Value = { literal: unknown } | { param: string };
-interface Item { kind: 'var' | 'prop' | 'count' | 'value'; variable: string; prop?: string; value?: Value; column: string }
-interface Query { nodes: NodePattern[]; rel?: RelPattern; where: [string, string, Value][]; items: Item[]; limit?: number }
+interface Item { kind: 'var' | 'prop' | 'count' | 'value'; variable: string; prop?: string; value?: Value; column: string; distinct?: boolean }
+type Comparison = '=' | '<>' | 'CONTAINS' | 'STARTS WITH' | 'ENDS WITH';
+interface Condition { variable: string; prop: string; op: Comparison; value: Value }
+/** An ORDER BY key: a column of RETURN, or a variable (and property) of the pattern. */
+interface SortKey { column?: string; variable?: string; prop?: string; descending: boolean }
+interface Query { nodes: NodePattern[]; rel?: RelPattern; where: Condition[]; items: Item[]; distinct: boolean; order: SortKey[]; skip?: number; limit?: number }
 
 class Parser {
   private i = 0;
@@ -307,7 +315,7 @@ class Parser {
   parse(): Query {
     // Stryker disable next-line LogicalOperator,StringLiteral: equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
     if (!this.keyword('MATCH')) throw new QueryError(unsupported(this.peek()) ?? `only MATCH … RETURN … queries are supported by the query console (${SUBSET})`);
-    const q: Query = { nodes: [this.node()], where: [], items: [] };
+    const q: Query = { nodes: [this.node()], where: [], items: [], distinct: false, order: [] };
     if (this.isPunct('-') || this.isPunct('<-')) {
       q.rel = this.rel();
       q.nodes.push(this.node());
@@ -319,14 +327,13 @@ class Parser {
         this.punct('.');
         // Stryker disable next-line StringLiteral: equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
         const prop = this.word('a property name');
-        this.punct('=');
-        q.where.push([variable, prop, this.value()]);
+        q.where.push({ variable, prop, op: this.comparison(), value: this.value() });
       } while (this.keyword('AND'));
     }
     // Stryker disable next-line LogicalOperator,StringLiteral: equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
     if (!this.keyword('RETURN')) throw new QueryError(unsupported(this.peek()) ?? 'expected RETURN');
+    q.distinct = this.keyword('DISTINCT');
     const bad = unsupported(this.peek());
-    // Stryker disable next-line ConditionalExpression: not a protocol rule: what the console answers to a query outside docs/cypher-subset.md (malformed, or of a construct the kit never sends) is the reference's own; the kit's queries parse alike either way (DISTINCT and the like after RETURN)
     if (bad !== undefined) throw new QueryError(bad);
     // Stryker disable ConditionalExpression,LogicalOperator,UpdateOperator,StringLiteral: not a protocol rule: what the console answers to a query outside docs/cypher-subset.md (malformed, or of a construct the kit never sends) is the reference's own; the kit's queries parse alike either way (the kit's reads RETURN one item; the do-while's condition)
     do {
@@ -336,18 +343,54 @@ class Parser {
       q.items.push(this.item());
     } while (this.isPunct(',') && ++this.i);
     // Stryker restore ConditionalExpression,LogicalOperator,UpdateOperator,StringLiteral
-    if (this.keyword('LIMIT')) {
-      // Stryker disable next-line StringLiteral: equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
-      const t = this.next('a number');
-      // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator,StringLiteral: not a protocol rule: what the console answers to a query outside docs/cypher-subset.md (malformed, or of a construct the kit never sends) is the reference's own; the kit's queries parse alike either way (a LIMIT that is not a non-negative integer)
-      if (t.kind !== 'number' || !Number.isInteger(t.value) || (t.value as number) < 0) throw new QueryError('LIMIT takes a non-negative integer');
-      q.limit = t.value as number;
+    if (this.keyword('ORDER')) {
+      if (!this.keyword('BY')) throw new QueryError('expected BY after ORDER');
+      do q.order.push(this.sortKey(q.items));
+      while (this.isPunct(',') && ++this.i);
     }
+    if (this.keyword('SKIP')) q.skip = this.count('SKIP');
+    if (this.keyword('LIMIT')) q.limit = this.count('LIMIT');
     const rest = this.peek();
     // Stryker disable next-line StringLiteral: equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
     // Stryker disable next-line ConditionalExpression,LogicalOperator: not a protocol rule: what the console answers to a query outside docs/cypher-subset.md (malformed, or of a construct the kit never sends) is the reference's own; the kit's queries parse alike either way (anything after LIMIT, or after the items)
     if (rest !== undefined) throw new QueryError(unsupported(rest) ?? `unexpected ${JSON.stringify(rest.text)} (not supported by the query console; ${SUBSET})`);
     return q;
+  }
+
+  /** A non-negative integer after SKIP or LIMIT. */
+  private count(clause: string): number {
+    const t = this.next('a number');
+    if (t.kind !== 'number' || !Number.isInteger(t.value) || (t.value as number) < 0) throw new QueryError(`${clause} takes a non-negative integer`);
+    return t.value as number;
+  }
+
+  /** =, <>, CONTAINS, STARTS WITH or ENDS WITH. */
+  private comparison(): Comparison {
+    if (this.isPunct('=') || this.isPunct('<>')) return this.tokens[this.i++]!.text as Comparison;
+    if (this.keyword('CONTAINS')) return 'CONTAINS';
+    for (const first of ['STARTS', 'ENDS'] as const) {
+      if (!this.keyword(first)) continue;
+      if (!this.keyword('WITH')) throw new QueryError(`expected WITH after ${first}`);
+      return `${first} WITH`;
+    }
+    const t = this.peek();
+    throw new QueryError(`expected a comparison (=, <>, CONTAINS, STARTS WITH, ENDS WITH), got ${t === undefined ? 'the end of the query' : JSON.stringify(t.text)}`);
+  }
+
+  /** An ORDER BY key: a column of RETURN by its name, or v / v.prop; then ASC or DESC. */
+  private sortKey(items: readonly Item[]): SortKey {
+    const start = this.i;
+    const variable = this.word('a column or a variable');
+    let prop: string | undefined;
+    if (this.isPunct('.')) {
+      this.i++;
+      prop = this.word('a property name');
+    }
+    const text = this.tokens.slice(start, this.i).map((t) => t.text).join('');
+    const descending = this.keyword('DESC') || this.keyword('DESCENDING');
+    if (!descending && !this.keyword('ASC')) this.keyword('ASCENDING');
+    const column = items.find((i) => i.column === text)?.column;
+    return column !== undefined ? { column, descending } : { variable, ...(prop === undefined ? {} : { prop }), descending };
   }
 
   private item(): Item {
@@ -362,11 +405,15 @@ class Parser {
       item = { kind: 'value', variable: '', value: this.value(), column: '' };
     } else if (counted) {
       this.i += 2;
-      // Stryker disable next-line StringLiteral: equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
-      const variable = this.isPunct('*') ? (this.i++, '*') : this.word('a variable');
+      const distinct = this.keyword('DISTINCT');
+      const variable = this.isPunct('*') && !distinct ? (this.i++, '*') : this.word('a variable');
+      let prop: string | undefined;
+      if (this.isPunct('.')) {
+        this.i++;
+        prop = this.word('a property name');
+      }
       this.punct(')');
-      // Stryker disable next-line StringLiteral: equivalent: the column is set below
-      item = { kind: 'count', variable, column: '' };
+      item = { kind: 'count', variable, column: '', ...(prop === undefined ? {} : { prop }), ...(distinct ? { distinct } : {}) };
     } else {
       // Stryker disable next-line StringLiteral: equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
       const variable = this.word('a variable');
@@ -381,8 +428,7 @@ class Parser {
       }
     }
     // Stryker disable next-line MethodExpression,ArrowFunction,StringLiteral: not a protocol rule: what the console answers to a query outside docs/cypher-subset.md (malformed, or of a construct the kit never sends) is the reference's own; the kit's queries parse alike either way (an item without AS: the kit names every column)
-    const text = this.tokens.slice(start, this.i).map((t) => t.text).join('');
-    // Stryker disable next-line StringLiteral: equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
+    const text = this.tokens.slice(start, this.i).map((t) => (t.kind === 'word' && /^distinct$/i.test(t.text) ? `${t.text} ` : t.text)).join('');
     item.column = this.keyword('AS') ? this.word('a column name') : text;
     return item;
   }
@@ -492,13 +538,13 @@ export function runQuery(
       }
     }
   }
-  for (const [variable, prop, v] of q.where) {
+  for (const { variable, prop, op, value: v } of q.where) {
     rows = rows.filter((r) => {
       tick();
       // Stryker disable next-line StringLiteral: equivalent: the text of an error is the server's own (BRIDGE-ERRORS-1 asks only for a string)
       // Stryker disable next-line ConditionalExpression: not a protocol rule: what the console answers to a query outside docs/cypher-subset.md (malformed, or of a construct the kit never sends) is the reference's own; the kit's queries parse alike either way (WHERE on a variable the pattern does not define)
       if (!r.has(variable)) throw new QueryError(`variable ${variable} is not defined`);
-      return property(r.get(variable), prop) === resolve(v, params);
+      return compare(op, property(r.get(variable), prop), resolve(v, params));
     });
   }
   const counts = q.items.filter((i) => i.kind === 'count');
@@ -524,13 +570,15 @@ export function runQuery(
   if (counts.length > 0) {
     records = [Object.fromEntries(q.items.map((i) => [i.column,
       // Stryker disable next-line ConditionalExpression,StringLiteral,MethodExpression: equivalent in practice: a row binds every variable of its pattern to a node or a relationship, never null, so count(v) counts the rows count(*) counts (checked equal by SCN-P-124); the kit mixes no value item with count()
-      i.kind === 'value' ? resolve(i.value!, params) : i.variable === '*' ? rows.length : rows.filter((r) => (tick(), r.get(i.variable) != null)).length]))];
+      i.kind === 'value' ? resolve(i.value!, params) : i.variable === '*' ? rows.length : countOf(i, rows, tick)]))];
     // Stryker disable next-line ConditionalExpression,EqualityOperator,MethodExpression: not a protocol rule: what the console answers to a query outside docs/cypher-subset.md (malformed, or of a construct the kit never sends) is the reference's own; the kit's queries parse alike either way (LIMIT on a count query)
-    if (q.limit !== undefined) records = records.slice(0, q.limit);
+    records = records.slice(q.skip ?? 0, q.limit === undefined ? undefined : (q.skip ?? 0) + q.limit);
   } else {
-    // LIMIT before the rows are built: the same answer, without building what it drops.
-    // Stryker disable next-line ConditionalExpression: equivalent: slice(0, undefined) is the whole list
-    const kept = q.limit === undefined ? rows : rows.slice(0, q.limit);
+    // SKIP and LIMIT before the rows are built, when nothing reorders or merges them: the same
+    // answer, without building what they drop. ORDER BY and DISTINCT need every row first.
+    const whole = q.order.length > 0 || q.distinct;
+    const from = q.skip ?? 0;
+    const kept = whole ? rows : rows.slice(from, q.limit === undefined ? undefined : from + q.limit);
     // Stryker disable next-line ArithmeticOperator: not a protocol rule: a bound of the reference's own on a query's work (issue 25; test/reliability/work-bounds.test.ts proves it); Volume 5 states no bound, and the scenarios' queries stay far below it
     const values = kept.length * columns.length;
     // Stryker disable next-line ConditionalExpression,EqualityOperator,BlockStatement: not a protocol rule: a bound of the reference's own on a query's work (issue 25; test/reliability/work-bounds.test.ts proves it); Volume 5 states no bound, and the scenarios' queries stay far below it
@@ -552,6 +600,76 @@ export function runQuery(
       }
       return record;
     });
+    if (whole) records = reordered(q, kept, records, tick);
   }
   return { columns, rows: records.map((r) => columns.map((c) => r[c])), records };
+}
+
+/** A WHERE comparison as Cypher makes it: a comparison with null, or a string test of what is no string, is not true. */
+function compare(op: Comparison, left: unknown, right: unknown): boolean {
+  if (op === '=') return left === right;
+  if (left === null || right === null) return false;
+  if (op === '<>') return left !== right;
+  if (typeof left !== 'string' || typeof right !== 'string') return false;
+  return op === 'CONTAINS' ? left.includes(right) : op === 'STARTS WITH' ? left.startsWith(right) : left.endsWith(right);
+}
+
+/** A value as DISTINCT and count(DISTINCT …) tell values apart: a node or a relationship by its id. */
+function identity(value: unknown): string {
+  if (value !== null && typeof value === 'object' && typeof (value as { id?: unknown }).id === 'string') return `#${(value as { id: string }).id}`;
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** count(v), count(v.prop), count(DISTINCT …): the rows where it is not null (each value once with DISTINCT). */
+function countOf(i: Item, rows: readonly Map<string, unknown>[], tick: () => void): number {
+  const values = rows.map((r) => (tick(), i.prop === undefined ? r.get(i.variable) : property(r.get(i.variable), i.prop))).filter((v) => v != null);
+  return i.distinct === true ? new Set(values.map(identity)).size : values.length;
+}
+
+/** Cypher's order of values of different kinds, ascending: maps and nodes, strings, booleans, numbers; null last. */
+function rank(v: unknown): number {
+  return typeof v === 'string' ? 1 : typeof v === 'boolean' ? 2 : typeof v === 'number' ? 3 : v === null || v === undefined ? 5 : 0;
+}
+
+function ascending(a: unknown, b: unknown): number {
+  const [ra, rb] = [rank(a), rank(b)];
+  if (ra !== rb) return ra - rb;
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
+  const [x, y] = typeof a === 'string' && typeof b === 'string' ? [a, b] : [identity(a), identity(b)];
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** DISTINCT, then ORDER BY (a stable sort: equal keys keep the match order), then SKIP and LIMIT. */
+function reordered(q: Query, rows: readonly Map<string, unknown>[], records: Record<string, unknown>[], tick: () => void): Record<string, unknown>[] {
+  for (const k of q.order) {
+    if (k.column !== undefined) continue;
+    if (q.distinct) throw new QueryError('ORDER BY after RETURN DISTINCT takes the names of the returned columns');
+    if (!(q.nodes.some((n) => n.variable === k.variable) || q.rel?.variable === k.variable)) throw new QueryError(`variable ${k.variable} is not defined`);
+  }
+  let pairs = records.map((record, i) => ({ record, row: rows[i]!, at: i }));
+  if (q.distinct) {
+    const seen = new Set<string>();
+    pairs = pairs.filter(({ record }) => {
+      tick();
+      const key = q.items.map((i) => identity(record[i.column])).join('\u0000');
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+  }
+  if (q.order.length > 0) {
+    const keyOf = (p: (typeof pairs)[number], k: SortKey) =>
+      k.column !== undefined ? p.record[k.column] : k.prop === undefined ? p.row.get(k.variable!) : property(p.row.get(k.variable!), k.prop);
+    pairs.sort((x, y) => {
+      tick();
+      for (const k of q.order) {
+        const c = ascending(keyOf(x, k), keyOf(y, k));
+        if (c !== 0) return k.descending ? -c : c;
+      }
+      return x.at - y.at;
+    });
+  }
+  const from = q.skip ?? 0;
+  return pairs.slice(from, q.limit === undefined ? undefined : from + q.limit).map(({ record }) => record);
 }

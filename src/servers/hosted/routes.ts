@@ -373,7 +373,7 @@ export const ROUTES: readonly Route[] = [
       if (text === undefined) throw new HostedError(400, 'cypher: is missing (required)');
       const write = writeClauseOf(text);
       // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent: a query that writes is refused by the console's parser all the same (400: only MATCH … RETURN is read); the text of an error is the service's own (hosted-rest-api.md, "Errors": not shown)
-      if (write !== undefined) throw new HostedError(400, `${field}: ${write} changes data; the query console is read-only (MATCH, WHERE, RETURN, LIMIT)`);
+      if (write !== undefined) throw new HostedError(400, `${field}: ${write} changes data; the query console is read-only (MATCH, WHERE, RETURN, ORDER BY, SKIP, LIMIT)`);
       let result;
       // (A region, closed before the return: no next-line mark reaches a catch block. It also hides the try block's mutant, which every query kills.)
       // Stryker disable BlockStatement: not a protocol rule: a query the console cannot read is refused 400; without the catch it is refused 500 (the document shows no status), and the kit sends none

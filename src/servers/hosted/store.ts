@@ -1002,7 +1002,7 @@ export class HostedStore extends MemoryStore {
   cypher_query(p: Params<'cypher_query'>): Json {
     const write = writeClauseOf(p.cypher);
     // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent: the parser refuses every clause outside MATCH, WHERE, RETURN and LIMIT, so a write is refused either way (SCN-P-108, SCN-P-123); the check first names the write in the text of the error
-    if (write !== undefined) throw new BadRequestError('cypher', `${write} changes data; the query console is read-only (MATCH, WHERE, RETURN, LIMIT) (SPEC-5.5.1)`);
+    if (write !== undefined) throw new BadRequestError('cypher', `${write} changes data; the query console is read-only (MATCH, WHERE, RETURN, ORDER BY, SKIP, LIMIT) (SPEC-5.5.1)`);
     let r;
     // (A region, closed before the return: no next-line mark reaches a catch block. It also hides the try block's mutant, which every query kills.)
     // Stryker disable BlockStatement: not a protocol rule: what the console answers to a query outside its subset is the reference's own (Volume 5 names no Cypher version; docs/cypher-subset.md)
