@@ -5,7 +5,11 @@
 # client in front of a hosted REST service; here that service is our own
 # `tck serve --hosted`, started fresh for each client.
 #
-#   scripts/third-party.sh [MIRROR] [go|r ...]
+#   scripts/third-party.sh [--mend] [MIRROR] [go|r ...]
+#
+# --mend puts scripts/third-party-mend.mjs between the kit and each bridge server: it mends the
+# faults already decided against the bridge servers (docs/third-party.md), to show what the kit
+# says behind them. Its figures are not the servers' own.
 #
 # MIRROR is a git directory of neo4j-labs/agent-memory-tck (default below, or
 # TCK_MIRROR). Needs: a built kit (npm run build), curl, Go >= 1.19 (go on PATH
@@ -25,6 +29,8 @@ set -u
 
 DEFAULT_MIRROR=/work/.mirror/neo4j-labs+agent-memory-tck/repo
 MIRROR=${TCK_MIRROR:-$DEFAULT_MIRROR}
+MEND=0
+if [ "${1:-}" = --mend ]; then MEND=1; shift; fi
 if [ $# -gt 0 ] && [ "$1" != go ] && [ "$1" != r ]; then MIRROR=$1; shift; fi
 CLIENTS=("$@")
 [ ${#CLIENTS[@]} -eq 0 ] && CLIENTS=(go r)
@@ -33,7 +39,7 @@ die() { echo "third-party: $*" >&2; exit 2; }
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 TCK="node $ROOT/bin/tck.js"
-OUT=${TCK_THIRD_PARTY_OUT:-$ROOT/reports/third-party}
+OUT=${TCK_THIRD_PARTY_OUT:-$ROOT/reports/third-party$( [ "$MEND" = 1 ] && echo -mended )}
 
 git -C "$MIRROR" rev-parse --verify -q HEAD >/dev/null 2>&1 \
   || die "no git mirror of neo4j-labs/agent-memory-tck at $MIRROR (pass its path as the first argument or set TCK_MIRROR)"
@@ -106,9 +112,18 @@ run_one() {
       PIDS+=($!) ;;
   esac
   wait_up "http://127.0.0.1:$bp/setup" 60 || { echo "$c: the bridge server did not start:"; tail -5 "$log/bridge.log"; return 1; }
-  $TCK run --url "http://127.0.0.1:$bp" --tier platinum --reporter json --out "$rep" >"$log/run.log" 2>&1
+  local target=http://127.0.0.1:$bp
+  if [ "$MEND" = 1 ]; then
+    local mp; mp=$(free_port)
+    node "$ROOT/scripts/third-party-mend.mjs" "$mp" "$target" "http://127.0.0.1:$hp/v1" "$key" >"$log/mend.log" 2>&1 &
+    PIDS+=($!)
+    target=http://127.0.0.1:$mp
+    wait_up "$target/setup" 10 || { echo "$c: the mend proxy did not start:"; tail -5 "$log/mend.log"; return 1; }
+  fi
+  $TCK run --url "$target" --tier platinum --reporter json --out "$rep" >"$log/run.log" 2>&1
   echo
   echo "== $c (official client $( [ "$c" = go ] && echo clients/go/memory || echo clients/rlang/neo4j.memory ) in front of tck serve --hosted)"
+  [ "$MEND" = 1 ] && echo "   (MENDED by scripts/third-party-mend.mjs: the faults already decided against the server are repaired; not the server's own figures)"
   [ "$c" = go ] && echo "   (built with Go $(go env GOVERSION); ServeMux patterns rewritten \"POST /x\" -> \"/x\", no change for POST)"
   $TCK report "$rep/report.json" | grep -E '^(tier |bronze|silver|gold|platinum|[0-9]+ scenarios|Achieved)'
   $TCK report "$rep/report.json" | grep -E '^Cause ' | cut -c1-220
