@@ -165,12 +165,19 @@ async function rawMessage(ctx: ScenarioContext, session_id: string, content: str
 
 /**
  * For the rules that only Silver methods show: the positive call first. When the method is not
- * implemented (404/501) the rule cannot be shown with it: a note, and null.
+ * implemented (404/501), or refuses the call with a well-formed error (400/500 {"error": string}, how
+ * a failed call answers: bridge-protocol.md, "Errors" 1), the rule cannot be shown with it: a note,
+ * and null. A Bronze verdict never rests on a Silver method succeeding (Bronze is SPEC-1.x and
+ * SPEC-2.x); the Silver scenarios judge the refusal (docs/third-party.md).
  */
 async function silverObject<S extends z.ZodType>(ctx: ScenarioContext, method: string, params: Params, schema: S, rule: Rule): Promise<z.infer<S> | null> {
   const { outcome } = await ctx.raw(method, params);
   if (outcome.kind === 'violation' && outcome.notImplemented) {
     ctx.note(`${method} is not implemented (a Silver method): ${rule} was not checked with it`);
+    return null;
+  }
+  if (outcome.kind === 'error') {
+    ctx.note(`${method} refused the call (${outcome.status} {"error": ${JSON.stringify(outcome.message)}}; a Silver method): ${rule} was not checked with it`);
     return null;
   }
   const { value } = judge(outcome, method, callText(method, params), 'object', rule);

@@ -49,6 +49,9 @@ export const PART_ONLY: Record<string, { breaks: string; scenario: string }> = {
   'bronze-a: uppercase UUIDs': {
     breaks: 'SPEC-3.7.1, SPEC-4.5.1 … (it answers ids in upper case and accepts them back in delete_message only)', scenario: 'SCN-B-128',
   },
+  'bronze-b: the target implements Bronze only (Silver and Gold answer 500 {"error": …})': {
+    breaks: 'SPEC-4.1.1, SPEC-3.1.x … (it refuses every Silver and Gold method; valid for Bronze, which needs none)', scenario: 'SCN-S-022',
+  },
   'silver: follows outgoing relationships only': {
     breaks: 'SPEC-5.3.2 (its outgoing edges are the ones add_relationship made: a merge does not move them)', scenario: 'SCN-G-013',
   },

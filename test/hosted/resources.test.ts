@@ -178,6 +178,28 @@ describe('what is written is read back', () => {
     expect((await s.call('GET', '/entities/graph')).body.edges).toEqual([expect.objectContaining({ source: dup.id, target: alice.id, type: 'SAME_AS' })]);
   });
 
+  // Graph nodes are "an array of entities" and edges "relationships between entities"
+  // (hosted-rest-api.md, Entity graph response): a merged-away entity shown as a node is deleted by
+  // DELETE /entities/{id}, and deleting a merge's target takes its SAME_AS links with it, so a client
+  // that clears by listing and deleting (the established Go and R bridges would have to:
+  // docs/third-party.md) can empty the graph.
+  it('entities: deleting a merged-away node or a merge target leaves no node or SAME_AS edge of it', async () => {
+    s = await startService();
+    const add = async (name: string) => (await s.call('POST', '/entities', { body: { name, type: 'person' } })).body as { id: string };
+    const [target, dupA, dupB, other] = [await add('Halvard Quay'), await add('H. Quay'), await add('Hal Quay'), await add('Other One')];
+    for (const dup of [dupA, dupB]) expect((await s.call('POST', `/entities/${dup.id}/merge`, { body: { targetId: target.id } })).status).toBe(200);
+    const graph = async () => (await s.call('GET', '/entities/graph')).body as { nodes: { id: string }[]; edges: { source: string; target: string; type: string }[] };
+    expect((await graph()).nodes.map((n) => n.id).sort()).toEqual([target.id, dupA.id, dupB.id, other.id].sort());
+    expect((await s.call('DELETE', `/entities/${dupA.id}`)).status).toBe(204);
+    let g = await graph();
+    expect(g.nodes.map((n) => n.id).sort()).toEqual([target.id, dupB.id, other.id].sort());
+    expect(g.edges).toEqual([expect.objectContaining({ source: dupB.id, target: target.id, type: 'SAME_AS' })]);
+    expect((await s.call('DELETE', `/entities/${target.id}`)).status).toBe(204);
+    g = await graph();
+    expect(g.nodes.map((n) => n.id)).toEqual([other.id]);
+    expect(g.edges).toEqual([]);
+  });
+
   it('reasoning: steps, tool calls, explanation, trace, observations, reflections, provenance, context', async () => {
     s = await startService();
     const conv = (await s.call('POST', '/conversations', { body: { userId: 'u' } })).body;

@@ -637,8 +637,14 @@ export class HostedStore extends MemoryStore {
     return this.entityView(id);
   }
 
-  /** Removes the entity and every relationship that touches it; idempotent (an unknown id is fine). */
+  /**
+   * Removes the entity and every relationship that touches it, its merges' SAME_AS links included;
+   * idempotent (an unknown id is fine). A merged-away entity, a node of the graph only, is deleted
+   * by its id too: the graph's nodes are entities and its edges run between them
+   * (hosted-rest-api.md, Entity graph response), so a client clearing by list and delete can empty it.
+   */
   deleteEntity(id: string): void {
+    this.sameAs = this.sameAs.filter((l) => l.sourceId !== id && l.targetId !== id);
     // Stryker disable next-line ConditionalExpression: equivalent: for an unknown id every statement after the check is a no-op (deletes of absent keys, a filter that keeps everything)
     if (!this.entities.has(id)) return;
     this.entities.delete(id);

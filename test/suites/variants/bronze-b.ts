@@ -218,6 +218,15 @@ class KeepsSilver extends MemoryStore {
 export const bronzeOnly: Wrap = (next) => (m, body) =>
   isMethodName(m) && (METHODS[m].tier === 'silver' || METHODS[m].tier === 'gold') ? json(404, { error: `unknown method: ${m}` }) : next(m, body);
 
+/**
+ * A Bronze-only target that refuses every Silver and Gold method with a well-formed error (500
+ * {"error": …}) instead of a 404: what the established repository's Go and R conformance servers do
+ * for methods their hosted client cannot reach (docs/third-party.md). A failed call may answer 400
+ * or 500 with {"error": string} (bridge-protocol.md, "Errors" 1), and Bronze needs no Silver method.
+ */
+export const bronzeOnlyRefusing: Wrap = (next) => (m, body) =>
+  isMethodName(m) && (METHODS[m].tier === 'silver' || METHODS[m].tier === 'gold') ? json(500, { error: `method "${m}" has no equivalent here` }) : next(m, body);
+
 /** A session whose messages are all deleted is no longer listed. */
 const emptySessionsUnlisted = onList((l) => l.filter((s) => s.message_count > 0));
 
@@ -411,6 +420,7 @@ export const FAULTS: FaultRow[] = [
 /** Other choices the protocol allows: every scenario of ours must still pass. */
 export const VALID: ValidRow[] = [
   ['the target implements Bronze only (Silver and Gold answer 404)', w(bronzeOnly)],
+  ['the target implements Bronze only (Silver and Gold answer 500 {"error": …})', w(bronzeOnlyRefusing)],
   ['timestamps in other zones, with microseconds (strings sort backwards)', w(timestampsInZones)],
   ['sessions without messages are no longer listed', w(emptySessionsUnlisted)],
   ['list_sessions newest first, search results reversed', w(compose(onList((l) => l.reverse()), mapResponse('search_messages', (l) => l.reverse())))],
