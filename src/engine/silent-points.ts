@@ -223,7 +223,7 @@ const SHARED_POINTS: readonly SilentPoint[] = [
     id: 'add-entity-existing',
     topic: 'add_entity of a name and type an entity already has',
     clauses: ['BRIDGE-METHOD-add_entity', 'SPEC-V3-add_entity'],
-    readings: ['a new entity (our reference)', 'the stored entity (an upsert: its id, its description kept)'],
+    readings: ['a new entity (our reference)', 'the stored entity (an upsert: its id, its description kept)', 'the stored entity updated (an upsert: the description sent replaces it)'],
     reference: 'a new entity every time',
     variant: { file: VALID, name: 'add_entity of an existing name and type answers the existing entity (an upsert)' },
   },
@@ -540,7 +540,7 @@ export const READINGS: Readonly<Record<string, readonly string[]>> = {
   // Issue 32: readings independent servers took that explore reported broken; one variant each so far.
   'limit-zero-lists': ['limit 0 means no limit, for every method with a limit'],
   'clear-session-traces': ["clear_session also removes the session's traces"],
-  'add-entity-existing': ['add_entity of an existing name and type answers the existing entity (an upsert)'],
+  'add-entity-existing': ['add_entity of an existing name and type answers the existing entity (an upsert)', 'add_entity of an existing name and type updates it (an upsert: the description sent replaces the stored one)'],
   'entity-name-case': ['get_entity_by_name ignores case'],
   'merge-self': ['merging an entity into itself accepted as a no-op', 'merging an entity into itself refused with 500', 'merging an entity into itself answers the entity (a no-op in front of the store)'],
   'merge-source-lookup': ['after a merge the source name finds nothing', 'gold: the name of a merged-away entity is forgotten', 'after a merge the source name finds the target through a redirect table'],

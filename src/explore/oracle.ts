@@ -327,7 +327,18 @@ function addEntity(model: ExploreModel, c: Call, m: Answer): void {
   if (stored !== undefined && stored.name === c.mp.name && stored.type === c.mp.entity_type) {
     const made = (m.body as Obj | undefined)?.id;
     if (typeof made === 'string' && made !== existing) model.forgetEntity(made);
-    entityKept(model, 'entity.written', `add_entity(name=${show(c.mp.name)}) answered the live entity of that name and type`, a, stored);
+    // "Create or update" (the BaseAdapter's add_entity): the upsert may keep the description it had or
+    // take the one sent; either way what it holds from now on is the server's, not the model's.
+    const updated = c.mp.description != null && opt(a.description) === opt(c.mp.description);
+    entityKept(model, 'entity.written', `add_entity(name=${show(c.mp.name)}) answered the live entity of that name and type`, updated ? { ...a, description: stored.description } : a, stored);
+    if (c.mp.description != null && opt(c.mp.description) !== opt(stored.description)) model.descriptionOpen.add(existing!);
+    return;
+  }
+  // The same upsert onto the source of a Platinum merge, which the server kept: SPEC-5.3.3 asks for
+  // a SAME_AS link from the source and does not say it goes (an independent server keeps it live).
+  if (existing !== undefined && stored === undefined && typeof a.id === 'string' && model.mergedAway.has(a.id.toLowerCase()) && a.name === c.mp.name && a.type === c.mp.entity_type) {
+    const made = (m.body as Obj | undefined)?.id;
+    if (typeof made === 'string') model.forgetEntity(made);
     return;
   }
   const diffs = [

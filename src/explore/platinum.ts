@@ -121,8 +121,11 @@ export function judgePlatinum(model: ExploreModel, c: Call): Answer | undefined 
       for (const [i, x] of got.entries()) {
         const known = p.conversations.get(String(x.id));
         if (known?.deleted) violated('list_conversations.list', `${what}: [${i}] ${short(x.id)} was deleted`);
-        // A session the bridge created may be listed as a conversation: how the views meet is open.
-        if (known === undefined && !model.named.has(String(x.id))) violated('list_conversations.list', `${what}: [${i}] ${show(x)} is no conversation this sequence created`);
+        // A session the bridge created may be listed as a conversation, under its own id or with its
+        // session_id (SPEC-5.1.2 lists the Conversations the key has access to; a session's is one):
+        // how the views meet is open (silent point conversation-session-id).
+        const ofSession = model.named.has(String(x.id)) || (typeof x.session_id === 'string' && model.named.has(x.session_id));
+        if (known === undefined && !ofSession) violated('list_conversations.list', `${what}: [${i}] ${show(x)} is no conversation this sequence created`);
         if (known !== undefined && x.user_id !== known.userId) violated('list_conversations.list', `${what}: [${i}] ${short(x.id)} has user_id ${show(x.user_id)}, created for ${show(known.userId)}`);
         // Silent point conversation-newest: newest by created_at or by last activity; out of order only where both say so.
         if (i > 0 && newer(x, got[i - 1]!)) {

@@ -394,6 +394,8 @@ export const VARIANTS: [name: string, make: () => VariantOptions, differs: (r: A
     (r) => r['q.tracesAfterClear']!.body.length === 0],
   ['add_entity of an existing name and type answers the existing entity (an upsert)', () => ({ store: new AddEntityUpserts() }),
     (r) => r['q.up2']!.body.id === r['q.up1']!.body.id],
+  ['add_entity of an existing name and type updates it (an upsert: the description sent replaces the stored one)', () => ({ store: new AddEntityUpdates() }),
+    (r) => r['q.up3']!.body.id === r['q.up1']!.body.id && r['q.up3']!.body.description === 'upserted description'],
   ['get_entity_by_name ignores case', () => ({ store: new NameLookupIgnoresCase() }),
     (r) => r['q.lowerName']!.body?.name === 'Upsert Me'],
   ['limit 0 means no limit, for every method with a limit', () => ({ wrap: limitZeroIsNoLimit() }),
@@ -665,6 +667,7 @@ async function probeReadings(call: ProbeCall): Promise<void> {
   await call('q.tracesAfterClear', 'list_traces', { session_id: 'q-clear-t' });
   await call('q.up1', 'add_entity', { name: 'Upsert Me', entity_type: 'PERSON' });
   await call('q.up2', 'add_entity', { name: 'Upsert Me', entity_type: 'PERSON' });
+  await call('q.up3', 'add_entity', { name: 'Upsert Me', entity_type: 'PERSON', description: 'upserted description' });
   await call('q.lowerName', 'get_entity_by_name', { name: 'upsert me' });
   await call('q.sessions0', 'list_sessions', { limit: 0 });
 }
@@ -690,6 +693,19 @@ class AddEntityUpserts extends MemoryStore {
   override add_entity(p: Params<'add_entity'>): Entity {
     const same = [...this.entities.values()].find((r) => r.entity.name === p.name && r.entity.type === p.entity_type);
     return same === undefined ? super.add_entity(p) : structuredClone(same.entity);
+  }
+}
+
+/**
+ * add_entity of a name and type already stored updates that entity ("Create or update", the
+ * BaseAdapter's docstring): a description sent replaces the stored one; none sent keeps it.
+ */
+class AddEntityUpdates extends MemoryStore {
+  override add_entity(p: Params<'add_entity'>): Entity {
+    const same = [...this.entities.values()].find((r) => r.entity.name === p.name && r.entity.type === p.entity_type);
+    if (same === undefined) return super.add_entity(p);
+    if (p.description != null) same.entity.description = p.description;
+    return structuredClone(same.entity);
   }
 }
 
