@@ -44,6 +44,12 @@ interface TransportOptions {
    * handed back one event-loop turn after its response ends; a bound of 1 keeps them on one.)
    */
   connections: number;
+  /**
+   * Requests in flight on each socket (HTTP/1.1 pipelining; default 1). Above 1, a POST is sent
+   * behind the ones still unanswered on its socket: undici otherwise holds a request that is not
+   * idempotent, or that may block the pipeline, until the socket is free.
+   */
+  pipelining?: number;
   /** How long an idle socket is kept (undici's default when undefined). */
   keepAliveTimeoutMs?: number;
   /** How much of each response body the evidence keeps (default: displayText's). */
@@ -303,6 +309,7 @@ export class HttpTransport {
   #closed = false;
   readonly #name: string;
   readonly #connections: number;
+  readonly #pipelined: boolean;
 
   constructor(options: TransportOptions) {
     const url = new URL(options.origin);
@@ -313,8 +320,9 @@ export class HttpTransport {
     this.#evidenceBytes = options.evidenceBytes;
     this.#name = options.name;
     this.#connections = options.connections;
+    this.#pipelined = (options.pipelining ?? 1) > 1;
     const socketOptions = {
-      pipelining: 1,
+      pipelining: options.pipelining ?? 1,
       connectTimeout: this.timeoutMs,
       headersTimeout: this.timeoutMs,
       bodyTimeout: this.timeoutMs,
@@ -392,6 +400,7 @@ export class HttpTransport {
         ...(req.body !== undefined ? { body: req.body } : {}),
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
+        ...(this.#pipelined ? { idempotent: true, blocking: false } : {}),
       };
       handlerOf.set(options, handler);
       try {
