@@ -18,6 +18,7 @@ const DEEP = [
   'test/explore/part-only.test.ts',
   'test/explore/no-false-alarm.test.ts',
   'test/suites/valid-variants-reach.test.ts',
+  'test/suites/concurrency-sequential.test.ts',
 ];
 
 export default defineConfig({

@@ -63,7 +63,7 @@ const staleMessageCount: Wrap = (next, store) => {
   const counting: Dispatch = async (m, body: any) => {
     if (m === 'clear_all_data') counts.clear();
     const res = await next(m, body);
-    if (res.status !== 200) return res;
+    if (res.status >= 300) return res; // (clear_session answers 204)
     if (m === 'clear_session') counts.delete(body.session_id);
     if (m === 'delete_message' && (res.body as { deleted: boolean }).deleted) {
       // The session of a deleted message: the one whose count the reference lowered.
