@@ -58,14 +58,23 @@ export class Race {
   /** Wraps the whole dispatcher: the requests in progress are the ones it counts. */
   track(dispatch: Dispatch): Dispatch {
     return async (method, body) => {
-      this.#inflight++;
+      this.enter();
       try {
         return await dispatch(method, body);
       } finally {
-        this.#inflight--;
-        this.#open();
+        this.leave();
       }
     };
+  }
+
+  /** A request has arrived (any server: call `leave` when it is answered). */
+  enter(): void {
+    this.#inflight++;
+  }
+
+  leave(): void {
+    this.#inflight--;
+    this.#open();
   }
 
   /** Waits (one turn of the event loop at least) until no request in progress is still on its way here. */
