@@ -21,7 +21,7 @@ import type { CallResult } from '../profiles/bridge/classify.js';
 import { linearize, type Op, type SequentialModel, type Verdict } from './linearize.js';
 
 /** One call of a client's program (bridge method and parameters). */
-export interface Call {
+interface Call {
   method: 'add_message' | 'get_conversation' | 'list_sessions' | 'add_step' | 'get_trace_with_steps' | 'record_tool_call' | 'get_tool_stats';
   params: Record<string, unknown>;
 }
@@ -34,7 +34,7 @@ const at = (v: unknown, k: string): unknown => (v !== null && typeof v === 'obje
 /** The items of a list (none when it is no list). */
 const items = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
-export interface ConcurrentOptions {
+interface ConcurrentOptions {
   url: string;
   headers?: Record<string, string>;
   requestTimeoutMs?: number;
@@ -54,7 +54,7 @@ export interface ConcurrentOptions {
   signal?: AbortSignal;
 }
 
-export interface ConcurrentFinding {
+interface ConcurrentFinding {
   why: string;
   /** The minimal program found that still fails: one list of calls per client. */
   program: Call[][];
@@ -65,7 +65,7 @@ export interface ConcurrentFinding {
   script: string;
 }
 
-export interface ConcurrentResult {
+interface ConcurrentResult {
   runs: number;
   /** Histories the bounded search could not decide (never a finding). */
   undecided: number;
@@ -421,7 +421,7 @@ function answerText(call: Call, a: Answer): string {
 }
 
 /** One column per client, one row per call in order of invocation, each with its [invoked, answered] ms. */
-export function columnsOf(history: readonly Op<Call, Answer>[], clients: number): string {
+function columnsOf(history: readonly Op<Call, Answer>[], clients: number): string {
   const width = 52;
   const cell = (s: string) => (s.length > width ? `${s.slice(0, width - 1)}…` : s.padEnd(width));
   const rows = [...history].sort((a, b) => a.invokedMs - b.invokedMs);
@@ -435,7 +435,7 @@ export function columnsOf(history: readonly Op<Call, Answer>[], clients: number)
 }
 
 /** A bash script sending the program again: each client's calls in order, the clients in parallel. */
-export function scriptOf(prog: readonly Call[][], url: string): string {
+function scriptOf(prog: readonly Call[][], url: string): string {
   const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
   const post = (method: string, params: unknown) => `curl -sS -X POST "$URL/${method}" -H 'content-type: application/json' --data ${quote(JSON.stringify(params))}; echo`;
   const lines = [

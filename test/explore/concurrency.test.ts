@@ -5,7 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { linearize, type Op, type SequentialModel } from '../../src/explore/linearize.js';
 import { exploreConcurrently } from '../../src/explore/concurrent.js';
-import { HostedStore } from '../../src/servers/hosted/index.js';
+import { HostedStore, createForwarder } from '../../src/servers/hosted/index.js';
+import { startBridgeServer } from '../../src/servers/bridge/index.js';
+import { startService } from '../hosted/helpers.js';
 import { withVariant, type VariantOptions } from '../harness/variants.js';
 import { FAULTS, VALID } from '../suites/variants/concurrency.js';
 
@@ -54,6 +56,19 @@ describe('tck explore --concurrency 16', () => {
       const r = await withVariant(options, explore);
       expect(r.finding?.columns, JSON.stringify(options)).toBeUndefined();
       expect(r.methods).toContain('record_tool_call');
+    }
+  }, 120_000);
+
+  it('finds nothing through the forwarder in front of the hosted service (tck serve with MEMORY_ENDPOINT; Bronze: no traces there)', async () => {
+    const service = await startService({ store: new HostedStore() });
+    const fwd = await startBridgeServer(createForwarder({ endpoint: service.hosted.baseUrl, apiKey: service.hosted.apiKey, timeoutMs: 10_000 }));
+    try {
+      const r = await explore(fwd.url);
+      expect(r.finding?.columns).toBeUndefined();
+      expect(r.methods).toEqual(['add_message', 'get_conversation', 'list_sessions']);
+    } finally {
+      await fwd.close();
+      await service.close();
     }
   }, 120_000);
 

@@ -57,7 +57,7 @@ export interface ScenarioContext {
 /** What a Recorder needs of a client: the runner passes one that cancels and observes its calls. */
 type Caller = Pick<BridgeClient, 'call'>;
 /** Opens sockets of the given shape to the same target, their calls scoped as the Recorder's own. */
-export type Fork = (shape: ConcurrencyShape) => { caller: Caller; close(): Promise<void> };
+type Fork = (shape: ConcurrencyShape) => { caller: Caller; close(): Promise<void> };
 
 export class Recorder implements ScenarioContext {
   readonly exchanges: Exchange[] = [];

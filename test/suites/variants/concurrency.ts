@@ -213,7 +213,7 @@ const crossedAnswers: Wrap = (next) => {
 // ------------------------------------------------------------------ the table
 
 /** The concurrency scenarios, by id (suites/bronze|silver|gold/concurrency.ts). */
-export const CONCURRENCY_IDS = {
+const CONCURRENCY_IDS = {
   oneSession: 'SCN-B-143',
   oneSessionPipelined: 'SCN-B-144',
   sessions: 'SCN-B-145',
