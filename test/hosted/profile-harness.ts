@@ -4,7 +4,7 @@
 // exactly one rule. runOnHostedVariant runs hosted scenarios against one, as a vendor's service.
 
 import { isRefusal } from '../../src/servers/hosted/credentials.js';
-import { Race } from '../harness/races.js';
+import { Race, type OpenState } from '../harness/races.js';
 import {
   DevIdentityProvider, ROUTES, SCOPES, startHostedServer, type HostedRequest, type Reply, type Route, type RouteContext, type RunningHostedServer,
 } from '../../src/servers/hosted/index.js';
@@ -269,6 +269,37 @@ export function refreshCheckedThenSpent(): HostedVariant {
         // The window closes once every presentation that arrived in it has its answer.
         void first.tail.then(() => setImmediate(() => open.delete(given)));
       }
+    }),
+  };
+}
+
+/**
+ * bulk_add_messages reads the conversation's messages, awaits, and writes back what it read plus
+ * its own: the messages added meanwhile (by add_message or another bulk add) are lost. Sequentially
+ * nothing is lost (the requests at the service meet first: races.ts).
+ */
+export function bulkFromStaleConversation(): HostedVariant {
+  const race = new Race();
+  return {
+    intercept: () => async (request, next) => {
+      race.enter();
+      try {
+        return await next(request);
+      } finally {
+        race.leave();
+      }
+    },
+    ...replaceHandler('bulk_add_messages', async (ctx, original) => {
+      const state = (ctx.store as unknown as OpenState).sessions;
+      const id = ctx.params['id']!;
+      const before = [...(state.get(id)?.messages ?? [])];
+      await race.meet();
+      const reply = await original(ctx);
+      const session = state.get(id);
+      if (reply.status >= 300 || session === undefined) return reply;
+      const mine = session.messages.slice(session.messages.length - (Array.isArray(ctx.body.messages) ? ctx.body.messages.length : 0));
+      session.messages = [...before, ...mine];
+      return reply;
     }),
   };
 }

@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { ALL_SCENARIOS } from '../../suites/index.js';
 import { runOnVariant, type VariantOptions } from '../harness/variants.js';
 import { FAULTS, VALID } from './variants/concurrency.js';
+import { HOSTED_SCENARIOS } from '../../suites/hosted/index.js';
+import { bulkFromStaleConversation, refreshCheckedThenSpent, runOnHostedVariant } from '../hosted/profile-harness.js';
 
 const BRONZE_TO_GOLD = ALL_SCENARIOS.filter((s) => s.tier !== 'platinum');
 const SEQUENTIAL = BRONZE_TO_GOLD.filter((s) => s.group !== 'concurrency').map((s) => s.id);
@@ -26,6 +28,19 @@ describe('no sequential scenario catches a race', () => {
 describe('a valid concurrent server reaches Gold', () => {
   it.each(VALID)('every scenario passes when %s', async (_choice, variant) => {
     const results = await runOnVariant(variant as VariantOptions, BRONZE_TO_GOLD.map((s) => s.id));
+    expect(unpassed(results)).toEqual([]);
+  }, 300_000);
+});
+
+/** The hosted scenarios that send requests at once (SCN-H-059, SCN-H-060), and the racing services each catches. */
+const HOSTED_CONCURRENT = ['SCN-H-059', 'SCN-H-060'];
+describe('no sequential hosted scenario catches a racing hosted service', () => {
+  const sequential = HOSTED_SCENARIOS.map((s) => s.id).filter((id) => !HOSTED_CONCURRENT.includes(id));
+  it.each([
+    ['the refresh checks its token, awaits, then spends it', refreshCheckedThenSpent()],
+    ['a bulk add writes back the conversation it read before an await', bulkFromStaleConversation()],
+  ] as const)('every other hosted scenario passes when %s', async (_name, variant) => {
+    const results = await runOnHostedVariant(variant, sequential);
     expect(unpassed(results)).toEqual([]);
   }, 300_000);
 });
