@@ -48,7 +48,7 @@ export const scenarios: Scenario[] = [
     title: 'a merge beside add_relationship calls at once keeps the relationships of both entities',
     asserts:
       `Adds a source and a target entity, a relationship from the source to a third entity, and ${MANY - 1} more entities; then sends at once (${how}) ` +
-      `merge_duplicate_entities(source into target) beside ${MANY - 1} add_relationship calls from those entities to the target. In every serial order the ` +
+      `merge_duplicate_entities(source into target) beside ${MANY - 1} add_relationship calls from the target to those entities (outgoing: silent related-incoming). In every serial order the ` +
       'target keeps each of those relationships and takes over the source\'s: get_related_entities(target) must list the third entity and all the others (SPEC-5.3.2, SPEC-5.2.2).',
     async run(ctx) {
       const { bridge, check } = ctx;
@@ -60,11 +60,11 @@ export const scenarios: Scenario[] = [
       for (const i of range(MANY - 1)) others.push(await bridge.add_entity({ name: `Concurrent Colleague ${i + 1}`, entity_type: 'PERSON' }));
       await batch(ctx, SOCKETS, (b) => [
         b.merge_duplicate_entities({ source_id: source.id, target_id: target.id }).then(() => undefined),
-        ...others.map((o) => b.add_relationship({ source_id: o.id, target_id: target.id, relationship_type: 'KNOWS' }).then(() => undefined)),
+        ...others.map((o) => b.add_relationship({ source_id: target.id, target_id: o.id, relationship_type: 'KNOWS' }).then(() => undefined)),
       ]);
       const { missing, listed } = await unrelated(bridge, target, [third, ...others]);
       check.by('SPEC-5.3.2', 'SPEC-5.2.2').that(missing.length === 0, 'get_related_entities(target) after a merge beside relationships added at once lists the relationships of both', () => ({
-        message: `get_related_entities(entity_id=${target.id}) after merge_duplicate_entities(${source.id} into ${target.id}) sent at once with ${MANY - 1} add_relationship calls to the target ${how}, all answered 200: ` +
+        message: `get_related_entities(entity_id=${target.id}) after merge_duplicate_entities(${source.id} into ${target.id}) sent at once with ${MANY - 1} add_relationship calls from the target ${how}, all answered 200: ` +
           `${missing.length} related entities missing (${missing.map((e) => show(e.name)).join(', ')}); the merged entity keeps the relationships of both, in every order the calls could have been taken`,
         expected: [third, ...others].map((e) => e.id), actual: listed,
       }));

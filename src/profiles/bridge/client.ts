@@ -195,6 +195,11 @@ export class BridgeClient {
     return new BridgeClient({ ...this.#options, connections: shape.connections, pipelining: shape.pipelining });
   }
 
+  /** How many connections this client has opened (one that the server closed and was opened again counts twice). */
+  get connectionsOpened(): number {
+    return this.#transport.connectionsOpened;
+  }
+
   /** How many calls this client has made (each one is one HTTP request). */
   get requestCount(): number {
     return this.#count;

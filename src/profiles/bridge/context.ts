@@ -43,6 +43,7 @@ export interface ScenarioContext {
    * `shape.pipelining` requests in flight (HTTP/1.1 pipelining). Each call is posted, judged and
    * recorded as a `bridge` call is; the evidence keeps them in the order they were made. The
    * sockets are closed when `body` ends. (A target replayed from a bundle answers them in order.)
+   * A batch on one connection that the server closed meanwhile rejects with ConnectionReopened.
    */
   concurrently<T>(shape: ConcurrencyShape, body: (bridge: BridgeApi) => Promise<T>): Promise<T>;
   /** Posts anything and returns the classified result unjudged (for protocol-shape scenarios). */
@@ -57,7 +58,21 @@ export interface ScenarioContext {
 /** What a Recorder needs of a client: the runner passes one that cancels and observes its calls. */
 type Caller = Pick<BridgeClient, 'call'>;
 /** Opens sockets of the given shape to the same target, their calls scoped as the Recorder's own. */
-type Fork = (shape: ConcurrencyShape) => { caller: Caller; close(): Promise<void> };
+type Fork = (shape: ConcurrencyShape) => { caller: Caller; close(): Promise<void>; connectionsOpened(): number };
+
+/**
+ * A batch pipelined on one connection needed another: the server closed the connection while
+ * requests were in flight behind an answer, and those were sent again on a new one. A server may
+ * close a connection after any answer (silent: connection-close), and requests pipelined behind the
+ * close may or may not have been processed, so what the batch stored cannot be judged.
+ */
+export class ConnectionReopened extends Error {
+  /** `result`: what the batch's body resolved to (its answers, some perhaps from requests sent twice). */
+  constructor(readonly opened: number, readonly result: unknown) {
+    super(`the server closed the connection the batch was pipelined on; ${opened} connections were opened`);
+    this.name = 'ConnectionReopened';
+  }
+}
 
 export class Recorder implements ScenarioContext {
   readonly exchanges: Exchange[] = [];
@@ -85,12 +100,15 @@ export class Recorder implements ScenarioContext {
     if (this.stopped) throw new SkipScenario('scenario stopped');
     // Without a way to open sockets (a replayed bundle), the calls share the scenario's own.
     const lane = this.fork?.(shape);
+    let result: T;
     try {
-      return await body(lane === undefined ? this.bridge : this.apiOf(lane.caller));
+      result = await body(lane === undefined ? this.bridge : this.apiOf(lane.caller));
     } finally {
       // Waits for the calls still in flight (a body that failed early leaves some), so their evidence is in.
       await lane?.close();
     }
+    if (lane !== undefined && shape.connections === 1 && lane.connectionsOpened() > 1) throw new ConnectionReopened(lane.connectionsOpened(), result);
+    return result;
   }
 
   /** After a timeout the body may still be running: it must not reach the server again. */

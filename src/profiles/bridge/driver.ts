@@ -34,7 +34,7 @@ export function bridgeDriver(client: BridgeTransport): RunDriver<Scenario, Recor
       const fork = client.fork?.bind(client);
       return new Recorder(scoped(client), fork === undefined ? undefined : (shape) => {
         const lane = fork(shape);
-        return { caller: scoped(lane), close: () => lane.close() };
+        return { caller: scoped(lane), close: () => lane.close(), connectionsOpened: () => lane.connectionsOpened };
       });
     },
     run: async (scenario, ctx) => {

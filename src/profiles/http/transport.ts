@@ -310,6 +310,7 @@ export class HttpTransport {
   readonly #name: string;
   readonly #connections: number;
   readonly #pipelined: boolean;
+  #connects = 0;
 
   constructor(options: TransportOptions) {
     const url = new URL(options.origin);
@@ -335,10 +336,16 @@ export class HttpTransport {
       options.connections === 1
         ? new TrackedClient(this.origin, socketOptions)
         : new Pool(this.origin, { ...socketOptions, connections: options.connections, factory: (origin, opts) => new TrackedClient(origin, opts) });
+    this.#pool.on('connect', () => void this.#connects++);
   }
 
   get closed(): boolean {
     return this.#closed;
+  }
+
+  /** How many connections this transport has opened so far (a connection the server closed and undici opened again counts twice). */
+  get connectionsOpened(): number {
+    return this.#connects;
   }
 
   /**
