@@ -6,11 +6,13 @@ import { writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomInt } from 'node:crypto';
 import { exploreConcurrently } from '../explore/concurrent.js';
-import { EXIT } from '../engine/errors.js';
+import { EXIT, TckError } from '../engine/errors.js';
 import { SIGNAL_EXIT, watchInterrupts } from './interrupt.js';
 
 /** Calls each client makes per history (--max-steps lowers it). */
 const CALLS_PER_CLIENT = 4;
+/** Most clients at once: each holds a connection, and the search grows with the calls in flight together. */
+const MAX_CLIENTS = 256;
 
 interface Flags {
   runs: number;
@@ -22,6 +24,7 @@ interface Flags {
 }
 
 export async function exploreConcurrentCommand(url: string, headers: Record<string, string>, concurrency: number, flags: Flags): Promise<number> {
+  if (concurrency > MAX_CLIENTS) throw new TckError(`--concurrency ${concurrency}: at most ${MAX_CLIENTS} clients at once (each holds a connection)`);
   const seed = flags.seed ?? randomInt(2 ** 31);
   const interrupts = watchInterrupts();
   try {

@@ -10,6 +10,7 @@ import { startBridgeServer } from '../../src/servers/bridge/index.js';
 import { startService } from '../hosted/helpers.js';
 import { withVariant, type VariantOptions } from '../harness/variants.js';
 import { FAULTS, VALID } from '../suites/variants/concurrency.js';
+import { tck, tempDir } from '../reporters/support.js';
 
 // A register of a list: add(x) appends, read() answers the list.
 type Call = { add: string } | { read: true };
@@ -88,4 +89,19 @@ describe('tck explore --concurrency 16', () => {
     const r = await withVariant(variant as VariantOptions, (url) => exploreConcurrently({ url, concurrency: 16, runs: 5, callsPerClient: 4, seed: 11, requestTimeoutMs: 5_000, shrinkRuns: 10 }));
     expect(r.finding?.why).toBeDefined();
   }, 120_000);
+});
+
+describe('tck explore --concurrency on the command line', () => {
+  it('explores the embedded reference server: every history explained, exit 0', async () => {
+    const out = tempDir();
+    const r = await tck(['explore', '--concurrency', '8', '--runs', '3', '--seed', '5', '--out', out]);
+    expect(r.stdout).toMatch(/8 clients at once, 4 calls each; seed 5\n3 histories judged .*\nevery history had a serial order consistent with real time that explains every answer\n/);
+    expect(r.code).toBe(0);
+  }, 60_000);
+
+  it('refuses more clients than it bounds, in one line (exit 2)', async () => {
+    const r = await tck(['explore', '--concurrency', '100000']);
+    expect(r.stderr).toBe('tck: --concurrency 100000: at most 256 clients at once (each holds a connection)\n');
+    expect(r.code).toBe(2);
+  }, 60_000);
 });
