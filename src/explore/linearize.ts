@@ -32,7 +32,11 @@ export type Verdict =
  * to place was answered before it was sent. Configurations (ops placed, model state) already seen
  * are not searched again.
  */
-export function linearize<S, C, A>(ops: readonly Op<C, A>[], model: SequentialModel<S, C, A>, budget = 200_000): Verdict {
+export function linearize<S, C, A>(given: readonly Op<C, A>[], model: SequentialModel<S, C, A>, budget = 200_000): Verdict {
+  // Candidates are tried in the order they were sent: the order a correct server most often took them in.
+  const byTime = given.map((op, index) => ({ op, index })).sort((a, b) => a.op.invokedMs - b.op.invokedMs);
+  const ops = byTime.map((x) => x.op);
+  const original = (i: number) => (i < 0 ? i : byTime[i]!.index);
   const n = ops.length;
   const placed = new Uint8Array(n);
   const order: number[] = [];
@@ -68,6 +72,6 @@ export function linearize<S, C, A>(ops: readonly Op<C, A>[], model: SequentialMo
 
   const found = search(model.init());
   if (found === 'budget') return { kind: 'unknown', steps };
-  if (found) return { kind: 'linearizable', order: [...order], steps };
-  return { kind: 'not-linearizable', why: deepest.why, at: deepest.at, steps };
+  if (found) return { kind: 'linearizable', order: order.map(original), steps };
+  return { kind: 'not-linearizable', why: deepest.why, at: original(deepest.at), steps };
 }
