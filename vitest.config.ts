@@ -20,6 +20,7 @@ const DEEP = [
   'test/suites/valid-variants-reach.test.ts',
   'test/independent/gate.test.ts',
   'test/independent/first-contact.test.ts',
+  'test/suites/concurrency-sequential.test.ts',
 ];
 
 export default defineConfig({

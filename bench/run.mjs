@@ -13,6 +13,8 @@
 //      messages that clear_all_data leaves in place
 //   6. `tck explore`: operations per second against `tck serve`, and its requests replayed by the
 //      bare loop (explore / replay, the figure issue 26 holds to 2)
+//   7. `tck explore --concurrency 16`: histories per second and model steps per history, and the
+//      linearizability search's worst case for growing numbers of concurrent writes (bench/concurrency.mjs)
 //
 // Times are medians over repetitions; run and replay alternate within one process, so each ratio
 // compares figures taken side by side. `--quick` cuts the repetitions (for a smoke test).
@@ -205,6 +207,16 @@ const exploreRun = await new Promise((resolve, reject) => {
   child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop())) : reject(new Error(`bench/explore.mjs exited with ${code}`))));
 });
 
+// 7: tck explore --concurrency ------------------------------------------------------------------
+log('7 tck explore --concurrency 16 against the reference store, and the linearizability search on its worst case');
+const concurrencyRun = await new Promise((resolve, reject) => {
+  const child = spawn(process.execPath, ['bench/concurrency.mjs', JSON.stringify({ histories: reps(40, 10), seed: 7 })], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (chunk) => (out += chunk));
+  child.on('error', reject);
+  child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop())) : reject(new Error(`bench/concurrency.mjs exited with ${code}`))));
+});
+
 // Results ---------------------------------------------------------------------------------------
 const pkg = (name) => JSON.parse(readFileSync(`node_modules/${name}/package.json`, 'utf8')).version;
 const git = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' });
@@ -244,6 +256,7 @@ const results = {
   coldGoldRun: { ...coldGold, warmRunMs: remote.runMs, coldOverWarm: round(coldGold.medianMs / remote.runMs, 2) },
   scaling,
   explore: { ...exploreRun, ratio: round(exploreRun.ratio, 3), runMs: exploreRun.runMs.map((x) => round(x)), replayMs: exploreRun.replayMs.map((x) => round(x)) },
+  concurrency: concurrencyRun,
 };
 writeFileSync('bench/results.json', `${JSON.stringify(results, null, 2)}\n`);
 
@@ -287,6 +300,14 @@ out.push(
     [['reference server, own process', exploreRun.operations, exploreRun.requests, exploreRun.opsPerSecond, exploreRun.replayRequestsPerSecond, round(exploreRun.ratio, 2).toFixed(2), exploreRun.tckServeOpsPerSecond]],
   ),
   'explore/replay: median over repetitions of each exploration against the bare replay of its requests next to it.',
+  '',
+);
+out.push(
+  table(
+    ['tck explore --concurrency 16 (4 calls each, seed 7)', 'histories', 'histories/s', 'model steps / history', 'undecided'],
+    [['reference store, in process', concurrencyRun.explorer.histories, round(concurrencyRun.explorer.historiesPerSecond), Math.round(concurrencyRun.explorer.stepsPerHistory), concurrencyRun.explorer.undecided]],
+  ),
+  `linearizability search, worst case (k appends at once, then a read in the order tried last): ${concurrencyRun.worst.map((w) => `k=${w.concurrentWrites} ${w.steps} steps ${ms(w.ms)}${w.verdict === 'unknown' ? ' (bound reached)' : ''}`).join(', ')}`,
   '',
 );
 out.push('targets:');

@@ -27,6 +27,7 @@ interface ExploreFlags extends TargetFlags {
   timeBudget: number;
   out: string;
   reporter: readonly ReporterName[];
+  concurrency?: number;
 }
 
 export async function exploreCommand(flags: ExploreFlags): Promise<number> {
@@ -40,6 +41,13 @@ export async function exploreCommand(flags: ExploreFlags): Promise<number> {
   const embedded = flags.url === undefined ? await (await import('../servers/bridge/index.js')).startReferenceServer({ port: 0 }) : undefined;
   const url = flags.url ?? embedded!.url;
   if (flags.reporter.includes('console')) process.stdout.write(`exploring ${targetWords(url, flags.urlFrom, embedded !== undefined)}\n`);
+  if (flags.concurrency !== undefined) {
+    try {
+      return await (await import('./explore-concurrent.js')).exploreConcurrentCommand(url, headers, flags.concurrency, flags);
+    } finally {
+      await embedded?.close();
+    }
+  }
   const interrupts = watchInterrupts();
   const startedAt = new Date();
   try {

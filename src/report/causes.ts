@@ -146,7 +146,8 @@ function diagnose(s: AnyReportScenario): Diagnosis {
   const m = method ?? '';
   const head = `${m}${rest}`;
   // The issue lines of a data-model violation belong to its shape; an exchange listing does not.
-  const details = lines.slice(1, 6).filter((l) => /^\s+\S/.test(l));
+  // Nor do the trailers of a long list ("… and 3 more", "(the other 4 elements were not judged …)"): one defect, whatever the list's length.
+  const details = lines.slice(1, 6).filter((l) => /^\s+\S/.test(l) && !/^\s+(… and \d+ more|\(the other \d+ elements?)/.test(l));
   const example = clipLine(rest.endsWith(':') && details[0] ? `${head} ${details[0].trim()}${details.length > 1 ? ` (+${details.length - 1} more)` : ''}` : head);
   const fault = (key: string): Diagnosis => ({ method, key: `${s.outcome}\nfault\n${key}`, example, phrases: [] });
   let f: RegExpExecArray | null;

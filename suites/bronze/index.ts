@@ -11,6 +11,7 @@ import { scenarios as ordering } from './ordering.js';
 import { scenarios as idempotency } from './idempotency.js';
 import { scenarios as protocolShape } from './protocol-shape.js';
 import { scenarios as historyFidelity } from './history-fidelity.js';
+import { scenarios as concurrency } from './concurrency.js';
 
 export const bronze: Scenario[] = [
   ...dataModel,
@@ -24,4 +25,5 @@ export const bronze: Scenario[] = [
   ...idempotency,
   ...protocolShape,
   ...historyFidelity,
+  ...concurrency,
 ];

@@ -6,6 +6,7 @@ import { scenarios as merge } from './merge.js';
 import { scenarios as similarTraces } from './similar-traces.js';
 import { scenarios as multiAgent } from './multi-agent.js';
 import { scenarios as fidelity } from './fidelity.js';
+import { scenarios as concurrency } from './concurrency.js';
 
 export const gold: Scenario[] = [
   ...crossMemory,
@@ -14,4 +15,5 @@ export const gold: Scenario[] = [
   ...similarTraces,
   ...multiAgent,
   ...fidelity,
+  ...concurrency,
 ];

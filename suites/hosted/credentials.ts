@@ -12,6 +12,11 @@ import { exchangeTokens, forgedAccessToken, listKeys, madeUpCredentials, newKey,
 import { allEndpointRequests, send, type EndpointRequest } from '../support/hosted-endpoints.js';
 import { parseChallenges } from '../support/challenges.js';
 
+/**
+ * How many requests present one refresh token at once (SCN-H-059): as many as the hosted client keeps
+ * connections (4), so none waits behind another on a socket the server may have closed meanwhile.
+ */
+const CONCURRENT_REFRESHES = 4;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
@@ -659,6 +664,29 @@ export const scenarios: HostedScenario[] = [
         }));
       }
       if (!judged) ctx.note('neither the creation answer nor the list shows createdAt and expiresAt: the 90-day lifetime is not observable here');
+    },
+  }),
+
+  defineHostedScenario({
+    id: 'SCN-H-059',
+    group: 'credentials',
+    clauses: ['HOSTED-AUTH-6'],
+    title: 'One refresh token presented by several requests at once is served at most once',
+    asserts:
+      `Exchanges (skipped without an identity-provider token), then sends ${CONCURRENT_REFRESHES} POST /auth/refresh requests with the same refresh token at once, over the client's connections. ` +
+      'A rotation spends the token it is given: whatever order the service takes them in, every presentation after the first is of a spent token, so at most one answers 2xx with new tokens.',
+    async run(ctx) {
+      const first = await exchangeTokens(ctx, 'HOSTED-PAYLOAD-token_exchange');
+      // The client's connections opened first (reads of the key set, at once), so the refreshes leave together.
+      await Promise.all(Array.from({ length: CONCURRENT_REFRESHES }, () => ctx.fetch(DISCOVERY.jwks)));
+      const answers = await Promise.all(Array.from({ length: CONCURRENT_REFRESHES }, () => refresh(ctx, first.refreshToken)));
+      const served = answers.filter(is2xx);
+      // silent: whether the one served comes first, and how the others are refused (4xx of any kind); a service may also refuse all.
+      check.by('HOSTED-AUTH-6').that(served.length <= 1, `${CONCURRENT_REFRESHES} refreshes of one refresh token at once: at most one is served`, () => ({
+        message: `HOSTED-AUTH-6: rotation: ${CONCURRENT_REFRESHES} requests presented one refresh token at once (POST /v1/auth/refresh) and ${served.length} were served with new tokens (${answers.map((a) => a.status).join(', ')}); ` +
+          'a rotation spends the refresh token, so every presentation after the first is of a spent token',
+        expected: 'at most one 2xx', actual: answers.map((a) => a.status),
+      }));
     },
   }),
 ];

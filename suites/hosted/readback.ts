@@ -8,6 +8,7 @@
 // every reading; lists are read with the clients' `limit` (100) and judged by id, in any order.
 import type { Answer } from '../../src/profiles/hosted/context.js';
 import { defineHostedScenario, type HostedScenario } from '../../src/profiles/hosted/scenario.js';
+import { DISCOVERY } from '../../src/protocols/hosted/document.js';
 import { check } from '../../src/engine/assert.js';
 import { check2xx, checkObject, holds, is2xx, isObject, listItems, said, type Json } from '../support/http-answers.js';
 import { entityBody, newConversation, newEntity, uid } from '../support/hosted-data.js';
@@ -273,6 +274,44 @@ export const scenarios: HostedScenario[] = [
         }));
       }
       if (directed.length === 0) ctx.note('the SAME_AS edge does not name its ends (source/target, from/to, …): its direction was not judged');
+    },
+  }),
+
+  defineHostedScenario({
+    id: 'SCN-H-063',
+    group: 'resources',
+    clauses: ['HOSTED-ENDPOINT-bulk_add_messages', 'HOSTED-ENDPOINT-add_message', READBACK],
+    title: 'A bulk add beside single adds at once: every message is read back, once',
+    asserts:
+      'Adds one message to a new conversation, then sends at once, over the client\'s four connections, two bulk adds of 10 messages and 2 single adds to it. ' +
+      'Each answers 2xx; GET /conversations/{id}/messages?limit=100 holds each of the 23 messages (role and content) exactly once, whatever order the service took the requests in.',
+    async run(ctx) {
+      const conv = await newConversation(ctx, 'HOSTED-ENDPOINT-create_conversation');
+      const base = uid('at-once');
+      const path = `/conversations/${seg(conv.id)}/messages`;
+      const first = { role: 'user', content: `${base}: before` };
+      check2xx(await ctx.call('POST', path, { body: first }), 'HOSTED-ENDPOINT-add_message');
+      const bulks = [0, 1].map((b) => Array.from({ length: 10 }, (_, i) => ({ role: i % 2 === 0 ? 'user' : 'assistant', content: `${base}: bulk ${b} entry ${i}` })));
+      // As many requests as the hosted client keeps connections (4): none waits behind another on a socket the server may have closed meanwhile.
+      const singles = Array.from({ length: 2 }, (_, i) => ({ role: 'user', content: `${base}: single ${i}` }));
+      // The client's connections opened first (reads of the key set, at once), so the adds leave together.
+      await Promise.all([...bulks, ...singles].map(() => ctx.fetch(DISCOVERY.jwks)));
+      const answers = await Promise.all([
+        ...bulks.map((messages) => ctx.call('POST', `${path}/bulk`, { body: { messages } }).then((a) => [a, 'HOSTED-ENDPOINT-bulk_add_messages'] as const)),
+        ...singles.map((m) => ctx.call('POST', path, { body: m }).then((a) => [a, 'HOSTED-ENDPOINT-add_message'] as const)),
+      ]);
+      for (const [answer, rule] of answers) check2xx(answer, rule);
+      // silent: the page size of get_conversation; the clients' limit asks for more than were written.
+      const read = check2xx(await ctx.call('GET', `${path}?limit=100`), READBACK);
+      const seen = messagesIn(read.json);
+      for (const m of [first, ...bulks.flat(), ...singles]) {
+        const n = seen.filter((x) => x.content === m.content && x.role === m.role).length;
+        check.by(READBACK).that(n === 1, 'get_conversation after bulk and single adds at once reads back each message written (role and content) exactly once', () => ({
+          message: `get_conversation (${read.request}) after two bulk adds and 2 single adds sent at once, all answered 2xx: the message {role: "${m.role}", content: ${JSON.stringify(m.content)}} is read back ${n} times, expected once (${seen.length} messages read)`,
+          expected: m,
+          actual: n,
+        }));
+      }
     },
   }),
 ];

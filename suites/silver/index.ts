@@ -7,6 +7,7 @@ import { scenarios as related } from './related.js';
 import { scenarios as reasoningTraces } from './reasoning-traces.js';
 import { scenarios as toolCalls } from './tool-calls.js';
 import { scenarios as fidelity } from './fidelity.js';
+import { scenarios as concurrency } from './concurrency.js';
 
 export const silver: Scenario[] = [
   ...entities,
@@ -16,4 +17,5 @@ export const silver: Scenario[] = [
   ...reasoningTraces,
   ...toolCalls,
   ...fidelity,
+  ...concurrency,
 ];

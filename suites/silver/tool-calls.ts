@@ -85,7 +85,7 @@ function statusScenario(id: string, clause: string, status: ToolCallStatus, erro
   });
 }
 
-type ExpectedStats = { name: string; total_calls: number; successful_calls: number; failed_calls: number; success_rate: number; avg_duration_ms?: number };
+export type ExpectedStats = { name: string; total_calls: number; successful_calls: number; failed_calls: number; success_rate: number; avg_duration_ms?: number };
 
 /**
  * `got` is `exact` to 4 significant digits. silent (derived-precision): neither document fixes the
@@ -99,7 +99,7 @@ const closeTo = withinDerivedPrecision;
  * `got` has exactly the expected counts (SPEC-4.7.1: accurate aggregated statistics), success_rate
  * (SPEC-4.7.4) and avg_duration_ms (SPEC-4.7.1) correct to 4 significant digits (closeTo).
  */
-function checkStats(check: Check, entry: ToolStats | undefined, expected: ExpectedStats, call: string): void {
+export function checkStats(check: Check, entry: ToolStats | undefined, expected: ExpectedStats, call: string): void {
   const got = check.by('SPEC-4.7.1').present(entry, `${call}: the entry of ${expected.name}`);
   const { success_rate, avg_duration_ms, ...counts } = expected;
   check.by('SPEC-4.7.1').equal(

@@ -17,7 +17,9 @@ const BRONZE_A_GROUPS = new Set(['data-model', 'add_message', 'get_conversation'
 const idsOf = (list: readonly { id: string }[]) => list.map((s) => s.id);
 /** The fidelity scenarios of each tier (history, truncation, case-folding …): proven together in fidelity.test.ts. */
 const FIDELITY = new Set(idsOf([...bronzeFidelity, ...silverFidelity, ...goldFidelity]));
-const tiered = ALL_SCENARIOS.filter((s) => !FIDELITY.has(s.id));
+/** The concurrency scenarios of each tier (calls sent at once): proven together in concurrency.test.ts, by racing servers. */
+const CONCURRENT = new Set(idsOf(ALL_SCENARIOS.filter((s) => s.group === 'concurrency')));
+const tiered = ALL_SCENARIOS.filter((s) => !FIDELITY.has(s.id) && !CONCURRENT.has(s.id));
 
 /** The scenario ids of each power proof, by tier (Bronze in two parts) and profile. */
 export const POWER_PARTS = {
@@ -26,6 +28,7 @@ export const POWER_PARTS = {
   silver: idsOf(tiered.filter((s) => s.tier === 'silver')),
   gold: idsOf(tiered.filter((s) => s.tier === 'gold')),
   fidelity: [...FIDELITY],
+  concurrency: [...CONCURRENT],
   platinum: idsOf(tiered.filter((s) => s.tier === 'platinum')),
   hosted: idsOf(HOSTED_SCENARIOS),
 } as const satisfies Record<string, readonly string[]>;

@@ -4,6 +4,7 @@
 // exactly one rule. runOnHostedVariant runs hosted scenarios against one, as a vendor's service.
 
 import { isRefusal } from '../../src/servers/hosted/credentials.js';
+import { Race, type OpenState } from '../harness/races.js';
 import {
   DevIdentityProvider, ROUTES, SCOPES, startHostedServer, type HostedRequest, type Reply, type Route, type RouteContext, type RunningHostedServer,
 } from '../../src/servers/hosted/index.js';
@@ -224,3 +225,81 @@ export function onlyLatestToken(): HostedVariant {
   };
 }
 
+
+/**
+ * The refresh checks its token, awaits, and only then marks it spent: every presentation of one
+ * refresh token that arrives while the first is between its check and its spend is served too, each
+ * with a fresh pair (the requests at the service meet first: races.ts). A presentation after the
+ * first was answered is refused, as the service refuses it: only concurrent refreshes tell.
+ */
+export function refreshCheckedThenSpent(): HostedVariant {
+  const race = new Race();
+  const open = new Map<string, { tail: Promise<Reply> }>();
+  const rotated = (reply: Reply): string | undefined => {
+    const next = (reply.body as { refresh_token?: unknown } | undefined)?.refresh_token;
+    return reply.status === 200 && typeof next === 'string' ? next : undefined;
+  };
+  return {
+    intercept: () => async (request, next) => {
+      race.enter();
+      try {
+        return await next(request);
+      } finally {
+        race.leave();
+      }
+    },
+    ...replaceHandler('refresh_access_token', async (ctx, original) => {
+      const given = String(ctx.body.refreshToken ?? ctx.body.refresh_token);
+      await race.meet();
+      const window = open.get(given);
+      if (window !== undefined) {
+        // Checked while the token was not yet spent: served from the pair the one before it got.
+        const mine = window.tail.then((before) => {
+          const token = rotated(before);
+          return token === undefined ? before : original({ ...ctx, body: { refreshToken: token } });
+        });
+        window.tail = mine;
+        return mine;
+      }
+      const first = { tail: Promise.resolve(original(ctx)) };
+      open.set(given, first);
+      try {
+        return await first.tail;
+      } finally {
+        // The window closes once every presentation that arrived in it has its answer.
+        void first.tail.then(() => setImmediate(() => open.delete(given)));
+      }
+    }),
+  };
+}
+
+/**
+ * bulk_add_messages reads the conversation's messages, awaits, and writes back what it read plus
+ * its own: the messages added meanwhile (by add_message or another bulk add) are lost. Sequentially
+ * nothing is lost (the requests at the service meet first: races.ts).
+ */
+export function bulkFromStaleConversation(): HostedVariant {
+  const race = new Race();
+  return {
+    intercept: () => async (request, next) => {
+      race.enter();
+      try {
+        return await next(request);
+      } finally {
+        race.leave();
+      }
+    },
+    ...replaceHandler('bulk_add_messages', async (ctx, original) => {
+      const state = (ctx.store as unknown as OpenState).sessions;
+      const id = ctx.params['id']!;
+      const before = [...(state.get(id)?.messages ?? [])];
+      await race.meet();
+      const reply = await original(ctx);
+      const session = state.get(id);
+      if (reply.status >= 300 || session === undefined) return reply;
+      const mine = session.messages.slice(session.messages.length - (Array.isArray(ctx.body.messages) ? ctx.body.messages.length : 0));
+      session.messages = [...before, ...mine];
+      return reply;
+    }),
+  };
+}

@@ -7,7 +7,7 @@
 import type { Reply } from '../../src/servers/hosted/index.js';
 import type { FaultRow, ValidRow } from '../harness/power.js';
 import {
-  anyKeyOfTheRightForm, at, combine, discoveryEdited, endpointWithoutAuth, json, jwksEdited, jwksWithoutTheSigningKey, mapAnswer, mapReplies, onlyLatestToken, pathOf, plaintextInList, refreshReusable, replaceHandler,
+  anyKeyOfTheRightForm, at, combine, discoveryEdited, endpointWithoutAuth, json, jwksEdited, jwksWithoutTheSigningKey, mapAnswer, mapReplies, onlyLatestToken, pathOf, plaintextInList, bulkFromStaleConversation, refreshCheckedThenSpent, refreshReusable, replaceHandler,
   revealAcrossWorkspaces, revocationDelayed, snakeCase, tokensRefusedByGraph, withExtraFields, withoutRoute, type HostedVariant,
 } from './profile-harness.js';
 import {
@@ -49,6 +49,8 @@ export const FAULTS: FaultRow<HostedVariant>[] = [
   ['SCN-H-027', 'the JWKS lacks the signing key', await jwksWithoutTheSigningKey(), /^HOSTED-AUTH-5: the access token does not verify against the signing keys published at \/\.well-known\/jwks\.json/],
   ['SCN-H-027', 'the exchange answers without expires_in', mapAnswer('token_exchange', ({ expires_in: _e, ...rest }) => rest), /^HOSTED-AUTH-5: token exchange: expected a positive number expires_in/],
   ['SCN-H-028', 'a spent refresh token keeps working', refreshReusable(), /^HOSTED-AUTH-6: rotation: the spent refresh token was accepted again/],
+  ['SCN-H-059', 'the refresh checks its token, awaits, then spends it: presentations at once are all served', refreshCheckedThenSpent(), /^HOSTED-AUTH-6: rotation: 4 requests presented one refresh token at once .* and [2-4] were served/],
+  ['SCN-H-063', 'a bulk add writes back the conversation it read before an await', bulkFromStaleConversation(), /^get_conversation \(GET \/v1\/conversations\/.*\/messages\) after two bulk adds and 2 single adds sent at once, all answered 2xx: the message .* is read back 0 times/],
   ['SCN-H-029', 'only the access token issued last is accepted', onlyLatestToken(), /^HOSTED-AUTH-7: an access token supplied per request .* was refused/],
   ['SCN-H-030', 'keys are reported to expire after 30 days', mapAnswer('create_api_key', (b) => ({ ...b, expiresAt: new Date(Date.parse(b.createdAt) + 30 * DAY_MS).toISOString() })), /^HOSTED-LIMIT-key-lifetime: create_api_key: a key expires 90 days after issue/],
   // Issue 27: writes read back …

@@ -58,7 +58,7 @@ describe('one defect, one cause', () => {
     const causes = causesOf(report.scenarios);
     expect(failing(report).length).toBeGreaterThanOrEqual(3);
     expect(rootCount(causes)).toBe(1);
-    expect(causeLine(causes[0]!)).toMatch(/^add_relationship: .*source and target swapped: .* — 2 scenarios$/);
+    expect(causeLine(causes[0]!)).toMatch(/^add_relationship: .*source and target swapped: .* — 3 scenarios$/);
     const followOns = causes.filter((c) => c.sameAs !== undefined);
     expect(followOns.length).toBeGreaterThan(0);
     expect(causeLine(followOns[0]!)).toMatch(/^same cause as the add_relationship failure \(source and target swapped\), seen in a later call: get_entity_graph: /);

@@ -24,7 +24,8 @@ export const hostile: Wrap = compose(
   mapResponse('add_entity', (e) => ({ ...e, name: XSS.name })),
   (next) => (m, body) => (m === 'search_messages' ? { status: 400, body: { error: XSS.error } } : next(m, body)),
 );
-export const HOSTILE_GREP = 'add_message|search_messages|add_entity';
+// (Not the concurrency scenarios: their batches of 16 add no hostile text of their own, only more causes, which would push the annotations these reports test past their cap.)
+export const HOSTILE_GREP = '^(?!.* concurrency$).*(add_message|search_messages|add_entity)';
 
 /** delete_message answers {"deleted": true} and deletes nothing. */
 export const keepsDeleted: Wrap = (next) => (m, body) => (m === 'delete_message' ? { status: 200, body: { deleted: true } } : next(m, body));

@@ -11,6 +11,7 @@ import { FAULTS as bronzeB } from './variants/bronze-b.js';
 import { FAULTS as silver } from './variants/silver.js';
 import { FAULTS as gold } from './variants/gold.js';
 import { FAULTS as fidelity } from './variants/fidelity.js';
+import { FAULTS as concurrency } from './variants/concurrency.js';
 import { FAULTS as platinum } from './variants/platinum.js';
 import { FAULTS as hosted } from '../hosted/profile-variants.js';
 
@@ -21,6 +22,7 @@ const FAULTY: Record<PowerPart, string[]> = {
   silver: silver.map((row) => row[0]),
   gold: gold.map((row) => row[0]),
   fidelity: fidelity.map((row) => row[0]),
+  concurrency: concurrency.map((row) => row[0]),
   platinum: platinum.map((row) => row[0]),
   hosted: hosted.map((row) => row[0]),
 };

@@ -43,6 +43,14 @@ interface BridgeClientOptions {
    * its response ends; a bound of 1 keeps them on one.)
    */
   connections?: number;
+  /** Requests in flight on each connection (HTTP/1.1 pipelining). Default 1: one at a time. */
+  pipelining?: number;
+}
+
+/** How a batch of concurrent calls reaches the target: over `connections` sockets, each with `pipelining` requests in flight. */
+export interface ConcurrencyShape {
+  connections: number;
+  pipelining: number;
 }
 
 export interface CallOptions {
@@ -142,8 +150,10 @@ export class BridgeClient {
   /** Methods that have answered with a success in this client's run: they exist, so a 404 from them is no "not implemented". */
   readonly #answered = new Set<string>();
   #count = 0;
+  readonly #options: BridgeClientOptions;
 
   constructor(options: BridgeClientOptions) {
+    this.#options = options;
     this.#target = parseTarget(options.url);
     this.url = this.#target.origin + this.#target.basePath;
     this.timeoutMs = positive('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS);
@@ -169,10 +179,25 @@ export class BridgeClient {
       timeoutMs: this.timeoutMs,
       maxBodyBytes: this.maxBodyBytes,
       connections: positive('connections', options.connections, 1),
+      pipelining: positive('pipelining', options.pipelining, 1),
       name: 'the bridge client',
       ...(options.evidenceBytes !== undefined ? { evidenceBytes: options.evidenceBytes } : {}),
     });
     for (const name of Object.keys(METHODS)) this.#routes.set(name, this.#makeRoute(name));
+  }
+
+  /**
+   * A client like this one (target, headers, timeouts, evidence, hook) whose requests go out over
+   * `shape.connections` sockets with `shape.pipelining` in flight on each: the concurrency
+   * scenarios' batches. The caller closes it.
+   */
+  fork(shape: ConcurrencyShape): BridgeClient {
+    return new BridgeClient({ ...this.#options, connections: shape.connections, pipelining: shape.pipelining });
+  }
+
+  /** How many connections this client has opened (one that the server closed and was opened again counts twice). */
+  get connectionsOpened(): number {
+    return this.#transport.connectionsOpened;
   }
 
   /** How many calls this client has made (each one is one HTTP request). */

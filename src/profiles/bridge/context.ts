@@ -1,6 +1,7 @@
 // The scenario context: typed bridge calls that post, classify, validate and record, so that a
 // scenario body holds only the behaviour it checks.
 import type { BridgeClient, CallResult, Exchange } from './index.js';
+import type { ConcurrencyShape } from './client.js';
 import { ABSENT_METHOD, answersLikeAbsent, describeReading, existingMethodReason, readAnswer, snippet, statusLine } from './classify.js';
 import { METHODS, type MethodName, type ParamsOf, type ResultOf } from '../../protocols/bridge/methods.js';
 import { validate } from '../../protocols/bridge/validate.js';
@@ -37,6 +38,14 @@ export interface ScenarioContext {
    * answer (asked here, probe-style, and kept as evidence). A 501 says so itself.
    */
   faultOf(method: MethodName, outcome: Violation, exchange: Exchange, call?: string): Promise<ProtocolFault>;
+  /**
+   * Runs `body` with calls that go out at once: over `shape.connections` sockets, each carrying
+   * `shape.pipelining` requests in flight (HTTP/1.1 pipelining). Each call is posted, judged and
+   * recorded as a `bridge` call is; the evidence keeps them in the order they were made. The
+   * sockets are closed when `body` ends. (A target replayed from a bundle answers them in order.)
+   * A batch on one connection that the server closed meanwhile rejects with ConnectionReopened.
+   */
+  concurrently<T>(shape: ConcurrencyShape, body: (bridge: BridgeApi) => Promise<T>): Promise<T>;
   /** Posts anything and returns the classified result unjudged (for protocol-shape scenarios). */
   raw(method: string, params?: Record<string, unknown>, opts?: { rawBody?: string }): Promise<CallResult>;
   /** Marks the scenario skipped with a reason. */
@@ -48,6 +57,22 @@ export interface ScenarioContext {
 
 /** What a Recorder needs of a client: the runner passes one that cancels and observes its calls. */
 type Caller = Pick<BridgeClient, 'call'>;
+/** Opens sockets of the given shape to the same target, their calls scoped as the Recorder's own. */
+type Fork = (shape: ConcurrencyShape) => { caller: Caller; close(): Promise<void>; connectionsOpened(): number };
+
+/**
+ * A batch pipelined on one connection needed another: the server closed the connection while
+ * requests were in flight behind an answer, and those were sent again on a new one. A server may
+ * close a connection after any answer (silent: connection-close), and requests pipelined behind the
+ * close may or may not have been processed, so what the batch stored cannot be judged.
+ */
+export class ConnectionReopened extends Error {
+  /** `result`: what the batch's body resolved to (its answers, some perhaps from requests sent twice). */
+  constructor(readonly opened: number, readonly result: unknown) {
+    super(`the server closed the connection the batch was pipelined on; ${opened} connections were opened`);
+    this.name = 'ConnectionReopened';
+  }
+}
 
 export class Recorder implements ScenarioContext {
   readonly exchanges: Exchange[] = [];
@@ -56,13 +81,34 @@ export class Recorder implements ScenarioContext {
   readonly check = check;
   readonly bridge: BridgeApi;
   private stopped = false;
+  /** The last exchange pushed: each call's exchange is pushed after the one of the call made before it. */
+  private pushed: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly client: Caller) {
+  constructor(private readonly client: Caller, private readonly fork?: Fork) {
+    this.bridge = this.apiOf(client);
+  }
+
+  private apiOf(caller: Caller): BridgeApi {
     const api = {} as Record<MethodName, (params?: Record<string, unknown>) => Promise<unknown>>;
     for (const name of Object.keys(METHODS) as MethodName[]) {
-      api[name] = (params) => this.invoke(name, params ?? {});
+      api[name] = (params) => this.invoke(name, params ?? {}, caller);
     }
-    this.bridge = api as unknown as BridgeApi;
+    return api as unknown as BridgeApi;
+  }
+
+  async concurrently<T>(shape: ConcurrencyShape, body: (bridge: BridgeApi) => Promise<T>): Promise<T> {
+    if (this.stopped) throw new SkipScenario('scenario stopped');
+    // Without a way to open sockets (a replayed bundle), the calls share the scenario's own.
+    const lane = this.fork?.(shape);
+    let result: T;
+    try {
+      result = await body(lane === undefined ? this.bridge : this.apiOf(lane.caller));
+    } finally {
+      // Waits for the calls still in flight (a body that failed early leaves some), so their evidence is in.
+      await lane?.close();
+    }
+    if (lane !== undefined && shape.connections === 1 && lane.connectionsOpened() > 1) throw new ConnectionReopened(lane.connectionsOpened(), result);
+    return result;
   }
 
   /** After a timeout the body may still be running: it must not reach the server again. */
@@ -71,10 +117,22 @@ export class Recorder implements ScenarioContext {
   }
 
   async raw(method: string, params: Record<string, unknown> = {}, opts?: { rawBody?: string }): Promise<CallResult> {
-    if (this.stopped) throw new SkipScenario('scenario stopped');
-    const result = await this.client.call(method, params, opts);
-    this.exchanges.push(result.exchange);
-    return result;
+    return (await this.send(this.client, method, params, opts)).result;
+  }
+
+  /**
+   * Calls `method` through `caller`; resolves to the result and the index of its exchange. Calls
+   * made at once keep the order they were made in (each exchange waits for the one before).
+   */
+  private send(caller: Caller, method: string, params: Record<string, unknown>, opts?: { rawBody?: string }): Promise<{ result: CallResult; index: number }> {
+    if (this.stopped) return Promise.reject(new SkipScenario('scenario stopped'));
+    const call = caller.call(method, params, opts);
+    const turn = this.pushed.then(() => call).then((result) => {
+      this.exchanges.push(result.exchange);
+      return { result, index: this.exchanges.length - 1 };
+    });
+    this.pushed = turn.catch(() => undefined);
+    return turn;
   }
 
   note(text: string): void {
@@ -91,8 +149,8 @@ export class Recorder implements ScenarioContext {
   expectError(method: MethodName, params: Record<string, unknown>, why: string, how?: { cites: string[] }): Promise<string>;
   expectError(method: MethodName, params: Record<string, unknown>, why: string, how: { advise: string }): Promise<string | null>;
   async expectError(method: MethodName, params: Record<string, unknown>, why: string, how?: { cites: string[] } | { advise: string }): Promise<string | null> {
-    const { outcome, exchange } = await this.raw(method, params);
-    const judge = judgeOf(this.exchanges.length - 1, [400, 500]);
+    const { result: { outcome, exchange }, index } = await this.send(this.client, method, params);
+    const judge = judgeOf(index, [400, 500]);
     const expectation = `${method} ${why}: expected 400 or 500 with {"error": string}`;
     // The one reading the suites and explore share (readAnswer): a 200 null is an answer that
     // accepted the call, told as such, not a data-model violation.
@@ -127,10 +185,10 @@ export class Recorder implements ScenarioContext {
     return new ProtocolFault(call, existingMethodReason(outcome.reason, method, `a method that does not exist (${ABSENT_METHOD}) answers ${said}`, METHODS[method].kind === 'object-or-null'));
   }
 
-  private async invoke(method: MethodName, params: Record<string, unknown>): Promise<unknown> {
-    const { outcome, exchange } = await this.raw(method, params);
+  private async invoke(method: MethodName, params: Record<string, unknown>, caller: Caller): Promise<unknown> {
+    const { result: { outcome, exchange }, index } = await this.send(caller, method, params);
     const spec = METHODS[method];
-    const judge = judgeOf(this.exchanges.length - 1, [spec.kind === 'void' ? 204 : 200]);
+    const judge = judgeOf(index, [spec.kind === 'void' ? 204 : 200]);
     // The checks every call makes: the answer's status and kind, then its data model.
     const answered = `${method} answers ${spec.kind === 'void' ? '204' : `200 (${spec.kind})`}`;
     const cite = <F extends ScenarioFault>(fault: F, cites: string[], what: string): F => {

@@ -12,7 +12,7 @@ import { Recorder, describeOutcome } from './context.js';
 import type { Scenario } from './scenario.js';
 
 /** What the bridge driver needs of a client: the BridgeClient, or a replay of recorded exchanges (src/certify). */
-export type BridgeTransport = Pick<BridgeClient, 'call' | 'url' | 'timeoutMs'>;
+export type BridgeTransport = Pick<BridgeClient, 'call' | 'url' | 'timeoutMs'> & Partial<Pick<BridgeClient, 'fork'>>;
 
 type BridgeRunOptions = RunOptions<Scenario, ScenarioResult>;
 export type BridgeRunSummary = RunSummary<ScenarioResult>;
@@ -27,7 +27,16 @@ export function bridgeDriver(client: BridgeTransport): RunDriver<Scenario, Recor
     label: labelOf,
     setup: (signal) => callSetup(client, signal),
     teardown: async (signal) => void (await client.call('teardown', {}, { signal })),
-    context: (scope) => new Recorder({ call: (method, params, opts) => client.call(method, params, { ...opts, signal: scope.signal }).then((r) => scope.observe(r)) }),
+    context: (scope) => {
+      const scoped = (c: Pick<BridgeClient, 'call'>): Pick<BridgeClient, 'call'> => ({
+        call: (method, params, opts) => c.call(method, params, { ...opts, signal: scope.signal }).then((r) => scope.observe(r)),
+      });
+      const fork = client.fork?.bind(client);
+      return new Recorder(scoped(client), fork === undefined ? undefined : (shape) => {
+        const lane = fork(shape);
+        return { caller: scoped(lane), close: () => lane.close(), connectionsOpened: () => lane.connectionsOpened };
+      });
+    },
     run: async (scenario, ctx) => {
       // A scenario cannot be judged on a dirty store.
       await ctx.bridge.clear_all_data();

@@ -44,6 +44,12 @@ interface TransportOptions {
    * handed back one event-loop turn after its response ends; a bound of 1 keeps them on one.)
    */
   connections: number;
+  /**
+   * Requests in flight on each socket (HTTP/1.1 pipelining; default 1). Above 1, a POST is sent
+   * behind the ones still unanswered on its socket: undici otherwise holds a request that is not
+   * idempotent, or that may block the pipeline, until the socket is free.
+   */
+  pipelining?: number;
   /** How long an idle socket is kept (undici's default when undefined). */
   keepAliveTimeoutMs?: number;
   /** How much of each response body the evidence keeps (default: displayText's). */
@@ -303,6 +309,8 @@ export class HttpTransport {
   #closed = false;
   readonly #name: string;
   readonly #connections: number;
+  readonly #pipelined: boolean;
+  #connects = 0;
 
   constructor(options: TransportOptions) {
     const url = new URL(options.origin);
@@ -313,8 +321,9 @@ export class HttpTransport {
     this.#evidenceBytes = options.evidenceBytes;
     this.#name = options.name;
     this.#connections = options.connections;
+    this.#pipelined = (options.pipelining ?? 1) > 1;
     const socketOptions = {
-      pipelining: 1,
+      pipelining: options.pipelining ?? 1,
       connectTimeout: this.timeoutMs,
       headersTimeout: this.timeoutMs,
       bodyTimeout: this.timeoutMs,
@@ -327,10 +336,16 @@ export class HttpTransport {
       options.connections === 1
         ? new TrackedClient(this.origin, socketOptions)
         : new Pool(this.origin, { ...socketOptions, connections: options.connections, factory: (origin, opts) => new TrackedClient(origin, opts) });
+    this.#pool.on('connect', () => void this.#connects++);
   }
 
   get closed(): boolean {
     return this.#closed;
+  }
+
+  /** How many connections this transport has opened so far (a connection the server closed and undici opened again counts twice). */
+  get connectionsOpened(): number {
+    return this.#connects;
   }
 
   /**
@@ -392,6 +407,7 @@ export class HttpTransport {
         ...(req.body !== undefined ? { body: req.body } : {}),
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
+        ...(this.#pipelined ? { idempotent: true, blocking: false } : {}),
       };
       handlerOf.set(options, handler);
       try {
