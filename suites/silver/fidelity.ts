@@ -3,7 +3,7 @@
 // success; long descriptions and free-form predicates come back verbatim; complete_trace leaves
 // started_at alone; success_rate is a number even when no call has finished.
 import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
-import { check } from '../../src/engine/assert.js';
+import { check, show } from '../../src/engine/assert.js';
 import { TOOL_CALL_STATUSES } from '../../src/protocols/bridge/model.js';
 import { sameText } from '../bronze/history-fidelity.js';
 import { expectRefusal } from '../support/refusals.js';
@@ -150,5 +150,35 @@ export const scenarios: Scenario[] = [
       check.every(hits, (h) => known.has(h.id), `${what}: every result is a stored preference`);
     },
   }),
-];
 
+  // The coverage matrix (issue 34, docs/coverage.md): a search read again after a write.
+  defineScenario({
+    id: 'SCN-S-150', tier, group: 'search', clauses: ['SPEC-3.4.1', 'SPEC-3.5.1'],
+    title: 'a search of entities or preferences made before a write finds what the write added (read, write, read)',
+    asserts:
+      'search_entities("Zephyrine") and search_preferences("marmalade") on the empty store, then add_entity("Zephyrine") and add_preference ' +
+      '("food", "marmalade on toast"), then the same two searches again: each must find what was added (SPEC-3.4.1, SPEC-3.5.1). A search cache a ' +
+      'write does not invalidate answers the first, empty answer again.',
+    async run({ bridge }) {
+      const entityCall = 'search_entities(query="Zephyrine", limit=10)';
+      const preferenceCall = 'search_preferences(query="marmalade", limit=10)';
+      const entitiesBefore = await bridge.search_entities({ query: 'Zephyrine', limit: 10 });
+      const preferencesBefore = await bridge.search_preferences({ query: 'marmalade', limit: 10 });
+      const entity = await bridge.add_entity({ name: 'Zephyrine', entity_type: 'PERSON' });
+      const preference = await bridge.add_preference({ category: 'food', preference: 'marmalade on toast' });
+      const entities = await bridge.search_entities({ query: 'Zephyrine', limit: 10 });
+      const preferences = await bridge.search_preferences({ query: 'marmalade', limit: 10 });
+      const before = (list: readonly unknown[]) => (list.length === 0 ? 'the same search having answered [] before' : `the same search having answered ${list.length} result(s) before`);
+      check.by('SPEC-3.4.1').that(entities.some((e) => e.id === entity.id), `${entityCall} after add_entity finds the entity added`, () => ({
+        message: `${entityCall} after add_entity("Zephyrine"), ${before(entitiesBefore)} (SPEC-3.4.1: a search finds the entities that match its query): expected the new entity ${entity.id}, got ${entities.length} result(s) ${show(entities.map((e) => e.id))}`,
+        expected: `a list holding ${entity.id}`,
+        actual: show(entities.map((e) => e.id)),
+      }));
+      check.by('SPEC-3.5.1').that(preferences.some((p) => p.id === preference.id), `${preferenceCall} after add_preference finds the preference added`, () => ({
+        message: `${preferenceCall} after add_preference("food", "marmalade on toast"), ${before(preferencesBefore)} (SPEC-3.5.1: a search finds the preferences that match its query): expected the new preference ${preference.id}, got ${preferences.length} result(s) ${show(preferences.map((p) => p.id))}`,
+        expected: `a list holding ${preference.id}`,
+        actual: show(preferences.map((p) => p.id)),
+      }));
+    },
+  }),
+];
