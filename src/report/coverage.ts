@@ -361,6 +361,7 @@ function credentialClass(label: string | undefined): string | undefined {
   if (label === undefined) return undefined;
   const rules: [RegExp, string][] = [
     [/^no credential$/, 'none'],
+    [/^a revoked key/, 'revoked-key'],
     [/read-only/, 'read-only-key'],
     [/write-only/, 'write-only-key'],
     [/another workspace/, 'other-workspace'],
@@ -574,7 +575,7 @@ export const REASONS: readonly Reason[] = [
   { cells: /^credential\/[a-z_]+\/credential\/other-workspace$/, kind: 'silent',
     reason: `A key of another workspace: rule 4 binds reveal only (covered); for the other endpoints no sentence says a workspace's resources are hidden from another's key (ADV-list-keys-other-workspace, ADV-revoke-other-workspace advise).` },
   { cells: /^credential\/[a-z_]+\/credential\/(revoked-key|expired|refresh-as-bearer|idp-as-bearer)$/, kind: 'open',
-    reason: 'Open: a revoked key, an expired token, a refresh token or an identity-provider token is sent to one read and one write (list_conversations, create_conversation); rule 1 (one credential, every endpoint) makes the others the same rule, not yet sent everywhere.' },
+    reason: 'Open: an expired token, a refresh token or an identity-provider token is sent to one read and one write (list_conversations, create_conversation; a revoked key goes to every endpoint, SCN-H-150); rule 1 (one credential, every endpoint) makes the others the same rule, not yet sent everywhere.' },
   // framing
   { cells: /^framing\/[a-z_]+\/answer\/error$/, kind: 'silent',
     reason: 'No request to this method must be refused: every value the data model allows is a valid call, and refusing an ill-typed one is an advisory (ADV-refuse-wrong-type); BRIDGE-ERRORS-1 then fixes the form of the error, judged wherever one comes.' },
