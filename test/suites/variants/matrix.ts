@@ -4,6 +4,7 @@
 // changes only what a storage engine, a cache or a merge of that kind would change.
 import { MemoryStore, type Params } from '../../../src/servers/bridge/index.js';
 import type { FaultRow } from '../../harness/power.js';
+import type { V } from './platinum-base.js';
 import type { Dispatch, Wrap } from '../../harness/variants.js';
 import { messagesOf, sessionsOf } from './bronze-b.js';
 
@@ -25,8 +26,8 @@ const likeSessions: Wrap = (next) => async (m, body: any) => {
   return { ...res, body: { ...conv, messages: [...conv.messages, ...extra] } };
 };
 
-/** A search answered from a cache keyed by its parameters, emptied by clear_all_data only (never by a write). */
-const cachedSearch = (method: string): Wrap => (next: Dispatch) => {
+/** A read (a search, a list, the graph) answered from a cache keyed by its parameters, emptied by clear_all_data only (never by a write). */
+const cachedRead = (method: string): Wrap => (next: Dispatch) => {
   const cache = new Map<string, Awaited<ReturnType<Dispatch>>>();
   return async (m, body) => {
     if (m === 'clear_all_data') cache.clear();
@@ -66,12 +67,22 @@ export const FAULTS: FaultRow[] = [
     /get_conversation\(session_id=" tck-pad "\) .*: expected \["only in  tck-pad "\], got \["only in  tck-pad ","only in tck-pad"\]/],
   ['SCN-B-150', 'session ids are stored in a Latin-1 column (other characters become "?")', sessionKeys((s) => s.replace(/[^\u0000-\u00ff]/gu, '?')),
     /get_conversation\(session_id="сессия"\) .*: expected \["only in сессия"\], got \["only in сессия","only in другая"\]/],
-  ['SCN-B-151', 'search_messages answers from a cache no write invalidates', cachedSearch('search_messages'),
+  ['SCN-B-151', 'search_messages answers from a cache no write invalidates', cachedRead('search_messages'),
     /search_messages\(query="quokka", session_id="search-rwr", limit=10, threshold=0\) after add_message\("the quokka smiles"\), the same search having answered \[\] before \(SPEC-2\.3\.1.*\): expected the new message [0-9a-f-]{36}, got 0 result\(s\)/],
-  ['SCN-S-150', 'search_entities answers from a cache no write invalidates', cachedSearch('search_entities'),
+  ['SCN-S-150', 'search_entities answers from a cache no write invalidates', cachedRead('search_entities'),
     /search_entities\(query="Zephyrine", limit=10\) after add_entity\("Zephyrine"\), the same search having answered \[\] before \(SPEC-3\.4\.1.*\): expected the new entity [0-9a-f-]{36}, got 0 result\(s\)/],
-  ['SCN-S-150', 'search_preferences answers from a cache no write invalidates', cachedSearch('search_preferences'),
+  ['SCN-S-150', 'search_preferences answers from a cache no write invalidates', cachedRead('search_preferences'),
     /search_preferences\(query="marmalade", limit=10\) after add_preference\(.*"marmalade.*\), the same search having answered \[\] before \(SPEC-3\.5\.1.*\): expected the new preference [0-9a-f-]{36}, got 0 result\(s\)/],
   ['SCN-G-150', 'a merge into an entity merged into before loses what the earlier merge brought it (A → B → C)', { store: new ForgetsInheritedOnMerge() },
     /get_related_entities\(<C>, depth=1\) after merging A into B, then B into C \(SPEC-5\.3\.2.*\): expected Acme \(A's relationship\) and Paris \(B's\), missing \["Acme"\]/],
+];
+
+/** The Platinum reads a cache no write invalidates (the proof of ../platinum.test.ts). */
+export const PLATINUM_FAULTS: FaultRow<V>[] = [
+  ['SCN-P-150', 'list_conversations answers from a cache no write invalidates', { wrap: cachedRead('list_conversations') },
+    /list_conversations\(limit=100\) after create_conversation, the same list having been read before: the new conversation [0-9a-f]{8}… is missing/],
+  ['SCN-P-150', 'list_steps answers from a cache no write invalidates', { wrap: cachedRead('list_steps') },
+    /list_steps\(<the conversation>\) after record_step, the same list having answered 0 step\(s\) before: the new step [0-9a-f]{8}… is missing/],
+  ['SCN-P-150', 'get_entity_graph answers from a cache no write invalidates', { wrap: cachedRead('get_entity_graph') },
+    /get_entity_graph\(\) after add_entity ×2, the graph having been read before: the nodes of "Ada RWR" and "Analytical Engine RWR" are missing/],
 ];
