@@ -7,7 +7,7 @@ import { pathOf, type HostedVariant } from './profile-harness.js';
  * Revocation is honoured by the conversation routes only: elsewhere a revoked key is still served,
  * as the principal it had (a cache of authenticated keys that revocation does not reach).
  */
-export const revocationOnConversationsOnly: HostedVariant = {
+const revocationOnConversationsOnly: HostedVariant = {
   intercept: (service) => async (request, next) => {
     const s = service();
     const token = /^Bearer\s+(\S+)$/i.exec(request.authorization ?? '')?.[1];

@@ -45,7 +45,7 @@ const cachedRead = (method: string): Wrap => (next: Dispatch) => {
  * A merge into an entity that was itself merged into before drops what the earlier merge brought
  * it: merging A into B keeps A's relationships on B, merging B into C then loses them.
  */
-export class ForgetsInheritedOnMerge extends MemoryStore {
+class ForgetsInheritedOnMerge extends MemoryStore {
   readonly #inherited = new Set<string>();
 
   override merge_duplicate_entities(p: Params<'merge_duplicate_entities'>) {
