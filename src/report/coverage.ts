@@ -57,6 +57,8 @@ export interface CoveredCell extends Cell {
   fixed: string[];
   /** Explore sequences whose requests fall in the cell. */
   explore: number;
+  /** Sequences of `tck explore --classes` (opt-in) whose requests fall in it, when the default ones did not. */
+  classes: number;
   /** Why the cell is not covered, when neither covers it and a reason matches. */
   reason?: string;
   reasonKind?: Reason['kind'];
@@ -592,19 +594,22 @@ export interface Matrix {
   staleReasons: Reason[];
 }
 
-export function coverageMatrix(input: { fixed: readonly Trail[]; hosted: readonly HostedTrail[]; explore: readonly Trail[] }, reasons: readonly Reason[] = REASONS): Matrix {
+export function coverageMatrix(input: { fixed: readonly Trail[]; hosted: readonly HostedTrail[]; explore: readonly Trail[]; classes?: readonly Trail[] }, reasons: readonly Reason[] = REASONS): Matrix {
   const fixed = new Map<string, Set<string>>();
   const note = (id: string, source: string) => (fixed.get(id) ?? fixed.set(id, new Set()).get(id)!).add(source);
   for (const t of input.fixed) for (const id of trailCells(t)) note(id, t.source);
   for (const t of input.hosted) for (const id of hostedTrailCells(t)) note(id, t.source);
   const explored = new Map<string, number>();
   for (const t of input.explore) for (const id of trailCells(t)) explored.set(id, (explored.get(id) ?? 0) + 1);
+  const classed = new Map<string, number>();
+  for (const t of input.classes ?? []) for (const id of trailCells(t)) classed.set(id, (classed.get(id) ?? 0) + 1);
   const used = new Set<Reason>();
   const cells = matrixCells().map((cell): CoveredCell => {
     const f = [...(fixed.get(cell.id) ?? [])].sort();
     const e = explored.get(cell.id) ?? 0;
-    const covered: CoveredCell = { ...cell, fixed: f, explore: e };
-    if (f.length === 0 && e === 0) {
+    const c = e > 0 ? 0 : classed.get(cell.id) ?? 0;
+    const covered: CoveredCell = { ...cell, fixed: f, explore: e, classes: c };
+    if (f.length === 0 && e === 0 && c === 0) {
       const r = reasons.find((x) => x.cells.test(cell.id));
       if (r) {
         used.add(r);
@@ -616,7 +621,7 @@ export function coverageMatrix(input: { fixed: readonly Trail[]; hosted: readonl
   });
   return {
     cells,
-    unexplained: cells.filter((c) => c.fixed.length === 0 && c.explore === 0 && c.reason === undefined),
+    unexplained: cells.filter((c) => c.fixed.length === 0 && c.explore === 0 && c.classes === 0 && c.reason === undefined),
     staleReasons: reasons.filter((r) => !used.has(r)),
   };
 }
@@ -624,7 +629,7 @@ export function coverageMatrix(input: { fixed: readonly Trail[]; hosted: readonl
 // ---------------------------------------------------------------------------------------------
 // docs/coverage.md
 
-interface Figures { cells: number; fixed: number; exploreOnly: number; explore: number; open: number; silent: number; unexplained: number }
+interface Figures { cells: number; fixed: number; exploreOnly: number; explore: number; classesOnly: number; open: number; silent: number; unexplained: number }
 
 export function figures(cells: readonly CoveredCell[]): Figures {
   return {
@@ -632,18 +637,20 @@ export function figures(cells: readonly CoveredCell[]): Figures {
     fixed: cells.filter((c) => c.fixed.length > 0).length,
     explore: cells.filter((c) => c.explore > 0).length,
     exploreOnly: cells.filter((c) => c.fixed.length === 0 && c.explore > 0).length,
-    open: cells.filter((c) => c.fixed.length === 0 && c.explore === 0 && c.reasonKind === 'open').length,
-    silent: cells.filter((c) => c.fixed.length === 0 && c.explore === 0 && (c.reasonKind === 'silent' || c.reasonKind === 'n/a')).length,
-    unexplained: cells.filter((c) => c.fixed.length === 0 && c.explore === 0 && c.reason === undefined).length,
+    classesOnly: cells.filter((c) => c.fixed.length === 0 && c.explore === 0 && c.classes > 0).length,
+    open: cells.filter((c) => c.fixed.length === 0 && c.explore === 0 && c.classes === 0 && c.reasonKind === 'open').length,
+    silent: cells.filter((c) => c.fixed.length === 0 && c.explore === 0 && c.classes === 0 && (c.reasonKind === 'silent' || c.reasonKind === 'n/a')).length,
+    unexplained: cells.filter((c) => c.fixed.length === 0 && c.explore === 0 && c.classes === 0 && c.reason === undefined).length,
   };
 }
 
 const esc = (s: string) => s.replaceAll('|', '\\|');
 
-export function renderCoverage(matrix: Matrix, explore: { seed: number; runs: number }): string {
+export function renderCoverage(matrix: Matrix, explore: { seed: number; runs: number; classesRuns?: number }): string {
   const reasonNumbers = new Map<string, number>();
   const numberOf = (reason: string) => reasonNumbers.get(reason) ?? reasonNumbers.set(reason, reasonNumbers.size + 1).get(reason)!;
-  const mark = (c: CoveredCell) => (c.fixed.length > 0 && c.explore > 0 ? 'FE' : c.fixed.length > 0 ? 'F' : c.explore > 0 ? 'E' : c.reason !== undefined ? `r${numberOf(c.reason)}` : '**—**');
+  const mark = (c: CoveredCell) =>
+    c.fixed.length > 0 && c.explore > 0 ? 'FE' : c.fixed.length > 0 ? 'F' : c.explore > 0 ? 'E' : c.classes > 0 ? 'C' : c.reason !== undefined ? `r${numberOf(c.reason)}` : '**—**';
   const lines = [
     '# Coverage matrix',
     '',
@@ -672,7 +679,8 @@ export function renderCoverage(matrix: Matrix, explore: { seed: number; runs: nu
     '**How coverage is known.** Nothing here is asserted by hand. `F`: a fixed scenario sent a request in the cell',
     'when every scenario ran against the embedded reference (the recording run of `src/run/`; its assertions held).',
     `\`E\`: a seeded \`tck explore\` (seed ${explore.seed}, ${explore.runs} sequences, every method the reference has) sent one.`,
-    '`rN`: neither does; reason N below says why. **—**: nothing covers it and nothing says why (the gate fails).',
+    `\`C\`: only \`tck explore --classes\` (opt-in, src/explore/classes.ts; seed ${explore.seed}, ${explore.classesRuns ?? 0} sequences) sent one.`,
+    '`rN`: none does; reason N below says why. **—**: nothing covers it and nothing says why (the gate fails).',
     'A cell is covered when a request of its kind was sent and answered; whether an assertion judged that value is',
     'what the scenario catalogue (docs/scenarios.md) and the clause map (docs/clauses.md) say.',
     '',
@@ -688,19 +696,19 @@ export function renderCoverage(matrix: Matrix, explore: { seed: number; runs: nu
     '',
     '## Figures',
     '',
-    '| profile | dimension | cells | fixed scenarios | explore | explore only | open (a reason) | silent or n/a (a reason) | unexplained |',
-    '|---|---|---|---|---|---|---|---|---|',
+    '| profile | dimension | cells | fixed scenarios | explore | explore only | explore --classes only | open (a reason) | silent or n/a (a reason) | unexplained |',
+    '|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const profile of PROFILES) {
     for (const dimension of DIMENSIONS) {
       const cells = matrix.cells.filter((c) => c.profile === profile && c.dimension === dimension);
       if (cells.length === 0) continue;
       const f = figures(cells);
-      lines.push(`| ${profile} | ${dimension} | ${f.cells} | ${f.fixed} | ${f.explore} | ${f.exploreOnly} | ${f.open} | ${f.silent} | ${f.unexplained} |`);
+      lines.push(`| ${profile} | ${dimension} | ${f.cells} | ${f.fixed} | ${f.explore} | ${f.exploreOnly} | ${f.classesOnly} | ${f.open} | ${f.silent} | ${f.unexplained} |`);
     }
   }
   const all = figures(matrix.cells);
-  lines.push(`| **all** | | **${all.cells}** | **${all.fixed}** | **${all.explore}** | **${all.exploreOnly}** | **${all.open}** | **${all.silent}** | **${all.unexplained}** |`, '');
+  lines.push(`| **all** | | **${all.cells}** | **${all.fixed}** | **${all.explore}** | **${all.exploreOnly}** | **${all.classesOnly}** | **${all.open}** | **${all.silent}** | **${all.unexplained}** |`, '');
   for (const dimension of DIMENSIONS) {
     const cells = matrix.cells.filter((c) => c.dimension === dimension);
     lines.push(`## ${dimension}`, '');

@@ -12,10 +12,12 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 let matrix: Matrix;
 beforeAll(async () => {
-  const [fixed, explored] = await Promise.all([fixedTrails(), exploreTrails()]);
-  expect(explored.findings, 'the exploration of the reference finds nothing').toBe(0);
-  expect(explored.runsDone, 'the exploration ran every sequence (the sample is fixed, never cut by time)').toBe(EXPLORE_SAMPLE.runs);
-  matrix = coverageMatrix({ fixed: fixed.bridge, hosted: fixed.hosted, explore: explored.trails });
+  const [fixed, explored, classed] = await Promise.all([fixedTrails(), exploreTrails(), exploreTrails({ seed: EXPLORE_SAMPLE.seed, runs: EXPLORE_SAMPLE.classesRuns }, true)]);
+  for (const e of [explored, classed]) {
+    expect(e.findings, 'the exploration of the reference finds nothing').toBe(0);
+    expect(e.runsDone, 'the exploration ran every sequence (the sample is fixed, never cut by time)').toBe(EXPLORE_SAMPLE.runs);
+  }
+  matrix = coverageMatrix({ fixed: fixed.bridge, hosted: fixed.hosted, explore: explored.trails, classes: classed.trails });
   if (process.env.TCK_MATRIX_FIGURES === '1') console.log(JSON.stringify(figures(matrix.cells)));
 }, 600_000);
 

@@ -9,7 +9,7 @@ import { startReferenceServer } from '../../src/servers/bridge/index.js';
 import { HostedStore } from '../../src/servers/hosted/store.js';
 
 /** The fixed seed and number of sequences of the exploration the matrix reads. */
-export const EXPLORE_SAMPLE = { seed: 1, runs: 60 } as const;
+export const EXPLORE_SAMPLE = { seed: 1, runs: 60, classesRuns: 60 } as const;
 
 const parsed = (text: string | undefined): unknown => {
   if (text === undefined || text === '') return undefined;
@@ -45,12 +45,12 @@ export async function fixedTrails(): Promise<{ bridge: Trail[]; hosted: HostedTr
 }
 
 /** The requests of a seeded exploration of the embedded reference, one trail per sequence (each starts with clear_all_data). */
-export async function exploreTrails(sample: { seed: number; runs: number } = EXPLORE_SAMPLE): Promise<{ trails: Trail[]; runsDone: number; findings: number }> {
+export async function exploreTrails(sample: { seed: number; runs: number } = EXPLORE_SAMPLE, classes = false): Promise<{ trails: Trail[]; runsDone: number; findings: number }> {
   const server = await startReferenceServer({ port: 0, store: new HostedStore() });
   const trails: Trail[] = [];
   try {
     const section = await explore({
-      url: server.url, seed: sample.seed, runs: sample.runs, timeBudgetMs: 600_000,
+      url: server.url, seed: sample.seed, runs: sample.runs, timeBudgetMs: 600_000, classes,
       onExchange: (e) => {
         if (e.method === 'clear_all_data') trails.push({ source: `explore#${trails.length + 1}`, calls: [] });
         else trails.at(-1)?.calls.push(callOf(e));

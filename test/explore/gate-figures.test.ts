@@ -16,6 +16,8 @@ const MEASURE = process.env.TCK_MEASURE === '1';
 const CAP = Number(process.env.TCK_GATE_CAP ?? 100);
 const SEEDS = [1, 2, 3];
 const BUDGETS = [10, 30, 60, 100].filter((n) => n <= CAP);
+/** TCK_GATE_CLASSES=1: the same with `--classes` (src/explore/classes.ts). */
+const CLASSES = process.env.TCK_GATE_CLASSES === '1';
 
 interface Row { name: string; fixed: boolean; platinum: boolean; firstFound: (number | undefined)[] }
 
@@ -31,7 +33,7 @@ describe.skipIf(!MEASURE)('a short seeded exploration as part of the gate: figur
   it('what N sequences cost on the reference (Platinum store)', async () => {
     for (const runs of BUDGETS) {
       const started = Date.now();
-      const s = await exploreVariant({ store: new HostedStore() }, { seed: 1, runs, timeBudgetMs: 600_000 });
+      const s = await exploreVariant({ store: new HostedStore() }, { seed: 1, runs, timeBudgetMs: 600_000, classes: CLASSES });
       expect(s.findings ?? []).toEqual([]);
       process.stdout.write(`gate | reference | ${runs} sequences | ${s.operations} operations | ${Date.now() - started} ms\n`);
     }
@@ -40,7 +42,7 @@ describe.skipIf(!MEASURE)('a short seeded exploration as part of the gate: figur
   it.concurrent.each(subjects.map((s) => [s.name, s] as const))('%s', async (_name, s) => {
     const firstFound: (number | undefined)[] = [];
     for (const seed of SEEDS) {
-      const found = (await exploreVariant(s.make(), { seed, runs: CAP, timeBudgetMs: 600_000, firstOnly: true })).findings?.[0];
+      const found = (await exploreVariant(s.make(), { seed, runs: CAP, timeBudgetMs: 600_000, firstOnly: true, classes: CLASSES })).findings?.[0];
       firstFound.push(found?.foundAfter.runs);
     }
     rows.push({ name: s.name, fixed: s.fixed, platinum: s.platinum, firstFound });
@@ -53,7 +55,7 @@ describe.skipIf(!MEASURE)('a short seeded exploration as part of the gate: figur
         const i = SEEDS.indexOf(seed);
         const found = rows.filter((r) => (r.firstFound[i] ?? Infinity) <= budget);
         const onlyExplore = found.filter((r) => !r.fixed);
-        process.stdout.write(`gate summary | ${budget} sequences | seed ${seed} | found ${found.length}/${rows.length} | of the ${rows.filter((r) => !r.fixed).length} no fixed scenario catches: ${onlyExplore.length} (bridge ${onlyExplore.filter((r) => !r.platinum).length}, Platinum ${onlyExplore.filter((r) => r.platinum).length})\n`);
+        process.stdout.write(`gate summary${CLASSES ? ' (--classes)' : ''} | ${budget} sequences | seed ${seed} | found ${found.length}/${rows.length} | of the ${rows.filter((r) => !r.fixed).length} no fixed scenario catches: ${onlyExplore.length} (bridge ${onlyExplore.filter((r) => !r.platinum).length}, Platinum ${onlyExplore.filter((r) => r.platinum).length})\n`);
       }
     }
   });
