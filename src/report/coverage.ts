@@ -688,7 +688,7 @@ export function renderCoverage(matrix: Matrix, explore: { seed: number; runs: nu
     'fault of the explore catalogues and the matrix\'s faulty variants (65; 30 of them no fixed scenario catches) from seeds 1, 2',
     'and 3. Measured (2026-11-28): of the 30, a seeded exploration finds 2–5 within 10 sequences, 7–10 within 30, 12 within 60',
     '(every seed) and 14–16 within 100; 100 sequences of the embedded reference cost about 3 800 requests and 4 s (60: 2 150',
-    'requests, as many as the whole Bronze–Gold suite). Of the 8 matrix variants it finds 2 (trimmed and Latin-1 session ids):',
+    'requests, as many as the whole bridge suite, Platinum included). Of the 8 matrix variants it finds 2 (trimmed and Latin-1 session ids):',
     'its pools hold neither LIKE wildcards nor control characters in keys, and it never repeats a search around a write.',
     'With `--classes` (TCK_GATE_CLASSES=1) it finds 3 or 4 of the 8 (control characters within 2–11 sequences, LIKE from one',
     'seed of three) but, its draws shared with the class sequences, 9–11 of the 30 within 60 sequences instead of 12: opt-in. So',
