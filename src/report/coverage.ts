@@ -649,8 +649,10 @@ const esc = (s: string) => s.replaceAll('|', '\\|');
 export function renderCoverage(matrix: Matrix, explore: { seed: number; runs: number; classesRuns?: number }): string {
   const reasonNumbers = new Map<string, number>();
   const numberOf = (reason: string) => reasonNumbers.get(reason) ?? reasonNumbers.set(reason, reasonNumbers.size + 1).get(reason)!;
+  // The first two scenarios that cover a cell are named (and how many more).
+  const named = (ids: readonly string[]) => ` (${ids.slice(0, 2).join(', ')}${ids.length > 2 ? ` +${ids.length - 2}` : ''})`;
   const mark = (c: CoveredCell) =>
-    c.fixed.length > 0 && c.explore > 0 ? 'FE' : c.fixed.length > 0 ? 'F' : c.explore > 0 ? 'E' : c.classes > 0 ? 'C' : c.reason !== undefined ? `r${numberOf(c.reason)}` : '**—**';
+    c.fixed.length > 0 ? `${c.explore > 0 ? 'FE' : 'F'}${named(c.fixed)}` : c.explore > 0 ? 'E' : c.classes > 0 ? 'C' : c.reason !== undefined ? `r${numberOf(c.reason)}` : '**—**';
   const lines = [
     '# Coverage matrix',
     '',
@@ -676,9 +678,10 @@ export function renderCoverage(matrix: Matrix, explore: { seed: number; runs: nu
     '  it with (a revoked key: a key used after its revoke_api_key).',
     '- **framing**: every method or endpoint × a success answer and an error answer.',
     '',
-    '**How coverage is known.** Nothing here is asserted by hand. `F`: a fixed scenario sent a request in the cell',
-    'when every scenario ran against the embedded reference (the recording run of `src/run/`; its assertions held).',
-    `\`E\`: a seeded \`tck explore\` (seed ${explore.seed}, ${explore.runs} sequences, every method the reference has) sent one.`,
+    '**How coverage is known.** Nothing here is asserted by hand. `F (SCN-…)`: a fixed scenario sent a request in the cell',
+    'when every scenario ran against the embedded reference (the recording run of `src/run/`; its assertions held); the',
+    'first two such scenarios are named, and how many more.',
+    `\`E\`: explore's default generator (src/explore/commands.ts; seed ${explore.seed}, ${explore.runs} sequences, every method the reference has) sent one.`,
     `\`C\`: only \`tck explore --classes\` (opt-in, src/explore/classes.ts; seed ${explore.seed}, ${explore.classesRuns ?? 0} sequences) sent one.`,
     '`rN`: none does; reason N below says why. **—**: nothing covers it and nothing says why (the gate fails).',
     'A cell is covered when a request of its kind was sent and answered; whether an assertion judged that value is',
