@@ -6,6 +6,7 @@ import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenari
 import { check, show } from '../../src/engine/assert.js';
 import { TOOL_CALL_STATUSES } from '../../src/protocols/bridge/model.js';
 import { sameText } from '../bronze/history-fidelity.js';
+import { addEntities } from '../support/entities.js';
 import { expectRefusal } from '../support/refusals.js';
 import { notBefore, sameInstant } from '../support/time.js';
 
@@ -179,6 +180,49 @@ export const scenarios: Scenario[] = [
         expected: `a list holding ${preference.id}`,
         actual: show(preferences.map((p) => p.id)),
       }));
+    },
+  }),
+
+  // The coverage matrix (issue 34, docs/coverage.md): walks over a cycle and a self-loop, at depth 1 and 2 (no other scenario sends depth).
+  defineScenario({
+    id: 'SCN-S-151', tier, group: 'get_related_entities', clauses: ['SPEC-3.7.1'],
+    title: 'get_related_entities from a start on a cycle or a self-loop, at depth 1 and 2, holds its neighbours and only linked entities',
+    asserts:
+      'A -KNOWS-> B -KNOWS-> C -KNOWS-> A and A -WORKS_AT-> D; E -KNOWS-> E and E -KNOWS-> F; G is linked to nothing. get_related_entities(A) at depth 1 and ' +
+      'at depth 2 holds B and D (SPEC-3.7.1: the entities connected to an entity are returned) and nothing but A, B, C and D; get_related_entities(E) holds F and ' +
+      'nothing but E and F. Whether depth 2 reaches C, and whether the start comes back through its cycle, is silent point related-depth; a neighbour listed ' +
+      'twice, related-repeats; incoming relationships, related-incoming. A walk that gives up on a cycle answers nothing.',
+    async run({ bridge }) {
+      const { a, b, c, d, e, f } = await addEntities(bridge, {
+        a: ['Ring A', 'PERSON'], b: ['Ring B', 'PERSON'], c: ['Ring C', 'PERSON'], d: ['Ring D', 'ORGANIZATION'], e: ['Loop E', 'PERSON'], f: ['Loop F', 'PERSON'], g: ['Lonely G', 'PERSON'],
+      });
+      for (const [source, target, relationship_type] of [[a, b, 'KNOWS'], [b, c, 'KNOWS'], [c, a, 'KNOWS'], [a, d, 'WORKS_AT'], [e, e, 'KNOWS'], [e, f, 'KNOWS']] as const) {
+        await bridge.add_relationship({ source_id: source.id, target_id: target.id, relationship_type });
+      }
+      const same = (x: { id: string }, y: { id: string }) => x.id.toLowerCase() === y.id.toLowerCase();
+      const starts = [
+        { start: a, name: 'A', shape: 'the cycle A → B → C → A', direct: [b, d], linked: [a, b, c, d] },
+        { start: e, name: 'E', shape: 'the self-loop E → E', direct: [f], linked: [e, f] },
+      ];
+      for (const { start, name, shape, direct, linked } of starts) {
+        for (const depth of [1, 2]) {
+          const related = await bridge.get_related_entities({ entity_id: start.id, depth });
+          const call = `get_related_entities(<${name}>, depth=${depth}) where ${name} lies on ${shape}`;
+          const got = show(related.map((x) => x.name));
+          const missing = direct.filter((x) => !related.some((r) => same(r, x))).map((x) => x.name.split(' ')[1]);
+          check.by('SPEC-3.7.1').that(missing.length === 0, `${call} holds its direct neighbours`, () => ({
+            message: `${call} (SPEC-3.7.1: the entities connected to an entity are returned): missing ${show(missing)}; got ${got}`,
+            expected: show(direct.map((x) => x.name)),
+            actual: got,
+          }));
+          const strangers = related.filter((r) => !linked.some((x) => same(r, x))).map((r) => r.name);
+          check.by('SPEC-3.7.1').that(strangers.length === 0, `${call} lists only entities linked to it`, () => ({
+            message: `${call} (SPEC-3.7.1: the entities connected to an entity, no other): lists ${show(strangers)}, which no relationship links to ${name}`,
+            expected: show(linked.map((x) => x.name)),
+            actual: got,
+          }));
+        }
+      }
     },
   }),
 ];

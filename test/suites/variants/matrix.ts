@@ -58,6 +58,27 @@ class ForgetsInheritedOnMerge extends MemoryStore {
   }
 }
 
+/**
+ * get_related_entities gives up on a cycle: a start that lies on a directed cycle (a self-loop
+ * included) answers [] (a guard against endless walks, placed where it drops every neighbour).
+ */
+class WalkGivesUpOnCycles extends MemoryStore {
+  override get_related_entities(p: Params<'get_related_entities'>) {
+    const outs = (id: string) => this.relationships.filter((r) => r.source_id === id).map((r) => r.target_id);
+    const seen = new Set<string>();
+    const todo = outs(p.entity_id);
+    while (todo.length > 0) {
+      const id = todo.pop()!;
+      if (id === p.entity_id) return [];
+      if (!seen.has(id)) {
+        seen.add(id);
+        todo.push(...outs(id));
+      }
+    }
+    return super.get_related_entities(p);
+  }
+}
+
 export const FAULTS: FaultRow[] = [
   ['SCN-B-150', 'get_conversation matches its session id with SQL LIKE (unescaped _ and %)', likeSessions,
     /get_conversation\(session_id="tck-a_c"\) .*\(SPEC-2\.2\.4.*\): expected \["only in tck-a_c"\], got \["only in tck-a_c","only in tck-abc"\]/],
@@ -73,6 +94,8 @@ export const FAULTS: FaultRow[] = [
     /search_entities\(query="Zephyrine", limit=10\) after add_entity\("Zephyrine"\), the same search having answered \[\] before \(SPEC-3\.4\.1.*\): expected the new entity [0-9a-f-]{36}, got 0 result\(s\)/],
   ['SCN-S-150', 'search_preferences answers from a cache no write invalidates', cachedRead('search_preferences'),
     /search_preferences\(query="marmalade", limit=10\) after add_preference\(.*"marmalade.*\), the same search having answered \[\] before \(SPEC-3\.5\.1.*\): expected the new preference [0-9a-f-]{36}, got 0 result\(s\)/],
+  ['SCN-S-151', 'get_related_entities answers [] from a start on a cycle or a self-loop', { store: new WalkGivesUpOnCycles() },
+    /get_related_entities\(<A>, depth=1\) where A lies on the cycle A → B → C → A \(SPEC-3\.7\.1: the entities connected to an entity are returned\): missing \["B","D"\]; got \[\]/],
   ['SCN-G-150', 'a merge into an entity merged into before loses what the earlier merge brought it (A → B → C)', { store: new ForgetsInheritedOnMerge() },
     /get_related_entities\(<C>, depth=1\) after merging A into B, then B into C \(SPEC-5\.3\.2.*\): expected Acme \(A's relationship\) and Paris \(B's\), missing \["Acme"\]/],
 ];
