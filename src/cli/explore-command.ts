@@ -25,6 +25,7 @@ interface ExploreFlags extends TargetFlags {
   maxSteps: number;
   methods?: string;
   timeBudget: number;
+  classes?: boolean;
   out: string;
   reporter: readonly ReporterName[];
   concurrency?: number;
@@ -58,6 +59,7 @@ export async function exploreCommand(flags: ExploreFlags): Promise<number> {
       ...(flags.path !== undefined ? { path: flags.path } : {}),
       ...(flags.replayPath !== undefined ? { replayPath: flags.replayPath } : {}),
       ...(methods !== undefined ? { methods } : {}),
+      ...(flags.classes === true ? { classes: true } : {}),
       replayTarget: flags.url === undefined ? '' : `--url ${flags.url}`,
     });
     if (section.notImplemented) process.stderr.write(`tck explore: the target does not implement ${section.notImplemented.join(', ')} (404/501): not drawn\n`);

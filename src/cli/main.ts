@@ -253,6 +253,7 @@ Exit codes: 0 requested tier reached and, with --hosted, every hosted group pass
     .option('--methods <list>', 'methods or tiers to draw from, comma-separated (default: every Bronze–Gold method the target has but setup and teardown, and the Platinum ones it answers)')
     .option('--time-budget <ms>', 'bound on the exploration in milliseconds (shrinking included)', positiveInt('--time-budget'), EXPLORE_DEFAULTS.timeBudgetMs)
     .option('--concurrency <n>', 'N clients at once, each on its own connection: every history judged by a linearizability check (docs/concurrency.md)', positiveInt('--concurrency'))
+    .option('--classes', 'also draw sequences of the value classes of docs/coverage.md (LIKE wildcards, control characters, Unicode forms, float32-lossy numbers …)')
     .option('-o, --out <dir>', 'directory for report files', 'reports')
     .option('-r, --reporter <list>', `reporters, comma-separated or repeated: console, json, junit, html, md, badge (default: ${DEFAULT_REPORTERS.join(',')})`, reporters, DEFAULT_REPORTERS)
     .action(async (_opts, command: Command) => {

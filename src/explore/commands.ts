@@ -8,6 +8,7 @@ import { METHODS, TOOL_CALL_STATUSES, ENTITY_TYPES, ROLES, type MethodName } fro
 import type { Answer } from './judge.js';
 import { judge, prepare, type Prepared } from './oracle.js';
 import { CYPHER_READS, CYPHER_WRITES } from './platinum.js';
+import { CLASS_VALUES } from './classes.js';
 import type { ExploreModel, RefKind } from './model.js';
 import { CATEGORIES, DURATIONS, LIMITS, NAMES, RELATIONSHIP_TYPES, SESSION_IDS, TASKS, TOOL_NAMES, jsonObject, query, sessionFocus, text } from './values.js';
 
@@ -356,12 +357,16 @@ function commandArbitraries(methods: readonly MethodName[], focus?: RegExp, valu
  * several entities, traces with several steps), where stateful defects show, without ever leaving
  * a method out. Shrinking stays within the sequence's own mix.
  */
-export function sequences(methods: readonly MethodName[], options: { maxCommands: number; replayPath?: string }): fc.Arbitrary<Iterable<fc.AsyncCommand<World, World>>> {
+export function sequences(methods: readonly MethodName[], options: { maxCommands: number; replayPath?: string; classes?: boolean }): fc.Arbitrary<Iterable<fc.AsyncCommand<World, World>>> {
   const settings = { maxCommands: options.maxCommands, size: 'max' as const, ...(options.replayPath ? { replayPath: options.replayPath } : {}) };
   const platinum = methods.some((m) => METHODS[m].tier === 'platinum');
   const focused = AREAS.filter(([, pattern, , platinumOnly]) => methods.some((m) => pattern.test(m)) && (platinumOnly !== true || platinum));
   return fc.oneof(
     fc.commands(commandArbitraries(methods), settings),
     ...focused.map(([, pattern, values]) => fc.commands(commandArbitraries(methods, pattern, values), settings)),
+    // --classes (src/explore/classes.ts): as many kinds of sequence again (plain and focused on each area), drawing the values of every class of the coverage matrix.
+    ...(options.classes === true
+      ? [undefined, ...focused.map(([, pattern]) => pattern)].map((pattern) => fc.commands(commandArbitraries(methods, pattern, { ...PARAM_VALUES, ...CLASS_VALUES }), settings))
+      : []),
   );
 }

@@ -46,6 +46,8 @@ export interface ExploreOptions {
   replayTarget?: string;
   /** Stop at the first finding (a replay does). */
   firstOnly?: boolean;
+  /** Also draw sequences of the coverage matrix's value classes (src/explore/classes.ts); off by default, so a seed's sequences stay as they were. */
+  classes?: boolean;
   /** Every HTTP exchange, as it completes (the bench records explore's requests to replay them). */
   onExchange?: (exchange: Exchange) => void;
 }
@@ -201,7 +203,7 @@ export async function explore(options: ExploreOptions): Promise<ExploreSection> 
         return true;
       };
       const property = fc.asyncProperty(
-        sequences(methods, { maxCommands: maxSteps, ...(options.replayPath && round === 0 ? { replayPath: options.replayPath } : {}) }),
+        sequences(methods, { maxCommands: maxSteps, ...(options.classes ? { classes: true } : {}), ...(options.replayPath && round === 0 ? { replayPath: options.replayPath } : {}) }),
         async (cmds) => {
           // Stopped before a finding: end fast-check's loop at once (a returned `true` would let it
           // generate every remaining sequence first). Stopped while shrinking a finding: each
@@ -269,7 +271,7 @@ export async function explore(options: ExploreOptions): Promise<ExploreSection> 
       const replayPath = replayPathOf(checked.text);
       const pinned = asked !== undefined ? asked : unexpected.length > 0 ? methods : undefined;
       const flags = [`--seed ${roundSeed}`, `--path ${JSON.stringify(checked.path)}`, ...(replayPath ? [`--replay-path ${JSON.stringify(replayPath)}`] : []),
-        `--max-steps ${maxSteps}`, ...(pinned ? [`--methods ${pinned.join(',')}`] : [])];
+        `--max-steps ${maxSteps}`, ...(pinned ? [`--methods ${pinned.join(',')}`] : []), ...(options.classes ? ['--classes'] : [])];
       const message = found.again ? v.message : `${v.message} (the minimal sequence did not fail again when replayed: the fault may depend on timing)`;
       return {
         rule: v.rule,

@@ -2,7 +2,7 @@
 // incoming edges as well as its outgoing ones; relationship types come back, and filter, as given;
 // relationship properties are an object (omitted when none were given is fine, null is not).
 import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
-import { check } from '../../src/engine/assert.js';
+import { check, show } from '../../src/engine/assert.js';
 import { absentId, indexOfId } from '../support/by-id.js';
 import { describeReading, readAnswer } from '../../src/profiles/bridge/classify.js';
 import { isJsonObject } from '../../src/util/json.js';
@@ -100,5 +100,32 @@ export const scenarios: Scenario[] = [
       indexOfId(related, b, `get_related_entities(entity_id=<A>, relationship_type="PARTNERS_WITH") after ${call}`);
     },
   }),
-];
 
+  // The coverage matrix (issue 34, docs/coverage.md): a merge chain.
+  defineScenario({
+    id: 'SCN-G-150', tier, group: 'merge_duplicate_entities', clauses: ['SPEC-5.3.2', 'SPEC-5.3.1'],
+    title: 'a merge chain A into B, then B into C, keeps the relationships of all three on C',
+    asserts:
+      'Entities A ("Robert Smith"), B ("Bob Smith"), C ("R. Smith"), Acme and Paris; A -WORKS_AT-> Acme, B -LIVES_IN-> Paris. Merges A into B, then ' +
+      'B into C: the second merge answers C (SPEC-5.3.1), and get_related_entities(C, depth 1) holds both Acme and Paris (SPEC-5.3.2: the merged entity ' +
+      'keeps the relationships of both, including those a former merge brought it).',
+    async run({ bridge }) {
+      const { a, b, c, acme, paris } = await addEntities(bridge, {
+        a: ['Robert Smith', 'PERSON'], b: ['Bob Smith', 'PERSON'], c: ['R. Smith', 'PERSON'], acme: ['Acme', 'ORGANIZATION'], paris: ['Paris', 'LOCATION'],
+      });
+      await bridge.add_relationship({ source_id: a.id, target_id: acme.id, relationship_type: 'WORKS_AT' });
+      await bridge.add_relationship({ source_id: b.id, target_id: paris.id, relationship_type: 'LIVES_IN' });
+      await bridge.merge_duplicate_entities({ source_id: a.id, target_id: b.id });
+      const last = await bridge.merge_duplicate_entities({ source_id: b.id, target_id: c.id });
+      check.by('SPEC-5.3.1').equal(last.id, c.id, 'merge_duplicate_entities(B into C) after A into B: the entity answered (C survives)');
+      const related = await bridge.get_related_entities({ entity_id: c.id, depth: 1 });
+      const names = new Set(related.map((e) => (e.id === acme.id ? 'Acme' : e.id === paris.id ? 'Paris' : e.name)));
+      const missing = ['Acme', 'Paris'].filter((n) => !names.has(n));
+      check.by('SPEC-5.3.2').that(missing.length === 0, 'get_related_entities(C) after the merge chain A → B → C holds the relationships of A and B', () => ({
+        message: `get_related_entities(<C>, depth=1) after merging A into B, then B into C (SPEC-5.3.2: the merged entity keeps the relationships of both): expected Acme (A's relationship) and Paris (B's), missing ${show(missing)}; got ${show([...names])}`,
+        expected: '["Acme","Paris"]',
+        actual: show([...names]),
+      }));
+    },
+  }),
+];

@@ -326,6 +326,25 @@ export const scenarios: HostedScenario[] = [
     },
   }),
 
+  // The coverage matrix (issue 34, docs/coverage.md): a revoked key × every endpoint.
+  defineHostedScenario({
+    id: 'SCN-H-150',
+    group: 'credentials',
+    clauses: ['HOSTED-AUTH-3', 'HOSTED-KEYSTATE-3'],
+    title: 'A revoked key is refused on every endpoint, and changes nothing',
+    asserts:
+      'Creates a key, uses it (2xx) and revokes it (2xx); then sends one valid request to every endpoint (the token endpoints aside) with the revoked key: ' +
+      'each answer is 401 or 403 (rule 3: revoking takes effect immediately; rule 1 makes a credential one on every endpoint, so a revoked one is refused on every one); ' +
+      'afterwards the data is unchanged. SCN-H-023 times the revocation on one read and one write.',
+    async run(ctx) {
+      const k = await newKey(ctx, 'HOSTED-PAYLOAD-create_api_key');
+      check2xx(await works(ctx, k.credential), 'HOSTED-AUTH-3');
+      check2xx(await ctx.call('DELETE', `/auth/api-keys/${encodeURIComponent(k.id)}`), 'HOSTED-AUTH-3');
+      const revoked = { ...k.credential, label: `a revoked key (${k.credential.label}, revoked by call ${ctx.exchanges.length - 1})` };
+      await refusedEverywhere(ctx, [revoked], 'HOSTED-AUTH-3');
+    },
+  }),
+
   defineHostedScenario({
     id: 'SCN-H-024',
     group: 'credentials',

@@ -357,6 +357,48 @@ export const scenarios: Scenario[] = [
         { expected: latest.id, actual: context.recent_messages.map((m) => m.content) });
     },
   }),
+
+  // The coverage matrix (issue 34, docs/coverage.md): Platinum reads before and after a write.
+  defineScenario({
+    id: 'SCN-P-150',
+    tier: 'platinum',
+    group: 'conversations',
+    clauses: [v5('5.1.2'), v5('5.1.3'), V3('list_steps'), v5('5.4.1'), V3('get_entity_graph')],
+    title: 'Platinum reads made before a write show it after (read, write, read)',
+    asserts:
+      'list_conversations(limit=100), create_conversation, the same list again: the new conversation is listed (SPEC-V5-5.1.2). list_steps of it, record_step, ' +
+      'list_steps again: the step is listed (SPEC-V3-list_steps, SPEC-V5-5.4.1). get_entity_graph, two add_entity and an add_relationship, get_entity_graph again: ' +
+      'both nodes and the edge are there (SPEC-V3-get_entity_graph: every entity and every edge). delete_conversation, the list again: it is gone (SPEC-V5-5.1.3). ' +
+      'A read cache that a write does not invalidate answers the first answer again.',
+    async run({ bridge, check }) {
+      await bridge.list_conversations({ limit: 100 });
+      const conv = await newConversation(bridge, 'tck-read-write-read');
+      const listed = ids(await bridge.list_conversations({ limit: 100 }));
+      check.by(v5('5.1.2')).ok(listed.includes(conv.id), `list_conversations(limit=100) after create_conversation, the same list having been read before: the new conversation ${short(conv.id)} is missing`,
+        { expected: conv.id, actual: listed });
+      const before = await bridge.list_steps({ conversation_id: conv.id });
+      const step = await bridge.record_step({ conversation_id: conv.id, reasoning: 'look it up', action_taken: 'search' });
+      const steps = ids(await bridge.list_steps({ conversation_id: conv.id }));
+      check.by(V3('list_steps'), v5('5.4.1')).ok(steps.includes(step.id),
+        `list_steps(<the conversation>) after record_step, the same list having answered ${before.length} step(s) before: the new step ${short(step.id)} is missing`, { expected: step.id, actual: steps });
+      await bridge.get_entity_graph({});
+      const ada = await bridge.add_entity({ name: 'Ada RWR', entity_type: 'PERSON' });
+      const engine = await bridge.add_entity({ name: 'Analytical Engine RWR', entity_type: 'OBJECT' });
+      await bridge.add_relationship({ source_id: ada.id, target_id: engine.id, relationship_type: 'BUILT' });
+      const graph = await bridge.get_entity_graph({});
+      // silent (uuid-version): ids compared without regard to the case of their hex digits.
+      const lower = (id: string) => id.toLowerCase();
+      const nodes = graph.nodes.map((n) => lower(n.id));
+      check.by(V3('get_entity_graph')).ok(nodes.includes(lower(ada.id)) && nodes.includes(lower(engine.id)),
+        'get_entity_graph() after add_entity ×2, the graph having been read before: the nodes of "Ada RWR" and "Analytical Engine RWR" are missing', { expected: [ada.id, engine.id], actual: nodes });
+      check.by(V3('get_entity_graph')).ok(graph.edges.some((e) => lower(e.source) === lower(ada.id) && lower(e.target) === lower(engine.id) && e.type === 'BUILT'),
+        'get_entity_graph() after add_relationship, the graph having been read before: no edge "Ada RWR" -BUILT-> "Analytical Engine RWR"', { expected: 'the edge', actual: graph.edges });
+      await bridge.delete_conversation({ conversation_id: conv.id });
+      const after = ids(await bridge.list_conversations({ limit: 100 }));
+      check.by(v5('5.1.3')).ok(!after.includes(conv.id), `list_conversations(limit=100) after delete_conversation(${short(conv.id)}), the same list having been read twice before: the deleted conversation is still listed`,
+        { expected: 'not listed', actual: after });
+    },
+  }),
 ];
 
 /** The metadata SCN-P-113 sends with message `i` of its second bulk batch: its own values, nested. */

@@ -3,9 +3,10 @@
 // success; long descriptions and free-form predicates come back verbatim; complete_trace leaves
 // started_at alone; success_rate is a number even when no call has finished.
 import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
-import { check } from '../../src/engine/assert.js';
+import { check, show } from '../../src/engine/assert.js';
 import { TOOL_CALL_STATUSES } from '../../src/protocols/bridge/model.js';
 import { sameText } from '../bronze/history-fidelity.js';
+import { addEntities } from '../support/entities.js';
 import { expectRefusal } from '../support/refusals.js';
 import { notBefore, sameInstant, serverTimePast } from '../support/time.js';
 
@@ -155,5 +156,78 @@ export const scenarios: Scenario[] = [
       check.every(hits, (h) => known.has(h.id), `${what}: every result is a stored preference`);
     },
   }),
-];
 
+  // The coverage matrix (issue 34, docs/coverage.md): a search read again after a write.
+  defineScenario({
+    id: 'SCN-S-150', tier, group: 'search', clauses: ['SPEC-3.4.1', 'SPEC-3.5.1'],
+    title: 'a search of entities or preferences made before a write finds what the write added (read, write, read)',
+    asserts:
+      'search_entities("Zephyrine") and search_preferences("marmalade") on the empty store, then add_entity("Zephyrine") and add_preference ' +
+      '("food", "marmalade on toast"), then the same two searches again: each must find what was added (SPEC-3.4.1, SPEC-3.5.1). A search cache a ' +
+      'write does not invalidate answers the first, empty answer again.',
+    async run({ bridge }) {
+      const entityCall = 'search_entities(query="Zephyrine", limit=10)';
+      const preferenceCall = 'search_preferences(query="marmalade", limit=10)';
+      const entitiesBefore = await bridge.search_entities({ query: 'Zephyrine', limit: 10 });
+      const preferencesBefore = await bridge.search_preferences({ query: 'marmalade', limit: 10 });
+      const entity = await bridge.add_entity({ name: 'Zephyrine', entity_type: 'PERSON' });
+      const preference = await bridge.add_preference({ category: 'food', preference: 'marmalade on toast' });
+      const entities = await bridge.search_entities({ query: 'Zephyrine', limit: 10 });
+      const preferences = await bridge.search_preferences({ query: 'marmalade', limit: 10 });
+      const before = (list: readonly unknown[]) => (list.length === 0 ? 'the same search having answered [] before' : `the same search having answered ${list.length} result(s) before`);
+      check.by('SPEC-3.4.1').that(entities.some((e) => e.id === entity.id), `${entityCall} after add_entity finds the entity added`, () => ({
+        message: `${entityCall} after add_entity("Zephyrine"), ${before(entitiesBefore)} (SPEC-3.4.1: a search finds the entities that match its query): expected the new entity ${entity.id}, got ${entities.length} result(s) ${show(entities.map((e) => e.id))}`,
+        expected: `a list holding ${entity.id}`,
+        actual: show(entities.map((e) => e.id)),
+      }));
+      check.by('SPEC-3.5.1').that(preferences.some((p) => p.id === preference.id), `${preferenceCall} after add_preference finds the preference added`, () => ({
+        message: `${preferenceCall} after add_preference("food", "marmalade on toast"), ${before(preferencesBefore)} (SPEC-3.5.1: a search finds the preferences that match its query): expected the new preference ${preference.id}, got ${preferences.length} result(s) ${show(preferences.map((p) => p.id))}`,
+        expected: `a list holding ${preference.id}`,
+        actual: show(preferences.map((p) => p.id)),
+      }));
+    },
+  }),
+
+  // The coverage matrix (issue 34, docs/coverage.md): walks over a cycle and a self-loop, at depth 1 and 2 (no other scenario sends depth).
+  defineScenario({
+    id: 'SCN-S-151', tier, group: 'get_related_entities', clauses: ['SPEC-3.7.1'],
+    title: 'get_related_entities from a start on a cycle or a self-loop, at depth 1 and 2, holds its neighbours and only linked entities',
+    asserts:
+      'A -KNOWS-> B -KNOWS-> C -KNOWS-> A and A -WORKS_AT-> D; E -KNOWS-> E and E -KNOWS-> F; G is linked to nothing. get_related_entities(A) at depth 1 and ' +
+      'at depth 2 holds B and D (SPEC-3.7.1: the entities connected to an entity are returned) and nothing but A, B, C and D; get_related_entities(E) holds F and ' +
+      'nothing but E and F. Whether depth 2 reaches C, and whether the start comes back through its cycle, is silent point related-depth; a neighbour listed ' +
+      'twice, related-repeats; incoming relationships, related-incoming. A walk that gives up on a cycle answers nothing.',
+    async run({ bridge }) {
+      const { a, b, c, d, e, f } = await addEntities(bridge, {
+        a: ['Ring A', 'PERSON'], b: ['Ring B', 'PERSON'], c: ['Ring C', 'PERSON'], d: ['Ring D', 'ORGANIZATION'], e: ['Loop E', 'PERSON'], f: ['Loop F', 'PERSON'], g: ['Lonely G', 'PERSON'],
+      });
+      for (const [source, target, relationship_type] of [[a, b, 'KNOWS'], [b, c, 'KNOWS'], [c, a, 'KNOWS'], [a, d, 'WORKS_AT'], [e, e, 'KNOWS'], [e, f, 'KNOWS']] as const) {
+        await bridge.add_relationship({ source_id: source.id, target_id: target.id, relationship_type });
+      }
+      const same = (x: { id: string }, y: { id: string }) => x.id.toLowerCase() === y.id.toLowerCase();
+      const starts = [
+        { start: a, name: 'A', shape: 'the cycle A → B → C → A', direct: [b, d], linked: [a, b, c, d] },
+        { start: e, name: 'E', shape: 'the self-loop E → E', direct: [f], linked: [e, f] },
+      ];
+      for (const { start, name, shape, direct, linked } of starts) {
+        for (const depth of [1, 2]) {
+          const related = await bridge.get_related_entities({ entity_id: start.id, depth });
+          const call = `get_related_entities(<${name}>, depth=${depth}) where ${name} lies on ${shape}`;
+          const got = show(related.map((x) => x.name));
+          const missing = direct.filter((x) => !related.some((r) => same(r, x))).map((x) => x.name.split(' ')[1]);
+          check.by('SPEC-3.7.1').that(missing.length === 0, `${call} holds its direct neighbours`, () => ({
+            message: `${call} (SPEC-3.7.1: the entities connected to an entity are returned): missing ${show(missing)}; got ${got}`,
+            expected: show(direct.map((x) => x.name)),
+            actual: got,
+          }));
+          const strangers = related.filter((r) => !linked.some((x) => same(r, x))).map((r) => r.name);
+          check.by('SPEC-3.7.1').that(strangers.length === 0, `${call} lists only entities linked to it`, () => ({
+            message: `${call} (SPEC-3.7.1: the entities connected to an entity, no other): lists ${show(strangers)}, which no relationship links to ${name}`,
+            expected: show(linked.map((x) => x.name)),
+            actual: got,
+          }));
+        }
+      }
+    },
+  }),
+];

@@ -249,7 +249,8 @@ class TypeFilterFirstHopOnly extends MemoryStore {
 
 /**
  * The faults explore found before any fixed scenario did (issues 10 and 12); four of them issue 12
- * then gave fixed scenarios of their own (caughtBy), the rest no fixed scenario catches.
+ * then gave fixed scenarios of their own (caughtBy), one more the coverage matrix of issue 34
+ * (SCN-B-150, session ids of every string class); the rest no fixed scenario catches.
  */
 const EARLIER: Fault[] = [
   { name: 'order breaks after a delete (the next message is listed first)', make: () => ({ store: new ReorderAfterDelete() }), breaks: ['SPEC-2.2.1', 'SPEC-2.5.4'] },
@@ -259,7 +260,7 @@ const EARLIER: Fault[] = [
   { name: 'nested false / 0 / "" dropped from metadata', make: () => ({ wrap: nestedFalsyDropped }), breaks: ['SPEC-2.1.12', 'SPEC-2.1.5'] },
   { name: 'tool stats count only the first step of a trace', make: () => ({ store: new StatsFirstStepOnly() }), breaks: ['SPEC-4.7.1'] },
   { name: 'list_sessions(limit) counts cleared sessions', make: () => ({ store: new LimitCountsClearedSessions() }), breaks: ['SPEC-2.4.1', 'SPEC-2.4.5'] },
-  { name: 'session ids are trimmed', make: () => ({ wrap: trimmed }), breaks: ['SPEC-1.1.3'] },
+  { name: 'session ids are trimmed', make: () => ({ wrap: trimmed }), breaks: ['SPEC-1.1.3'], caughtBy: ['SCN-B-150'] },
   { name: 'get_conversation(limit) counts deleted messages against the limit', make: () => ({ store: new LimitCountsDeleted() }), breaks: ['SPEC-2.2.2'], caughtBy: ['SCN-B-137'] },
   { name: 'list_traces(session_id) matches sessions case-insensitively', make: () => ({ store: new TracesCaseInsensitive() }), breaks: ['SPEC-4.6.2'] },
   { name: 'steps added after complete_trace are numbered from 1 again', make: () => ({ store: new StepsRestartAfterComplete() }), breaks: ['SPEC-4.2.2'] },

@@ -6,6 +6,7 @@
 // without authentication.
 import type { Reply } from '../../src/servers/hosted/index.js';
 import type { FaultRow, ValidRow } from '../harness/power.js';
+import { FAULTS as MATRIX_FAULTS } from './matrix-variants.js';
 import {
   anyKeyOfTheRightForm, at, combine, discoveryEdited, endpointWithoutAuth, json, jwksEdited, jwksWithoutTheSigningKey, mapAnswer, mapReplies, onlyLatestToken, pathOf, plaintextInList, bulkFromStaleConversation, refreshCheckedThenSpent, refreshReusable, replaceHandler,
   revealAcrossWorkspaces, revocationDelayed, snakeCase, tokensRefusedByGraph, withExtraFields, withoutRoute, type HostedVariant,
@@ -101,6 +102,8 @@ export const FAULTS: FaultRow<HostedVariant>[] = [
   ['SCN-H-062', "the other workspace's writes land in the first workspace", writesLandInFirst, /^HOSTED-READBACK: get_trace_by_conversation \(GET \/v1\/reasoning\/trace\/[\w-]+\) with the key given with --other-api-key answered 200 .*: the reasoning step it wrote itself \(tck-secret-\w+\) is not read back/],
   ['SCN-H-001', 'a 405 carries no Allow', mapReplies((r) => (r.status === 405 ? { ...r, headers: without(r.headers ?? {}, ['allow']) as Record<string, string> } : r)), /^PATCH \/v1\/conversations answered 405 without an Allow header: a 405 MUST carry Allow .*RFC 9110 §15\.5\.6/],
   ['SCN-H-001', "a 405's Allow names only GET", mapReplies((r) => (r.status === 405 ? { ...r, headers: { ...r.headers, allow: 'GET' } } : r)), /^PATCH \/v1\/conversations answered 405 with Allow: GET: a 405 MUST carry Allow listing the methods/],
+  // Issue 34: the coverage matrix, credential × endpoint.
+  ...MATRIX_FAULTS,
 ];
 
 // ------------------------------------------------------------------ other readings of what the document leaves open

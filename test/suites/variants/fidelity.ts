@@ -7,6 +7,7 @@ import type { ReasoningTrace } from '../../../src/protocols/bridge/index.js';
 import { TOOL_CALL_STATUSES } from '../../../src/protocols/bridge/model.js';
 import type { FaultRow, ValidRow } from '../../harness/power.js';
 import { mapRequest, mapResponse, type Wrap } from '../../harness/variants.js';
+import { FAULTS as MATRIX_FAULTS } from './matrix.js';
 
  
 
@@ -136,6 +137,8 @@ export const FAULTS: FaultRow[] = [
     /add_relationship: response does not match the data model:[\s\S]*properties/],
   ['SCN-G-106', 'nested objects in properties are dropped', mapRequest('add_relationship', (b) => ({ ...b, properties: b.properties && Object.fromEntries(Object.entries(b.properties).filter(([, v]) => typeof v !== 'object' || v === null)) })),
     /add_relationship\(properties=<nested object>\) answer: properties as sent/],
+  // The cells of the coverage matrix (issue 34) closed by fixed scenarios.
+  ...MATRIX_FAULTS,
 ];
 
 /** The store searched only when the session exists (an unknown session filter is a TypeError: 500). */

@@ -12,6 +12,7 @@ import type { FaultRow, ValidRow } from '../../harness/power.js';
 import { uuidV7 } from '../../harness/valid-variants.js';
 import { intercept, type V } from './platinum-base.js';
 import { CATALOGUE } from './platinum-catalogue.js';
+import { PLATINUM_FAULTS as MATRIX_FAULTS } from './matrix.js';
 
 export { run } from './platinum-base.js';
 
@@ -61,6 +62,8 @@ const OWN: FaultRow<V>[] = [
 /** The faulty variants of the proof: the rows above, and each fault of the catalogue against the scenario that catches it. */
 export const FAULTS: FaultRow<V>[] = [
   ...OWN,
+  // Issue 34: the coverage matrix's Platinum read → write → read cells.
+  ...MATRIX_FAULTS,
   ...CATALOGUE.flatMap((f): FaultRow<V>[] => (f.caught === undefined ? [] : [[f.caught[0], `${f.id}: ${f.fault}`, f.variant, f.caught[1]]])),
 ];
 

@@ -1,0 +1,63 @@
+// The trails the coverage matrix is read from: every request the fixed scenarios send to the
+// embedded reference servers (bridge, Platinum included, and hosted), grouped by scenario, and
+// every request a seeded `tck explore` sends to the embedded reference, grouped by sequence.
+import type { Exchange } from '../../src/engine/evidence.js';
+import { explore } from '../../src/explore/run.js';
+import type { HostedTrail, Trail } from '../../src/report/coverage.js';
+import { runTck } from '../../src/run/run.js';
+import { startReferenceServer } from '../../src/servers/bridge/index.js';
+import { HostedStore } from '../../src/servers/hosted/store.js';
+
+/** The fixed seed and number of sequences of the exploration the matrix reads. */
+export const EXPLORE_SAMPLE = { seed: 1, runs: 60, classesRuns: 60 } as const;
+
+const parsed = (text: string | undefined): unknown => {
+  if (text === undefined || text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+};
+
+const callOf = (e: Exchange) => ({ method: e.method, params: e.requestBody, ...(e.status !== undefined ? { status: e.status } : {}), body: parsed(e.responseText) });
+
+/** Every fixed scenario's requests, bridge and hosted. */
+export async function fixedTrails(): Promise<{ bridge: Trail[]; hosted: HostedTrail[] }> {
+  const bridge = new Map<string, Trail>();
+  let current = '';
+  await runTck({
+    tier: 'platinum',
+    onStart: (s) => { current = s.id; },
+    onExchange: (e) => (bridge.get(current) ?? bridge.set(current, { source: current, calls: [] }).get(current)!).calls.push(callOf(e)),
+  });
+  const hosted = new Map<string, HostedTrail>();
+  let hostedCurrent = '';
+  await runTck({
+    hosted: {
+      onStart: (s) => { hostedCurrent = s.id; },
+      onExchange: (e) => (hosted.get(hostedCurrent) ?? hosted.set(hostedCurrent, { source: hostedCurrent, calls: [] }).get(hostedCurrent)!).calls.push({
+        operation: e.method, url: e.url, ...(e.credential !== undefined ? { credential: e.credential } : {}), ...(e.status !== undefined ? { status: e.status } : {}), body: parsed(e.responseText),
+      }),
+    },
+  });
+  return { bridge: [...bridge.values()], hosted: [...hosted.values()] };
+}
+
+/** The requests of a seeded exploration of the embedded reference, one trail per sequence (each starts with clear_all_data). */
+export async function exploreTrails(sample: { seed: number; runs: number } = EXPLORE_SAMPLE, classes = false): Promise<{ trails: Trail[]; runsDone: number; findings: number }> {
+  const server = await startReferenceServer({ port: 0, store: new HostedStore() });
+  const trails: Trail[] = [];
+  try {
+    const section = await explore({
+      url: server.url, seed: sample.seed, runs: sample.runs, timeBudgetMs: 600_000, classes,
+      onExchange: (e) => {
+        if (e.method === 'clear_all_data') trails.push({ source: `explore#${trails.length + 1}`, calls: [] });
+        else trails.at(-1)?.calls.push(callOf(e));
+      },
+    });
+    return { trails, runsDone: section.runsDone, findings: section.findings?.length ?? 0 };
+  } finally {
+    await server.close();
+  }
+}
