@@ -6,6 +6,7 @@
 // tier to docs/first-contact.md. Raw: a fault counts as caught when any scenario failed (or explore
 // found anything), and the clean server is run the same way first, so a false alarm would show
 // there (the gate test holds it at nothing). Not tuned to afterwards: the next batch measures again.
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -33,6 +34,15 @@ export function parseFaults(markdown: string): Fault[] {
 }
 
 const HERE = new URL('.', import.meta.url).pathname;
+
+/** The commit of the kit measured (its short hash), or "unknown" outside a git checkout. */
+function kitCommit(): string {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: HERE, encoding: 'utf8' }).trim();
+  } catch {
+    return 'unknown';
+  }
+}
 const faultsOf = (part: 'bridge' | 'hosted') => parseFaults(readFileSync(`${HERE}${part}/FAULTS.md`, 'utf8'));
 
 describe('the blind faults are listed', () => {
@@ -119,6 +129,7 @@ describe.runIf(process.env.TCK_MEASURE === '1')('measure: the kit against every 
       '# First contact: the kit against faults it never saw',
       '',
       'Written by `npm run measure:independent` (test/independent/first-contact.test.ts); do not edit by hand.',
+      `Measured on the kit at commit ${kitCommit()}, ${new Date().toISOString().slice(0, 10)}.`,
       '',
       'The faults are one-rule faults written blind into the independent implementation (`test/independent/bridge/FAULTS.md`,',
       '`test/independent/hosted/FAULTS.md`) by an author who never read the kit, and committed before the kit ran on them.',
