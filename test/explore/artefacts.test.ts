@@ -3,7 +3,13 @@
 // "1 step", a silent point is not the finding's label, the curl script ends with the explore line
 // that replays the finding (no scenario "tck-explore"), the scenario's title is whole, and the HTML
 // page of an explore report has no empty filter or search box.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { explore } from '../../src/explore/run.js';
+import { withVariant } from '../harness/variants.js';
 import type { Exchange } from '../../src/engine/evidence.js';
 import { exploreReport } from '../../src/explore/report.js';
 import { curlScript, scenarioFile } from '../../src/explore/repro.js';
@@ -76,4 +82,32 @@ describe('explore artefacts', () => {
     expect(html).not.toContain('id="q"');
     expect(html).toContain('explore: minimal failing sequence');
   });
+
+  it('a refusal the protocol does not allow: the script fails on the server as it was (exit 1) and passes once it is fixed (exit 0)', async () => {
+    // get_tool_stats answers 500: explore's finding is "refused with 500", which the script must judge as the status 200.
+    const broken = { wrap: (next: (m: string, b: unknown) => unknown) => async (m: string, b: unknown) => (m === 'get_tool_stats' ? { status: 500, body: { error: 'boom' } } : next(m, b)) };
+    const dir = mkdtempSync(join(tmpdir(), 'tck-explore-repro-'));
+    const script = join(dir, 'explore-repro.sh');
+    // Asynchronously: the servers answer from this process.
+    const runScript = (url: string) =>
+      new Promise<{ status: number | null; stdout: string }>((done) => {
+        const child = spawn('bash', [script, url], { stdio: ['ignore', 'pipe', 'inherit'] });
+        let stdout = '';
+        child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+        child.on('close', (status) => done({ status, stdout }));
+      });
+    await withVariant(broken as Parameters<typeof withVariant>[0], async (url) => {
+      const section = await explore({ url, seed: 1, runs: 50, methods: ['get_tool_stats', 'start_trace'], timeBudgetMs: 20_000, firstOnly: true });
+      expect(section.failure?.message).toMatch(/^get_tool_stats: refused with 500/);
+      writeFileSync(script, section.failure!.curl);
+      const before = await runScript(url);
+      expect(before.stdout).toContain('STILL FAILING');
+      expect(before.status).toBe(1);
+    });
+    await withVariant({}, async (url) => {
+      const after = await runScript(url);
+      expect(after.stdout).toContain('FIXED');
+      expect(after.status).toBe(0);
+    });
+  }, 60_000);
 });
