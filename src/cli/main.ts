@@ -116,7 +116,8 @@ export function buildProgram(): Command {
     .option('--server-timeout <ms>', 'how long --server gets to start answering, in milliseconds', positiveInt('--server-timeout'), DEFAULT_LIMITS.serverStartMs)
     .action(async (_opts, command: Command) => {
       const [{ applyConfig, urlSource }, { runCommand }] = await Promise.all([import('./run-config.js'), import('./run-command.js')]);
-      process.exitCode = await runCommand({ ...applyConfig<Parameters<typeof runCommand>[0]>(command), urlFrom: urlSource(command) });
+      const opts = applyConfig<Parameters<typeof runCommand>[0]>(command);
+      process.exitCode = await runCommand({ ...opts, urlFrom: urlSource(command), outFrom: command.getOptionValueSource('out') ?? 'default' });
     });
   run.addHelpText(
     'after',

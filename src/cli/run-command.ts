@@ -32,6 +32,8 @@ interface RunFlags extends ReportingFlags, TargetFlags {
   reconnectWindow: number;
   header?: string[];
   out: string;
+  /** Where --out came from (commander's source: "default", "cli", "config"). */
+  outFrom?: string;
   quiet?: boolean;
   failuresOnly?: boolean;
   verbose?: boolean;
@@ -110,12 +112,21 @@ async function hostedOptionsOf(flags: RunFlags, env: NodeJS.ProcessEnv = process
 
 export async function runCommand(flags: RunFlags): Promise<number> {
   // TCK_URL stands in for --url (an empty value counts as unset), as TCK_HEADERS does for --header.
-  if (flags.url === undefined && (process.env.TCK_URL ?? '') !== '') flags = { ...flags, url: process.env.TCK_URL! };
+  if (flags.url === undefined && (process.env.TCK_URL ?? '') !== '') flags = { ...flags, url: process.env.TCK_URL!, urlFrom: 'TCK_URL' };
+  // With --hosted only a --url on the command line adds the bridge suites: a TCK_URL left in the
+  // environment (or a config file's url) is the bridge target of other runs, not a request for both.
+  if (isHostedRun(flags) && flags.url !== undefined && flags.urlFrom !== '--url') {
+    process.stderr.write(`tck: ${flags.urlFrom ?? 'TCK_URL'} is not used: --hosted runs the hosted profile alone; add --url to run the bridge suites too\n`);
+    flags = { ...flags, url: undefined, urlFrom: undefined };
+  }
+  const apart = reportsApart(flags);
+  flags = apart.flags;
   const headers = headersFrom(flags.header);
   bailOf(flags); // --bail N against --max-failures M: refused before anything runs
   const hosted = await hostedOptionsOf(flags);
   const { HOSTED_SCENARIOS } = await import('../../suites/hosted/index.js');
   const prep = await prepareRun(flags, (await planOf({})).map((s) => s.id), hosted !== undefined ? HOSTED_SCENARIOS.map((s) => s.id) : []);
+  if (apart.note) process.stderr.write(`tck: ${apart.note}\n`);
   if (prep.nothingToRun) {
     process.stdout.write(`${prep.nothingToRun}\n`);
     return EXIT.ok;
@@ -216,9 +227,33 @@ async function runAndReport(
     const file = relative(process.cwd(), join(resolve(flags.out), 'report.json')) || 'report.json';
     // The target given on the command line goes with it; TCK_URL and the config file apply again by themselves.
     const url = flags.urlFrom === '--url' && flags.url !== undefined ? ` --url ${shellWord(flags.url)}` : '';
-    process.stdout.write(`re-run what failed, errored or did not run: tck run --only-failed ${shellWord(file)}${url}\n`);
+    process.stdout.write(`re-run what failed, errored or did not run: npx tck run --only-failed ${shellWord(file)}${url}${hostedHint(flags)}\n`);
   }
   return code;
+}
+
+const isHostedRun = (flags: Pick<RunFlags, 'hosted'>) => flags.hosted !== undefined && flags.hosted !== false;
+
+/**
+ * --only-failed never overwrites the report it reads (nor the files written beside it by the same
+ * run): with the default --out the re-run's reports go to a folder of their own under it; an --out
+ * given that would overwrite it is refused.
+ */
+function reportsApart(flags: RunFlags): { flags: RunFlags; note?: string } {
+  if (flags.onlyFailed === undefined || resolve(flags.out, 'report.json') !== resolve(flags.onlyFailed)) return { flags };
+  if (flags.outFrom !== undefined && flags.outFrom !== 'default') {
+    throw new TckError(`--out ${flags.out} would overwrite ${flags.onlyFailed}, the report --only-failed reads: choose another --out`);
+  }
+  const out = join(flags.out, 'rerun');
+  return { flags: { ...flags, out }, note: `the re-run's reports go to ${out} (${flags.onlyFailed} is kept)` };
+}
+
+/** The hosted flags of the re-run hint: --hosted [URL], and a placeholder for a credential given as a flag (never its value). */
+function hostedHint(flags: RunFlags): string {
+  if (!isHostedRun(flags)) return '';
+  if (flags.hosted === true) return ' --hosted';
+  const credential = flags.apiKey !== undefined ? ' --api-key KEY' : flags.token !== undefined ? ' --token TOKEN' : '';
+  return ` --hosted ${shellWord(flags.hosted as string)}${credential}`;
 }
 
 /** --bail, --bail N and --max-failures N as one bound: how many failures stop the run (false: none). */

@@ -29,7 +29,7 @@ describe('item 2: --only-failed re-runs what failed, errored or did not run, and
     const first = await tck(['run', '--url', faulty.url, '--tier', 'bronze', '--bail', '-r', 'console,json', '-o', before]);
     expect(first.code).toBe(1);
     // A failing run ends with the command that re-runs it.
-    expect(first.stdout).toMatch(/\nre-run what failed, errored or did not run: tck run --only-failed .*bailed\/report\.json --url http:\/\/127\.0\.0\.1:\d+\n$/);
+    expect(first.stdout).toMatch(/\nre-run what failed, errored or did not run: npx tck run --only-failed .*bailed\/report\.json --url http:\/\/127\.0\.0\.1:\d+\n$/);
     const old = readReport(join(before, 'report.json'));
     const notRun = old.scenarios.filter((s) => s.outcome === 'not-run').length;
     expect(notRun).toBeGreaterThan(100);
