@@ -262,10 +262,11 @@ Exit codes: 0 requested tier reached and, with --hosted, every hosted group pass
 
   const probe = program
     .command('probe')
-    .description('pre-flight: call every method of the protocol once (Bronze to Platinum) with harmless input, and show which answer and which tiers are reachable');
+    .description('pre-flight, read-only: call setup and every read of the protocol once (Bronze to Platinum), and show which answer and which tiers are reachable; --destructive calls the writes too');
   targetOptions(probe, 'none: the embedded reference server')
     .option('-H, --header <header>', "extra request header 'Name: value' (repeatable; also TCK_HEADERS)", collect)
     .option('--request-timeout <ms>', 'per-request timeout in milliseconds', positiveInt('--request-timeout'), DEFAULT_LIMITS.requestTimeoutMs)
+    .option('--destructive', 'call every method, the writes too (add_*, delete_*, clear_all_data, teardown): DELETES the data at the target')
     .option('--json', 'print the rows and the reachable tiers as JSON')
     .action(async (_opts, command: Command) => {
       const [{ applyConfig, urlSource }, { probeCommand }] = await Promise.all([import('./run-config.js'), import('./probe-command.js')]);

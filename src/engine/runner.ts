@@ -89,14 +89,30 @@ function stopOf(signal: AbortSignal): RunStopped {
   return signal.reason instanceof RunStopped ? signal.reason : new RunStopped('interrupted');
 }
 
-/** The very first request (setup) could not reach the target: nothing can be judged. */
+/**
+ * The very first request (setup) could not reach the target: nothing can be judged (exit 3). Its
+ * subclass TargetRefused: the target answers but cannot be tested (exit 2). docs/exit-codes.md.
+ */
 export class TargetUnreachable extends TckError {
   constructor(
     readonly url: string,
     readonly reason: string,
     what = 'the conformance server',
+    code: 'TCK_UNREACHABLE' | 'TCK_REFUSED' = 'TCK_UNREACHABLE',
+    message = `cannot reach ${what} at ${url}: ${reason}`,
   ) {
-    super(printable(`cannot reach ${what} at ${url}: ${reason}`), 'TCK_UNREACHABLE');
+    super(printable(message), code);
+  }
+}
+
+/**
+ * The target answers, but nothing can be tested there: it refuses the credentials sent (or their
+ * absence) on every call, or it is no server of the protocol (a web page, 404 to every method).
+ * `message` is the whole line (what answered what, and how to fix it); exit 2.
+ */
+export class TargetRefused extends TargetUnreachable {
+  constructor(url: string, message: string) {
+    super(url, message, undefined, 'TCK_REFUSED', message);
   }
 }
 
@@ -104,7 +120,7 @@ export class TargetUnreachable extends TckError {
 export function unreachableRunOf<L>(labels: readonly L[], err: TargetUnreachable): RunSummary<L & Ending> {
   return {
     setup: { ok: false, warnings: [] },
-    results: labels.map((l) => notRunOf(l, printable(`not run: target unreachable (${err.reason})`))),
+    results: labels.map((l) => notRunOf(l, printable(err instanceof TargetRefused ? `not run: ${err.reason}` : `not run: target unreachable (${err.reason})`))),
     warnings: [err.message],
   };
 }

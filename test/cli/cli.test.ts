@@ -102,7 +102,7 @@ describe('tck serve', () => {
     const url = await s.url;
     const client = new BridgeClient({ url });
     try {
-      const rows = await probe(client);
+      const rows = await probe(client, true);
       expect(rows).toHaveLength(48);
       expect(rows.filter((r) => r.status !== 'answers')).toEqual([]);
       // A plain POST, as curl would send it.

@@ -85,14 +85,15 @@ describe('item 6: a server that answers 401 to everything stops the run', () => 
   it('one line says authentication failed and how to pass credentials; no scenario runs', async () => {
     const out = join(work, 'locked');
     const r = await tck(['run', '--url', refusing.url, '-r', 'console,json', '-o', out]);
-    expect(r.code).toBe(1);
-    expect(r.stdout).toContain(`warning: authentication failed at ${refusing.url}: setup 401 Unauthorized, clear_all_data 401 Unauthorized, get_conversation 401 Unauthorized; no credential was sent: pass it with --header 'Authorization: Bearer …' (repeatable) or TCK_HEADERS; no scenario was run\n`);
+    // Issue 33, item 7: one line and exit 2 (docs/exit-codes.md), the report still written.
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`tck: ${refusing.url} refuses the credentials: setup 401 Unauthorized, get_conversation 401 Unauthorized, list_sessions 401 Unauthorized; no credential was sent: pass it with --header 'Authorization: Bearer …' (repeatable) or TCK_HEADERS; no scenario was run\n`);
     expect(r.stdout).not.toMatch(/^(FAIL|ERROR) /m);
-    expect(r.stdout).not.toContain('got 200 expected');
+    expect(r.stdout).not.toContain('--only-failed');
     const report = readReport(join(out, 'report.json'));
     expect(report.scenarios.every((s) => s.outcome === 'not-run')).toBe(true);
     const sent = await tck(['run', '--url', refusing.url, '-H', 'X-Api-Key: wrong', '-r', 'console', '-o', out]);
-    expect(sent.stdout).toContain('the header sent (x-api-key) was refused: check the credential given with --header or TCK_HEADERS');
+    expect(sent.stderr).toContain('the header sent (x-api-key) was refused: check the credential given with --header or TCK_HEADERS');
   });
 });
 
@@ -174,6 +175,30 @@ describe('item 11: wording and choices', () => {
       expect(r.stdout).not.toContain('(if the method exists');
       expect(r.stdout.match(/a lookup that found nothing/g)).toHaveLength(1);
       expect(r.stdout).toMatch(/reachable tiers of .*: bronze, silver, gold \(/);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('issue 33, item 4: tck probe is read-only unless --destructive is given, and says which', () => {
+  const post = (url: string, method: string, body: unknown) =>
+    fetch(`${url}/${method}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: r.status === 204 ? null : await r.json() }));
+
+  it('a session written before a probe is there after it; with --destructive the probe says it deletes, and does', async () => {
+    const server = await startVariant();
+    try {
+      await post(server.url, 'add_message', { session_id: 'staging-user', role: 'user', content: 'keep me' });
+      const r = await tck(['probe', '--url', server.url]);
+      expect(r.stdout).toContain('read-only: setup and the reads are called, no write (--destructive calls every method, and deletes the data at the target)');
+      expect(r.stdout).toMatch(/not probed +lifecycle +clear_all_data +a write: not called without --destructive/);
+      expect(r.stdout).toMatch(/reachable tiers of .*: bronze, silver, gold \(.*; reads only: run with --destructive to probe the writes\)/);
+      expect(r.code).toBe(0);
+      expect(JSON.stringify((await post(server.url, 'get_conversation', { session_id: 'staging-user' })).body)).toContain('keep me');
+      const d = await tck(['probe', '--url', server.url, '--destructive']);
+      expect(d.stdout).toContain(`--destructive: the writes are called too, and clear_all_data deletes every piece of data at ${server.url}`);
+      expect(d.code).toBe(0);
+      expect(JSON.stringify((await post(server.url, 'get_conversation', { session_id: 'staging-user' })).body)).not.toContain('keep me');
     } finally {
       await server.close();
     }

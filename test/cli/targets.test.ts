@@ -62,12 +62,12 @@ describe('item 1: every command tests the same target (--url, TCK_URL, the confi
   }, 60_000);
 
   it('probe with TCK_URL probes that server and names it', async () => {
-    const r = await tck(['probe'], { TCK_URL: faulty.url });
+    const r = await tck(['probe', '--destructive'], { TCK_URL: faulty.url });
     expect(r.stdout).toMatch(new RegExp(`^probing ${faulty.url.replace(/[.]/g, '\\.')} \\(from TCK_URL\\)\n`));
     expect(r.stdout).toMatch(/broken +bronze +add_message +200 expected, got 201 Created/);
     expect(r.stdout).toMatch(/reachable tiers of .*: none/);
     expect(r.code).toBe(1);
-    const json = JSON.parse((await tck(['probe', '--json'], { TCK_URL: faulty.url })).stdout);
+    const json = JSON.parse((await tck(['probe', '--json', '--destructive'], { TCK_URL: faulty.url })).stdout);
     expect(json).toMatchObject({ url: faulty.url, from: 'TCK_URL', reachableTiers: [] });
   });
 
