@@ -276,7 +276,7 @@ Exit codes: 0 requested tier reached and, with --hosted, every hosted group pass
 
   const certify = program
     .command('certify')
-    .description('run the full bridge suite (every tier, no selection) against your server and write a certification bundle a reviewer can verify offline');
+    .description('run the full bridge suite (every tier, the optional Platinum included; no selection) against your server and write a certification bundle a reviewer can verify offline');
   targetOptions(certify, 'required, unless --embedded')
     .option('--embedded', "certify the kit's own embedded reference server (a demonstration: the bundle says so)")
     .option('--name <name>', "the implementation's name (required)")
