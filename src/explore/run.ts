@@ -46,8 +46,17 @@ export interface ExploreOptions {
   replayTarget?: string;
   /** Stop at the first finding (a replay does). */
   firstOnly?: boolean;
+  /** After each sequence and each finding: how far the run is (the command's live progress line). */
+  onProgress?: (progress: ExploreProgress) => void;
   /** Every HTTP exchange, as it completes (the bench records explore's requests to replay them). */
   onExchange?: (exchange: Exchange) => void;
+}
+
+export interface ExploreProgress {
+  runsDone: number;
+  operations: number;
+  findings: number;
+  elapsedMs: number;
 }
 
 /** The run was stopped (time budget or signal): the call in flight does not count against the server. */
@@ -192,6 +201,7 @@ export async function explore(options: ExploreOptions): Promise<ExploreSection> 
           // candidate passes, so the smallest failing sequence so far stays the counterexample.
           if (stopped() || fatal !== undefined) return cutShort();
           if (met === undefined) runsDone++;
+          options.onProgress?.({ runsDone, operations, findings: findings.length, elapsedMs: Date.now() - started });
           let world: World | undefined;
           try {
             await fc.asyncModelRun(async () => {
@@ -224,6 +234,7 @@ export async function explore(options: ExploreOptions): Promise<ExploreSection> 
       known.add(keyOf(found.violation));
       const minimal = [...(checked.counterexample[0] as Iterable<unknown>)];
       findings.push(finding(found, { text: String(checked.counterexample[0]), path: checked.counterexamplePath ?? '', shrinks: checked.numShrinks, commands: minimal.length }, roundSeed, met ?? { runs: runsDone, operations, ms: Date.now() - started, originalLength: 0 }));
+      options.onProgress?.({ runsDone, operations, findings: findings.length, elapsedMs: Date.now() - started });
     }
 
     /** Runs the minimal sequence once more (no budget: it is short), recording both sides' answers and the exchanges. */

@@ -16,6 +16,8 @@ import { curlScript, scenarioFile } from '../../src/explore/repro.js';
 import type { ExploreSection } from '../../src/report/model.js';
 import { renderHtml } from '../../src/report/render/html.js';
 import { exploreFailureLines, exploreSummary } from '../../src/report/render/explore.js';
+import { renderJunit } from '../../src/report/render/junit.js';
+import { renderMarkdown } from '../../src/report/render/markdown.js';
 
 const A = '11111111-1111-4111-8111-111111111111';
 const B = '22222222-2222-4222-8222-222222222222';
@@ -110,4 +112,33 @@ describe('explore artefacts', () => {
       expect(after.status).toBe(0);
     });
   }, 60_000);
+
+  it('every finding is shown, not only the first: console lines, HTML, Markdown and JUnit (issue 33, item 6)', () => {
+    const f = section.failure!;
+    const finding = (method: string, i: number) => ({
+      ...f, rule: `rule.${i}`, states: 'a rule', cites: [], method, message: `${method}: finding number ${i}`, commands: f.steps.length, seed: 7, path: `0:${i}`, replay: `tck explore --seed 7 --path "0:${i}"`,
+    });
+    const three: ExploreSection = { ...section, findings: [finding('add_entity', 1), finding('merge_duplicate_entities', 2), finding('get_entity_by_name', 3)] };
+    expect(exploreSummary(three)).toMatch(/^Explore: FOUND 3 DISAGREEMENTS — /);
+    const lines = exploreFailureLines(three).join('\n');
+    for (const i of [1, 2, 3]) {
+      expect(lines).toContain(`finding ${i} of 3:`);
+      expect(lines).toContain(`finding number ${i}`);
+      expect(lines).toContain(`--path "0:${i}"`);
+    }
+    const report = exploreReport(three, { url: 'http://x', embedded: false }, new Date(), false);
+    const html = renderHtml(report);
+    expect(html.match(/<h2>explore: minimal failing sequence \(finding \d of 3\)<\/h2>/g)).toHaveLength(3);
+    expect(renderMarkdown(report).match(/finding number \d/g)).toHaveLength(3);
+    const junit = renderJunit(report);
+    expect(junit.match(/<failure /g)).toHaveLength(3);
+    expect(junit).toContain('finding number 3');
+  });
+
+  it('a run that checked nothing is no pass: "NOTHING CHECKED", success false', () => {
+    const none: ExploreSection = { ...section, runsDone: 0, operations: 0, stoppedBy: 'time-budget' };
+    delete none.failure;
+    expect(exploreSummary(none)).toMatch(/^Explore: NOTHING CHECKED — 0 sequences/);
+    expect(exploreReport(none, { url: 'http://x', embedded: false }, new Date(), false).success).toBe(false);
+  });
 });

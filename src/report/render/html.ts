@@ -13,7 +13,7 @@
 import { causeLine, causesOf, compactIds, rootCount } from '../causes.js';
 import { isFailing, type AnyReportScenario, type Gate, type Report } from '../model.js';
 import { SEARCH_CSS, SEARCH_SCRIPT, SEARCH_SCRIPT_HASH, searchBox, searchText } from './search.js';
-import { exploreFailureLines } from './explore.js';
+import { findingLines, findingsOf } from './explore.js';
 import { OUTCOME_LABEL, advisoryHeadline, clip, diffText, expectedActualDiff, isFailure, placeOf, withCites, type Outcome } from './text.js';
 import { advisoriesOf } from '../advisories.js';
 import type { AdvisorySummary } from '../model.js';
@@ -320,7 +320,7 @@ ${verdicts(report).map((v) => `<p class="verdict ${v.ok ? 'ok' : v.incomplete ? 
 </div>
 </header>
 <section class="tiers">${bars.join('')}</section>
-${report.explore?.failure ? `<section><h2>explore: minimal failing sequence</h2><pre>${esc(exploreFailureLines(report.explore).join('\n'))}</pre></section>` : ''}
+${report.explore ? findingsOf(report.explore).map((f, i, all) => `<section><h2>explore: minimal failing sequence${all.length > 1 ? ` (finding ${i + 1} of ${all.length})` : ''}</h2><pre>${esc(findingLines(f).join('\n'))}</pre></section>`).join('\n') : ''}
 ${report.gate || warnings.length ? `<section>${report.gate ? gate(report.gate) : ''}${warnings.map((w) => `<div class="notice">warning: ${esc(w)}</div>`).join('')}</section>` : ''}
 ${causesSection(view)}
 ${advisoriesSection(advisories)}

@@ -3,7 +3,7 @@
 // code block. Server text only ever appears inside code blocks; kit text in HTML is escaped.
 import { causeLine, causesOf, compactIds, rootCount } from '../causes.js';
 import type { Report } from '../model.js';
-import { exploreFailureLines, exploreSummary } from './explore.js';
+import { exploreSummary, findingLines, findingsOf } from './explore.js';
 import { esc } from './html.js';
 import { OUTCOME_LABEL, advisoryDetail, advisoryHeadline, clip, failureText } from './text.js';
 import { advisoriesOf } from '../advisories.js';
@@ -59,7 +59,7 @@ export function renderMarkdown(report: Report): string {
   const e = report.explore;
   if (e) {
     out.push(`**${esc(exploreSummary(e))}**`, '');
-    if (e.failure) out.push('<details><summary>minimal failing sequence</summary>', '', codeBlock(clip(exploreFailureLines(e).join('\n'), EVIDENCE_CAP)), '', '</details>', '');
+    findingsOf(e).forEach((f, i, all) => out.push(`<details><summary>minimal failing sequence${all.length > 1 ? ` (finding ${i + 1} of ${all.length})` : ''}</summary>`, '', codeBlock(clip(findingLines(f).join('\n'), EVIDENCE_CAP)), '', '</details>', ''));
   }
   for (const w of view.warnings) out.push(`> warning: ${esc(w)}`, '');
   const advisories = advisoriesOf(report);
