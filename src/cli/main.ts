@@ -117,7 +117,7 @@ export function buildProgram(): Command {
     .action(async (_opts, command: Command) => {
       const [{ applyConfig, urlSource }, { runCommand }] = await Promise.all([import('./run-config.js'), import('./run-command.js')]);
       const opts = applyConfig<Parameters<typeof runCommand>[0]>(command);
-      process.exitCode = await runCommand({ ...opts, urlFrom: urlSource(command), outFrom: command.getOptionValueSource('out') ?? 'default' });
+      process.exitCode = await runCommand({ ...opts, urlFrom: urlSource(command), outFrom: command.getOptionValueSource('out') ?? 'default', tierFrom: command.getOptionValueSource('tier') ?? 'default' });
     });
   run.addHelpText(
     'after',

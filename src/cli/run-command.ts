@@ -3,7 +3,7 @@ import { join, relative, resolve } from 'node:path';
 import type { Exchange } from '../profiles/bridge/index.js';
 import { scenariosOf } from '../report/render/view.js';
 import { shellWord } from '../report/render/text.js';
-import type { TargetFlags } from './target.js';
+import { targetWords, type TargetFlags } from './target.js';
 import type { ScenarioTier } from '../engine/scenario.js';
 import type { GradingRuleName } from '../engine/grading.js';
 import type { AdvisoryMode } from '../engine/result.js';
@@ -34,6 +34,8 @@ interface RunFlags extends ReportingFlags, TargetFlags {
   out: string;
   /** Where --out came from (commander's source: "default", "cli", "config"). */
   outFrom?: string;
+  /** Where --tier came from (the same). */
+  tierFrom?: string;
   quiet?: boolean;
   failuresOnly?: boolean;
   verbose?: boolean;
@@ -119,6 +121,10 @@ export async function runCommand(flags: RunFlags): Promise<number> {
     process.stderr.write(`tck: ${flags.urlFrom ?? 'TCK_URL'} is not used: --hosted runs the hosted profile alone; add --url to run the bridge suites too\n`);
     flags = { ...flags, url: undefined, urlFrom: undefined };
   }
+  // The hosted profile has groups, not tiers: --tier with --hosted alone would be silently ignored.
+  if (isHostedRun(flags) && flags.url === undefined && flags.tierFrom === 'cli') {
+    throw new TckError(`--tier ${flags.tier} applies to the bridge suites; --hosted alone runs the hosted profile, whose groups have no tiers (add --url to run the bridge suites up to ${flags.tier} too)`);
+  }
   const apart = reportsApart(flags);
   flags = apart.flags;
   const headers = headersFrom(flags.header);
@@ -174,6 +180,10 @@ async function runAndReport(
     ];
     // A selection of nothing would read as a failed run; it is a usage mistake.
     if (plan.length === 0) throw new TckError(`no scenario matches the selection${flags.grep !== undefined ? ` (--grep ${JSON.stringify(flags.grep)})` : ''} (see \`tck list\`)`, 'TCK_SELECTION');
+    // Where the target came from, as every command that talks to a server says it (target.ts); a
+    // URL that cannot be one is refused first (exit 2, nothing printed).
+    if (flags.url !== undefined) (await import('../profiles/bridge/client.js')).parseTarget(flags.url);
+    if (flags.reporter.includes('console') && !flags.quiet) process.stdout.write(`${runTargetLine(flags)}\n`);
     console.begin(plan);
     report = await runTck({
       ...(hosted !== undefined
@@ -230,6 +240,13 @@ async function runAndReport(
     process.stdout.write(`re-run what failed, errored or did not run: npx tck run --only-failed ${shellWord(file)}${url}${hostedHint(flags)}\n`);
   }
   return code;
+}
+
+/** "testing http://… (from TCK_URL)", the bridge target and the hosted one, each with where it came from. */
+function runTargetLine(flags: RunFlags): string {
+  const hosted = isHostedRun(flags) ? (flags.hosted === true ? 'the embedded hosted reference service' : `the hosted service at ${String(flags.hosted)} (from --hosted)`) : undefined;
+  const bridge = flags.url !== undefined ? targetWords(flags.url, flags.urlFrom, false) : hosted === undefined ? 'the embedded reference server (no --url, TCK_URL or "url" in a config file)' : undefined;
+  return `testing ${[bridge, hosted].filter((t) => t !== undefined).join(' and ')}`;
 }
 
 const isHostedRun = (flags: Pick<RunFlags, 'hosted'>) => flags.hosted !== undefined && flags.hosted !== false;
