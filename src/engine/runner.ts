@@ -89,6 +89,14 @@ function stopOf(signal: AbortSignal): RunStopped {
   return signal.reason instanceof RunStopped ? signal.reason : new RunStopped('interrupted');
 }
 
+/** A transport failure's reason with what to do about it (docs/exit-codes.md). */
+function withFix(reason: string): string {
+  if (/^connection refused/.test(reason)) return `${reason}: nothing listens there; start the server first (tck run --server 'command' starts it for you), or check the host and port`;
+  if (/^cannot resolve host/.test(reason)) return `${reason}: check the host name in the URL`;
+  if (/not complete within|timeout/i.test(reason)) return `${reason}: nothing answered in time; check the URL, or give it longer with --request-timeout`;
+  return reason;
+}
+
 /**
  * The very first request (setup) could not reach the target: nothing can be judged (exit 3). Its
  * subclass TargetRefused: the target answers but cannot be tested (exit 2). docs/exit-codes.md.
@@ -99,7 +107,7 @@ export class TargetUnreachable extends TckError {
     readonly reason: string,
     what = 'the conformance server',
     code: 'TCK_UNREACHABLE' | 'TCK_REFUSED' = 'TCK_UNREACHABLE',
-    message = `cannot reach ${what} at ${url}: ${reason}`,
+    message = `cannot reach ${what} at ${url}: ${withFix(reason.replace(/ at (\S+)$/, (m, at: string) => (url.startsWith(at) ? '' : m)))}`,
   ) {
     super(printable(message), code);
   }

@@ -79,7 +79,7 @@ describe('unreachable targets: one line, exit 3, no stack trace', () => {
     const port = await freePort();
     const r = tck(['run', '--url', `http://127.0.0.1:${port}`, '--out', mkdtempSync(join(tmpdir(), 'tck-'))]);
     expect(r.code).toBe(3);
-    expect(r.stderr).toBe(`tck: cannot reach the conformance server at http://127.0.0.1:${port}: connection refused at http://127.0.0.1:${port}\n`);
+    expect(r.stderr).toBe(`tck: cannot reach the conformance server at http://127.0.0.1:${port}: connection refused: nothing listens there; start the server first (tck run --server 'command' starts it for you), or check the host and port\n`);
     noStack(r.stderr);
   });
   it('a host name that does not resolve', () => {
