@@ -10,6 +10,7 @@ import { ConsoleReporter, SILENT } from '../report/render/console.js';
 import { filesUnder, writeReports } from '../report/render/index.js';
 import type { ReporterName } from '../report/render/names.js';
 import { EXIT, TckError } from '../engine/errors.js';
+import { didYouMean } from '../util/words.js';
 import { SIGNAL_EXIT, watchInterrupts } from './interrupt.js';
 import { headersFrom } from './options.js';
 import { ensureWritableDir } from './paths.js';
@@ -63,7 +64,9 @@ export async function exploreCommand(flags: ExploreFlags): Promise<number> {
   const headers = headersFrom(flags.header);
   const methods = flags.methods?.split(',').map((m) => m.trim()).filter((m) => m !== '');
   if (methods !== undefined && explorableMethods(methods).length === 0) {
-    throw new TckError(`--methods ${flags.methods}: names no method or tier explore can draw (e.g. add_message,get_conversation or bronze)`);
+    const names = [...explorableMethods(undefined, true), 'bronze', 'silver', 'gold', 'platinum'];
+    const hint = methods.length === 1 ? didYouMean(methods[0]!, names) : '';
+    throw new TckError(`--methods ${flags.methods}: names no method or tier explore can draw${hint} (e.g. add_message,get_conversation or bronze)`);
   }
   // Where the reports and the reproductions go is checked before the first sequence.
   await ensureWritableDir(flags.out, '--out');

@@ -67,7 +67,7 @@ function reporters(value: string, previous: readonly ReporterName[]): ReporterNa
 
 export function buildProgram(): Command {
   const program = new Command('tck')
-    .description('Conformance test kit for agent-memory services (bridge protocol 0.1.0): Bronze, Silver and Gold suites.')
+    .description('Conformance test kit for agent-memory services: the bridge protocol 0.1.0 (Bronze, Silver and Gold suites, and the optional Platinum tier: tck run --tier platinum) and the hosted REST profile (tck run --hosted [URL]).')
     .version(KIT_VERSION, '-V, --version')
     .option('--debug', 'print stack traces of internal errors')
     .configureOutput({
@@ -133,9 +133,9 @@ Examples:
   $ tck run --hosted                     the hosted profile against the embedded hosted reference service
   $ TCK_API_KEY=nams_… TCK_IDP_TOKEN=… tck run --hosted https://memory.example.com/v1
 
-Exit codes: 0 requested tier reached and, with --hosted, every hosted group passed (or, with --allow-incomplete, is incomplete; with --baseline: the gate passed),
+Exit codes (docs/exit-codes.md): 0 requested tier reached and, with --hosted, every hosted group passed (or, with --allow-incomplete, is incomplete; with --baseline: the gate passed),
 1 not reached (the gate failed),
-2 usage error or a report that could not be written, 3 target unreachable,
+2 usage error, a report that could not be written, or a target that refuses the credentials or is no bridge server, 3 nothing answers at the target,
 130/143 interrupted by SIGINT/SIGTERM (a partial report is written).`,
   );
 
@@ -203,7 +203,7 @@ Exit codes: 0 requested tier reached and, with --hosted, every hosted group pass
   program
     .command('report')
     .description('render other formats from a report.json (no option: print its console summary)')
-    .argument('<report.json>', 'a report written by `tck run`')
+    .argument('<report.json>', 'a report written by `tck run` (or a certification bundle of `tck certify`)')
     .option('--json <file>', 'write the JSON report (normalised) here')
     .option('--junit <file>', 'write JUnit XML here')
     .option('--html <file>', 'write the HTML report here')

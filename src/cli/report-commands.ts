@@ -164,7 +164,9 @@ export async function reportCommand(file: string, flags: ReportCommandFlags): Pr
   const formats = (['json', 'junit', 'html', 'md', 'badge'] as const).filter((f) => flags[f] !== undefined);
   // Every output path is checked before the report is read and rendered.
   for (const f of formats) await ensureWritableFile(flags[f]!, `--${f}`);
-  const report = await loadReport(resolve(file));
+  // A certification bundle holds a report: rendered as any other (compare reads both too).
+  const { loadComparable } = await import('../report/compare.js');
+  const { report } = await loadComparable(resolve(file));
   const targets: FileTarget[] = formats.map((format) => ({ format, path: resolve(flags[format]!) }));
   if (targets.length === 0) {
     new ConsoleReporter().onEnd(report);

@@ -204,3 +204,32 @@ describe('issue 33, item 4: tck probe is read-only unless --destructive is given
     }
   });
 });
+
+describe('issue 33, item 16: the small mistakes get the nearest name, in one line', () => {
+  it('run --scenario SCN-B-43 / SCN-B-999, a config tier "gld", explore --methods add_mesage', async () => {
+    const padded = await tck(['run', '--scenario', 'SCN-B-43']);
+    expect(padded.stderr).toMatch(/^tck: unknown scenario SCN-B-43 \(did you mean 'SCN-B-043'\?\); SCN-B-001 to SCN-B-\d+ exist \(see `tck list`\)\n$/);
+    expect(padded.code).toBe(2);
+    const none = await tck(['run', '--scenario', 'SCN-B-999']);
+    expect(none.stderr).toMatch(/^tck: unknown scenario SCN-B-999; SCN-B-001 to SCN-B-\d+ exist \(see `tck list`\)\n$/);
+    const dir = join(work, 'cfg-tier');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'tck.config.json'), JSON.stringify({ tier: 'gld' }));
+    const cfg = await tck(['run', '--config', join(dir, 'tck.config.json')]);
+    expect(cfg.stderr).toMatch(/field "tier": .*\(did you mean "gold"\?\)\n$/);
+    expect(cfg.code).toBe(2);
+    const methods = await tck(['explore', '--methods', 'add_mesage', '-o', join(work, 'ex-methods')]);
+    expect(methods.stderr).toMatch(/^tck: --methods add_mesage: names no method or tier explore can draw \(did you mean 'add_message'\?\)/);
+    expect(methods.code).toBe(2);
+  });
+
+  it('tck report renders a certification bundle as the report it holds', async () => {
+    const bundle = join(work, 'report-bundle.json');
+    const c = await tck(['certify', '--embedded', ...IMPL, '-o', bundle]);
+    expect(c.code).toBe(0);
+    const r = await tck(['report', bundle, '--md', join(work, 'bundle.md')]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(readFileSync(join(work, 'bundle.md'), 'utf8')).toMatch(/^## agent-memory-tck: PLATINUM/);
+  }, 60_000);
+});

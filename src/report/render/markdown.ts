@@ -4,10 +4,16 @@
 import { causeLine, causesOf, compactIds, rootCount } from '../causes.js';
 import type { Report } from '../model.js';
 import { exploreSummary, findingLines, findingsOf } from './explore.js';
-import { esc } from './html.js';
 import { OUTCOME_LABEL, advisoryDetail, advisoryHeadline, clip, failureText } from './text.js';
 import { advisoriesOf } from '../advisories.js';
 import { viewOf, type SectionRow } from './view.js';
+
+/**
+ * Text made safe in Markdown read as HTML: a server's `<script>` or `&` cannot become markup. Only
+ * what starts markup is escaped: quotes are text here (never in an attribute), and `&#39;` would
+ * show as such wherever the Markdown is read as plain text.
+ */
+const esc = (value: unknown): string => String(value).replace(/[&<>]/g, (ch) => (ch === '&' ? '&amp;' : ch === '<' ? '&lt;' : '&gt;'));
 
 /** Failures shown with their evidence; the rest are listed one per line (GitHub caps a summary at 1 MiB). */
 const DETAILED = 50;
