@@ -26,7 +26,7 @@ export function curlScript(exchanges: readonly Exchange[], message: string, url:
  * protocol's success, 204 for a void method, 200 otherwise). The script then checks that status:
  * it fails on the server as it was and passes once the server is fixed. Otherwise undefined.
  */
-export function expectedStatus(message: string): number[] | undefined {
+function expectedStatus(message: string): number[] | undefined {
   const stated = /^[a-z_]+: (\d{3}) expected, got \d{3}/.exec(message)?.[1];
   if (stated !== undefined) return [Number(stated)];
   const refused = /^([a-z_]+): (?:refused with|answered) \d{3}/.exec(message)?.[1];

@@ -14,11 +14,11 @@ import type { BridgeClient } from './client.js';
 type Transport = Pick<BridgeClient, 'call' | 'url'>;
 
 /** 401 or 403: the server refused the request's credentials (or their absence). */
-export const refusesCredentials = (exchange: Exchange) => exchange.status === 401 || exchange.status === 403;
+const refusesCredentials = (exchange: Exchange) => exchange.status === 401 || exchange.status === 403;
 const statusOf = (exchange: Exchange) => `${exchange.status}${exchange.status === 401 ? ' Unauthorized' : exchange.status === 403 ? ' Forbidden' : ''}`;
 
 /** An answer that says "no such method here": 404, 405, 501, or a web page; otherwise undefined. */
-export function foreign(exchange: Exchange): string | undefined {
+function foreign(exchange: Exchange): string | undefined {
   const html = /html/i.test(exchange.contentType ?? '');
   if (exchange.status === undefined || (![404, 405, 501].includes(exchange.status) && !html)) return undefined;
   return `${exchange.status}${html ? ' with an HTML page' : ''}`;
