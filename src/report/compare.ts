@@ -163,7 +163,7 @@ function sections(rows: readonly Row[]): Section[] {
 export function passCount(c: Comparison, i: number): { passed: number; total: number } {
   let passed = 0;
   let total = 0;
-  for (const sec of [...c.differing, ...c.same]) {
+  for (const sec of [...c.differing, ...c.same, ...c.partial]) {
     for (const r of sec.rows) {
       if (r.outcomes[i] === undefined) continue;
       total++;

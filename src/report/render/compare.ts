@@ -20,6 +20,7 @@ function summaryLine(c: Comparison): string {
   const p = partialCount(c);
   // Runs of different selections: only what every file holds is compared (as tck diff does).
   const apart = p > 0 ? `; ${p} more ${p === 1 ? 'is' : 'are'} in only some of the files (different selections), not compared` : '';
+  if (c.total === 0) return `no scenario is in every file (different selections): nothing compared; ${p} ${p === 1 ? 'is' : 'are'} in only some of the files`;
   const head = n === 0 ? `all ${c.total} scenarios ${p > 0 ? 'every file holds ' : ''}have the same verdict in every implementation` : `${n} of the ${c.total} scenarios ${p > 0 ? 'every file holds ' : ''}differ`;
   return `${head}${apart}`;
 }
@@ -27,9 +28,10 @@ function summaryLine(c: Comparison): string {
 export function renderCompareText(c: Comparison, options: { all?: boolean } = {}): string {
   const out: string[] = ['Implementations:'];
   const width = Math.max(...c.implementations.map((m) => m.name.length));
+  const verdictWidth = Math.max(6, ...c.implementations.map((m) => m.verdict.length));
   c.implementations.forEach((m, i) => {
     const { passed, total } = passCount(c, i);
-    out.push(`  ${letter(i)}  ${printable(m.name).padEnd(width)}  ${m.verdict.padEnd(6)}  ${passed}/${total} passed  (${m.kind}, kit ${printable(m.kit)})`);
+    out.push(`  ${letter(i)}  ${printable(m.name).padEnd(width)}  ${m.verdict.padEnd(verdictWidth)}  ${passed}/${total} passed  (${m.kind}, kit ${printable(m.kit)})`);
   });
   out.push('', `${summaryLine(c)}:`);
   const table = (sections: Section[]) => {
