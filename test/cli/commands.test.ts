@@ -185,6 +185,32 @@ describe('issue 33, item 4: tck probe is read-only unless --destructive is given
   const post = (url: string, method: string, body: unknown) =>
     fetch(`${url}/${method}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: r.status === 204 ? null : await r.json() }));
 
+  it('Platinum is optional, but a Platinum method that is there and broken fails the probe (exit 1)', async () => {
+    const { startReferenceServer } = await import('../../src/servers/bridge/index.js');
+    const { HostedStore } = await import('../../src/servers/hosted/store.js');
+    const full = await startReferenceServer({ port: 0, store: new HostedStore() });
+    // A front that answers list_entities with a body the data model refuses.
+    const { createServer } = await import('node:http');
+    const front = createServer((req, res) => {
+      if (req.url === '/list_entities') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"not":"a list"}');
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c)).on('end', async () => {
+        const r = await fetch(`${full.url}${req.url}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: Buffer.concat(chunks) });
+        res.writeHead(r.status, { 'content-type': r.headers.get('content-type') ?? 'application/json' }).end(Buffer.from(await r.arrayBuffer()));
+      });
+    });
+    await new Promise<void>((r) => front.listen(0, '127.0.0.1', r));
+    try {
+      const r = await tck(['probe', '--url', `http://127.0.0.1:${(front.address() as { port: number }).port}`]);
+      expect(r.stdout).toMatch(/broken +platinum +list_entities/);
+      expect(r.stdout).toContain('platinum is optional, but what a server has of it must work: list_entities broken');
+      expect(r.code).toBe(1);
+    } finally {
+      await new Promise((r) => front.close(r));
+      await full.close();
+    }
+  });
+
   it('a session written before a probe is there after it; with --destructive the probe says it deletes, and does', async () => {
     const server = await startVariant();
     try {
