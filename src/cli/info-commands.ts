@@ -104,7 +104,7 @@ function scenarioHeader(s: Listed, hosted: boolean): string[] {
     `group:    ${s.group}`,
     `clauses:  ${s.clauses.join(', ')}`,
     `asserts:  ${s.asserts}`,
-    `run it:   tck run --scenario ${s.id} --verbose ${hosted ? '--hosted [URL --api-key KEY]' : '[--url URL]'}`,
+    `run it:   npx tck run --scenario ${s.id} --verbose ${hosted ? '--hosted [URL --api-key KEY]' : '[--url URL]'}`,
   ];
 }
 

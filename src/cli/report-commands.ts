@@ -206,13 +206,13 @@ export async function reproCommand(rawId: string, flags: ReproFlags): Promise<nu
     const report = await loadReport(resolve(flags.report!));
     const s = scenariosOf(report).find((x) => x.id === id);
     if (!s) throw new TckError(`${id} is not in ${flags.report}`);
-    if (!isFailure(s)) throw new TckError(`${id} ${s.outcome} in ${flags.report}: nothing to reproduce (run \`tck repro ${id} --url URL\` to get its requests)`);
+    if (!isFailure(s)) throw new TckError(`${id} ${s.outcome} in ${flags.report}: nothing to reproduce (run \`npx tck repro ${id} --url URL\` to get its requests)`);
     if (s.repro === undefined && !('tier' in s)) throw new TckError(`${id} in ${flags.report} has no reproduction script`);
     process.stdout.write(s.repro ?? reproScript(s, { url: report.target.url, embedded: report.target.embedded }));
     return EXIT.ok;
   }
   if (id.startsWith('SCN-H-')) {
-    throw new TckError(`${id} is a hosted scenario: run it with \`tck run --hosted [URL] --scenario ${id}\` and take its script from the report (\`tck repro ${id} --report reports/report.json\`)`);
+    throw new TckError(`${id} is a hosted scenario: run it with \`npx tck run --hosted [URL] --scenario ${id}\` and take its script from the report (\`npx tck repro ${id} --report reports/report.json\`)`);
   }
   // Loaded here: `tck report` and `tck diff` never talk to a server.
   const [{ runTck }, { headersFrom }] = await Promise.all([import('../run/run.js'), import('./options.js')]);

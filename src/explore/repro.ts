@@ -15,7 +15,7 @@ export function curlScript(exchanges: readonly Exchange[], message: string, url:
   const judged = status !== undefined && exchanges.length > 0 ? { judged: { exchange: exchanges.length - 1, status } } : {};
   return reproScript(
     { id: 'explore-repro', title: 'the minimal sequence tck explore found', clauses: [], outcome: 'failed', message, exchanges, ...judged },
-    { url, what: 'tck explore', judgeWith: `tck explore --url %s${replay ? ` ${replay}` : ''}` },
+    { url, what: 'tck explore', judgeWith: `npx tck explore --url %s${replay ? ` ${replay}` : ''}` },
   );
 }
 

@@ -280,7 +280,7 @@ export async function explore(options: ExploreOptions): Promise<ExploreSection> 
         seed: roundSeed,
         path: checked.path,
         ...(replayPath ? { replayPath } : {}),
-        replay: `tck explore ${options.replayTarget ?? `--url ${options.url}`} ${flags.join(' ')}`.replace(/ {2,}/g, ' '),
+        replay: `npx tck explore ${options.replayTarget ?? `--url ${options.url}`} ${flags.join(' ')}`.replace(/ {2,}/g, ' '),
         curl: curlScript(found.exchanges, message, options.url, flags.join(' ')),
         scenario: scenarioFile(found.steps, message, roundSeed),
       };

@@ -333,7 +333,7 @@ export function reproScript(s: ReproSource, target: ReproTarget): string {
       ? `printf '\\nAS IN THE RUN: every status is as when ${s.id} ${s.outcome}\\n'`
       : mirrored
         ? `printf '\\nFIXED: every check of ${s.id} passes (statuses${value ? ' and the value the failed check expected' : ''})\\n'`
-        : `printf '\\nNOT JUDGED: every status is as expected, but the failed check of ${s.id} is not one this script can make; run the kit: ${(target.judgeWith ?? `tck run --url %s --scenario ${s.id}`).replace(/%(?!s)/g, '%%').replace(/'/g, `'\\''`)}\\n' "$BASE"`,
+        : `printf '\\nNOT JUDGED: every status is as expected, but the failed check of ${s.id} is not one this script can make; run the kit: ${(target.judgeWith ?? `npx tck run --url %s --scenario ${s.id}`).replace(/%(?!s)/g, '%%').replace(/'/g, `'\\''`)}\\n' "$BASE"`,
     mirrored || !isFailing(s.outcome) ? 'exit 0' : 'exit 3',
   );
   return `${lines.join('\n')}\n`;

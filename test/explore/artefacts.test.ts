@@ -58,7 +58,7 @@ describe('explore artefacts', () => {
     const exchanges = [ex('clear_all_data', {}, 204, ''), ex('start_trace', { session_id: 's', task: 't' }, 201, { id: A })];
     const script = curlScript(exchanges, 'start_trace: the trace lists a step it was never given', 'http://127.0.0.1:1', '--seed 7 --path "0:1"');
     expect(script).not.toMatch(/--scenario/);
-    expect(script).toContain('run the kit: tck explore --url %s --seed 7 --path "0:1"');
+    expect(script).toContain('run the kit: npx tck explore --url %s --seed 7 --path "0:1"');
     expect(script).toContain('usage: bash explore-repro.sh');
     // A finding about a status is one the script checks itself: it can say FIXED.
     const status = curlScript(exchanges, 'start_trace: 200 expected, got 201 Created with body {…}', 'http://127.0.0.1:1', '--seed 7 --path "0:1"');

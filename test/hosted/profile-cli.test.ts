@@ -60,6 +60,6 @@ describe('tck list, explain and repro know the hosted scenarios', () => {
     expect(rows.filter((r) => r.tier !== 'hosted').length).toBeGreaterThanOrEqual(178);
     expect(explain.stdout).toContain('tier:     hosted (the hosted profile, graded per group)\ngroup:    credentials\nclauses:  HOSTED-AUTH-3, HOSTED-KEYSTATE-3\n');
     expect(repro.code).toBe(2);
-    expect(repro.stderr).toContain('SCN-H-023 is a hosted scenario: run it with `tck run --hosted [URL] --scenario SCN-H-023`');
+    expect(repro.stderr).toContain('SCN-H-023 is a hosted scenario: run it with `npx tck run --hosted [URL] --scenario SCN-H-023`');
   });
 });

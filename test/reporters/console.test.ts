@@ -60,7 +60,7 @@ describe('console output', () => {
     expect(failure).toMatch(/diff \(- expected, \+ actual\):\n(.*\n)*\s+\+\s+"content": "Delete me: a unique walrus sentence",/);
     expect(failure).toMatch(/\(last 3 of 5 exchanges; --verbose or the JSON report shows all\)/);
     expect(failure).toMatch(/POST \/get_conversation \{"session_id":"delete-gone"\}\n\s+→ 200 application\/json/);
-    expect(failure).toMatch(/reproduce: tck repro SCN-B-071 --url http:\/\/127\.0\.0\.1:\d+\n/);
+    expect(failure).toMatch(/reproduce: npx tck repro SCN-B-071 --url http:\/\/127\.0\.0\.1:\d+\n/);
     expect(text).toMatch(/tier\s+passed failed\s+error skipped not run\s+its own scenarios\s+tier reached\nbronze\s+1\s+2\s+0\s+0\s+0\s+3 of \d+ ran\s+no: a selection reaches no tier\n/);
     expect(text).toMatch(/Selection FAILED \(1 of 3 selected passed; 3 of \d+ Bronze scenarios\), no tier awarded to a partial run, against http:\/\/127\.0\.0\.1:\d+\n$/);
   });

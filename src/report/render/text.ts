@@ -210,7 +210,7 @@ const SHOWN_EXCHANGES = 3;
  */
 function reproHint(s: AnyReportScenario, target?: Report['target']): string {
   const from = !('tier' in s) || target === undefined || target.embedded ? '--report report.json' : `--url ${shellWord(target.url)}`;
-  return `tck repro ${s.id} ${from}`;
+  return `npx tck repro ${s.id} ${from}`;
 }
 
 /** A word the shell passes through unchanged (quoted when it must be). */
