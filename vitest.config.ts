@@ -21,6 +21,8 @@ const DEEP = [
   'test/independent/gate.test.ts',
   'test/independent/first-contact.test.ts',
   'test/suites/concurrency-sequential.test.ts',
+  // The GitHub Action's install step in a fresh copy: a minute of npm installing (needs the registry).
+  'test/cli/action-install.test.ts',
 ];
 
 export default defineConfig({

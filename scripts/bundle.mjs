@@ -9,13 +9,18 @@
 //
 // The bundle sits two levels below the package root, as dist/src/<folder>/ sits three: files
 // the kit reads beside itself (package.json, suites/) are looked up at both depths.
+//
+// `node scripts/bundle.mjs --esbuild DIR` takes esbuild from DIR (a package folder) instead of the
+// kit's node_modules: the GitHub Action installs the kit with `--omit=dev`, where esbuild (a
+// development dependency) is absent, and builds with one it installs in a scratch folder.
 import { rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** Bundles src/cli/main.ts of the checkout at `root` into `root`/dist/bundle/. */
-export async function bundle(root) {
-  const { build } = await import('esbuild');
+/** Bundles src/cli/main.ts of the checkout at `root` into `root`/dist/bundle/ (esbuild from `esbuildDir` when given). */
+export async function bundle(root, esbuildDir) {
+  const { build } = esbuildDir === undefined ? await import('esbuild') : createRequire(import.meta.url)(resolve(esbuildDir));
   const outdir = join(root, 'dist', 'bundle');
   rmSync(outdir, { recursive: true, force: true });
   await build({
@@ -36,5 +41,6 @@ export async function bundle(root) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  await bundle(fileURLToPath(new URL('..', import.meta.url)));
+  const at = process.argv.indexOf('--esbuild');
+  await bundle(fileURLToPath(new URL('..', import.meta.url)), at > 0 ? process.argv[at + 1] : undefined);
 }

@@ -9,7 +9,7 @@ import { type ScenarioResult } from '../engine/result.js';
 import type { Scenario } from '../profiles/bridge/scenario.js';
 import { stableJson } from '../report/render/text.js';
 import { KIT_VERSION } from '../util/kit.js';
-import type { Bundle } from '../report/bundle.js';
+import { notCertifiable, registryTier, type Bundle } from '../report/bundle.js';
 import { suiteHash } from './hash.js';
 import { ReplayTransport, withReplayClock } from './replay.js';
 import { advisoryHits, securityRecord } from '../report/advisories.js';
@@ -30,9 +30,10 @@ interface VerifyOptions {
 }
 
 export async function verifyBundle(bundle: Bundle, options: VerifyOptions = {}): Promise<Verification> {
-  // A certification is a Gold run (the registry knows Bronze–Gold): the optional Platinum tier is not in it.
-  const suite = options.suite ?? (await import('../../suites/index.js')).ALL_SCENARIOS.filter((s) => s.tier !== 'platinum');
+  // A certification runs every tier, the optional Platinum included (bundles of kits before it: up to Gold).
   const report = bundle.report;
+  const all = (await import('../../suites/index.js')).ALL_SCENARIOS;
+  const suite = options.suite ?? (report.selection.tier === 'platinum' ? all : all.filter((s) => s.tier !== 'platinum'));
   const problems: string[] = [];
   const done = (replayed = 0): Verification => ({ ok: problems.length === 0, problems, replayed });
 
@@ -44,13 +45,16 @@ export async function verifyBundle(bundle: Bundle, options: VerifyOptions = {}):
   }
   if (bundle.advisories?.mode === 'fail') problems.push('the bundle fails advisories: a certification reports them beside the tier and never fails them');
   const sel = report.selection;
-  if (sel.tier !== 'gold' || sel.grep !== undefined || sel.scenarios !== undefined || sel.skip !== undefined || report.hosted !== undefined) {
+  if ((sel.tier !== 'gold' && sel.tier !== 'platinum') || sel.grep !== undefined || sel.scenarios !== undefined || sel.skip !== undefined || report.hosted !== undefined) {
     problems.push('the report is not of a full run (a selection, or the hosted profile, was given)');
   }
+  // The rule certify writes by: a bundle of a run that reached no tier, or ran nothing, certifies nothing.
+  const nothing = notCertifiable(report);
+  if (nothing !== undefined) problems.push(nothing);
   const entry = bundle.certification;
   if (entry !== undefined) {
     const claims: [string, unknown, unknown][] = [
-      ['tier', entry.tier, report.achieved],
+      ['tier', entry.tier, report.achieved === null ? null : registryTier(report.achieved)],
       ['name', entry.name, bundle.implementation.name],
       ['version', entry.version, bundle.implementation.version],
       ['language', entry.language, bundle.implementation.language],

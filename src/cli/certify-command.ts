@@ -2,7 +2,7 @@
 // `tck verify BUNDLE`: that bundle re-graded offline (src/certify/).
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { ImplementationSchema, loadBundle, type Bundle } from '../report/bundle.js';
+import { ImplementationSchema, loadBundle, notCertifiable, type Bundle } from '../report/bundle.js';
 import { printable } from '../engine/evidence.js';
 import { ConsoleReporter } from '../report/render/console.js';
 import { tierName } from '../report/render/text.js';
@@ -52,8 +52,9 @@ const SELECTION_FLAGS: [keyof CertifyFlags, string][] = [
 ];
 
 export async function certifyCommand(flags: CertifyFlags): Promise<number> {
-  const narrowed = SELECTION_FLAGS.filter(([k]) => flags[k] !== undefined).map(([, f]) => f);
-  if (narrowed.length > 0) throw new TckError(`certify runs the full bridge suite, every tier; ${narrowed.join(', ')} would narrow it (use \`npx tck run\` for a partial run)`);
+  // --tier platinum asks for what certify does anyway (every tier, Platinum included).
+  const narrowed = SELECTION_FLAGS.filter(([k]) => flags[k] !== undefined && !(k === 'tier' && String(flags.tier).trim().toLowerCase() === 'platinum')).map(([, f]) => (f === '--tier' ? `--tier ${String(flags.tier)}` : f));
+  if (narrowed.length > 0) throw new TckError(`certify runs the full bridge suite, every tier, the optional Platinum included; ${narrowed.join(', ')} would narrow it (use \`npx tck run\` for a partial run)`);
   const missing = (['name', 'implVersion', 'language', 'repository'] as const).filter((k) => flags[k] === undefined).map((k) => (k === 'implVersion' ? '--version' : `--${k}`));
   if (missing.length > 0) throw new TckError(`certify needs --name, --version, --language and --repository; missing ${missing.join(', ')}`);
   const parsed = ImplementationSchema.safeParse({ name: flags.name, version: flags.implVersion, language: flags.language, repository: flags.repository });
@@ -71,7 +72,7 @@ export async function certifyCommand(flags: CertifyFlags): Promise<number> {
   // The bundle's file is checked before the run, not after it.
   await ensureWritableFile(flags.out, '--out');
   const console = new ConsoleReporter({ quiet: true });
-  console.begin(await planOf({}));
+  console.begin(await planOf({ tier: 'platinum' }));
   const interrupts = watchInterrupts();
   let bundle;
   try {
@@ -101,12 +102,18 @@ export async function certifyCommand(flags: CertifyFlags): Promise<number> {
     process.stderr.write('tck: the run was interrupted: no certification bundle written\n');
     return interrupts.received ? SIGNAL_EXIT[interrupts.received] : EXIT.notReached;
   }
+  // The rule verify checks by (report/bundle.ts): no bundle of a run that ran nothing or reached no tier.
+  const nothing = notCertifiable(bundle.report);
+  if (nothing !== undefined) {
+    process.stderr.write(`tck: no certification bundle written: ${nothing}\n`);
+    return EXIT.notReached;
+  }
   const out = await writeOutputFile(flags.out, `${JSON.stringify(bundle, null, 2)}\n`);
   const entry = bundle.certification;
   const of = bundle.report.target.embedded ? "the kit's own embedded reference server" : bundle.report.target.url;
   process.stdout.write(
     entry
-      ? `certification bundle written to ${out}: ${bundle.implementation.name} ${bundle.implementation.version}, ${tierName(entry.tier)} (${bundle.suiteHash.slice(0, 19)}…), against ${of}${bundle.advisories?.failed.length ? `; ${advisoryLines(bundle)[0]}` : ''}
+      ? `certification bundle written to ${out}: ${bundle.implementation.name} ${bundle.implementation.version}, ${tierName(bundle.report.achieved)}${bundle.report.achieved === 'platinum' ? ' (Gold in the registry, which knows Bronze–Gold)' : ''} (${bundle.suiteHash.slice(0, 19)}…), against ${of}${bundle.advisories?.failed.length ? `; ${advisoryLines(bundle)[0]}` : ''}
 `
       : `certification bundle written to ${out}, without a registry entry: ${verdictLine(bundle.report)}\n`,
   );

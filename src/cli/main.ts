@@ -67,7 +67,7 @@ function reporters(value: string, previous: readonly ReporterName[]): ReporterNa
 
 export function buildProgram(): Command {
   const program = new Command('tck')
-    .description('Conformance test kit for agent-memory services (bridge protocol 0.1.0): Bronze, Silver and Gold suites.')
+    .description('Conformance test kit for agent-memory services: the bridge protocol 0.1.0 (Bronze, Silver and Gold suites, and the optional Platinum tier: tck run --tier platinum) and the hosted REST profile (tck run --hosted [URL]).')
     .version(KIT_VERSION, '-V, --version')
     .option('--debug', 'print stack traces of internal errors')
     .configureOutput({
@@ -116,7 +116,8 @@ export function buildProgram(): Command {
     .option('--server-timeout <ms>', 'how long --server gets to start answering, in milliseconds', positiveInt('--server-timeout'), DEFAULT_LIMITS.serverStartMs)
     .action(async (_opts, command: Command) => {
       const [{ applyConfig, urlSource }, { runCommand }] = await Promise.all([import('./run-config.js'), import('./run-command.js')]);
-      process.exitCode = await runCommand({ ...applyConfig<Parameters<typeof runCommand>[0]>(command), urlFrom: urlSource(command) });
+      const opts = applyConfig<Parameters<typeof runCommand>[0]>(command);
+      process.exitCode = await runCommand({ ...opts, urlFrom: urlSource(command), outFrom: command.getOptionValueSource('out') ?? 'default', tierFrom: command.getOptionValueSource('tier') ?? 'default' });
     });
   run.addHelpText(
     'after',
@@ -132,9 +133,9 @@ Examples:
   $ npx tck run --hosted                     the hosted profile against the embedded hosted reference service
   $ TCK_API_KEY=nams_… TCK_IDP_TOKEN=… npx tck run --hosted https://memory.example.com/v1
 
-Exit codes: 0 requested tier reached and, with --hosted, every hosted group passed (or, with --allow-incomplete, is incomplete; with --baseline: the gate passed),
+Exit codes (docs/exit-codes.md): 0 requested tier reached and, with --hosted, every hosted group passed (or, with --allow-incomplete, is incomplete; with --baseline: the gate passed),
 1 not reached (the gate failed),
-2 usage error or a report that could not be written, 3 target unreachable,
+2 usage error, a report that could not be written, or a target that refuses the credentials or is no bridge server, 3 nothing answers at the target,
 130/143 interrupted by SIGINT/SIGTERM (a partial report is written).`,
   );
 
@@ -203,7 +204,7 @@ Exit codes: 0 requested tier reached and, with --hosted, every hosted group pass
   program
     .command('report')
     .description('render other formats from a report.json (no option: print its console summary)')
-    .argument('<report.json>', 'a report written by `tck run`')
+    .argument('<report.json>', 'a report written by `tck run` (or a certification bundle of `tck certify`)')
     .option('--json <file>', 'write the JSON report (normalised) here')
     .option('--junit <file>', 'write JUnit XML here')
     .option('--html <file>', 'write the HTML report here')
@@ -264,10 +265,11 @@ Exit codes: 0 requested tier reached and, with --hosted, every hosted group pass
 
   const probe = program
     .command('probe')
-    .description('pre-flight: call every method of the protocol once (Bronze to Platinum) with harmless input, and show which answer and which tiers are reachable');
+    .description('pre-flight, read-only: call setup and every read of the protocol once (Bronze to Platinum), and show which answer and which tiers are reachable; --destructive calls the writes too');
   targetOptions(probe, 'none: the embedded reference server')
     .option('-H, --header <header>', "extra request header 'Name: value' (repeatable; also TCK_HEADERS)", collect)
     .option('--request-timeout <ms>', 'per-request timeout in milliseconds', positiveInt('--request-timeout'), DEFAULT_LIMITS.requestTimeoutMs)
+    .option('--destructive', 'call every method, the writes too (add_*, delete_*, clear_all_data, teardown): DELETES the data at the target')
     .option('--json', 'print the rows and the reachable tiers as JSON')
     .action(async (_opts, command: Command) => {
       const [{ applyConfig, urlSource }, { probeCommand }] = await Promise.all([import('./run-config.js'), import('./probe-command.js')]);
@@ -277,7 +279,7 @@ Exit codes: 0 requested tier reached and, with --hosted, every hosted group pass
 
   const certify = program
     .command('certify')
-    .description('run the full bridge suite (every tier, no selection) against your server and write a certification bundle a reviewer can verify offline');
+    .description('run the full bridge suite (every tier, the optional Platinum included; no selection) against your server and write a certification bundle a reviewer can verify offline');
   targetOptions(certify, 'required, unless --embedded')
     .option('--embedded', "certify the kit's own embedded reference server (a demonstration: the bundle says so)")
     .option('--name <name>', "the implementation's name (required)")

@@ -1,6 +1,9 @@
 // `tck probe`: one harmless call per method, so a vendor sees what answers before a full run.
+// Read-only by default: people probe shared staging servers before they dare to `run`, so only
+// setup and the reads are called, and every write is shown as not probed. --destructive calls the
+// writes too (add_*, delete_*, clear_session, clear_all_data, teardown): it deletes the target's data.
 import { BridgeClient, type Outcome } from '../profiles/bridge/index.js';
-import { TargetUnreachable } from '../engine/runner.js';
+import { firstContact } from '../profiles/bridge/contact.js';
 import { METHODS, type MethodName } from '../protocols/bridge/methods.js';
 import { EXIT } from '../engine/errors.js';
 import { headersFrom } from './options.js';
@@ -8,7 +11,7 @@ import { colorFor } from '../report/render/color.js';
 import { TIERS } from '../engine/scenario.js';
 import { targetWords, type TargetFlags } from './target.js';
 
-type ProbeStatus = 'answers' | 'rejects' | 'missing' | 'broken';
+type ProbeStatus = 'answers' | 'rejects' | 'missing' | 'broken' | 'not probed';
 
 interface ProbeRow {
   method: MethodName;
@@ -20,20 +23,42 @@ interface ProbeRow {
 const PROBE_SESSION = 'tck-probe';
 const NIL_UUID = '00000000-0000-4000-8000-000000000000';
 
-/** Probes every method in dependency order, threading ids from earlier answers into later calls. */
-export async function probe(client: BridgeClient): Promise<ProbeRow[]> {
+/** The methods that change the target's data (or, teardown, its state): called only with --destructive. */
+const WRITES: ReadonlySet<MethodName> = new Set<MethodName>([
+  'add_message', 'delete_message', 'clear_session', 'add_entity', 'add_preference', 'add_fact', 'start_trace', 'add_step', 'record_tool_call',
+  'complete_trace', 'add_relationship', 'merge_duplicate_entities', 'create_conversation', 'bulk_add_messages', 'update_entity', 'set_entity_feedback',
+  'record_step', 'merge_entities', 'delete_entity', 'delete_conversation', 'clear_all_data', 'teardown',
+]);
+const NOT_PROBED = 'a write: not called without --destructive';
+
+/**
+ * Probes every method in dependency order, threading ids from earlier answers into later calls.
+ * Without `destructive` only setup and the reads are called (with made-up ids where a write would
+ * have made one); the writes are rows "not probed".
+ */
+export async function probe(client: BridgeClient, destructive = false): Promise<ProbeRow[]> {
   const rows: ProbeRow[] = [];
   const ids = { message: NIL_UUID, entity: NIL_UUID, entity2: NIL_UUID, trace: NIL_UUID, step: NIL_UUID, conversation: NIL_UUID, agentStep: NIL_UUID };
   const call = async (method: MethodName, params: Record<string, unknown>, capture?: (v: Record<string, unknown>) => void) => {
+    if (!destructive && WRITES.has(method)) {
+      rows.push({ method, tier: METHODS[method].tier, status: 'not probed', detail: NOT_PROBED });
+      return;
+    }
     const { outcome } = await client.call(method, params);
     if (outcome.kind === 'object' && capture) capture(outcome.value);
     rows.push({ method, tier: METHODS[method].tier, ...judge(outcome) });
-    return outcome;
   };
   const id = (v: Record<string, unknown>) => (typeof v.id === 'string' ? v.id : NIL_UUID);
+  /** A write whose row is not shown (it makes the second entity of a merge). */
+  const quietly = async (method: MethodName, params: Record<string, unknown>) => {
+    if (!destructive) return;
+    const { outcome } = await client.call(method, params);
+    if (outcome.kind === 'object') ids.entity2 = id(outcome.value);
+  };
 
-  const first = await call('setup', {});
-  if (first.kind === 'transport') throw new TargetUnreachable(client.url, first.reason);
+  // Nothing answers (exit 3), credentials refused or no bridge server (exit 2): contact.ts.
+  const first = await firstContact(client, 'nothing was probed');
+  rows.push({ method: 'setup', tier: METHODS.setup.tier, ...judge(first.outcome) });
   await call('add_message', { session_id: PROBE_SESSION, role: 'user', content: 'tck probe' }, (v) => (ids.message = id(v)));
   await call('get_conversation', { session_id: PROBE_SESSION });
   await call('search_messages', { query: 'probe' });
@@ -54,9 +79,7 @@ export async function probe(client: BridgeClient): Promise<ProbeRow[]> {
   await call('get_trace_with_steps', { trace_id: ids.trace });
   await call('list_traces', {});
   await call('get_tool_stats', {});
-  await client.call('add_entity', { name: 'TCK Probe B', entity_type: 'OBJECT' }).then(({ outcome }) => {
-    if (outcome.kind === 'object') ids.entity2 = id(outcome.value);
-  });
+  await quietly('add_entity', { name: 'TCK Probe B', entity_type: 'OBJECT' });
   await call('add_relationship', { source_id: ids.entity, target_id: ids.entity2, relationship_type: 'PROBES' });
   await call('merge_duplicate_entities', { source_id: ids.entity2, target_id: ids.entity });
   await call('get_similar_traces', { task: 'tck probe' });
@@ -80,9 +103,7 @@ export async function probe(client: BridgeClient): Promise<ProbeRow[]> {
   await call('get_trace_by_conversation', { conversation_id: ids.conversation });
   await call('get_entity_provenance', { entity_id: ids.entity });
   await call('cypher_query', { cypher: 'MATCH (n) RETURN count(n) AS total', params: {} });
-  await client.call('add_entity', { name: 'TCK Probe C', entity_type: 'OBJECT' }).then(({ outcome }) => {
-    if (outcome.kind === 'object') ids.entity2 = id(outcome.value);
-  });
+  await quietly('add_entity', { name: 'TCK Probe C', entity_type: 'OBJECT' });
   await call('merge_entities', { source_id: ids.entity2, target_id: ids.entity });
   await call('delete_entity', { entity_id: ids.entity });
   await call('delete_conversation', { conversation_id: ids.conversation });
@@ -107,18 +128,30 @@ function judge(outcome: Outcome): { status: ProbeStatus; detail: string } {
   }
 }
 
-/** Tiers whose methods (and every lower tier's) all answer. */
-function reachableTiers(rows: readonly ProbeRow[]): string[] {
+/**
+ * Tiers whose probed methods (and every lower tier's) all answer. Read-only, the lookups ask for
+ * made-up ids (no write made real ones): an {"error"} refusal answers them as the protocol allows.
+ */
+function reachableTiers(rows: readonly ProbeRow[], destructive: boolean): string[] {
   const order = ['lifecycle', ...TIERS];
   const reachable: string[] = [];
+  const answers = (r: ProbeRow) => r.status === 'answers' || (!destructive && r.status === 'rejects');
   for (const tier of order) {
-    if (rows.filter((r) => r.tier === tier).some((r) => r.status !== 'answers')) break;
+    if (rows.filter((r) => r.tier === tier && r.status !== 'not probed').some((r) => !answers(r))) break;
     if (tier !== 'lifecycle') reachable.push(tier);
   }
   return reachable;
 }
 
-export async function probeCommand(flags: TargetFlags & { header?: string[]; requestTimeout: number; json?: boolean }): Promise<number> {
+/**
+ * 0: every probed method up to Gold answers and none of the optional Platinum ones is broken (a
+ * Platinum method may be missing); 1 otherwise. docs/exit-codes.md.
+ */
+function probeExit(rows: readonly ProbeRow[], tiers: readonly string[]): number {
+  return tiers.includes('gold') && !rows.some((r) => r.status === 'broken') ? EXIT.ok : EXIT.notReached;
+}
+
+export async function probeCommand(flags: TargetFlags & { header?: string[]; requestTimeout: number; json?: boolean; destructive?: boolean }): Promise<number> {
   const headers = headersFrom(flags.header);
   const embedded = flags.url === undefined
     ? await (await import('../servers/bridge/index.js')).startReferenceServer({ port: 0, store: new (await import('../servers/hosted/store.js')).HostedStore() })
@@ -132,24 +165,33 @@ export async function probeCommand(flags: TargetFlags & { header?: string[]; req
   }
   try {
     const target = targetWords(client.url, flags.urlFrom, embedded !== undefined);
-    if (!flags.json) process.stdout.write(`probing ${target}\n\n`);
-    const rows = await probe(client);
-    const tiers = reachableTiers(rows);
+    const destructive = flags.destructive === true;
+    if (!flags.json) {
+      process.stdout.write(`probing ${target}\n`);
+      process.stdout.write(destructive
+        ? `--destructive: the writes are called too, and clear_all_data deletes every piece of data at ${client.url}\n\n`
+        : 'read-only: setup and the reads are called, no write (--destructive calls every method, and deletes the data at the target)\n\n');
+    }
+    const rows = await probe(client, destructive);
+    const tiers = reachableTiers(rows, destructive);
     if (flags.json) {
       const from = embedded !== undefined ? 'embedded reference server' : (flags.urlFrom ?? '--url');
-      process.stdout.write(`${JSON.stringify({ url: client.url, from, rows, reachableTiers: tiers }, null, 2)}\n`);
-      return tiers.includes('gold') ? EXIT.ok : EXIT.notReached;
+      process.stdout.write(`${JSON.stringify({ url: client.url, from, destructive, rows, reachableTiers: tiers }, null, 2)}\n`);
+      return probeExit(rows, tiers);
     }
     const c = colorFor(process.stdout);
-    const paint = { answers: c.green, rejects: c.yellow, missing: c.red, broken: c.red };
+    const paint = { answers: c.green, rejects: c.yellow, missing: c.red, broken: c.red, 'not probed': c.dim };
     let lookups = 0;
     for (const r of rows) {
       const detail = r.detail.replace(LOOKUP_HINT, () => (lookups++, ' *'));
-      process.stdout.write(`${paint[r.status](r.status.padEnd(8))} ${r.tier.padEnd(9)} ${r.method.padEnd(25)} ${c.dim(detail)}\n`);
+      process.stdout.write(`${paint[r.status](r.status.padEnd(10))} ${r.tier.padEnd(9)} ${r.method.padEnd(25)} ${c.dim(detail)}\n`);
     }
     if (lookups > 0) process.stdout.write(c.dim(`\n* a 404 with an {"error"} body: a missing method, or a lookup that found nothing (which the protocol answers 200 null)\n`));
-    process.stdout.write(`\nreachable tiers of ${target}: ${tiers.length ? tiers.join(', ') : 'none'} (a tier is reachable when its methods and every lower tier's answer the probe; platinum is optional)\n`);
-    return tiers.includes('gold') ? EXIT.ok : EXIT.notReached;
+    const reads = destructive ? '' : '; reads only: run with --destructive to probe the writes';
+    process.stdout.write(`\nreachable tiers of ${target}: ${tiers.length ? tiers.join(', ') : 'none'} (a tier is reachable when its methods and every lower tier's answer the probe; platinum is optional${reads})\n`);
+    const broken = rows.filter((r) => r.status === 'broken' && r.tier === 'platinum').map((r) => r.method);
+    if (broken.length > 0 && tiers.includes('gold')) process.stdout.write(`platinum is optional, but what a server has of it must work: ${broken.join(', ')} broken\n`);
+    return probeExit(rows, tiers);
   } finally {
     await client.close();
     await embedded?.close();

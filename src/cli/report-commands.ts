@@ -12,7 +12,7 @@ import type { Report } from '../report/model.js';
 import { ConsoleReporter } from '../report/render/console.js';
 import { publishToGithub } from '../report/render/github.js';
 import { filesUnder, writeReports, type FileFormat, type FileTarget, type ReporterName } from '../report/render/index.js';
-import { isFailure } from '../report/render/text.js';
+import { isFailure, shellWord } from '../report/render/text.js';
 import { scenariosOf } from '../report/render/view.js';
 import { reproScript } from '../report/repro.js';
 import { EXIT, TckError } from '../engine/errors.js';
@@ -65,11 +65,17 @@ export async function prepareRun(flags: ReportingFlags, known: readonly string[]
     const again = scenariosOf(previous).filter((s) => isFailure(s) || s.outcome === 'not-run');
     const failed = again.map((s) => s.id);
     const all = [...known, ...hosted];
+    // A re-run that leaves failures out could pass on what it left out: hosted failures without
+    // --hosted are a usage error (exit 2), never a pass, and so is a re-run left with nothing.
     const notHosted = failed.filter((id) => id.startsWith('SCN-H-') && hosted.length === 0);
-    if (notHosted.length) process.stderr.write(`tck: --only-failed: ${notHosted.join(', ')} are hosted scenarios and --hosted is not given; left out\n`);
-    const gone = failed.filter((id) => !all.includes(id) && !notHosted.includes(id));
-    if (gone.length) process.stderr.write(`tck: --only-failed: ${gone.join(', ')} no longer exist in this kit; left out\n`);
+    if (notHosted.length) {
+      const target = previous.hosted === undefined || previous.hosted.target.embedded ? '--hosted' : `--hosted ${shellWord(previous.hosted.target.url)} and its credential`;
+      throw new TckError(`--only-failed ${flags.onlyFailed}: ${notHosted.length} of what it re-runs ${notHosted.length === 1 ? 'is a hosted scenario' : 'are hosted scenarios'} (${cutList(notHosted)}); add ${target}`, 'TCK_SELECTION');
+    }
+    const gone = failed.filter((id) => !all.includes(id));
     prep.scenarios = failed.filter((id) => all.includes(id));
+    if (gone.length && prep.scenarios.length === 0) throw new TckError(`--only-failed ${flags.onlyFailed}: ${cutList(gone)} no longer exist in this kit: nothing it names can run`, 'TCK_SELECTION');
+    if (gone.length) process.stderr.write(`tck: --only-failed: ${cutList(gone)} no longer exist in this kit; left out\n`);
     const kept = again.filter((s) => prep.scenarios!.includes(s.id));
     prep.rerun = {
       from: flags.onlyFailed,
@@ -80,6 +86,11 @@ export async function prepareRun(flags: ReportingFlags, known: readonly string[]
     if (prep.scenarios.length === 0) prep.nothingToRun = `nothing failed, errored or was left not run in ${flags.onlyFailed}: nothing to re-run`;
   }
   return prep;
+}
+
+/** Ids as one line: the first five, then how many more. */
+function cutList(ids: readonly string[]): string {
+  return ids.length <= 5 ? ids.join(', ') : `${ids.slice(0, 5).join(', ')} and ${ids.length - 5} more`;
 }
 
 /** The scenarios a selection runs, in order (for the console's per-tier totals). */
@@ -153,7 +164,9 @@ export async function reportCommand(file: string, flags: ReportCommandFlags): Pr
   const formats = (['json', 'junit', 'html', 'md', 'badge'] as const).filter((f) => flags[f] !== undefined);
   // Every output path is checked before the report is read and rendered.
   for (const f of formats) await ensureWritableFile(flags[f]!, `--${f}`);
-  const report = await loadReport(resolve(file));
+  // A certification bundle holds a report: rendered as any other (compare reads both too).
+  const { loadComparable } = await import('../report/compare.js');
+  const { report } = await loadComparable(resolve(file));
   const targets: FileTarget[] = formats.map((format) => ({ format, path: resolve(flags[format]!) }));
   if (targets.length === 0) {
     new ConsoleReporter().onEnd(report);

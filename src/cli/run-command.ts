@@ -3,7 +3,7 @@ import { join, relative, resolve } from 'node:path';
 import type { Exchange } from '../profiles/bridge/index.js';
 import { scenariosOf } from '../report/render/view.js';
 import { shellWord } from '../report/render/text.js';
-import type { TargetFlags } from './target.js';
+import { targetWords, type TargetFlags } from './target.js';
 import type { ScenarioTier } from '../engine/scenario.js';
 import type { GradingRuleName } from '../engine/grading.js';
 import type { AdvisoryMode } from '../engine/result.js';
@@ -32,6 +32,10 @@ interface RunFlags extends ReportingFlags, TargetFlags {
   reconnectWindow: number;
   header?: string[];
   out: string;
+  /** Where --out came from (commander's source: "default", "cli", "config"). */
+  outFrom?: string;
+  /** Where --tier came from (the same). */
+  tierFrom?: string;
   quiet?: boolean;
   failuresOnly?: boolean;
   verbose?: boolean;
@@ -110,12 +114,25 @@ async function hostedOptionsOf(flags: RunFlags, env: NodeJS.ProcessEnv = process
 
 export async function runCommand(flags: RunFlags): Promise<number> {
   // TCK_URL stands in for --url (an empty value counts as unset), as TCK_HEADERS does for --header.
-  if (flags.url === undefined && (process.env.TCK_URL ?? '') !== '') flags = { ...flags, url: process.env.TCK_URL! };
+  if (flags.url === undefined && (process.env.TCK_URL ?? '') !== '') flags = { ...flags, url: process.env.TCK_URL!, urlFrom: 'TCK_URL' };
+  // With --hosted only a --url on the command line adds the bridge suites: a TCK_URL left in the
+  // environment (or a config file's url) is the bridge target of other runs, not a request for both.
+  if (isHostedRun(flags) && flags.url !== undefined && flags.urlFrom !== '--url') {
+    process.stderr.write(`tck: ${flags.urlFrom ?? 'TCK_URL'} is not used: --hosted runs the hosted profile alone; add --url to run the bridge suites too\n`);
+    flags = { ...flags, url: undefined, urlFrom: undefined };
+  }
+  // The hosted profile has groups, not tiers: --tier with --hosted alone would be silently ignored.
+  if (isHostedRun(flags) && flags.url === undefined && flags.tierFrom === 'cli') {
+    throw new TckError(`--tier ${flags.tier} applies to the bridge suites; --hosted alone runs the hosted profile, whose groups have no tiers (add --url to run the bridge suites up to ${flags.tier} too)`);
+  }
+  const apart = reportsApart(flags);
+  flags = apart.flags;
   const headers = headersFrom(flags.header);
   bailOf(flags); // --bail N against --max-failures M: refused before anything runs
   const hosted = await hostedOptionsOf(flags);
   const { HOSTED_SCENARIOS } = await import('../../suites/hosted/index.js');
   const prep = await prepareRun(flags, (await planOf({})).map((s) => s.id), hosted !== undefined ? HOSTED_SCENARIOS.map((s) => s.id) : []);
+  if (apart.note) process.stderr.write(`tck: ${apart.note}\n`);
   if (prep.nothingToRun) {
     process.stdout.write(`${prep.nothingToRun}\n`);
     return EXIT.ok;
@@ -163,6 +180,10 @@ async function runAndReport(
     ];
     // A selection of nothing would read as a failed run; it is a usage mistake.
     if (plan.length === 0) throw new TckError(`no scenario matches the selection${flags.grep !== undefined ? ` (--grep ${JSON.stringify(flags.grep)})` : ''} (see \`npx tck list\`)`, 'TCK_SELECTION');
+    // Where the target came from, as every command that talks to a server says it (target.ts); a
+    // URL that cannot be one is refused first (exit 2, nothing printed).
+    if (flags.url !== undefined) (await import('../profiles/bridge/client.js')).parseTarget(flags.url);
+    if (flags.reporter.includes('console') && !flags.quiet) process.stdout.write(`${runTargetLine(flags)}\n`);
     console.begin(plan);
     report = await runTck({
       ...(hosted !== undefined
@@ -216,9 +237,40 @@ async function runAndReport(
     const file = relative(process.cwd(), join(resolve(flags.out), 'report.json')) || 'report.json';
     // The target given on the command line goes with it; TCK_URL and the config file apply again by themselves.
     const url = flags.urlFrom === '--url' && flags.url !== undefined ? ` --url ${shellWord(flags.url)}` : '';
-    process.stdout.write(`re-run what failed, errored or did not run: npx tck run --only-failed ${shellWord(file)}${url}\n`);
+    process.stdout.write(`re-run what failed, errored or did not run: npx tck run --only-failed ${shellWord(file)}${url}${hostedHint(flags)}\n`);
   }
   return code;
+}
+
+/** "testing http://… (from TCK_URL)", the bridge target and the hosted one, each with where it came from. */
+function runTargetLine(flags: RunFlags): string {
+  const hosted = isHostedRun(flags) ? (flags.hosted === true ? 'the embedded hosted reference service' : `the hosted service at ${String(flags.hosted)} (from --hosted)`) : undefined;
+  const bridge = flags.url !== undefined ? targetWords(flags.url, flags.urlFrom, false) : hosted === undefined ? 'the embedded reference server (no --url, TCK_URL or "url" in a config file)' : undefined;
+  return `testing ${[bridge, hosted].filter((t) => t !== undefined).join(' and ')}`;
+}
+
+const isHostedRun = (flags: Pick<RunFlags, 'hosted'>) => flags.hosted !== undefined && flags.hosted !== false;
+
+/**
+ * --only-failed never overwrites the report it reads (nor the files written beside it by the same
+ * run): with the default --out the re-run's reports go to a folder of their own under it; an --out
+ * given that would overwrite it is refused.
+ */
+function reportsApart(flags: RunFlags): { flags: RunFlags; note?: string } {
+  if (flags.onlyFailed === undefined || resolve(flags.out, 'report.json') !== resolve(flags.onlyFailed)) return { flags };
+  if (flags.outFrom !== undefined && flags.outFrom !== 'default') {
+    throw new TckError(`--out ${flags.out} would overwrite ${flags.onlyFailed}, the report --only-failed reads: choose another --out`);
+  }
+  const out = join(flags.out, 'rerun');
+  return { flags: { ...flags, out }, note: `the re-run's reports go to ${out} (${flags.onlyFailed} is kept)` };
+}
+
+/** The hosted flags of the re-run hint: --hosted [URL], and a placeholder for a credential given as a flag (never its value). */
+function hostedHint(flags: RunFlags): string {
+  if (!isHostedRun(flags)) return '';
+  if (flags.hosted === true) return ' --hosted';
+  const credential = flags.apiKey !== undefined ? ' --api-key KEY' : flags.token !== undefined ? ' --token TOKEN' : '';
+  return ` --hosted ${shellWord(flags.hosted as string)}${credential}`;
 }
 
 /** --bail, --bail N and --max-failures N as one bound: how many failures stop the run (false: none). */

@@ -81,7 +81,11 @@ function loadRunConfig(path: string): RunConfig {
     const hint = issue.keys.length === 1 ? didYouMean(issue.keys[0]!, known).replace(/'/g, '"') : '';
     throw new TckError(`config file ${file}: unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}${where}${hint} (known: ${known.join(', ')})`);
   }
-  throw new TckError(`config file ${file}: field "${at || '(the file)'}": ${issue.message}`);
+  // A value of the wrong name (a "tier" of "gld") gets the nearest allowed one.
+  const got = issue.path.reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Record<string | number, unknown>)[k as string] : undefined), data);
+  const options = issue.code === 'invalid_value' ? issue.values.filter((v): v is string => typeof v === 'string') : [];
+  const hint = typeof got === 'string' && options.length > 0 ? didYouMean(got, options).replace(/'/g, '"') : '';
+  throw new TckError(`config file ${file}: field "${at || '(the file)'}": ${issue.message}${hint}`);
 }
 
 /** The options the file can set, by their commander names. */

@@ -1,14 +1,17 @@
 // The kit's one error root. Every error meant for the person running the kit is a TckError: it
 // carries a stable `code` and, through EXIT_CODES below, the process exit code the CLI returns for
 // it. This table is the only place where an error becomes an exit code; the README's exit-code
-// table lists every value of EXIT.
+// table lists every value of EXIT; docs/exit-codes.md says which situation gives which code and line.
 
 /** Every exit code the CLI can return (README, "Exit codes"; docs/exit-codes.md). */
 export const EXIT = {
   ok: 0,
   /** The requested tier (or the selection) was not reached; a gate failed; a regression. */
   notReached: 1,
-  /** Usage or configuration error, or a report that could not be written. */
+  /**
+   * Usage or configuration error, a report that could not be written, or a target that answers
+   * but cannot be tested (credentials refused, not a server of the protocol).
+   */
   usage: 2,
   /** Nothing answered at the target at all. */
   unreachable: 3,
@@ -35,6 +38,8 @@ export const EXIT_CODES = {
   TCK_LISTEN: EXIT.usage,
   /** Nothing answered the first request. */
   TCK_UNREACHABLE: EXIT.unreachable,
+  /** The target answers but cannot be tested: credentials refused, or not a server of the protocol. */
+  TCK_REFUSED: EXIT.usage,
 } as const;
 export type TckErrorCode = keyof typeof EXIT_CODES;
 

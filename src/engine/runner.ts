@@ -89,14 +89,38 @@ function stopOf(signal: AbortSignal): RunStopped {
   return signal.reason instanceof RunStopped ? signal.reason : new RunStopped('interrupted');
 }
 
-/** The very first request (setup) could not reach the target: nothing can be judged. */
+/** A transport failure's reason with what to do about it (docs/exit-codes.md). */
+function withFix(reason: string): string {
+  if (/^connection refused/.test(reason)) return `${reason}: nothing listens there; start the server first (tck run --server 'command' starts it for you), or check the host and port`;
+  if (/^cannot resolve host/.test(reason)) return `${reason}: check the host name in the URL`;
+  if (/not complete within|timeout/i.test(reason)) return `${reason}: nothing answered in time; check the URL, or give it longer with --request-timeout`;
+  return reason;
+}
+
+/**
+ * The very first request (setup) could not reach the target: nothing can be judged (exit 3). Its
+ * subclass TargetRefused: the target answers but cannot be tested (exit 2). docs/exit-codes.md.
+ */
 export class TargetUnreachable extends TckError {
   constructor(
     readonly url: string,
     readonly reason: string,
     what = 'the conformance server',
+    code: 'TCK_UNREACHABLE' | 'TCK_REFUSED' = 'TCK_UNREACHABLE',
+    message = `cannot reach ${what} at ${url}: ${withFix(reason.replace(/ at (\S+)$/, (m, at: string) => (url.startsWith(at) ? '' : m)))}`,
   ) {
-    super(printable(`cannot reach ${what} at ${url}: ${reason}`), 'TCK_UNREACHABLE');
+    super(printable(message), code);
+  }
+}
+
+/**
+ * The target answers, but nothing can be tested there: it refuses the credentials sent (or their
+ * absence) on every call, or it is no server of the protocol (a web page, 404 to every method).
+ * `message` is the whole line (what answered what, and how to fix it); exit 2.
+ */
+export class TargetRefused extends TargetUnreachable {
+  constructor(url: string, message: string) {
+    super(url, message, undefined, 'TCK_REFUSED', message);
   }
 }
 
@@ -104,7 +128,7 @@ export class TargetUnreachable extends TckError {
 export function unreachableRunOf<L>(labels: readonly L[], err: TargetUnreachable): RunSummary<L & Ending> {
   return {
     setup: { ok: false, warnings: [] },
-    results: labels.map((l) => notRunOf(l, printable(`not run: target unreachable (${err.reason})`))),
+    results: labels.map((l) => notRunOf(l, printable(err instanceof TargetRefused ? `not run: ${err.reason}` : `not run: target unreachable (${err.reason})`))),
     warnings: [err.message],
   };
 }

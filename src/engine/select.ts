@@ -1,5 +1,6 @@
 // Scenario selection: --tier (cumulative), --grep, --scenario, --skip.
 import { TckError } from './errors.js';
+import { didYouMean } from '../util/words.js';
 import { TIER_RANK } from './grading.js';
 import { DEFAULT_TIER, type ScenarioTier } from './scenario.js';
 import type { ScenarioBase } from './scenario.js';
@@ -14,10 +15,28 @@ export interface Selection {
 /** What selection looks at; a scenario without a tier (the hosted profile's) ignores --tier. */
 type Selectable = Pick<ScenarioBase<never>, 'id' | 'title' | 'clauses' | 'group'> & { tier?: ScenarioTier };
 
+/**
+ * The id meant, when a typo can tell it: SCN-B-43 is SCN-B-043; a number that is no scenario
+ * (SCN-B-999) gets no guess (another number would be a different scenario, not a typo's fix).
+ */
+function guessOf(id: string, known: readonly string[]): string {
+  const m = /^(SCN-[A-Z]+-)0*(\d+)$/i.exec(id);
+  if (m === null) return didYouMean(id, known);
+  const padded = known.find((k) => k.toUpperCase() === `${m[1]!.toUpperCase()}${m[2]!.padStart(3, '0')}`);
+  return padded === undefined ? '' : ` (did you mean '${padded}'?)`;
+}
+
+/** "; SCN-B-001 to SCN-B-071 exist": the ids of the same prefix, when there are any. */
+function rangeOf(id: string, known: readonly string[]): string {
+  const prefix = /^(SCN-[A-Z]+-)/i.exec(id)?.[1]?.toUpperCase();
+  const same = prefix === undefined ? [] : known.filter((k) => k.startsWith(prefix)).sort();
+  return same.length === 0 ? '' : `; ${same[0]} to ${same.at(-1)} exist`;
+}
+
 export function selectScenarios<S extends Selectable>(all: readonly S[], sel: Selection): S[] {
   const known = new Set(all.map((s) => s.id));
   for (const id of [...(sel.scenarios ?? []), ...(sel.skip ?? [])]) {
-    if (!known.has(id)) throw new SelectionError(`unknown scenario ${id} (see \`npx tck list\`)`);
+    if (!known.has(id)) throw new SelectionError(`unknown scenario ${id}${guessOf(id, [...known])}${rangeOf(id, [...known])} (see \`npx tck list\`)`);
   }
   let grep: RegExp | undefined;
   try {

@@ -11,13 +11,27 @@ import type { StepRecord } from './commands.js';
  * (--seed, --path, …), which the script names as the command that judges what it cannot.
  */
 export function curlScript(exchanges: readonly Exchange[], message: string, url: string, replay?: string): string {
-  // A finding about the last call's status ("start_trace: 200 expected, got 201 …") is one the script can check.
-  const status = /^[a-z_]+: (\d{3}) expected, got \d{3}/.exec(message)?.[1];
-  const judged = status !== undefined && exchanges.length > 0 ? { judged: { exchange: exchanges.length - 1, status: [Number(status)] } } : {};
+  const status = expectedStatus(message);
+  const judged = status !== undefined && exchanges.length > 0 ? { judged: { exchange: exchanges.length - 1, status } } : {};
   return reproScript(
     { id: 'explore-repro', title: 'the minimal sequence tck explore found', clauses: [], outcome: 'failed', message, exchanges, ...judged },
     { url, what: 'tck explore', judgeWith: `npx tck explore --url %s${replay ? ` ${replay}` : ''}` },
   );
+}
+
+/**
+ * The statuses the last call of a finding should have answered, when the finding is about its
+ * status: "start_trace: 200 expected, got 201 …", or a refusal of a call the protocol lets
+ * nobody refuse ("get_tool_stats: refused with 500 …", "clear_all_data: answered 500": the
+ * protocol's success, 204 for a void method, 200 otherwise). The script then checks that status:
+ * it fails on the server as it was and passes once the server is fixed. Otherwise undefined.
+ */
+function expectedStatus(message: string): number[] | undefined {
+  const stated = /^[a-z_]+: (\d{3}) expected, got \d{3}/.exec(message)?.[1];
+  if (stated !== undefined) return [Number(stated)];
+  const refused = /^([a-z_]+): (?:refused with|answered) \d{3}/.exec(message)?.[1];
+  if (refused === undefined || !Object.hasOwn(METHODS, refused)) return undefined;
+  return [METHODS[refused as MethodName].kind === 'void' ? 204 : 200];
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;

@@ -8,9 +8,9 @@
 import fc from 'fast-check';
 import { BridgeClient, type Exchange } from '../profiles/bridge/index.js';
 import { ABSENT_METHOD, answersLikeAbsent, readAnswer } from '../profiles/bridge/classify.js';
-import { TargetUnreachable } from '../engine/runner.js';
+import { credentialsLine, firstContact } from '../profiles/bridge/contact.js';
+import { TargetRefused } from '../engine/runner.js';
 import { TckError } from '../engine/errors.js';
-import { printable } from '../engine/evidence.js';
 import { METHODS, PLATINUM_METHODS, validate, type MethodName } from '../protocols/bridge/index.js';
 import type { ExploreSection } from '../report/model.js';
 import type { Answer } from './judge.js';
@@ -48,8 +48,17 @@ export interface ExploreOptions {
   firstOnly?: boolean;
   /** Also draw sequences of the coverage matrix's value classes (src/explore/classes.ts); off by default, so a seed's sequences stay as they were. */
   classes?: boolean;
+  /** After each sequence and each finding: how far the run is (the command's live progress line). */
+  onProgress?: (progress: ExploreProgress) => void;
   /** Every HTTP exchange, as it completes (the bench records explore's requests to replay them). */
   onExchange?: (exchange: Exchange) => void;
+}
+
+export interface ExploreProgress {
+  runsDone: number;
+  operations: number;
+  findings: number;
+  elapsedMs: number;
 }
 
 /** The run was stopped (time budget or signal): the call in flight does not count against the server. */
@@ -71,7 +80,7 @@ type Finding = NonNullable<ExploreSection['findings']>[number];
 
 /** 401/403: the target wants credentials; nothing explore finds would mean anything. */
 function credentialsRefused(url: string, method: string, exchange: Exchange): TckError {
-  return new TckError(printable(`${url}: ${method} answered ${exchange.status}: the server wants credentials (pass them with --header 'Authorization: …'); nothing was explored`));
+  return new TargetRefused(url, credentialsLine(url, [`${method} ${exchange.status}`], Object.keys(exchange.requestHeaders), 'exploring stopped'));
 }
 
 function bridgeTarget(client: BridgeClient, stopped: () => boolean, signal: AbortSignal | undefined): Target {
@@ -110,26 +119,13 @@ function bridgeTarget(client: BridgeClient, stopped: () => boolean, signal: Abor
   };
 }
 
-/** "Not a bridge method here": 404/405/501 or an HTML page. */
-const foreign = (ex: Exchange) => ex.status !== undefined && ([404, 405, 501].includes(ex.status) || /html/i.test(ex.contentType ?? ''));
-
 /**
  * Before exploring: the target answers (else exit 3), is a bridge server (else one line, exit 2),
  * takes the credentials (else one line, exit 2); and which of the methods asked for it has.
  */
 async function preflight(client: BridgeClient, probe: BridgeClient, wanted: readonly MethodName[]): Promise<{ have: MethodName[]; missing: MethodName[] }> {
-  const first = await client.call('setup', {});
-  if (first.outcome.kind === 'transport' && first.exchange.status === undefined) throw new TargetUnreachable(client.url, first.outcome.reason);
-  if (first.exchange.status === 401 || first.exchange.status === 403) throw credentialsRefused(client.url, 'setup', first.exchange);
-  if (foreign(first.exchange)) {
-    const answers = [`setup ${first.exchange.status}`];
-    for (const [method, params] of [['clear_all_data', {}], ['get_conversation', { session_id: 'tck-explore-probe' }]] as const) {
-      const r = await client.call(method, params);
-      if (!foreign(r.exchange)) break;
-      answers.push(`${method} ${r.exchange.status}`);
-    }
-    if (answers.length === 3) throw new TckError(printable(`${client.url} is not a bridge server: ${answers.join(', ')}; nothing was explored (is the URL the bridge's base URL, with its path prefix?)`));
-  }
+  // Nothing answers (exit 3), credentials refused or no bridge server (exit 2): contact.ts.
+  await firstContact(client, 'nothing was explored');
   // Which methods it has: each is sent {} (a call of a method it lacks answers like a method no
   // server has), several at a time so that a slow server does not spend the time budget here.
   const absent = (await probe.call(ABSENT_METHOD, {})).exchange;
@@ -210,6 +206,7 @@ export async function explore(options: ExploreOptions): Promise<ExploreSection> 
           // candidate passes, so the smallest failing sequence so far stays the counterexample.
           if (stopped() || fatal !== undefined) return cutShort();
           if (met === undefined) runsDone++;
+          options.onProgress?.({ runsDone, operations, findings: findings.length, elapsedMs: Date.now() - started });
           let world: World | undefined;
           try {
             await fc.asyncModelRun(async () => {
@@ -242,6 +239,7 @@ export async function explore(options: ExploreOptions): Promise<ExploreSection> 
       known.add(keyOf(found.violation));
       const minimal = [...(checked.counterexample[0] as Iterable<unknown>)];
       findings.push(finding(found, { text: String(checked.counterexample[0]), path: checked.counterexamplePath ?? '', shrinks: checked.numShrinks, commands: minimal.length }, roundSeed, met ?? { runs: runsDone, operations, ms: Date.now() - started, originalLength: 0 }));
+      options.onProgress?.({ runsDone, operations, findings: findings.length, elapsedMs: Date.now() - started });
     }
 
     /** Runs the minimal sequence once more (no budget: it is short), recording both sides' answers and the exchanges. */

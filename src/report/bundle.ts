@@ -67,6 +67,21 @@ class BundleFileError extends TckError {
   }
 }
 
+/** The tier a registry entry records for a tier reached: the registry knows Bronze–Gold, and a Platinum server (Platinum is optional) is also Gold. */
+export const registryTier = (tier: NonNullable<Report['achieved']>) => (tier === 'platinum' ? 'gold' : tier);
+
+/**
+ * Why a report cannot be certified, or undefined: the one rule `tck certify` (which then writes no
+ * bundle) and `tck verify` (which then rejects the bundle) share. A certification records a tier
+ * reached by scenarios that ran.
+ */
+export function notCertifiable(report: Report): string | undefined {
+  const ran = report.scenarios.filter((s) => s.outcome !== 'not-run').length;
+  if (ran === 0) return `no scenario ran (${report.scenarios.length} not run${report.warnings[0] ? `: ${report.warnings[0]}` : ''}): there is nothing to certify`;
+  if (report.achieved === null) return 'the run reaches no tier (not even Bronze): there is nothing to certify';
+  return undefined;
+}
+
 /** The registry entry of a report: undefined when it reached no tier. Validated against the registry schema. */
 export function registryEntry(report: Report, impl: Implementation, reportUrl?: string): RegistryEntry | undefined {
   if (report.achieved === null) return undefined;
@@ -74,8 +89,7 @@ export function registryEntry(report: Report, impl: Implementation, reportUrl?: 
     name: impl.name,
     version: impl.version,
     language: impl.language,
-    // The registry's schema knows Bronze–Gold only; a Platinum server (Platinum is optional) is also Gold.
-    tier: report.achieved === 'platinum' ? 'gold' : report.achieved,
+    tier: registryTier(report.achieved),
     tck_version: report.kit.version,
     ...(reportUrl !== undefined ? { report_url: reportUrl } : {}),
     repository: impl.repository,

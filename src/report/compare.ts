@@ -15,17 +15,37 @@ export interface Implementation {
   /** What the file was. */
   kind: 'report' | 'bundle';
   achieved: Report['achieved'];
+  /**
+   * The verdict in a word, as the matrix shows it: the tier reached (GOLD, NONE), SELECTION
+   * PASSED/FAILED for a narrowed run (which reaches no tier), HOSTED PASSED/INCOMPLETE/FAILED for a
+   * hosted-only run; and the colour key of report.html's badge for it.
+   */
+  verdict: string;
+  colour: string;
   kit: string;
+}
+
+/** A report's verdict in a word (see Implementation.verdict). */
+function verdictOf(report: Report): { verdict: string; colour: string } {
+  const bridge = report.scenarios.length > 0 || report.hosted === undefined;
+  if (!bridge) {
+    const h = report.hosted!;
+    const word = h.passed ? 'passed' : h.incomplete !== undefined ? 'incomplete' : 'failed';
+    return { verdict: `HOSTED ${word.toUpperCase()}`, colour: word };
+  }
+  if (report.narrowed) return { verdict: `SELECTION ${report.narrowed.passed ? 'PASSED' : 'FAILED'}`, colour: report.narrowed.passed ? 'passed' : 'failed' };
+  return { verdict: report.achieved ? report.achieved.toUpperCase() : 'NONE', colour: report.achieved ?? 'none' };
 }
 
 export interface Row {
   id: string;
-  tier: ScenarioTier;
+  /** A bridge tier, or "hosted" for a scenario of the hosted profile. */
+  tier: ScenarioTier | 'hosted';
   group: string;
   title: string;
   /** One per implementation, in their order; undefined when its file has no such scenario. */
   outcomes: (ScenarioOutcome | undefined)[];
-  /** The implementations do not all have the same verdict. */
+  /** Every file has it and the verdicts are not all the same. */
   differs: boolean;
 }
 
@@ -41,6 +61,12 @@ export interface Comparison {
   differing: Section[];
   /** Scenarios every implementation has the same verdict on, by tier and group. */
   same: Section[];
+  /**
+   * Scenarios only some of the files hold (runs of different selections: a Gold run beside a
+   * Platinum one): not compared, as `tck diff` compares only what both runs selected.
+   */
+  partial: Section[];
+  /** Scenarios every file holds (compared). */
   total: number;
 }
 
@@ -55,12 +81,12 @@ export async function loadComparable(file: string): Promise<{ report: Report; im
       throw new ReportFileError((err as Error).message);
     }
     const { report, implementation: impl } = bundle;
-    return { report, implementation: { name: `${impl.name} ${impl.version}`, file, kind: 'bundle', achieved: report.achieved, kit: report.kit.version } };
+    return { report, implementation: { name: `${impl.name} ${impl.version}`, file, kind: 'bundle', achieved: report.achieved, ...verdictOf(report), kit: report.kit.version } };
   }
   const parsed = ReportSchema.safeParse(data);
   if (!parsed.success) throw new ReportFileError(`${file} is neither an agent-memory-tck report nor a certification bundle: ${firstIssue(parsed.error)}`);
   const report = parsed.data;
-  return { report, implementation: { name: basename(file).replace(/\.json$/i, ''), file, kind: 'report', achieved: report.achieved, kit: report.kit.version } };
+  return { report, implementation: { name: basename(file).replace(/\.json$/i, ''), file, kind: 'report', achieved: report.achieved, ...verdictOf(report), kit: report.kit.version } };
 }
 
 /** A report's target in a few words: its URL, or "embedded reference server". */
@@ -102,15 +128,25 @@ export function compare(inputs: readonly { report: Report; implementation: Imple
   });
   const rows = new Map<string, Row>();
   inputs.forEach(({ report }, i) => {
-    for (const s of report.scenarios) {
+    const scenarios = [...report.scenarios, ...(report.hosted?.scenarios ?? []).map((s) => ({ ...s, tier: 'hosted' as const }))];
+    for (const s of scenarios) {
       const row = rows.get(s.id) ?? { id: s.id, tier: s.tier, group: s.group, title: s.title, outcomes: new Array(inputs.length).fill(undefined), differs: false };
       row.outcomes[i] = s.outcome;
       rows.set(s.id, row);
     }
   });
-  const all = [...rows.values()].sort((a, b) => TIER_RANK[a.tier] - TIER_RANK[b.tier] || a.group.localeCompare(b.group) || a.id.localeCompare(b.id));
-  for (const r of all) r.differs = new Set(r.outcomes).size > 1;
-  return { implementations, differing: sections(all.filter((r) => r.differs)), same: sections(all.filter((r) => !r.differs)), total: all.length };
+  const rank = (t: Row['tier']) => (t === 'hosted' ? Number.MAX_SAFE_INTEGER : TIER_RANK[t]);
+  const all = [...rows.values()].sort((a, b) => rank(a.tier) - rank(b.tier) || a.group.localeCompare(b.group) || a.id.localeCompare(b.id));
+  const everywhere = (r: Row) => r.outcomes.every((o) => o !== undefined);
+  for (const r of all) r.differs = everywhere(r) && new Set(r.outcomes).size > 1;
+  const compared = all.filter(everywhere);
+  return {
+    implementations,
+    differing: sections(compared.filter((r) => r.differs)),
+    same: sections(compared.filter((r) => !r.differs)),
+    partial: sections(all.filter((r) => !everywhere(r))),
+    total: compared.length,
+  };
 }
 
 function sections(rows: readonly Row[]): Section[] {
@@ -127,7 +163,7 @@ function sections(rows: readonly Row[]): Section[] {
 export function passCount(c: Comparison, i: number): { passed: number; total: number } {
   let passed = 0;
   let total = 0;
-  for (const sec of [...c.differing, ...c.same]) {
+  for (const sec of [...c.differing, ...c.same, ...c.partial]) {
     for (const r of sec.rows) {
       if (r.outcomes[i] === undefined) continue;
       total++;

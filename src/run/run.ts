@@ -156,8 +156,7 @@ export class RunUnreachable extends TargetUnreachable {
     cause: TargetUnreachable,
     readonly report: Report,
   ) {
-    super(cause.url, cause.reason);
-    this.message = cause.message;
+    super(cause.url, cause.reason, undefined, cause.code as 'TCK_UNREACHABLE' | 'TCK_REFUSED', cause.message);
   }
 }
 

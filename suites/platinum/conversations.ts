@@ -2,7 +2,6 @@
 // shared with the core methods. The established tests are weak (SCN-P-001 cannot pass and accepts a
 // null user_id, SCN-P-002 asserts only a list); these check the sentences, with dozens of items
 // where a limit or a default could hide, and read Platinum writes through the core methods.
-import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { check } from '../../src/engine/assert.js';
 import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
@@ -99,7 +98,8 @@ export const scenarios: Scenario[] = [
     async run({ bridge, check }) {
       // A session the core methods started (found by mutation testing: a server that reads the Platinum
       // attributes of every session failed here with 500). Whether it is listed is silent.
-      await bridge.add_message({ session_id: randomUUID(), role: 'user', content: 'a core session beside the Platinum conversations' });
+      // A fixed id (the store is cleared before each scenario): a certification bundle replays it.
+      await bridge.add_message({ session_id: 'tck-core-session', role: 'user', content: 'a core session beside the Platinum conversations' });
       const made = [await newConversation(bridge, 'tck-list-1'), await newConversation(bridge, 'tck-list-2'), await newConversation(bridge, 'tck-list-3')];
       const list = await bridge.list_conversations({ limit: 10 });
       includesAll([v5('5.1.2')], ids(list), ids(made), 'list_conversations(limit=10) after creating 3');

@@ -6,10 +6,8 @@ import { certify } from '../../src/certify/certify.js';
 import { suiteFiles, suiteHash } from '../../src/certify/hash.js';
 import { RegistrySchema } from '../../src/report/registry.js';
 import { verifyBundle } from '../../src/certify/verify.js';
-import { ALL_SCENARIOS as EVERY_SCENARIO } from '../../suites/index.js';
-
-/** A certification is a Gold run: the optional Platinum tier is not in it. */
-const ALL_SCENARIOS = EVERY_SCENARIO.filter((s) => s.tier !== 'platinum');
+/** A certification runs every tier, the optional Platinum included (issue 33, item 8). */
+import { ALL_SCENARIOS } from '../../suites/index.js';
 import { mapResponse, withVariant } from '../harness/variants.js';
 
 const implementation = { name: 'reference', version: '0.1.0', language: 'TypeScript', repository: 'https://github.com/example/agent-memory-tck' };
@@ -21,8 +19,11 @@ let clean: Promise<Bundle> | undefined;
 /** One certification of the embedded reference server, shared by the tests that tamper with it. */
 const reference = () => (clean ??= certify({ implementation }));
 
-/** A variant whose get_conversation answers miss their last message: a few scenarios fail. */
-const lossy = mapResponse('get_conversation', (body) => ({ ...body, messages: body.messages.slice(0, -1) }));
+/**
+ * A variant whose list_traces answers miss their last trace: a few Gold scenarios fail, and the run
+ * still reaches Bronze (a bundle of a run that reaches no tier certifies nothing: verify rejects it).
+ */
+const lossy = mapResponse('list_traces', (body) => body.slice(0, -1));
 let faulty: Promise<Bundle> | undefined;
 const faultyBundle = () => (faulty ??= withVariant({ wrap: lossy }, (url) => certify({ url, implementation: { ...implementation, name: 'lossy' } })));
 

@@ -45,7 +45,8 @@ describe('tck certify → tck verify against a separately started tck serve', ()
       const c = await tckAsync(['certify', '--url', url, ...IMPL, '--out', bundle]);
       expect(c.stderr).toBe('');
       expect(c.code).toBe(0);
-      expect(c.stdout).toMatch(/certification bundle written to .*bundle\.json: ref 1\.2\.3, GOLD/);
+      // Every tier, Platinum included (issue 33, item 8): tck serve has Platinum; the registry knows Bronze–Gold.
+      expect(c.stdout).toMatch(/certification bundle written to .*bundle\.json: ref 1\.2\.3, PLATINUM \(Gold in the registry, which knows Bronze–Gold\)/);
       const b = JSON.parse(readFileSync(bundle, 'utf8'));
       expect(b.certification).toMatchObject({ name: 'ref', version: '1.2.3', tier: 'gold' });
       expect(b.report.target.url).toBe(url);
@@ -55,7 +56,7 @@ describe('tck certify → tck verify against a separately started tck serve', ()
     // Offline: the server is gone.
     const v = tck(['verify', join(dir, 'bundle.json')]);
     expect(v.code).toBe(0);
-    expect(v.stdout).toMatch(/^verified: ref 1\.2\.3 reaches GOLD \(tested at http:\/\/127\.0\.0\.1:\d+\); \d+ scenarios replayed/);
+    expect(v.stdout).toMatch(/^verified: ref 1\.2\.3 reaches PLATINUM \(tested at http:\/\/127\.0\.0\.1:\d+\); \d+ scenarios replayed/);
 
     const b = JSON.parse(readFileSync(join(dir, 'bundle.json'), 'utf8'));
     b.report.scenarios = b.report.scenarios.slice(1);
@@ -75,7 +76,7 @@ describe('usage errors: one line, exit 2', () => {
   ])('certify refuses the selection %s', (flag, value) => {
     const r = tck(['certify', ...IMPL, flag, value]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe(`tck: certify runs the full bridge suite, every tier; ${flag} would narrow it (use \`tck run\` for a partial run)\n`);
+    expect(r.stderr).toBe(`tck: certify runs the full bridge suite, every tier, the optional Platinum included; ${flag} ${flag === '--tier' ? `${value} ` : ''}would narrow it (use \`tck run\` for a partial run)\n`);
   });
   it('certify needs the implementation named', () => {
     const r = tck(['certify', '--name', 'ref', '--language', 'Go']);

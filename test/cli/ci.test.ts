@@ -21,7 +21,8 @@ it('TCK_URL stands in for --url; on GitHub the scenario lines are one ::group::;
     const r = await tck(['run', '--tier', 'bronze', '--grep', 'SCN-B-00[12]', '-r', 'console', '--out', join(work, 'g')], { TCK_URL: server.url, GITHUB_ACTIONS: 'true', FORCE_COLOR: '1', NO_COLOR: '' });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`against ${server.url}`);
-    expect(r.stdout).toMatch(/^::group::2 scenarios, one line each\n(.*PASS.*\n){2}::endgroup::\n/);
+    // Issue 33, item 11: run says where its target came from, first.
+    expect(r.stdout).toMatch(new RegExp(`^testing ${server.url.replace(/[.]/g, '\\.')} \\(from TCK_URL\\)\n::group::2 scenarios, one line each\n(.*PASS.*\n){2}::endgroup::\n`));
     expect(r.stdout).toMatch(/\x1b\[3\dm/);
   } finally {
     await server.close();

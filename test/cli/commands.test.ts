@@ -85,14 +85,15 @@ describe('item 6: a server that answers 401 to everything stops the run', () => 
   it('one line says authentication failed and how to pass credentials; no scenario runs', async () => {
     const out = join(work, 'locked');
     const r = await tck(['run', '--url', refusing.url, '-r', 'console,json', '-o', out]);
-    expect(r.code).toBe(1);
-    expect(r.stdout).toContain(`warning: authentication failed at ${refusing.url}: setup 401 Unauthorized, clear_all_data 401 Unauthorized, get_conversation 401 Unauthorized; no credential was sent: pass it with --header 'Authorization: Bearer …' (repeatable) or TCK_HEADERS; no scenario was run\n`);
+    // Issue 33, item 7: one line and exit 2 (docs/exit-codes.md), the report still written.
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`tck: ${refusing.url} refuses the credentials: setup 401 Unauthorized, get_conversation 401 Unauthorized, list_sessions 401 Unauthorized; no credential was sent: pass it with --header 'Authorization: Bearer …' (repeatable) or TCK_HEADERS; no scenario was run\n`);
     expect(r.stdout).not.toMatch(/^(FAIL|ERROR) /m);
-    expect(r.stdout).not.toContain('got 200 expected');
+    expect(r.stdout).not.toContain('--only-failed');
     const report = readReport(join(out, 'report.json'));
     expect(report.scenarios.every((s) => s.outcome === 'not-run')).toBe(true);
     const sent = await tck(['run', '--url', refusing.url, '-H', 'X-Api-Key: wrong', '-r', 'console', '-o', out]);
-    expect(sent.stdout).toContain('the header sent (x-api-key) was refused: check the credential given with --header or TCK_HEADERS');
+    expect(sent.stderr).toContain('the header sent (x-api-key) was refused: check the credential given with --header or TCK_HEADERS');
   });
 });
 
@@ -178,4 +179,83 @@ describe('item 11: wording and choices', () => {
       await server.close();
     }
   });
+});
+
+describe('issue 33, item 4: tck probe is read-only unless --destructive is given, and says which', () => {
+  const post = (url: string, method: string, body: unknown) =>
+    fetch(`${url}/${method}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: r.status === 204 ? null : await r.json() }));
+
+  it('Platinum is optional, but a Platinum method that is there and broken fails the probe (exit 1)', async () => {
+    const { startReferenceServer } = await import('../../src/servers/bridge/index.js');
+    const { HostedStore } = await import('../../src/servers/hosted/store.js');
+    const full = await startReferenceServer({ port: 0, store: new HostedStore() });
+    // A front that answers list_entities with a body the data model refuses.
+    const { createServer } = await import('node:http');
+    const front = createServer((req, res) => {
+      if (req.url === '/list_entities') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"not":"a list"}');
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c)).on('end', async () => {
+        const r = await fetch(`${full.url}${req.url}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: Buffer.concat(chunks) });
+        res.writeHead(r.status, { 'content-type': r.headers.get('content-type') ?? 'application/json' }).end(Buffer.from(await r.arrayBuffer()));
+      });
+    });
+    await new Promise<void>((r) => front.listen(0, '127.0.0.1', r));
+    try {
+      const r = await tck(['probe', '--url', `http://127.0.0.1:${(front.address() as { port: number }).port}`]);
+      expect(r.stdout).toMatch(/broken +platinum +list_entities/);
+      expect(r.stdout).toContain('platinum is optional, but what a server has of it must work: list_entities broken');
+      expect(r.code).toBe(1);
+    } finally {
+      await new Promise((r) => front.close(r));
+      await full.close();
+    }
+  });
+
+  it('a session written before a probe is there after it; with --destructive the probe says it deletes, and does', async () => {
+    const server = await startVariant();
+    try {
+      await post(server.url, 'add_message', { session_id: 'staging-user', role: 'user', content: 'keep me' });
+      const r = await tck(['probe', '--url', server.url]);
+      expect(r.stdout).toContain('read-only: setup and the reads are called, no write (--destructive calls every method, and deletes the data at the target)');
+      expect(r.stdout).toMatch(/not probed +lifecycle +clear_all_data +a write: not called without --destructive/);
+      expect(r.stdout).toMatch(/reachable tiers of .*: bronze, silver, gold \(.*; reads only: run with --destructive to probe the writes\)/);
+      expect(r.code).toBe(0);
+      expect(JSON.stringify((await post(server.url, 'get_conversation', { session_id: 'staging-user' })).body)).toContain('keep me');
+      const d = await tck(['probe', '--url', server.url, '--destructive']);
+      expect(d.stdout).toContain(`--destructive: the writes are called too, and clear_all_data deletes every piece of data at ${server.url}`);
+      expect(d.code).toBe(0);
+      expect(JSON.stringify((await post(server.url, 'get_conversation', { session_id: 'staging-user' })).body)).not.toContain('keep me');
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('issue 33, item 16: the small mistakes get the nearest name, in one line', () => {
+  it('run --scenario SCN-B-43 / SCN-B-999, a config tier "gld", explore --methods add_mesage', async () => {
+    const padded = await tck(['run', '--scenario', 'SCN-B-43']);
+    expect(padded.stderr).toMatch(/^tck: unknown scenario SCN-B-43 \(did you mean 'SCN-B-043'\?\); SCN-B-001 to SCN-B-\d+ exist \(see `tck list`\)\n$/);
+    expect(padded.code).toBe(2);
+    const none = await tck(['run', '--scenario', 'SCN-B-999']);
+    expect(none.stderr).toMatch(/^tck: unknown scenario SCN-B-999; SCN-B-001 to SCN-B-\d+ exist \(see `tck list`\)\n$/);
+    const dir = join(work, 'cfg-tier');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'tck.config.json'), JSON.stringify({ tier: 'gld' }));
+    const cfg = await tck(['run', '--config', join(dir, 'tck.config.json')]);
+    expect(cfg.stderr).toMatch(/field "tier": .*\(did you mean "gold"\?\)\n$/);
+    expect(cfg.code).toBe(2);
+    const methods = await tck(['explore', '--methods', 'add_mesage', '-o', join(work, 'ex-methods')]);
+    expect(methods.stderr).toMatch(/^tck: --methods add_mesage: names no method or tier explore can draw \(did you mean 'add_message'\?\)/);
+    expect(methods.code).toBe(2);
+  });
+
+  it('tck report renders a certification bundle as the report it holds', async () => {
+    const bundle = join(work, 'report-bundle.json');
+    const c = await tck(['certify', '--embedded', ...IMPL, '-o', bundle]);
+    expect(c.code).toBe(0);
+    const r = await tck(['report', bundle, '--md', join(work, 'bundle.md')]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(readFileSync(join(work, 'bundle.md'), 'utf8')).toMatch(/^## agent-memory-tck: PLATINUM/);
+  }, 60_000);
 });

@@ -123,7 +123,7 @@ describe('action.yml, the composite GitHub Action', () => {
     const line = /versions=\$\(node -p "(.*)"\)/.exec(install.run!)![1]!;
     const versions = spawnSync(process.execPath, ['-p', line], { cwd: ROOT, encoding: 'utf8' }).stdout.trim();
     const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')).packages;
-    expect(versions).toBe(`typescript@${lock['node_modules/typescript'].version} @types/node@${lock['node_modules/@types/node'].version}`);
+    expect(versions).toBe(`typescript@${lock["node_modules/typescript"].version} @types/node@${lock["node_modules/@types/node"].version} esbuild@${lock["node_modules/esbuild"].version}`);
     // The fingerprint runs and names the kit's sources.
     const output = join(mkdtempSync(join(tmpdir(), 'tck-key-')), 'out');
     const key = spawnSync('bash', ['-e', '-c', fingerprint.run!], { cwd: ROOT, encoding: 'utf8', env: { PATH: process.env.PATH!, RUNNER_OS: 'Linux', GITHUB_OUTPUT: output } });

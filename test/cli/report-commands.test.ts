@@ -83,7 +83,7 @@ describe('reports', () => {
       writeFileSync(bad, '{"format":"something else"}');
       const b = await tck(['report', bad, '--html', join(work, 'x.html')]);
       expect(b.code).toBe(2);
-      expect(b.stderr).toMatch(/^tck: .*not-a-report\.json is not an agent-memory-tck report: format: /);
+      expect(b.stderr).toMatch(/^tck: .*not-a-report\.json is neither an agent-memory-tck report nor a certification bundle: format: /);
     });
   });
 

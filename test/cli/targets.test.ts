@@ -25,12 +25,11 @@ describe('item 1: every command tests the same target (--url, TCK_URL, the confi
     const out = join(work, 'certify-env.json');
     const r = await tck(['certify', ...IMPL, '-o', out], { TCK_URL: faulty.url });
     expect(r.stdout).toContain(`certifying ${faulty.url} (from TCK_URL)`);
+    expect(r.stdout).toContain(`against ${faulty.url}`);
+    // Issue 33, item 8: a run that reaches no tier certifies nothing: no bundle (verify would reject it).
     expect(r.code).toBe(1);
-    const bundle = JSON.parse(readFileSync(out, 'utf8'));
-    expect(bundle.report.target).toMatchObject({ url: faulty.url, embedded: false });
-    expect(bundle.certification).toBeUndefined();
-    const v = await tck(['verify', out]);
-    expect(v.stdout).toMatch(new RegExp(`^verified: a 1 reaches NONE \\(tested at ${faulty.url.replace(/[.]/g, '\\.')}\\);`));
+    expect(r.stderr).toBe('tck: no certification bundle written: the run reaches no tier (not even Bronze): there is nothing to certify\n');
+    expect(existsSync(out)).toBe(false);
   }, 60_000);
 
   it('certify with "url" in tck.config.json: the same', async () => {
@@ -40,8 +39,9 @@ describe('item 1: every command tests the same target (--url, TCK_URL, the confi
     const out = join(dir, 'bundle.json');
     const r = await tck(['certify', ...IMPL, '-o', out, '--config', join(dir, 'tck.config.json')]);
     expect(r.stdout).toContain(`certifying ${faulty.url} (from "url" in `);
+    expect(r.stdout).toContain(`against ${faulty.url}`);
     expect(r.code).toBe(1);
-    expect(JSON.parse(readFileSync(out, 'utf8')).report.target.url).toBe(faulty.url);
+    expect(existsSync(out)).toBe(false);
   }, 60_000);
 
   it('certify with no target at all is exit 2 and runs nothing; --embedded certifies the reference, and says so', async () => {
@@ -56,18 +56,26 @@ describe('item 1: every command tests the same target (--url, TCK_URL, the confi
     expect(e.stdout).toMatch(/^certifying the kit's own embedded reference server \(--embedded\)/);
     const v = await tck(['verify', out]);
     expect(v.code).toBe(0);
-    expect(v.stdout).toMatch(/^verified: a 1 reaches GOLD — a bundle of the kit's own embedded reference server, not of an implementation's server;/);
+    expect(v.stdout).toMatch(/^verified: a 1 reaches PLATINUM — a bundle of the kit's own embedded reference server, not of an implementation's server;/);
+    // The same rule in verify: a bundle whose run reaches no tier is rejected, exit 1.
+    const noTier = JSON.parse(readFileSync(out, 'utf8'));
+    noTier.report.achieved = null;
+    delete noTier.certification;
+    writeFileSync(join(work, 'none-tier.json'), JSON.stringify(noTier));
+    const n = await tck(['verify', join(work, 'none-tier.json')]);
+    expect(n.stdout).toMatch(/^not verified: the run reaches no tier \(not even Bronze\): there is nothing to certify/);
+    expect(n.code).toBe(1);
     const both = await tck(['certify', '--embedded', ...IMPL, '-o', out], { TCK_URL: faulty.url });
     expect(both.code).toBe(2);
   }, 60_000);
 
   it('probe with TCK_URL probes that server and names it', async () => {
-    const r = await tck(['probe'], { TCK_URL: faulty.url });
+    const r = await tck(['probe', '--destructive'], { TCK_URL: faulty.url });
     expect(r.stdout).toMatch(new RegExp(`^probing ${faulty.url.replace(/[.]/g, '\\.')} \\(from TCK_URL\\)\n`));
     expect(r.stdout).toMatch(/broken +bronze +add_message +200 expected, got 201 Created/);
     expect(r.stdout).toMatch(/reachable tiers of .*: none/);
     expect(r.code).toBe(1);
-    const json = JSON.parse((await tck(['probe', '--json'], { TCK_URL: faulty.url })).stdout);
+    const json = JSON.parse((await tck(['probe', '--json', '--destructive'], { TCK_URL: faulty.url })).stdout);
     expect(json).toMatchObject({ url: faulty.url, from: 'TCK_URL', reachableTiers: [] });
   });
 

@@ -11,6 +11,7 @@ import { runTck } from '../../src/index.js';
 import { certify } from '../../src/certify/certify.js';
 import { mapResponse, withVariant, type Wrap } from '../harness/variants.js';
 import { XSS } from '../reporters/support.js';
+import { ALL_SCENARIOS as ALL } from '../../suites/index.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 /** Where the screenshot is kept (reports/ is not under version control). */
@@ -40,10 +41,30 @@ beforeAll(async () => {
   c = compare(await Promise.all(files.map((f) => loadComparable(f))));
 }, 120_000);
 
+describe('issue 33, item 13: runs of different selections, and hosted-only reports', () => {
+  it('a Platinum bundle beside Gold runs: the Platinum scenarios only it holds are set apart, not counted as differing', () => {
+    const platinum = ALL.filter((s) => s.tier === 'platinum').length;
+    expect(c.partial.flatMap((s) => s.rows)).toHaveLength(platinum);
+    expect(c.differing.flatMap((s) => s.rows).some((r) => r.tier === 'platinum')).toBe(false);
+    expect(renderCompareText(c)).toMatch(new RegExp(`^\\d+ of the ${c.total} scenarios every file holds differ; ${platinum} more are in only some of the files \\(different selections\\), not compared:$`, 'm'));
+  });
+
+  it('a hosted-only run shows its verdict and its scenarios, not NONE 0/0', async () => {
+    const report = (await runTck({ hosted: {}, scenarios: ['SCN-H-001', 'SCN-H-002'] })) as Report;
+    const [f, g] = [join(dir, 'hosted-only.json'), join(dir, 'hosted-again.json')];
+    for (const file of [f, g]) writeFileSync(file, JSON.stringify(report));
+    const h = compare([await loadComparable(f), await loadComparable(g)]);
+    expect(h.implementations[0]).toMatchObject({ verdict: 'HOSTED PASSED', colour: 'passed' });
+    expect(h.total).toBe(2);
+    expect(renderCompareText(h)).toMatch(/A {2}hosted-only +HOSTED PASSED +2\/2 passed/);
+    expect(renderCompareText(h, { all: true })).toContain('Hosted profile · ');
+  }, 60_000);
+});
+
 describe('the comparison matrix', () => {
   it('names each implementation with its tier, from a bundle and from reports', () => {
     expect(c.implementations.map((m) => [m.name, m.kind, m.achieved])).toEqual([
-      ['reference 0.1.0', 'bundle', 'gold'],
+      ['reference 0.1.0', 'bundle', 'platinum'],
       ['lossy-conversation', 'report', null],
       ['no-similar-traces', 'report', 'silver'],
     ]);
@@ -60,13 +81,13 @@ describe('the comparison matrix', () => {
     // Sections run bronze → silver → gold and never repeat a (tier, group).
     const keys = c.differing.map((s) => `${s.tier}/${s.group}`);
     expect(new Set(keys).size).toBe(keys.length);
-    const rank = { bronze: 0, silver: 1, gold: 2, platinum: 3 };
+    const rank = { bronze: 0, silver: 1, gold: 2, platinum: 3, hosted: 4 };
     expect(c.differing.map((s) => rank[s.tier])).toEqual([...c.differing.map((s) => rank[s.tier])].sort());
   });
 
   it('renders text and Markdown with the differing scenarios before the rest', () => {
     const text = renderCompareText(c);
-    expect(text).toMatch(/A {2}reference 0\.1\.0 +GOLD/);
+    expect(text).toMatch(/A {2}reference 0\.1\.0 +PLATINUM/);
     expect(text).toMatch(/SCN-B-043 +A PASS +B FAIL +C PASS/);
     expect(text).toMatch(/scenarios have the same verdict everywhere; --all lists them/);
     const md = renderCompareMarkdown(c);

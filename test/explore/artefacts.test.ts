@@ -3,13 +3,21 @@
 // "1 step", a silent point is not the finding's label, the curl script ends with the explore line
 // that replays the finding (no scenario "tck-explore"), the scenario's title is whole, and the HTML
 // page of an explore report has no empty filter or search box.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { explore } from '../../src/explore/run.js';
+import { withVariant } from '../harness/variants.js';
 import type { Exchange } from '../../src/engine/evidence.js';
 import { exploreReport } from '../../src/explore/report.js';
 import { curlScript, scenarioFile } from '../../src/explore/repro.js';
 import type { ExploreSection } from '../../src/report/model.js';
 import { renderHtml } from '../../src/report/render/html.js';
 import { exploreFailureLines, exploreSummary } from '../../src/report/render/explore.js';
+import { renderJunit } from '../../src/report/render/junit.js';
+import { renderMarkdown } from '../../src/report/render/markdown.js';
 
 const A = '11111111-1111-4111-8111-111111111111';
 const B = '22222222-2222-4222-8222-222222222222';
@@ -75,5 +83,62 @@ describe('explore artefacts', () => {
     expect(html).not.toContain('<nav class="filter"');
     expect(html).not.toContain('id="q"');
     expect(html).toContain('explore: minimal failing sequence');
+  });
+
+  it('a refusal the protocol does not allow: the script fails on the server as it was (exit 1) and passes once it is fixed (exit 0)', async () => {
+    // get_tool_stats answers 500: explore's finding is "refused with 500", which the script must judge as the status 200.
+    const broken = { wrap: (next: (m: string, b: unknown) => unknown) => async (m: string, b: unknown) => (m === 'get_tool_stats' ? { status: 500, body: { error: 'boom' } } : next(m, b)) };
+    const dir = mkdtempSync(join(tmpdir(), 'tck-explore-repro-'));
+    const script = join(dir, 'explore-repro.sh');
+    // Asynchronously: the servers answer from this process.
+    const runScript = (url: string) =>
+      new Promise<{ status: number | null; stdout: string }>((done) => {
+        const child = spawn('bash', [script, url], { stdio: ['ignore', 'pipe', 'inherit'] });
+        let stdout = '';
+        child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+        child.on('close', (status) => done({ status, stdout }));
+      });
+    await withVariant(broken as Parameters<typeof withVariant>[0], async (url) => {
+      const section = await explore({ url, seed: 1, runs: 50, methods: ['get_tool_stats', 'start_trace'], timeBudgetMs: 20_000, firstOnly: true });
+      expect(section.failure?.message).toMatch(/^get_tool_stats: refused with 500/);
+      writeFileSync(script, section.failure!.curl);
+      const before = await runScript(url);
+      expect(before.stdout).toContain('STILL FAILING');
+      expect(before.status).toBe(1);
+    });
+    await withVariant({}, async (url) => {
+      const after = await runScript(url);
+      expect(after.stdout).toContain('FIXED');
+      expect(after.status).toBe(0);
+    });
+  }, 60_000);
+
+  it('every finding is shown, not only the first: console lines, HTML, Markdown and JUnit (issue 33, item 6)', () => {
+    const f = section.failure!;
+    const finding = (method: string, i: number) => ({
+      ...f, rule: `rule.${i}`, states: 'a rule', cites: [], method, message: `${method}: finding number ${i}`, commands: f.steps.length, seed: 7, path: `0:${i}`, replay: `tck explore --seed 7 --path "0:${i}"`,
+    });
+    const three: ExploreSection = { ...section, findings: [finding('add_entity', 1), finding('merge_duplicate_entities', 2), finding('get_entity_by_name', 3)] };
+    expect(exploreSummary(three)).toMatch(/^Explore: FOUND 3 DISAGREEMENTS — /);
+    const lines = exploreFailureLines(three).join('\n');
+    for (const i of [1, 2, 3]) {
+      expect(lines).toContain(`finding ${i} of 3:`);
+      expect(lines).toContain(`finding number ${i}`);
+      expect(lines).toContain(`--path "0:${i}"`);
+    }
+    const report = exploreReport(three, { url: 'http://x', embedded: false }, new Date(), false);
+    const html = renderHtml(report);
+    expect(html.match(/<h2>explore: minimal failing sequence \(finding \d of 3\)<\/h2>/g)).toHaveLength(3);
+    expect(renderMarkdown(report).match(/finding number \d/g)).toHaveLength(3);
+    const junit = renderJunit(report);
+    expect(junit.match(/<failure /g)).toHaveLength(3);
+    expect(junit).toContain('finding number 3');
+  });
+
+  it('a run that checked nothing is no pass: "NOTHING CHECKED", success false', () => {
+    const none: ExploreSection = { ...section, runsDone: 0, operations: 0, stoppedBy: 'time-budget' };
+    delete none.failure;
+    expect(exploreSummary(none)).toMatch(/^Explore: NOTHING CHECKED — 0 sequences/);
+    expect(exploreReport(none, { url: 'http://x', embedded: false }, new Date(), false).success).toBe(false);
   });
 });

@@ -62,13 +62,14 @@ describe('tck explore is robust', () => {
     const err = await withVariant({ http: { pathPrefix: 'bridge/v1' } }, (url) => explore({ url: url.replace(/\/bridge\/v1$/, ''), seed: 1 }).catch((e: unknown) => e));
     expect(err).toBeInstanceOf(TckError);
     expect((err as TckError).exitCode).toBe(2);
-    expect((err as Error).message).toMatch(/is not a bridge server: setup 404, clear_all_data 404, get_conversation 404; nothing was explored \(is the URL the bridge's base URL, with its path prefix\?\)/);
+    expect((err as Error).message).toMatch(/is not a bridge server: setup 404, get_conversation 404, list_sessions 404; nothing was explored \(is the URL the bridge's base URL, with its path prefix\?\)/);
   }, 30_000);
 
   it('a target that wants credentials is one line, nothing explored', async () => {
     const err = await withVariant({ wrap: () => () => ({ status: 401, body: { error: 'missing bearer token' } }) }, (url) => explore({ url, seed: 1 }).catch((e: unknown) => e));
     expect(err).toBeInstanceOf(TckError);
-    expect((err as Error).message).toMatch(/setup answered 401: the server wants credentials \(pass them with --header 'Authorization: …'\); nothing was explored/);
+    expect((err as TckError).exitCode).toBe(2);
+    expect((err as Error).message).toMatch(/refuses the credentials: setup 401 Unauthorized, get_conversation 401 Unauthorized, list_sessions 401 Unauthorized; no credential was sent: pass it with --header 'Authorization: Bearer …' \(repeatable\) or TCK_HEADERS; nothing was explored$/);
   }, 30_000);
 
   it('methods the target does not implement are not drawn, and the report names them', async () => {
@@ -116,7 +117,7 @@ describe('tck explore is robust', () => {
       expect(wrongPath.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^tck: .* is not a bridge server: setup 404/)]);
       const wantsKey = await tck(['explore', '--url', auth.url, '--seed', '1', '--out', out]);
       expect(wantsKey.code).toBe(2);
-      expect(wantsKey.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^tck: .*setup answered 401: the server wants credentials/)]);
+      expect(wantsKey.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^tck: .* refuses the credentials: setup 401 Unauthorized/)]);
     } finally {
       await page.close();
       await auth.close();

@@ -40,7 +40,7 @@ describe('tck run --hosted', () => {
     expect(badKey.stderr).not.toContain('secret');
     expect([hostedId.code, hostedId.stderr]).toEqual([2, 'tck: SCN-H-001: scenarios of the hosted profile; add --hosted [URL]\n']);
     expect(unreachable.code).toBe(3);
-    expect(unreachable.stderr).toBe(`tck: cannot reach the hosted service at http://127.0.0.1:${port}/v1: connection refused at http://127.0.0.1:${port}\n`);
+    expect(unreachable.stderr).toBe(`tck: cannot reach the hosted service at http://127.0.0.1:${port}/v1: connection refused: nothing listens there; start the server first (tck run --server 'command' starts it for you), or check the host and port\n`);
     expect(unreachable.stderr + unreachable.stdout).not.toContain('nams_abcdefghijklmnopqrstu');
   });
 });

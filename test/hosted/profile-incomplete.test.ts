@@ -91,7 +91,8 @@ describe('a correct service without --other-api-key', () => {
     expect(md).toContain('## agent-memory-tck: hosted profile INCOMPLETE ⚠️');
     expect(md).toContain('| credentials | 1 | 0 | 0 | 2 | 0 | ⚠️ incomplete: pass --other-api-key to complete it |');
     const html = FILE_FORMATS.html.render(report);
-    expect(html).toContain('<span class="label">hosted profile</span><span class="value">INCOMPLETE</span>');
+    // A long word in the smaller size (issue 33, item 16: it was clipped by the badge circle).
+    expect(html).toContain('<span class="label">hosted profile</span><span class="value long">INCOMPLETE</span>');
     expect(html).toContain('<p class="verdict incomplete">Hosted profile: INCOMPLETE (credentials incomplete, discovery passed; pass --other-api-key to complete it)');
     expect(html).toContain('<div class="reached incomplete">incomplete: pass --other-api-key to complete it</div>');
     expect(FILE_FORMATS.badge.render(report)).toContain('agent-memory tck hosted: incomplete');

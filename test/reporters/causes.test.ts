@@ -2,6 +2,7 @@
 // a failure in a setup call reads "blocked by <method>"; a target that is no bridge server at all
 // stops at once; the obvious fix for camelCase fields is said; repeated list issues are capped;
 // a 404 with an error body from a method that exists is a protocol error, not "not implemented".
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createServer } from 'node:http';
 import { causeLine, causesOf, compactIds } from '../../src/report/causes.js';
@@ -49,16 +50,18 @@ describe('root causes', () => {
     }, (_m, body) => camel(body));
   });
 
-  it('a target that is no bridge server stops after three calls, with one line; the report is written; exit 1', async () => {
+  it('a target that is no bridge server stops after three calls, with one line; the report is written; exit 2', async () => {
     const server = createServer((_q, res) => res.writeHead(404, { 'content-type': 'text/html' }).end('<html>Not Found</html>'));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
     try {
       const r = await tck(['run', '--url', url, '-r', 'console,json', '--out', `/tmp/tck-notbridge-${process.pid}`]);
-      expect(r.code).toBe(1);
-      expect(r.stdout).toContain(`warning: ${url} is not a bridge server: setup 404 with an HTML page, clear_all_data 404 with an HTML page, get_conversation 404 with an HTML page; no scenario was run`);
+      // Issue 33, item 7: the same line and exit code on every command (docs/exit-codes.md).
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(`tck: ${url} is not a bridge server: setup 404 with an HTML page, get_conversation 404 with an HTML page, list_sessions 404 with an HTML page; no scenario was run (is the URL the bridge's base URL, with its path prefix?)\n`);
       expect(r.stdout).not.toMatch(/^(FAIL|ERROR|NOT RUN)/m);
-      expect(r.stdout).toMatch(/(\d+) scenarios: 0 passed, \1 not run/);
+      const report = JSON.parse(readFileSync(`/tmp/tck-notbridge-${process.pid}/report.json`, 'utf8')) as { scenarios: { outcome: string }[] };
+      expect(report.scenarios.every((s) => s.outcome === 'not-run')).toBe(true);
     } finally {
       await new Promise((r) => server.close(r));
     }

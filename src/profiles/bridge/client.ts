@@ -80,7 +80,8 @@ interface Target {
   basePath: string;
 }
 
-function parseTarget(raw: string): Target {
+/** Parses a target URL; InvalidTargetError (exit 2) when it cannot be one. */
+export function parseTarget(raw: string): Target {
   let u: URL;
   try {
     u = new URL(raw);

@@ -5,7 +5,7 @@ import { printable } from '../../engine/evidence.js';
 import type { ScenarioLabel, ScenarioResult } from '../../engine/result.js';
 import { TargetUnreachable, runWith, unreachableRunOf, type RunDriver, type RunOptions, type RunSummary, type SetupInfo } from '../../engine/runner.js';
 import { PROTOCOL_VERSION, majorMinor } from '../../protocols/bridge/version.js';
-import { answered } from '../../engine/liveness.js';
+import { firstContact } from './contact.js';
 import type { BridgeClient } from './client.js';
 import type { Exchange } from '../../engine/evidence.js';
 import { Recorder, describeOutcome } from './context.js';
@@ -54,10 +54,6 @@ export function unreachableRun(scenarios: readonly Scenario[], err: TargetUnreac
   return unreachableRunOf(scenarios.map(labelOf), err);
 }
 
-/** 401 or 403: the server refused the request's credentials (or their absence). */
-const refusesCredentials = (exchange: Exchange) => exchange.status === 401 || exchange.status === 403;
-const statusOf = (exchange: Exchange) => `${exchange.status}${exchange.status === 401 ? ' Unauthorized' : exchange.status === 403 ? ' Forbidden' : ''}`;
-
 /** A fault's reason after "got": "got 200 expected, got 401 …" would read twice; the status leads instead. */
 function withStatus(reason: string, exchange: Exchange): string {
   const m = /^.+? expected, got (.*)$/s.exec(reason);
@@ -65,50 +61,14 @@ function withStatus(reason: string, exchange: Exchange): string {
   return exchange.status === undefined ? reason : `${exchange.status}: ${reason}`;
 }
 
-/** An answer that says "no such method here": 404, 405, 501, or a web page. */
-function foreign(exchange: Exchange): string | undefined {
-  const html = /html/i.test(exchange.contentType ?? '');
-  if (exchange.status === undefined || (![404, 405, 501].includes(exchange.status) && !html)) return undefined;
-  return `${exchange.status}${html ? ' with an HTML page' : ''}`;
-}
-
 async function callSetup(client: BridgeTransport, signal: AbortSignal): Promise<SetupInfo> {
-  const { outcome, exchange } = await client.call('setup', {}, { signal });
+  // Nothing answers (exit 3), credentials refused or no bridge server (exit 2): contact.ts.
+  const { outcome, exchange } = await firstContact(client, 'no scenario was run', signal);
   // Stopped before the first answer: nothing is judged, every scenario is reported as not run.
   if (signal.aborted) return { ok: false, warnings: [] };
-  // Unreachable (exit 3) only when no HTTP status came at all: a status, whatever its body (too
-  // large, not JSON, cut short) or headers (too large), or a redirect, proves a server answers — a
-  // protocol error of setup.
-  if (outcome.kind === 'transport' && !answered({ outcome, exchange })) throw new TargetUnreachable(client.url, outcome.reason);
   const warnings: string[] = [];
   if (outcome.kind !== 'object' || outcome.value.ok !== true) {
-    // A refused credential (a forgotten --header) answers every call the same: nothing can be tested.
-    if (refusesCredentials(exchange)) {
-      const answers = [`setup ${statusOf(exchange)}`];
-      for (const [method, params] of [['clear_all_data', {}], ['get_conversation', { session_id: 'tck-probe' }]] as const) {
-        const r = await client.call(method, params, { signal });
-        if (!refusesCredentials(r.exchange)) return { ok: false, warnings: [printable(`setup: expected 200 {"ok": true}, got ${describeOutcome(outcome)}`)] };
-        answers.push(`${method} ${statusOf(r.exchange)}`);
-      }
-      const sent = Object.keys(exchange.requestHeaders);
-      const how = sent.length > 0
-        ? `the header${sent.length === 1 ? '' : 's'} sent (${sent.join(', ')}) ${sent.length === 1 ? 'was' : 'were'} refused: check the credential given with --header or TCK_HEADERS`
-        : "no credential was sent: pass it with --header 'Authorization: Bearer …' (repeatable) or TCK_HEADERS";
-      return { ok: false, warnings: [], stop: `authentication failed at ${client.url}: ${answers.join(', ')}; ${how}; no scenario was run` };
-    }
     warnings.push(printable(`setup: expected 200 {"ok": true}, got ${outcome.kind === 'violation' || outcome.kind === 'transport' ? withStatus(outcome.reason, exchange) : describeOutcome(outcome)}`));
-    // Not a bridge server at all (a web app, a wrong path)? Two more calls tell; then nothing runs.
-    const answers = [`setup ${foreign(exchange) ?? ''}`];
-    if (foreign(exchange) !== undefined) {
-      for (const [method, params] of [['clear_all_data', {}], ['get_conversation', { session_id: 'tck-probe' }]] as const) {
-        const r = await client.call(method, params, { signal });
-        const f = foreign(r.exchange);
-        if (f === undefined) return { ok: false, warnings };
-        answers.push(`${method} ${f}`);
-      }
-      const stop = `${client.url} is not a bridge server: ${answers.join(', ')}; no scenario was run (is the URL the bridge's base URL?)`;
-      return { ok: false, warnings: [], stop };
-    }
     return { ok: false, warnings };
   }
   const reported = outcome.value.protocol_version;

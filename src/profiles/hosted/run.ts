@@ -9,7 +9,7 @@
 import { printable } from '../../engine/evidence.js';
 import type { RunDriver, RunOptions } from '../../engine/runner.js';
 import type { Ending } from '../../engine/result.js';
-import { TargetUnreachable, runLimits, runWith, unreachableRunOf } from '../../engine/runner.js';
+import { TargetRefused, TargetUnreachable, runLimits, runWith, unreachableRunOf } from '../../engine/runner.js';
 import { selectScenarios, type Selection } from '../../engine/select.js';
 import type { HostedGroupSummary, HostedReportScenario, HostedSection } from '../../report/model.js';
 import { gradeLadder } from '../../engine/grading.js';
@@ -56,10 +56,15 @@ export type HostedScenarioResult = HostedReportScenario;
 /** A hosted target that did not answer at all; `section` reports every scenario as not run. */
 export class HostedTargetUnreachable extends TargetUnreachable {
   section?: HostedSection;
-  constructor(url: string, reason: string) {
-    super(url, reason, 'the hosted service');
+  /** `refused`: the target answers but cannot be tested (docs/exit-codes.md: exit 2), the whole line. */
+  constructor(url: string, reason: string, refused?: string) {
+    super(url, reason, 'the hosted service', refused === undefined ? 'TCK_UNREACHABLE' : 'TCK_REFUSED', refused);
   }
 }
+
+/** "No such resource here": 404, 405, 501 or a web page (a bridge server, a web app, a wrong base URL). */
+const foreignAnswer = (r: { outcome: { kind: string; status?: number; contentType?: string | undefined } }) =>
+  r.outcome.kind === 'answer' && ([404, 405, 501].includes(r.outcome.status!) || /html/i.test(r.outcome.contentType ?? ''));
 
 /**
  * Pass/fail per group (the engine's grader, groups not cumulative): a group passes when it has
@@ -159,7 +164,7 @@ export async function runHosted(options: HostedProfileOptions & { suite: readonl
       summary = await runWith(driver, selected, runOptions);
     } catch (err) {
       if (!(err instanceof TargetUnreachable)) throw err;
-      const unreachable = new HostedTargetUnreachable(baseUrl, err.reason);
+      const unreachable = new HostedTargetUnreachable(baseUrl, err.reason, err instanceof TargetRefused ? err.message : undefined);
       const run = unreachableRunOf(selected.map(driver.label), unreachable);
       unreachable.section = section(run.results, run.warnings);
       throw unreachable;
@@ -197,8 +202,15 @@ function hostedDriver(client: RestClient, target: HostedTarget): RunDriver<Hoste
       const warnings: string[] = [];
       if (reach.outcome.kind === 'transport') warnings.push(`the probe ${PROBE_PATH} was answered, but: ${reach.outcome.reason}`);
       const auth = await client.request({ method: 'GET', url: `${target.baseUrl}/conversations`, operation: 'setup', authorization: target.credential.authorization!, signal });
+      // Nothing can be tested with a refused credential, nor at a server of another interface
+      // (a bridge server's URL given to --hosted): one line, exit 2, as on every command.
       if (auth.outcome.kind === 'answer' && (auth.outcome.status === 401 || auth.outcome.status === 403)) {
-        warnings.push(`the run's credential was refused (GET /conversations answered ${auth.outcome.status}): every scenario that needs it fails`);
+        const which = target.credentialKind === 'api-key' ? 'API key' : 'access token';
+        throw new TargetRefused(target.baseUrl, `${target.baseUrl} refuses the run's ${which}: GET /conversations answered ${auth.outcome.status}; check --api-key KEY or --token TOKEN (or TCK_API_KEY, TCK_TOKEN); no scenario was run`);
+      }
+      if (foreignAnswer(auth) && foreignAnswer(reach)) {
+        const said = (r: typeof auth) => `${r.outcome.kind === 'answer' ? r.outcome.status : ''}${r.outcome.kind === 'answer' && /html/i.test(r.outcome.contentType ?? '') ? ' with an HTML page' : ''}`;
+        throw new TargetRefused(target.baseUrl, `${target.baseUrl} is not a hosted REST service: GET /conversations answered ${said(auth)}, GET ${PROBE_PATH} ${said(reach)}; no scenario was run (a bridge server is tested with --url, the hosted service's /v1 base URL with --hosted)`);
       }
       if (target.workspaceId === undefined) await learnWorkspace(client, target, signal);
       return { ok: warnings.length === 0, warnings };

@@ -4,26 +4,34 @@
 import { basename } from 'node:path';
 import { printable } from '../../engine/evidence.js';
 import { CSP, TIER_COLOUR, esc } from './html.js';
-import { OUTCOME_LABEL, tierName } from './text.js';
+import { OUTCOME_LABEL } from './text.js';
 import { passCount, type Comparison, type Row, type Section } from '../compare.js';
 
 const label = (o: Row['outcomes'][number]) => (o === undefined ? '—' : OUTCOME_LABEL[o]);
 /** A, B, C, …: the column letters of the console and Markdown tables. */
 const letter = (i: number) => (i < 26 ? String.fromCharCode(65 + i) : `#${i + 1}`);
-const heading = (s: Section) => `${s.tier[0]!.toUpperCase()}${s.tier.slice(1)} · ${s.group}`;
+const heading = (s: Section) => `${s.tier === 'hosted' ? 'Hosted profile' : `${s.tier[0]!.toUpperCase()}${s.tier.slice(1)}`} · ${s.group}`;
 const differCount = (c: Comparison) => c.differing.reduce((n, s) => n + s.rows.length, 0);
+
+const partialCount = (c: Comparison) => c.partial.reduce((n, s) => n + s.rows.length, 0);
 
 function summaryLine(c: Comparison): string {
   const n = differCount(c);
-  return n === 0 ? `all ${c.total} scenarios have the same verdict in every implementation` : `${n} of ${c.total} scenarios differ`;
+  const p = partialCount(c);
+  // Runs of different selections: only what every file holds is compared (as tck diff does).
+  const apart = p > 0 ? `; ${p} more ${p === 1 ? 'is' : 'are'} in only some of the files (different selections), not compared` : '';
+  if (c.total === 0) return `no scenario is in every file (different selections): nothing compared; ${p} ${p === 1 ? 'is' : 'are'} in only some of the files`;
+  const head = n === 0 ? `all ${c.total} scenarios ${p > 0 ? 'every file holds ' : ''}have the same verdict in every implementation` : `${n} of the ${c.total} scenarios ${p > 0 ? 'every file holds ' : ''}differ`;
+  return `${head}${apart}`;
 }
 
 export function renderCompareText(c: Comparison, options: { all?: boolean } = {}): string {
   const out: string[] = ['Implementations:'];
   const width = Math.max(...c.implementations.map((m) => m.name.length));
+  const verdictWidth = Math.max(6, ...c.implementations.map((m) => m.verdict.length));
   c.implementations.forEach((m, i) => {
     const { passed, total } = passCount(c, i);
-    out.push(`  ${letter(i)}  ${printable(m.name).padEnd(width)}  ${tierName(m.achieved).padEnd(6)}  ${passed}/${total} passed  (${m.kind}, kit ${printable(m.kit)})`);
+    out.push(`  ${letter(i)}  ${printable(m.name).padEnd(width)}  ${m.verdict.padEnd(verdictWidth)}  ${passed}/${total} passed  (${m.kind}, kit ${printable(m.kit)})`);
   });
   out.push('', `${summaryLine(c)}:`);
   const table = (sections: Section[]) => {
@@ -50,7 +58,7 @@ export function renderCompareMarkdown(c: Comparison): string {
   const out: string[] = ['## agent-memory-tck: comparison', '', '| | implementation | tier | passed | from |', '|---|---|---|---|---|'];
   c.implementations.forEach((m, i) => {
     const { passed, total } = passCount(c, i);
-    out.push(`| ${letter(i)} | ${cell(m.name)} | **${tierName(m.achieved)}** | ${passed}/${total} | ${m.kind}, kit ${cell(m.kit)} |`);
+    out.push(`| ${letter(i)} | ${cell(m.name)} | **${cell(m.verdict)}** | ${passed}/${total} | ${m.kind}, kit ${cell(m.kit)} |`);
   });
   out.push('', `**${summaryLine(c)}.**`, '');
   const table = (sections: Section[]) => {
@@ -128,8 +136,8 @@ export function renderCompareHtml(c: Comparison): string {
   const impls = c.implementations
     .map((m, i) => {
       const { passed, total } = passCount(c, i);
-      const colour = TIER_COLOUR[m.achieved ?? 'none'];
-      return `<div class="impl"><div class="dot" style="background:${colour}">${esc(tierName(m.achieved))}</div><div><div class="name"><span class="letter">${letter(i)}</span> ${esc(m.name)}</div><div class="sub">${passed}/${total} passed · ${esc(m.kind)} · kit ${esc(m.kit)}</div></div></div>`;
+      const colour = TIER_COLOUR[m.colour] ?? TIER_COLOUR.none;
+      return `<div class="impl"><div class="dot" style="background:${colour}">${esc(m.verdict)}</div><div><div class="name"><span class="letter">${letter(i)}</span> ${esc(m.name)}</div><div class="sub">${passed}/${total} passed · ${esc(m.kind)} · kit ${esc(m.kit)}</div></div></div>`;
     })
     .join('');
   const differing = c.differing.length > 0 ? `<h2>Where they differ (${differCount(c)})</h2>${tableHtml(c, c.differing)}` : '<h2>No scenario differs</h2>';
@@ -137,7 +145,7 @@ export function renderCompareHtml(c: Comparison): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${CSP}">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>agent-memory-tck comparison</title><style>${CSS}</style></head>
-<body><header><h1>agent-memory-tck: ${c.implementations.length} implementations compared</h1><p class="lead">${esc(summaryLine(c))}; bridge suites, grouped by tier and group.</p><div class="impls">${impls}</div></header>
+<body><header><h1>agent-memory-tck: ${c.implementations.length} implementations compared</h1><p class="lead">${esc(summaryLine(c))}; grouped by tier (the hosted profile last) and group.</p><div class="impls">${impls}</div></header>
 <main>${differing}${same}</main><footer>Generated by tck compare from ${c.implementations.map((m) => esc(basename(m.file))).join(', ')}.</footer></body></html>
 `;
 }

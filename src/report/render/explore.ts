@@ -3,14 +3,24 @@
 import type { ExploreSection } from '../model.js';
 import { cutAt } from '../../util/words.js';
 
-type Step = NonNullable<ExploreSection['failure']>['steps'][number];
+type Failure = NonNullable<ExploreSection['failure']>;
+type Step = Failure['steps'][number];
+/** What every reporter shows of one finding (a finding of `findings`, or the old single `failure`). */
+type Finding = Pick<Failure, 'message' | 'tolerance' | 'steps' | 'foundAfter' | 'originalLength' | 'shrinks' | 'replay'>;
 
 const clip = (text: string, max = 160) => (text.length > max ? `${cutAt(text, max - 1)}…` : text);
 const answer = (a: { status: number; body?: unknown } | undefined) => (a === undefined ? '(not called)' : `${a.status} ${a.body === undefined ? '' : clip(JSON.stringify(a.body))}`);
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
+/** The findings of a section: every distinct one, or (reports before findings existed) the one failure. */
+export function findingsOf(e: ExploreSection): Finding[] {
+  if (e.findings !== undefined && e.findings.length > 0) return e.findings;
+  return e.failure ? [e.failure] : [];
+}
+
 export function exploreSummary(e: ExploreSection): string {
-  const verdict = e.failure ? 'FOUND A DISAGREEMENT' : 'nothing found';
+  const n = findingsOf(e).length;
+  const verdict = n > 1 ? `FOUND ${n} DISAGREEMENTS` : n === 1 ? 'FOUND A DISAGREEMENT' : e.runsDone === 0 || e.operations === 0 ? 'NOTHING CHECKED' : 'nothing found';
   return `Explore: ${verdict} — ${plural(e.runsDone, 'sequence')}, ${plural(e.operations, 'operation')} in ${(e.durationMs / 1000).toFixed(1)} s (${e.opsPerSecond} ops/s), seed ${e.seed}, ${e.stoppedBy}`;
 }
 
@@ -50,10 +60,17 @@ function callOf(step: Step, ids: Map<string, string>): string {
   return `${step.method}(${args.join(', ')})`;
 }
 
-/** The failure as lines: message, steps (server | model), replay line. */
+/**
+ * Every finding as lines, one block each ("finding 2 of 3" heads a block when there are several):
+ * message, steps (server | model), replay line.
+ */
 export function exploreFailureLines(e: ExploreSection): string[] {
-  const f = e.failure;
-  if (!f) return [];
+  const all = findingsOf(e);
+  return all.flatMap((f, i) => [...(all.length > 1 ? [`${i === 0 ? '' : '\n'}finding ${i + 1} of ${all.length}:`] : []), ...findingLines(f)]);
+}
+
+/** One finding as lines: message, steps (server | model), replay line. */
+export function findingLines(f: Finding): string[] {
   const ids = handedOut(f.steps);
   return [
     // The silent point, when one applies, is the reading the server's answer fell outside of.

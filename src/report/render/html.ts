@@ -13,7 +13,7 @@
 import { causeLine, causesOf, compactIds, rootCount } from '../causes.js';
 import { isFailing, type AnyReportScenario, type Gate, type Report } from '../model.js';
 import { SEARCH_CSS, SEARCH_SCRIPT, SEARCH_SCRIPT_HASH, searchBox, searchText } from './search.js';
-import { exploreFailureLines } from './explore.js';
+import { findingLines, findingsOf } from './explore.js';
 import { OUTCOME_LABEL, advisoryHeadline, clip, diffText, expectedActualDiff, isFailure, placeOf, withCites, type Outcome } from './text.js';
 import { advisoriesOf, securityFindings, securityHeadline } from '../advisories.js';
 import type { AdvisorySummary } from '../model.js';
@@ -52,6 +52,8 @@ header.top { display: flex; gap: 28px; align-items: center; padding: 24px 32px; 
 .badge { flex: none; width: 168px; height: 168px; border-radius: 50%; display: flex; flex-direction: column; align-items: center; justify-content: center; color: #fff; box-shadow: inset 0 -6px 0 rgba(0,0,0,.15); }
 .badge .label { font-size: 12px; letter-spacing: .08em; text-transform: uppercase; }
 .badge .value { font-size: 28px; font-weight: 800; letter-spacing: .04em; }
+/* PLATINUM, INCOMPLETE: a longer word in a smaller size, whole inside the circle. */
+.badge .value.long { font-size: 20px; letter-spacing: .02em; }
 h1 { margin: 0 0 6px; font-size: 22px; }
 .verdict { font-weight: 600; margin: 0 0 10px; }
 .verdict.ok { color: var(--pass); } .verdict.bad { color: var(--fail); } .verdict.incomplete { color: var(--err); }
@@ -104,7 +106,7 @@ details.scn > summary { flex-wrap: wrap; }
 .causes ol { margin: 0; padding-left: 22px; } .causes li { margin: 0 0 6px; overflow-wrap: anywhere; } .causes .ids { color: var(--muted); font-size: 12px; }
 @media (max-width: 640px) {
   header.top { flex-direction: column; align-items: flex-start; gap: 14px; padding: 16px; }
-  .badge { width: 128px; height: 128px; } .badge .value { font-size: 28px; }
+  .badge { width: 128px; height: 128px; } .badge .value { font-size: 28px; } .badge .value.long { font-size: 16px; }
   section, main, footer, nav.filter { padding: 12px 16px; }
   .tier { grid-template-columns: 1fr; gap: 6px; } .reached { text-align: left; }
   .sbody { padding: 4px 10px 10px; } .smsg { margin-left: 0; }
@@ -116,7 +118,7 @@ details.scn > summary { flex-wrap: wrap; }
 ${SEARCH_CSS}
 @media (max-width: 640px) {
   header.top { flex-direction: column; align-items: flex-start; gap: 14px; padding: 16px; }
-  .badge { width: 128px; height: 128px; } .badge .value { font-size: 20px; } .badge .label { font-size: 10px; }
+  .badge { width: 128px; height: 128px; } .badge .value { font-size: 20px; } .badge .value.long { font-size: 14px; } .badge .label { font-size: 10px; }
   section, main, footer, nav.filter { padding: 12px 16px; }
   .tier { grid-template-columns: 1fr auto; gap: 6px 10px; }
   .tier .bar, .tier .counts { grid-column: 1 / -1; }
@@ -130,7 +132,7 @@ ${SEARCH_CSS}
 export const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'none'; base-uri 'none'";
 
 /** A tier's (or a hosted group's) bar; `standing` words its verdict (a tier: its own scenarios, then whether it is reached). */
-function bar(t: Summary, name: string, standing: { text: string; ok: boolean; incomplete?: true }): string {
+function bar(t: Summary, name: string, standing: { text: string; ok: boolean; incomplete?: true }, largest = t.total): string {
   const segs: [string, number][] = [
     ['passed', t.passed],
     ['failed', t.failed],
@@ -143,7 +145,9 @@ function bar(t: Summary, name: string, standing: { text: string; ok: boolean; in
     .map(([k, n]) => `<span class="seg-${k}" style="width:${((n / t.total) * 100).toFixed(3)}%" title="${n} ${k}"></span>`)
     .join('');
   const counts = `${t.passed} passed · ${t.failed} failed · ${t.error} error · ${t.skipped} skipped · ${t.notRun} not run`;
-  return `<div class="tier"><div class="name">${esc(name)}</div><div class="bar" role="img" aria-label="${esc(counts)}">${spans}</div><div class="counts">${esc(counts)}</div><div class="reached ${standing.ok ? 'yes' : standing.incomplete ? 'incomplete' : 'no'}">${esc(standing.text)}</div></div>`;
+  // One scale for every bar: a tier of 37 scenarios is a shorter bar than one of 142.
+  const width = largest > 0 ? ((t.total / largest) * 100).toFixed(3) : '100';
+  return `<div class="tier"><div class="name">${esc(name)}</div><div class="bar" style="width:${width}%" role="img" aria-label="${esc(counts)}">${spans}</div><div class="counts">${esc(counts)}</div><div class="reached ${standing.ok ? 'yes' : standing.incomplete ? 'incomplete' : 'no'}">${esc(standing.text)}</div></div>`;
 }
 
 function prettyBody(ex: Exchange): string {
@@ -308,7 +312,8 @@ export function renderHtml(report: Report): string {
   ];
   const rows = view.sections.flatMap((section) => section.rows.filter((r) => r.total > 0));
   const groups = rows.map((r) => `<div class="tier-group"><h2>${esc(r.path.join(': '))}</h2>${r.scenarios.map(scenario).join('\n')}</div>`);
-  const bars = rows.map((r) => bar(r, r.path.join(' '), { text: r.standing, ok: r.ok, ...(r.incomplete ? { incomplete: true as const } : {}) }));
+  const largest = Math.max(0, ...rows.map((r) => r.total));
+  const bars = rows.map((r) => bar(r, r.path.join(' '), { text: r.standing, ok: r.ok, ...(r.incomplete ? { incomplete: true as const } : {}) }, largest));
   const warnings = view.warnings;
   return `<!doctype html>
 <html lang="en">
@@ -322,7 +327,7 @@ export function renderHtml(report: Report): string {
 <body>
 ${securitySection(advisories)}
 <header class="top">
-<div class="badge" style="background:${colour}" role="img" aria-label="${esc(badge.label)} ${esc(badge.value)}"><span class="label">${esc(badge.label)}</span><span class="value">${esc(badge.value)}</span></div>
+<div class="badge" style="background:${colour}" role="img" aria-label="${esc(badge.label)} ${esc(badge.value)}"><span class="label">${esc(badge.label)}</span><span class="value${badge.value.length > 6 ? ' long' : ''}">${esc(badge.value)}</span></div>
 <div>
 <h1>agent-memory-tck conformance report${advisories.failed > 0 ? `<span class="adv-badge" title="${esc(headline ?? '')}">${advisories.failed} advisor${advisories.failed === 1 ? 'y' : 'ies'}${advisories.mode === 'fail' ? ' (failing)' : ''}</span>` : ''}</h1>
 ${verdicts(report).map((v) => `<p class="verdict ${v.ok ? 'ok' : v.incomplete ? 'incomplete' : 'bad'}">${esc(v.text)}</p>`).join('\n')}
@@ -330,7 +335,7 @@ ${verdicts(report).map((v) => `<p class="verdict ${v.ok ? 'ok' : v.incomplete ? 
 </div>
 </header>
 <section class="tiers">${bars.join('')}</section>
-${report.explore?.failure ? `<section><h2>explore: minimal failing sequence</h2><pre>${esc(exploreFailureLines(report.explore).join('\n'))}</pre></section>` : ''}
+${report.explore ? findingsOf(report.explore).map((f, i, all) => `<section><h2>explore: minimal failing sequence${all.length > 1 ? ` (finding ${i + 1} of ${all.length})` : ''}</h2><pre>${esc(findingLines(f).join('\n'))}</pre></section>`).join('\n') : ''}
 ${report.gate || warnings.length ? `<section>${report.gate ? gate(report.gate) : ''}${warnings.map((w) => `<div class="notice">warning: ${esc(w)}</div>`).join('')}</section>` : ''}
 ${causesSection(view)}
 ${advisoriesSection(advisories)}

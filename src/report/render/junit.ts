@@ -4,7 +4,7 @@
 // The hosted profile adds one testsuite per group (classname "hosted.group").
 import junitModule, { type Builder } from 'junit-report-builder';
 import type { AnyReportScenario, Report } from '../model.js';
-import { exploreFailureLines } from './explore.js';
+import { findingLines, findingsOf } from './explore.js';
 import { citedFirstLine, failureText, placeOf } from './text.js';
 import { advisoriesOf, failedAdvisory, securityFindings, securityHeadline } from '../advisories.js';
 import type { AdvisorySummary } from '../model.js';
@@ -130,8 +130,13 @@ export function renderJunit(report: Report): string {
     // Explore: one testcase, failed with the minimal sequence when a disagreement was found.
     const suite = builder.testSuite().name('agent-memory-tck explore').timestamp(report.startedAt.slice(0, 19)).time(seconds(e.durationMs))
       .property('target', xmlSafe(report.target.url)).property('seed', String(e.seed)).property('runs', String(e.runsDone));
-    const tc = suite.testCase().className('explore').name(`explore seed ${e.seed}`).time(seconds(e.durationMs));
-    if (e.failure) tc.failure(xmlSafe(e.failure.message.split('\n')[0]!)).stacktrace(xmlSafe(exploreFailureLines(e).join('\n')));
+    // One test case per distinct finding (a CI consumer counts them), or one passing case.
+    const findings = findingsOf(e);
+    if (findings.length === 0) suite.testCase().className('explore').name(`explore seed ${e.seed}`).time(seconds(e.durationMs));
+    findings.forEach((f, i) => {
+      const tc = suite.testCase().className('explore').name(`explore seed ${e.seed}${findings.length > 1 ? ` finding ${i + 1} of ${findings.length}` : ''}`).time(seconds(i === 0 ? e.durationMs : 0));
+      tc.failure(xmlSafe(f.message.split('\n')[0]!)).stacktrace(xmlSafe(findingLines(f).join('\n')));
+    });
   }
   // The Jenkins/Surefire schema has no `skipped` attribute on <testsuites> (each testsuite has it).
   let next = 0;

@@ -3,17 +3,17 @@
 // code block. Server text only ever appears inside code blocks; kit text in HTML is escaped.
 import { causeLine, causesOf, compactIds, rootCount } from '../causes.js';
 import type { Report } from '../model.js';
-import { exploreFailureLines, exploreSummary } from './explore.js';
+import { exploreSummary, findingLines, findingsOf } from './explore.js';
 import { OUTCOME_LABEL, advisoryDetail, advisoryHeadline, clip, failureText } from './text.js';
 import { advisoriesOf, securityFindings, securityHeadline } from '../advisories.js';
 import { viewOf, type SectionRow } from './view.js';
 
 /**
- * Kit text outside code blocks, made inert: `&`, `<` and `>` as character references, so no text
- * becomes HTML. Quotes stay quotes: Markdown shows them as they are, and this file puts no text
- * in an attribute (the HTML report's escape, which also writes ' as &#39;, would show in the raw file).
+ * Text made safe in Markdown read as HTML: a server's `<script>` or `&` cannot become markup. Only
+ * what starts markup is escaped: quotes are text here (never in an attribute), and `&#39;` would
+ * show as such wherever the Markdown is read as plain text.
  */
-const esc = (value: unknown): string => String(value).replace(/[&<>]/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[ch]!);
+const esc = (value: unknown): string => String(value).replace(/[&<>]/g, (ch) => (ch === '&' ? '&amp;' : ch === '<' ? '&lt;' : '&gt;'));
 
 /** Failures shown with their evidence; the rest are listed one per line (GitHub caps a summary at 1 MiB). */
 const DETAILED = 50;
@@ -71,7 +71,7 @@ export function renderMarkdown(report: Report): string {
   const e = report.explore;
   if (e) {
     out.push(`**${esc(exploreSummary(e))}**`, '');
-    if (e.failure) out.push('<details><summary>minimal failing sequence</summary>', '', codeBlock(clip(exploreFailureLines(e).join('\n'), EVIDENCE_CAP)), '', '</details>', '');
+    findingsOf(e).forEach((f, i, all) => out.push(`<details><summary>minimal failing sequence${all.length > 1 ? ` (finding ${i + 1} of ${all.length})` : ''}</summary>`, '', codeBlock(clip(findingLines(f).join('\n'), EVIDENCE_CAP)), '', '</details>', ''));
   }
   for (const w of view.warnings) out.push(`> warning: ${esc(w)}`, '');
   const advisories = advisoriesOf(report);
