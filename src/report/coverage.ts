@@ -574,8 +574,6 @@ const REASONS: readonly Reason[] = [
     reason: 'The token endpoints take the token they are given in the body, not a Bearer credential (Authentication rules 5 and 6); the credential classes do not apply.' },
   { cells: /^credential\/[a-z_]+\/credential\/(read-only-key|write-only-key)$/, kind: 'silent',
     reason: 'What a read-only or write-only key may do: "The meaning of each scope … not shown" (Authentication); three advisories try a narrowed key on one read and one write (ADV-read-scope-cannot-write, ADV-reveal-wider-scopes, ADV-grant-wider-scopes).' },
-  { cells: /^credential\/[a-z_]+\/credential\/other-workspace$/, kind: 'silent',
-    reason: `A key of another workspace: rule 4 binds reveal only (covered); for the other endpoints no sentence says a workspace's resources are hidden from another's key (ADV-list-keys-other-workspace, ADV-revoke-other-workspace advise).` },
   { cells: /^credential\/[a-z_]+\/credential\/(revoked-key|expired|refresh-as-bearer|idp-as-bearer)$/, kind: 'open',
     reason: 'Open: an expired token, a refresh token or an identity-provider token is sent to one read and one write (list_conversations, create_conversation; a revoked key goes to every endpoint, SCN-H-150); rule 1 (one credential, every endpoint) makes the others the same rule, not yet sent everywhere.' },
   // framing
