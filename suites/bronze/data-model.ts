@@ -5,7 +5,7 @@ import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenari
 import type { EntityType } from '../../src/protocols/bridge/model.js';
 import { addAll, checkSameMessage, checkSequence, stored } from '../support/messages.js';
 import { sameText } from '../support/differences.js';
-import { checkRecent, sameInstant, serverTimePast } from '../support/time.js';
+import { checkRecent, sameInstant, serverClock, serverTimePast } from '../support/time.js';
 
 // ------------------------------------------------------------------ 1.1 conversation and messages
 
@@ -85,7 +85,8 @@ const conversationScenarios: Scenario[] = [
     id: 'SCN-B-006', tier: 'bronze', group, clauses: ['SPEC-1.1.6'],
     title: 'A conversation keeps the created_at of its creation',
     asserts: "Adds a message; the conversation's created_at is within 5 minutes of the kit's clock at that moment, and, once the server's clock has passed it by two units of its precision (asked with add_message to another session), is the same instant after a later message is added.",
-    async run({ bridge }) {
+    async run(ctx) {
+      const { bridge } = ctx;
       const S = 'tck-b006';
       const before = Date.now();
       await addAll(bridge, S, ['Hello']);
@@ -94,7 +95,7 @@ const conversationScenarios: Scenario[] = [
       check.timestamp(first.created_at, `get_conversation(session_id="${S}"): created_at`);
       checkRecent(first.created_at, before, after, `get_conversation(session_id="${S}"): created_at of a conversation created by add_message`);
       // A created_at rewritten by a later message (or read as the time of the read) shows only once the server's clock has moved past it.
-      await serverTimePast(first.created_at, async () => (await bridge.add_message({ session_id: `${S}-clock`, role: 'user', content: 'what time is it' })).timestamp);
+      await serverTimePast(first.created_at, serverClock(ctx, 'add_message', `${S}-clock`));
       await addAll(bridge, S, [{ role: 'assistant', content: 'Hi' }]);
       const second = await bridge.get_conversation({ session_id: S });
       // silent (timestamp-format): the zone form and precision of created_at; only the instant must stay.
@@ -227,12 +228,13 @@ const conversationScenarios: Scenario[] = [
     id: 'SCN-B-101', tier: 'bronze', group, clauses: ['SPEC-V1-Message.timestamp', 'SPEC-1.1.14'],
     title: 'A message keeps the timestamp it was created with',
     asserts: "Adds two messages, then reads the conversation twice, each time once the server's clock has passed the second message's timestamp by two units of its precision (asked with add_message to another session); every message read back has the instant add_message returned for it.",
-    async run({ bridge }) {
+    async run(ctx) {
+      const { bridge } = ctx;
       const S = 'tck-b101';
       const m = await addAll(bridge, S, ['First', 'Second']);
       for (const round of ['first', 'second']) {
         // A timestamp read as the time of the read shows only once the server's clock has moved past the creation time.
-        await serverTimePast(m[1]!.timestamp, async () => (await bridge.add_message({ session_id: `${S}-clock`, role: 'user', content: 'what time is it' })).timestamp);
+        await serverTimePast(m[1]!.timestamp, serverClock(ctx, 'add_message', `${S}-clock`));
         const conv = await bridge.get_conversation({ session_id: S });
         check.by('SPEC-2.2.1').length(conv.messages, 2, `get_conversation(session_id="${S}") (${round} read): messages`);
         conv.messages.forEach((got, i) => {

@@ -8,7 +8,7 @@ import { TOOL_CALL_STATUSES } from '../../src/protocols/bridge/model.js';
 import { sameText } from '../bronze/history-fidelity.js';
 import { addEntities } from '../support/entities.js';
 import { expectRefusal } from '../support/refusals.js';
-import { notBefore, sameInstant, serverTimePast } from '../support/time.js';
+import { notBefore, sameInstant, serverClock, serverTimePast } from '../support/time.js';
 
 const tier = 'silver';
 const SIX = `(SPEC §1.5: status is one of ${TOOL_CALL_STATUSES.join(', ')})`;
@@ -100,7 +100,7 @@ export const scenarios: Scenario[] = [
       const trace = await bridge.start_trace({ session_id: 'trace-start', task: 'keep the start time' });
       await bridge.add_step({ trace_id: trace.id, thought: 'work' });
       // A completion time that overwrote started_at shows only once the server's clock has moved past it.
-      const moved = await serverTimePast(trace.started_at, async () => (await bridge.start_trace({ session_id: 'trace-start-clock', task: 'what time is it' })).started_at);
+      const moved = await serverTimePast(trace.started_at, serverClock(ctx, 'start_trace', 'trace-start-clock'));
       if (!moved) ctx.note(`the server's clock did not move past started_at ${trace.started_at} within 5 s: a completion time written over started_at could not be told from it`);
       const done = await bridge.complete_trace({ trace_id: trace.id, outcome: 'done', success: true });
       const read = check.by('SPEC-4.5.1').present(await bridge.get_trace_with_steps({ trace_id: trace.id }), 'get_trace_with_steps(<the trace>)');

@@ -7,10 +7,9 @@ import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenari
 import type { ReasoningStep, ReasoningTrace, ToolCall } from '../../src/protocols/bridge/model.js';
 import { checkSameInstant } from './entities.js';
 import { allIn } from '../support/by-id.js';
-import { notBefore, serverTimePast } from '../support/time.js';
+import { notBefore, serverClock, serverTimePast } from '../support/time.js';
 
 /** The server's time now, as the started_at of a trace in a session no check reads. */
-const clockOf = async (bridge: BridgeApi): Promise<string> => (await bridge.start_trace({ session_id: 'tck-clock', task: 'what time is it' })).started_at;
 
 // ------------------------------------------------------------------ helpers
 
@@ -112,7 +111,8 @@ export const scenarios: Scenario[] = [
     id: 'SCN-S-022', tier: 'silver', group: 'start_trace', clauses: ['SPEC-4.1.1'],
     title: 'start_trace returns an open trace, which get_trace_with_steps reads back',
     asserts: 'start_trace gives a UUID, the session and task sent, no steps, started_at, and outcome, success and completed_at unset; the read-back, once the server\'s clock has passed started_at by two units of its precision, is the same trace (started_at the same instant).',
-    async run({ bridge, check }) {
+    async run(ctx) {
+      const { bridge, check } = ctx;
       const t = await bridge.start_trace({ session_id: SESSION_A, task: TASK });
       check.uuid(t.id, 'start_trace: id');
       check.equal(traceView(t), { id: t.id, session_id: SESSION_A, task: TASK, outcome: null, success: null },
@@ -120,7 +120,7 @@ export const scenarios: Scenario[] = [
       check.equal(t.completed_at ?? null, null, 'start_trace: completed_at of a trace not yet completed');
       check.equal(t.steps, [], 'start_trace: steps of a new trace');
       // A started_at read as the time of the read shows only once the server's clock has moved past it.
-      await serverTimePast(t.started_at, () => clockOf(bridge));
+      await serverTimePast(t.started_at, serverClock(ctx, 'start_trace', 'tck-clock'));
       const back = await readTrace(bridge, check, t.id, 'after start_trace');
       const read = check.by('SPEC-4.5.1');
       read.equal(traceView(back), traceView(t), `get_trace_with_steps(${t.id}): the trace started`);
@@ -222,7 +222,8 @@ export const scenarios: Scenario[] = [
     id: 'SCN-S-031', tier: 'silver', group: 'complete_trace', clauses: ['SPEC-4.4.1'],
     title: 'complete_trace sets outcome, success and completed_at',
     asserts: 'Completes a trace with an outcome and success=true; the answer and the read-back (once the server\'s clock has passed completed_at by two units of its precision) carry them, completed_at is not before started_at, and the step stays.',
-    async run({ bridge, check }) {
+    async run(ctx) {
+      const { bridge, check } = ctx;
       const trace = await bridge.start_trace({ session_id: SESSION_A, task: TASK });
       const step = await addStep(bridge, check, trace, { thought: 'Analyzed the data' });
       const outcome = 'Found Alice Johnson at Acme Corp';
@@ -235,7 +236,7 @@ export const scenarios: Scenario[] = [
         `complete_trace: completed_at ${done.completed_at} is before started_at ${trace.started_at}`,
       );
       // A completed_at read as the time of the read shows only once the server's clock has moved past it.
-      await serverTimePast(done.completed_at!, () => clockOf(bridge));
+      await serverTimePast(done.completed_at!, serverClock(ctx, 'start_trace', 'tck-clock'));
       const back = await readTrace(bridge, check, trace.id, 'after complete_trace');
       const read = check.by('SPEC-4.5.1', 'SPEC-4.4.1');
       read.equal(traceView(back), traceView(done), `get_trace_with_steps(${trace.id}) after complete_trace: outcome and success`);

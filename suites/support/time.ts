@@ -1,6 +1,7 @@
 // Time as the scenarios judge it: a server timestamp near the kit's clock, and two timestamps
 // compared as instants (any zone designator, any precision).
 import { check, instant, show } from '../../src/engine/assert.js';
+import type { ScenarioContext } from '../../src/profiles/bridge/context.js';
 import { citing, type Cites } from './cite.js';
 
 /** How far a "recent" server timestamp may be from the kit's clock (both ways): 5 minutes. */
@@ -110,4 +111,24 @@ export async function serverTimePast(since: string, now: () => Promise<string>):
     if (t - s >= 2n) return true;
   }
   return false;
+}
+
+/**
+ * A probe of the server's clock for serverTimePast: a write whose answer holds a fresh timestamp
+ * (add_message's timestamp, start_trace's started_at) to a session of its own, sent raw. How often
+ * serverTimePast asks depends on the machine, so these answers are not judged one by one (a
+ * scenario makes the same assertions on every run, and the clause map counts them); an answer
+ * without the timestamp is sent again as a typed call, which judges it and says what is wrong.
+ */
+export function serverClock(ctx: Pick<ScenarioContext, 'raw' | 'bridge'>, method: 'add_message' | 'start_trace', session: string): () => Promise<string> {
+  const params = method === 'add_message' ? { session_id: session, role: 'user' as const, content: 'what time is it' } : { session_id: session, task: 'what time is it' };
+  const field = method === 'add_message' ? 'timestamp' : 'started_at';
+  return async () => {
+    const { outcome } = await ctx.raw(method, params);
+    const value = outcome.kind === 'object' ? (outcome.value as Record<string, unknown>)[field] : undefined;
+    if (typeof value === 'string' && ISO_PARTS.test(value)) return value;
+    return method === 'add_message'
+      ? (await ctx.bridge.add_message(params as { session_id: string; role: 'user'; content: string })).timestamp
+      : (await ctx.bridge.start_trace(params as { session_id: string; task: string })).started_at;
+  };
 }

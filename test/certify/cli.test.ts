@@ -76,7 +76,7 @@ describe('usage errors: one line, exit 2', () => {
   ])('certify refuses the selection %s', (flag, value) => {
     const r = tck(['certify', ...IMPL, flag, value]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe(`tck: certify runs the full bridge suite, every tier, the optional Platinum included; ${flag} ${flag === '--tier' ? `${value} ` : ''}would narrow it (use \`tck run\` for a partial run)\n`);
+    expect(r.stderr).toBe(`tck: certify runs the full bridge suite, every tier, the optional Platinum included; ${flag} ${flag === '--tier' ? `${value} ` : ''}would narrow it (use \`npx tck run\` for a partial run)\n`);
   });
   it('certify needs the implementation named', () => {
     const r = tck(['certify', '--name', 'ref', '--language', 'Go']);

@@ -234,10 +234,10 @@ describe('issue 33, item 4: tck probe is read-only unless --destructive is given
 describe('issue 33, item 16: the small mistakes get the nearest name, in one line', () => {
   it('run --scenario SCN-B-43 / SCN-B-999, a config tier "gld", explore --methods add_mesage', async () => {
     const padded = await tck(['run', '--scenario', 'SCN-B-43']);
-    expect(padded.stderr).toMatch(/^tck: unknown scenario SCN-B-43 \(did you mean 'SCN-B-043'\?\); SCN-B-001 to SCN-B-\d+ exist \(see `tck list`\)\n$/);
+    expect(padded.stderr).toMatch(/^tck: unknown scenario SCN-B-43 \(did you mean 'SCN-B-043'\?\); SCN-B-001 to SCN-B-\d+ exist \(see `npx tck list`\)\n$/);
     expect(padded.code).toBe(2);
     const none = await tck(['run', '--scenario', 'SCN-B-999']);
-    expect(none.stderr).toMatch(/^tck: unknown scenario SCN-B-999; SCN-B-001 to SCN-B-\d+ exist \(see `tck list`\)\n$/);
+    expect(none.stderr).toMatch(/^tck: unknown scenario SCN-B-999; SCN-B-001 to SCN-B-\d+ exist \(see `npx tck list`\)\n$/);
     const dir = join(work, 'cfg-tier');
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'tck.config.json'), JSON.stringify({ tier: 'gld' }));
