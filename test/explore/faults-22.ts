@@ -349,10 +349,10 @@ export const FAULTS_22: Fault[] = [
   { name: 'get_related_entities(relationship_type) ignores case', make: () => ({ store: new RelatedTypeIgnoresCase() }), breaks: ['SPEC-3.7.3'] },
   { name: 'delete_message deletes the same content in its session', make: () => ({ store: new DeleteBySessionAndContent() }), breaks: ['SPEC-1.1.10', 'SPEC-2.8.2', 'SPEC-2.4.2'] },
   { name: 'tool-call result keys camel-cased on the read path', make: () => ({ wrap: resultKeysCamelOnRead }), breaks: ['SPEC-4.5.2', 'SPEC-4.3.2'], caughtBy: ['SCN-S-028', 'SCN-G-001'], missed: 'the generated results rarely hold snake_case keys of more than one word' },
-  { name: 'total_calls counts steps, not calls', make: () => ({ store: new TotalCountsSteps() }), breaks: ['SPEC-4.7.1'], caughtBy: ['SCN-S-039', 'SCN-S-065', 'SCN-S-067', 'SCN-S-101', 'SCN-S-109'] },
+  { name: 'total_calls counts steps, not calls', make: () => ({ store: new TotalCountsSteps() }), breaks: ['SPEC-4.7.1'], caughtBy: ['SCN-S-039', 'SCN-S-065', 'SCN-S-067', 'SCN-S-101', 'SCN-S-109', 'SCN-S-113', 'SCN-S-114'] },
   { name: 'delete_message renews the conversation id', make: () => ({ store: new DeleteRenewsConversation() }), breaks: ['SPEC-1.1.8'] },
   { name: 'avg_duration_ms is a mean of per-trace means', make: () => ({ store: new AvgOfTraceAverages() }), breaks: ['SPEC-4.7.1'], missed: 'needs one tool called with durations in two traces of different sizes, then get_tool_stats' },
   { name: 'message_count cached across clear_session', make: () => ({ store: new CountCacheSurvivesClear() }), breaks: ['SPEC-2.4.2', 'SPEC-2.6.1'], caughtBy: ['SCN-B-082'] },
   { name: 'get_entity_by_name answers entities cleared by clear_all_data', make: () => ({ store: new NameIndexSurvivesClear() }), breaks: ['BRIDGE-LIFECYCLE-clear_all_data', 'SPEC-3.6.2'], caughtBy: ['SCN-B-135', 'SCN-S-019'] },
-  { name: 'clear_all_data keeps tool calls', make: () => ({ store: new ClearKeepsToolCalls() }), breaks: ['BRIDGE-LIFECYCLE-clear_all_data', 'SPEC-4.7.1'], caughtBy: ['SCN-S-039', 'SCN-S-065', 'SCN-S-066'] },
+  { name: 'clear_all_data keeps tool calls', make: () => ({ store: new ClearKeepsToolCalls() }), breaks: ['BRIDGE-LIFECYCLE-clear_all_data', 'SPEC-4.7.1'], caughtBy: ['SCN-S-039', 'SCN-S-065', 'SCN-S-066', 'SCN-S-114'] },
 ];

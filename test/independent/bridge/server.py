@@ -1827,13 +1827,14 @@ def cypher_run(cypher, params):
         start = p.i
         if p.peek()[0] == "ident" and p.peek()[1].upper() == "COUNT" and p.peek(1) == ("op", "("):
             p.i += 2
-            if p.is_op("*"):
+            once = p.kw("DISTINCT")   # count(DISTINCT x): each distinct non-null value once
+            if p.is_op("*") and not once:
                 p.i += 1
                 arg = None
             else:
                 arg = p.operand()
             p.expect_op(")")
-            expr = ("count", arg)
+            expr = ("count", arg, once)
         else:
             expr = p.operand()
         text = "".join(v if k != "str" else repr(v) for k, v in toks[start:p.i])
@@ -1884,7 +1885,10 @@ def cypher_run(cypher, params):
             keyvals = iter(json.loads(key))
             out = {}
             for alias, e in items:
-                if e[0] == "count":
+                if e[0] == "count" and e[1] is not None and e[2]:
+                    out[alias] = len({json.dumps(v, sort_keys=True, default=str)
+                                      for v in (cy_eval(e[1], r) for r in members) if v is not None})
+                elif e[0] == "count":
                     out[alias] = len(members) if e[1] is None else sum(
                         1 for r in members if cy_eval(e[1], r) is not None)
                 else:
