@@ -225,6 +225,15 @@ export function onlyLatestToken(): HostedVariant {
   };
 }
 
+/** An intercept under which every request at the service is one of `race`'s runners (races.ts). */
+const meetingAt = (race: Race): ((request: HostedRequest, next: Next) => Promise<Reply>) => async (request, next) => {
+  race.enter();
+  try {
+    return await next(request);
+  } finally {
+    race.leave();
+  }
+};
 
 /**
  * The refresh checks its token, awaits, and only then marks it spent: every presentation of one
@@ -240,14 +249,7 @@ export function refreshCheckedThenSpent(): HostedVariant {
     return reply.status === 200 && typeof next === 'string' ? next : undefined;
   };
   return {
-    intercept: () => async (request, next) => {
-      race.enter();
-      try {
-        return await next(request);
-      } finally {
-        race.leave();
-      }
-    },
+    intercept: () => meetingAt(race),
     ...replaceHandler('refresh_access_token', async (ctx, original) => {
       const given = String(ctx.body.refreshToken ?? ctx.body.refresh_token);
       await race.meet();
@@ -281,14 +283,7 @@ export function refreshCheckedThenSpent(): HostedVariant {
 export function bulkFromStaleConversation(): HostedVariant {
   const race = new Race();
   return {
-    intercept: () => async (request, next) => {
-      race.enter();
-      try {
-        return await next(request);
-      } finally {
-        race.leave();
-      }
-    },
+    intercept: () => meetingAt(race),
     ...replaceHandler('bulk_add_messages', async (ctx, original) => {
       const state = (ctx.store as unknown as OpenState).sessions;
       const id = ctx.params['id']!;
