@@ -221,6 +221,8 @@ export async function reproCommand(rawId: string, flags: ReproFlags): Promise<nu
   const report: Report = await runTck({
     ...(flags.url !== undefined ? { url: flags.url } : {}),
     scenarios: [id],
+    // repro takes no --tier: the scenario named is the selection, whatever its tier.
+    tier: 'platinum',
     headers: headersFrom(flags.header),
     requestTimeoutMs: flags.requestTimeout,
     onStart: () => (recording = true),

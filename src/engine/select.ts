@@ -48,7 +48,7 @@ export function selectScenarios<S extends Selectable>(all: readonly S[], sel: Se
   // --scenario of a tier above --tier would be dropped without a word: say so instead.
   const above = all.filter((s) => sel.scenarios?.includes(s.id) && s.tier !== undefined && TIER_RANK[s.tier] > max);
   if (above.length > 0) {
-    throw new SelectionError(`${above.map((s) => `${s.id} is a ${s.tier} scenario`).join(', ')}, above --tier ${sel.tier}: raise --tier or leave it out`);
+    throw new SelectionError(`${above.map((s) => `${s.id} is a ${s.tier} scenario`).join(', ')}, above --tier ${sel.tier ?? `${DEFAULT_TIER} (the default)`}: raise --tier or leave it out`);
   }
   return all.filter(
     (s) =>

@@ -18,6 +18,7 @@ describe('usage mistakes: one line, exit 2, before any run', () => {
     [['list', '--json', '--markdown'], "option '--json' cannot be used with option '--markdown'"],
     [['run', '--url', 'http://127.0.0.1:99999'], 'port 99999 is out of range (1–65535)'],
     [['run', '--scenario', 'SCN-S-001', '--tier', 'bronze'], 'SCN-S-001 is a silver scenario, above --tier bronze'],
+    [['run', '--scenario', 'SCN-P-102'], 'SCN-P-102 is a platinum scenario, above --tier gold: raise --tier or leave it out'],
     [['run', '--grep', 'matches-no-scenario-at-all'], 'no scenario matches the selection (--grep "matches-no-scenario-at-all")'],
     [['report', ''], 'tck: report: an empty path names no file'],
     [['report', join(work, 'missing.json')], 'does not exist (ENOENT)'],

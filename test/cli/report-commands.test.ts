@@ -132,6 +132,13 @@ describe('reports', () => {
       expect(passed.code).toBe(2);
       expect(passed.stderr).toMatch(/^tck: SCN-B-070 passed in .*: nothing to reproduce/);
     });
+    it('reproduces a Platinum scenario too: repro takes no --tier, the scenario named is the selection', async () => {
+      const r = await tck(['repro', 'SCN-P-102']);
+      expect(r.stderr).toMatch(/^tck: SCN-P-102 passed against the embedded reference server .*the script replays its requests\n$/);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/^#!\/usr\/bin\/env bash\n# Reproduces SCN-P-102 /);
+      expect(r.stdout).toContain('"$BASE/bulk_add_messages"');
+    });
   });
 
   describe('GitHub Actions and secrets', () => {
