@@ -5,7 +5,7 @@
 // that endpoint (and fails under --advisories=fail), while the reference notes nothing.
 import { describe, expect, it } from 'vitest';
 import type { HostedScenarioResult } from '../../src/profiles/hosted/run.js';
-import { runOnHostedVariant, startHostedVariant } from './profile-harness.js';
+import { combine, mapAnswer, runOnHostedVariant, startHostedVariant } from './profile-harness.js';
 import { normalizeReport } from '../../src/report/load.js';
 import { runTck } from '../../src/run/run.js';
 import { ConsoleReporter } from '../../src/report/render/console.js';
@@ -19,6 +19,15 @@ const notes = (r: HostedScenarioResult) => (r.advisories ?? []).filter((a) => a.
 describe('workspace isolation', () => {
   it('the reference service isolates: the isolation scenarios pass with no advisory noted, under --advisories=fail too', async () => {
     const results = await runOnHostedVariant(undefined, IDS, { advisories: 'fail' });
+    expect(results.map((r) => [r.id, r.outcome, r.message])).toEqual(IDS.map((id) => [id, 'passed', undefined]));
+  });
+
+  it('a service whose searches and queries echo the request (the query, the parameters) notes nothing: an echo is no data of another workspace', async () => {
+    // Found by the independent hosted service (test/independent/hosted), whose entity search answers
+    // {"query": …, "entities": […]}: the query named the other workspace's entity, and the echo read as a leak.
+    const echo = (body: any, ctx: { body: Record<string, unknown> }) => (body !== null && typeof body === 'object' && !Array.isArray(body) ? { ...ctx.body, ...body } : body);
+    const echoing = combine(mapAnswer('search_entities', echo), mapAnswer('search_messages', echo), mapAnswer('cypher_query', echo));
+    const results = await runOnHostedVariant(echoing, IDS, { advisories: 'fail' });
     expect(results.map((r) => [r.id, r.outcome, r.message])).toEqual(IDS.map((id) => [id, 'passed', undefined]));
   });
 
