@@ -129,7 +129,7 @@ describe.skipIf(!existsSync(CHROMIUM))('compare.html in headless Chromium', () =
       page.on('pageerror', (e) => ran.push(e.message));
       await page.goto(`file://${path}`);
       expect(await page.locator('.impl').count()).toBe(3);
-      expect(await page.locator('.impl .dot').allInnerTexts()).toEqual(['GOLD', 'NONE', 'SILVER']);
+      expect(await page.locator('.impl .dot').allInnerTexts()).toEqual(['PLATINUM', 'NONE', 'SILVER']);
       expect(await page.locator('main table td.o-failed').count()).toBeGreaterThan(0);
       expect(await page.locator('script').count()).toBe(0);
       mkdirSync(join(SCREENSHOT, '..'), { recursive: true });

@@ -124,3 +124,9 @@ export function failures(ran: Ran): string[] {
   const all = [...(report.scenarios ?? []), ...(report.hosted?.scenarios ?? [])];
   return all.filter((s) => s.outcome !== 'passed').map((s) => `${s.id} ${s.outcome}: ${s.message ?? ''}`);
 }
+
+/** The SECURITY advisories the run's report.json records as not holding, each scenario's message. */
+export function securityFindings(ran: Ran): string[] {
+  const report = JSON.parse(readFileSync(join(ran.out, 'report.json'), 'utf8')) as { security?: { id: string; scenarios?: { id: string; message: string }[] }[] };
+  return (report.security ?? []).flatMap((s) => (s.scenarios ?? []).map((x) => `${s.id} ${x.id}: ${x.message}`));
+}
