@@ -7,7 +7,7 @@
 // found anything), and the clean server is run the same way first, so a false alarm would show
 // there (the gate test holds it at nothing). Not tuned to afterwards: the next batch measures again.
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { failures, hostedFlags, startBridge, startHosted, tck, type Ran } from './harness.js';
@@ -34,6 +34,25 @@ export function parseFaults(markdown: string): Fault[] {
 }
 
 const HERE = new URL('.', import.meta.url).pathname;
+const DOC = new URL('../../docs/first-contact.md', import.meta.url);
+
+/**
+ * The earlier measurements a first-contact.md keeps, newest first: its own (the commit it names, its
+ * clean-servers line and its score table), then those it kept itself. A new measurement appends them
+ * under "## Earlier measurements", so the first contact stays on record beside every later one.
+ */
+export function earlierOf(previous: string): string[] {
+  const lines = previous.split('\n');
+  const kept = lines.indexOf('## Earlier measurements');
+  const older = kept >= 0 ? lines.slice(kept + 1) : [];
+  const own = kept >= 0 ? lines.slice(0, kept) : lines;
+  const commit = own.find((l) => l.startsWith('Measured on the kit at commit'));
+  const clean = own.find((l) => l.startsWith('Clean servers:'));
+  const start = own.findIndex((l) => l.startsWith('| tier | faults |'));
+  const end = own.findIndex((l, i) => i > start && l.startsWith('| all |'));
+  if (commit === undefined || start < 0 || end < 0) return older;
+  return ['', `### ${commit.replace(/^Measured on the kit at /, '').replace(/\.$/, '')}`, '', ...(clean !== undefined ? [clean, ''] : []), ...own.slice(start, end + 1), ...older];
+}
 
 /** The commit of the kit measured (its short hash), or "unknown" outside a git checkout. */
 function kitCommit(): string {
@@ -95,6 +114,20 @@ async function measureHosted(fault: string | undefined): Promise<string[]> {
   }
 }
 
+describe('docs/first-contact.md keeps its earlier measurements', () => {
+  it('a new measurement keeps the one it replaces, and those that one kept, newest first', () => {
+    const measured = (commit: string, score: string, earlier = '') =>
+      ['# First contact', '', `Measured on the kit at commit ${commit}, 2026-11-28.`, '', 'Clean servers: nothing.', '', '| tier | faults | raw |', '|---|---|---|', `| all | 84 | ${score} |`, '', '| fault | tier |', '|---|---|', '| x | bronze |', '', earlier].join('\n');
+    const first = measured('aaa1111', '56 / 84');
+    const second = `${measured('bbb2222', '60 / 84')}## Earlier measurements\n${earlierOf(first).join('\n')}\n`;
+    expect(earlierOf(second)).toEqual([
+      '', '### commit bbb2222, 2026-11-28', '', 'Clean servers: nothing.', '', '| tier | faults | raw |', '|---|---|---|', '| all | 84 | 60 / 84 |',
+      '', '### commit aaa1111, 2026-11-28', '', 'Clean servers: nothing.', '', '| tier | faults | raw |', '|---|---|---|', '| all | 84 | 56 / 84 |', '',
+    ]);
+    expect(earlierOf('no measurement here')).toEqual([]);
+  });
+});
+
 describe.runIf(process.env.TCK_MEASURE === '1')('measure: the kit against every blind fault', () => {
   const rows: Row[] = [];
   const clean = { run: [] as string[], explore: [] as string[], hosted: [] as string[] };
@@ -150,7 +183,8 @@ describe.runIf(process.env.TCK_MEASURE === '1')('measure: the kit against every 
       ...detail,
       '',
     ].join('\n');
-    writeFileSync(new URL('../../docs/first-contact.md', import.meta.url), doc);
+    const earlier = existsSync(DOC) ? earlierOf(readFileSync(DOC, 'utf8')) : [];
+    writeFileSync(DOC, earlier.length > 0 ? `${doc}## Earlier measurements\n${earlier.join('\n').replace(/\n+$/, '')}\n` : doc);
     expect(rows.length).toBe(faultsOf('bridge').length + faultsOf('hosted').length);
   });
 });
