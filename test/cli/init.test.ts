@@ -2,17 +2,18 @@
 // writes work together — `tck run` in that directory reads the config and the baseline and passes
 // against a server that reaches the tier — and it never writes over a file that is there unless
 // --force says so; bad input is one line and exit 2.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startServerFile } from './server-file.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const BIN = join(ROOT, 'bin/tck.js');
 const env = { ...process.env, NO_COLOR: '1', TCK_HEADERS: '', TCK_URL: '' };
-const children: ReturnType<typeof spawn>[] = [];
+const children: ChildProcess[] = [];
 afterEach(() => { for (const c of children.splice(0)) c.kill(); });
 
 const tck = (args: string[], cwd: string) => {
@@ -23,19 +24,7 @@ const fresh = () => mkdtempSync(join(tmpdir(), 'tck-init-'));
 const FILES = ['tck.config.json', 'tck-baseline.json', '.github/workflows/tck.yml'];
 
 /** The example server of docs/writing-a-server.md on a free port (it reaches Bronze). */
-function minimalServer(): Promise<string> {
-  const child = spawn(process.execPath, [join(ROOT, 'examples/minimal-server.mjs'), '0'], { env });
-  children.push(child);
-  let out = '';
-  return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    child.on('exit', (code) => reject(new Error(`the example exited ${code}: ${out}`)));
-  });
-}
+const minimalServer = (): Promise<string> => startServerFile(join(ROOT, 'examples/minimal-server.mjs'), children, env);
 
 describe('tck init', () => {
   it('writes a config, an empty baseline and a workflow that tck run then uses as they are', async () => {

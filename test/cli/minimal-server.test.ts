@@ -2,33 +2,22 @@
 // process of its own, and `tck run --tier bronze` against it (the built launcher; npm test builds
 // first). It must reach Bronze, exit 0. The same server with one rule broken (messages read back
 // newest first) must not: the run is a real check of the example, not a formality.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startServerFile } from './server-file.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const BIN = join(ROOT, 'bin/tck.js');
 const EXAMPLE = join(ROOT, 'examples/minimal-server.mjs');
 const env = { ...process.env, NO_COLOR: '1', TCK_HEADERS: '', TCK_URL: '' };
-const children: ReturnType<typeof spawn>[] = [];
+const children: ChildProcess[] = [];
 afterEach(() => { for (const c of children.splice(0)) c.kill(); });
 
 /** Starts a server file on a free port; resolves with the URL it prints. */
-function start(file: string): Promise<string> {
-  const child = spawn(process.execPath, [file, '0'], { env });
-  children.push(child);
-  let out = '';
-  return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    child.on('exit', (code) => reject(new Error(`the example exited ${code}: ${out}`)));
-  });
-}
+const start = (file: string): Promise<string> => startServerFile(file, children, env);
 
 async function bronzeRun(file: string) {
   const url = await start(file);
