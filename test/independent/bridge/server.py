@@ -2041,6 +2041,9 @@ def dispatch(method, raw_body):
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    # TCP_NODELAY: a keep-alive answer written in two sends (headers, body) would wait for the
+    # client's delayed ACK (~40 ms) under Nagle's algorithm: every request, not a rule of anyone's.
+    disable_nagle_algorithm = True
     server_version = "blind-bridge/1.0"
     timeout = 30
 

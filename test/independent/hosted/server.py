@@ -2657,6 +2657,9 @@ def match_pattern(pat, rows, all_nodes, rels, by_id):
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    # TCP_NODELAY: a keep-alive answer written in two sends (headers, body) would wait for the
+    # client's delayed ACK (~40 ms) under Nagle's algorithm: every request, not a rule of anyone's.
+    disable_nagle_algorithm = True
     server_version = "AgentMemoryHosted/1.0"
     timeout = 30
     app = None
