@@ -336,7 +336,7 @@ function addEntity(model: ExploreModel, c: Call, m: Answer): void {
   }
   // The same upsert onto the source of a Platinum merge, which the server kept: SPEC-5.3.3 asks for
   // a SAME_AS link from the source and does not say it goes (an independent server keeps it live).
-  if (existing !== undefined && stored === undefined && typeof a.id === 'string' && model.mergedAway.has(a.id.toLowerCase()) && a.name === c.mp.name && a.type === c.mp.entity_type) {
+  if (existing !== undefined && stored === undefined && typeof a.id === 'string' && model.fuzzyServer.has(a.id.toLowerCase()) && a.name === c.mp.name && a.type === c.mp.entity_type) {
     const made = (m.body as Obj | undefined)?.id;
     if (typeof made === 'string') model.forgetEntity(made);
     return;
@@ -424,6 +424,9 @@ function getEntityByName(model: ExploreModel, c: Call): void {
   if (hit === undefined && byCanonical !== undefined) return entityKept(model, 'entity.kept', what, a, byCanonical);
   if (hit === undefined) {
     if (id === undefined && foreignEntity(model, a) && (a.name === name || model.fuzzyServer.has(String(a.id).toLowerCase()))) return;
+    // The source of a Platinum merge the server kept, found by its own name: SPEC-5.3.3 asks for a
+    // SAME_AS link from the source and does not say the source goes (an independent server keeps it).
+    if (model.fuzzyServer.has(String(a.id).toLowerCase()) && a.name === name) return;
     if (candidates.length === 0) violated('get_entity_by_name.lookup', `${what}: ${show(a)}, but no live entity has or had that name`);
     violated('get_entity_by_name.lookup', `${what}: ${show(a)} is none of the entities that have or had that name (${candidates.map((e) => `${show(e.name)} ${short(model.serverId(e.id))}`).join(', ')})`);
   }

@@ -1044,11 +1044,13 @@ def repoint_relationships(source_id, target_id, keep_same_as=True):
         r = STORE.relationships[rid]
         if keep_same_as and r["type"] == "SAME_AS":
             continue
+        touched = source_id in (r["source_id"], r["target_id"])
         if r["source_id"] == source_id:
             r["source_id"] = target_id
         if r["target_id"] == source_id:
             r["target_id"] = target_id
-        if r["source_id"] == r["target_id"]:
+        # Only a loop this merge made goes (source <-> target); an existing self-loop elsewhere stays.
+        if touched and r["source_id"] == r["target_id"]:
             del STORE.relationships[rid]
 
 
