@@ -8,9 +8,8 @@
 // there (the gate test holds it at nothing). Not tuned to afterwards: the next batch measures again.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { failures, hostedFlags, startBridge, startHosted, tck, type Ran } from './harness.js';
+import { failures, hostedFlags, reportOf, startBridge, startHosted, tck, type Ran } from './harness.js';
 
 interface Fault {
   id: string;
@@ -87,7 +86,7 @@ interface Row {
 
 function exploreRules(ran: Ran): string[] {
   try {
-    const report = JSON.parse(readFileSync(join(ran.out, 'report.json'), 'utf8')) as { explore?: { findings?: { rule?: string; message: string }[] } };
+    const report = reportOf<{ explore?: { findings?: { rule?: string; message: string }[] } }>(ran);
     return (report.explore?.findings ?? []).map((f) => f.rule ?? f.message);
   } catch {
     return ran.code === 0 ? [] : [`exit ${ran.code}`];

@@ -115,18 +115,23 @@ interface ReportScenario {
   message?: string;
 }
 
-/** Every scenario of the run's report.json that did not pass or was not skipped, with its message. */
+/** The run's report.json, read as the parts of it a caller names. */
+export function reportOf<T>(ran: Ran): T {
+  return JSON.parse(readFileSync(join(ran.out, 'report.json'), 'utf8')) as T;
+}
+
+/** Every scenario of the run's report.json that did not pass (failed, errored, skipped or not run), with its message. */
 export function failures(ran: Ran): string[] {
-  const report = JSON.parse(readFileSync(join(ran.out, 'report.json'), 'utf8')) as {
+  const report = reportOf<{
     scenarios?: ReportScenario[];
     hosted?: { scenarios?: ReportScenario[] };
-  };
+  }>(ran);
   const all = [...(report.scenarios ?? []), ...(report.hosted?.scenarios ?? [])];
   return all.filter((s) => s.outcome !== 'passed').map((s) => `${s.id} ${s.outcome}: ${s.message ?? ''}`);
 }
 
 /** The SECURITY advisories the run's report.json records as not holding, each scenario's message. */
 export function securityFindings(ran: Ran): string[] {
-  const report = JSON.parse(readFileSync(join(ran.out, 'report.json'), 'utf8')) as { security?: { id: string; scenarios?: { id: string; message: string }[] }[] };
+  const report = reportOf<{ security?: { id: string; scenarios?: { id: string; message: string }[] }[] }>(ran);
   return (report.security ?? []).flatMap((s) => (s.scenarios ?? []).map((x) => `${s.id} ${x.id}: ${x.message}`));
 }
