@@ -37,7 +37,8 @@ export async function fixedTrails(): Promise<{ bridge: Trail[]; hosted: HostedTr
     hosted: {
       onStart: (s) => { hostedCurrent = s.id; },
       onExchange: (e) => (hosted.get(hostedCurrent) ?? hosted.set(hostedCurrent, { source: hostedCurrent, calls: [] }).get(hostedCurrent)!).calls.push({
-        operation: e.method, url: e.url, ...(e.credential !== undefined ? { credential: e.credential } : {}), ...(e.status !== undefined ? { status: e.status } : {}), body: parsed(e.responseText),
+        operation: e.method, url: e.url, params: e.requestBody, ...(e.httpMethod !== undefined ? { httpMethod: e.httpMethod } : {}),
+        ...(e.credential !== undefined ? { credential: e.credential } : {}), ...(e.status !== undefined ? { status: e.status } : {}), body: parsed(e.responseText),
       }),
     },
   });
