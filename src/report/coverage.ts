@@ -486,7 +486,7 @@ const HOSTED_CHANGES: Readonly<Record<string, readonly (readonly [write: string,
   ],
   get_conversation_metadata: [['delete_conversation', 'the conversation is gone (bridge: get_conversation_metadata after delete_conversation)']],
   get_conversation: [
-    ['add_message', 'the message joins the conversation (Message input; bridge SPEC-1.1.x)'],
+    ['add_message', 'the message joins the conversation (the service stores it: HOSTED-READBACK)'],
     ['bulk_add_messages', 'the messages join it, in the order sent (SPEC-V5-5.1.4)'],
     ['delete_conversation', 'the messages go with their conversation'],
   ],
@@ -1167,7 +1167,7 @@ export function renderCoverage(matrix: Matrix, explore: { seed: number; runs: nu
     }
   }
   lines.push('## Hosted histories: the pairs', '', 'Each hosted read and the writes that change its answer (the history cells above), and why:', '');
-  for (const [read, writes] of Object.entries(HOSTED_CHANGES)) lines.push(`- ${read}: ${writes.map(([w, why]) => `${w} (${esc(why)})`).join('; ')}`);
+  for (const [read, writes] of Object.entries(HOSTED_CHANGES)) for (const [w, why] of writes) lines.push(`- ${read} ← ${w}: ${esc(why)}`);
   lines.push('');
   lines.push('## Reasons', '');
   const kindOfReason = new Map(matrix.cells.filter((c) => c.reason !== undefined).map((c) => [c.reason!, c.reasonKind!]));

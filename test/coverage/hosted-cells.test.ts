@@ -146,3 +146,13 @@ describe('hosted credential kinds and owners', () => {
     flips('credential/reveal_api_key/owner/another workspace', [key, reveal], [key, used, reveal]);
   });
 });
+
+describe('the hook for a hosted exploration', () => {
+  it("its requests count as explore (E), not as a fixed scenario's", () => {
+    const trail = { source: 'explore#1', calls: [req('list_entities', 'GET', '/entities?limit=2&type=person')] };
+    const id = 'limit-filter/hosted:list_entities/type/limit + filter';
+    const without = coverageMatrix({ fixed: [], hosted: [], explore: [] }).cells.find((c) => c.id === id)!;
+    const withIt = coverageMatrix({ fixed: [], hosted: [], explore: [], hostedExplore: [trail] }).cells.find((c) => c.id === id)!;
+    expect([without.explore, withIt.explore, withIt.fixed.length]).toEqual([0, 1, 0]);
+  });
+});
