@@ -16,6 +16,8 @@ import { check } from '../../src/engine/assert.js';
 import { check2xx, is2xx, isObject, said } from '../support/http-answers.js';
 import { deleteIfCreated, uid } from '../support/hosted-data.js';
 import { TOKEN_EXCHANGE_GRANT, exchange, exchangeTokens, idpToken, publishedKeys, refresh, someAccessToken, tokensOf } from '../support/hosted-credentials.js';
+import { allEndpointRequests, send } from '../support/hosted-endpoints.js';
+import { nothingChanged } from './credentials.js';
 import { LEEWAY_SECONDS, alteredSignature, forgedCredential, nowSeconds, otherKey, partsOf, publicKeyAsSecret, unsigned, type Forgery, type Parts } from '../support/hosted-forgery.js';
 
 /** The sentences a refusal enforces, and the rule in words for the message. */
@@ -308,6 +310,43 @@ export const scenarios: HostedScenario[] = [
     async run(ctx) {
       const token = expired(ctx, ctx.target.expiredIdpToken, '--expired-idp-token', 'identity-provider token');
       tokenRefused(await exchange(ctx, token), "an identity provider's token past its exp", SUBJECT_EXPIRED);
+    },
+  }),
+  // Issue 34 (the coverage matrix, credential × endpoint): SCN-H-053 and SCN-H-054 send these to
+  // GET and POST /conversations; a service checks exp, or the kind of token, in one place of its
+  // routing or in each route, so every endpoint is asked.
+  defineHostedScenario({
+    id: 'SCN-H-250',
+    group: 'credentials',
+    clauses: EXPIRED.cites,
+    title: 'An access token past its exp is refused by every endpoint, and changes nothing',
+    asserts:
+      'An access token of the service that expired more than 5 minutes ago (the embedded service makes one; against another service --expired-token, skipped without it) ' +
+      "sent with one valid request to every endpoint (the token endpoints aside): none is served (no 2xx), and nothing they asked for happened (checked with the run's credential).",
+    async run(ctx) {
+      const token = expired(ctx, ctx.target.expiredToken, '--expired-token', 'access token of the service');
+      await issuedByTheService(ctx, token);
+      const as = ctx.bearer(token, 'the access token past its exp (--expired-token)');
+      const planned = await allEndpointRequests(ctx);
+      for (const r of planned) refused(await send(ctx, r, as), as, EXPIRED);
+      await nothingChanged(ctx, planned, EXPIRED.cites[0]);
+    },
+  }),
+
+  defineHostedScenario({
+    id: 'SCN-H-251',
+    group: 'credentials',
+    clauses: REFRESH_AS_ACCESS.cites,
+    title: 'A refresh token is refused as a Bearer credential by every endpoint, and changes nothing',
+    asserts:
+      'Exchanges (skipped without an identity-provider token), then sends the refresh token as a Bearer credential with one valid request to every endpoint (the token endpoints aside): ' +
+      "none is served (no 2xx), and nothing they asked for happened (checked with the run's credential).",
+    async run(ctx) {
+      const t = await exchangeTokens(ctx, 'HOSTED-AUTH-5');
+      const as = ctx.bearer(t.refreshToken, `the refresh token issued by call ${ctx.exchanges.length - 1} (as a Bearer credential)`);
+      const planned = await allEndpointRequests(ctx);
+      for (const r of planned) refused(await send(ctx, r, as), as, REFRESH_AS_ACCESS);
+      await nothingChanged(ctx, planned, REFRESH_AS_ACCESS.cites[0]);
     },
   }),
 ];

@@ -42,7 +42,7 @@ async function refusedEverywhere(ctx: HostedContext, credentials: Credential[], 
 }
 
 /** What the refused requests asked for did not happen (checked with the run's credential). */
-async function nothingChanged(ctx: HostedContext, planned: EndpointRequest[], rule: string): Promise<void> {
+export async function nothingChanged(ctx: HostedContext, planned: EndpointRequest[], rule: string): Promise<void> {
   const cite = check.by(rule);
   for (const { operation, unchanged } of planned) {
     if (unchanged?.stillThere !== undefined) {
@@ -548,6 +548,54 @@ export const scenarios: HostedScenario[] = [
           message: `HOSTED-AUTH-1: a valid credential of either kind is used identically: ${operation} answered ${withKey} with an API key and ${withToken} with an access token`,
           expected: '2xx with both',
           actual: { apiKey: withKey, accessToken: withToken },
+        }));
+      }
+    },
+  }),
+
+  // Issue 34 (the coverage matrix, credential × endpoint): SCN-H-028 and SCN-H-033 send these to
+  // GET and POST /conversations only; rule 1 and RFC 9110 hold on every endpoint.
+  defineHostedScenario({
+    id: 'SCN-H-252',
+    group: 'credentials',
+    clauses: ['HOSTED-AUTH-1', 'HOSTED-AUTH-6'],
+    title: 'The access token a refresh issues is used like any access token, on every endpoint',
+    asserts:
+      'Exchanges (skipped without an identity-provider token) and refreshes; with the access token the refresh issued, makes data and sends one valid request to every endpoint ' +
+      '(the token endpoints aside): every answer is 2xx (rule 1: a valid credential of either kind is used identically on all endpoints; rule 6: the refresh obtains a new access token).',
+    async run(ctx) {
+      const first = await exchangeTokens(ctx, 'HOSTED-AUTH-5');
+      const answer = await refresh(ctx, first.refreshToken, first.credential);
+      const n = ctx.exchanges.length - 1;
+      const as = ctx.bearer(tokensOf(ctx, answer, 'HOSTED-PAYLOAD-refresh_access_token').accessToken, `the access token issued by call ${n} (a refresh)`);
+      for (const r of await allEndpointRequests(ctx, as)) {
+        const a = await send(ctx, r, as);
+        check.by('HOSTED-AUTH-1', 'HOSTED-AUTH-6').that(is2xx(a), `${r.operation} answers 2xx with the access token a refresh issued`, () => ({
+          message: `HOSTED-AUTH-1: ${r.operation} (${a.request}) with ${as.label} answered ${said(a)}: a valid credential of either kind is used identically on all endpoints (rule 1), and the access token a refresh issues is one (rule 6)`,
+          expected: '2xx',
+          actual: a.status,
+        }));
+      }
+    },
+  }),
+
+  defineHostedScenario({
+    id: 'SCN-H-253',
+    group: 'credentials',
+    clauses: ['RFC9110-11.1', 'HOSTED-AUTH-BEARER'],
+    title: 'The scheme written "bearer" works like "Bearer" on every endpoint',
+    asserts:
+      "Makes data with the run's credential, then sends one valid request to every endpoint (the token endpoints aside) with the run's credential under the scheme written \"bearer\": " +
+      'every answer is 2xx (the scheme is a case-insensitive token, RFC 9110 §11.1).',
+    async run(ctx) {
+      const [value, env] = ctx.target.apiKey !== undefined ? [ctx.target.apiKey, 'TCK_API_KEY'] : [ctx.target.accessToken!, 'TCK_TOKEN'];
+      const as: Credential = { authorization: `bearer ${value}`, label: 'the run\'s credential with the scheme written "bearer"', repro: `"bearer \${${env}:?set ${env}}"` };
+      for (const r of await allEndpointRequests(ctx)) {
+        const a = await send(ctx, r, as);
+        check.by('RFC9110-11.1').that(is2xx(a), `${r.operation} answers 2xx with the scheme written "bearer"`, () => ({
+          message: `${r.operation} (${a.request}) with ${as.label} answered ${said(a)}: the authentication scheme is a case-insensitive token (RFC 9110 §11.1), so "bearer" works like "Bearer" on every endpoint`,
+          expected: '2xx',
+          actual: a.status,
         }));
       }
     },
