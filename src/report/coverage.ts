@@ -967,8 +967,6 @@ const REASONS: readonly Reason[] = [
     reason: 'The token endpoints take the token they are given in the body, not a Bearer credential (Authentication rules 5 and 6); the credential classes do not apply.' },
   { cells: /^credential\/[a-z_]+\/credential\/(read-only-key|write-only-key)$/, kind: 'silent',
     reason: 'What a read-only or write-only key may do: "The meaning of each scope … not shown" (Authentication); three advisories try a narrowed key on one read and one write (ADV-read-scope-cannot-write, ADV-reveal-wider-scopes, ADV-grant-wider-scopes).' },
-  { cells: /^credential\/[a-z_]+\/credential\/idp-as-bearer$/, kind: 'open',
-    reason: "Open: a token of the identity provider sent as a Bearer credential is refused on GET and POST /conversations (SCN-H-055, when its aud names another audience); the other endpoints are the same rule (RFC 7519 §4.1.3), not yet sent everywhere as SCN-H-250 and SCN-H-251 send an expired access token and a refresh token." },
   { cells: /^credential\/[a-z_]+\/credential\/expired-key$/, kind: 'open',
     reason: 'Open: an API key past its 90 days (Limits; the key lifecycle: expired, "key no longer accepted is implied by expiry"): no input of a run gives one (--expired-token gives an access token only) and a run cannot wait 90 days; a flag for such a key would let one scenario send it to every endpoint, as SCN-H-150 does a revoked key.' },
   { cells: /^credential\/[a-z_]+\/credential\/malformed$/, kind: 'open',

@@ -349,4 +349,25 @@ export const scenarios: HostedScenario[] = [
       await nothingChanged(ctx, planned, REFRESH_AS_ACCESS.cites[0]);
     },
   }),
+  defineHostedScenario({
+    id: 'SCN-H-254',
+    group: 'credentials',
+    clauses: AUDIENCE.cites,
+    title: "The identity provider's own token is refused as an access token by every endpoint, and changes nothing",
+    asserts:
+      "Takes a token of the run's identity provider (skipped without one). When its aud names neither the service's origin or base URL nor the resource or issuer of its metadata, " +
+      "it is sent as a Bearer credential with one valid request to every endpoint (the token endpoints aside): none is served (no 2xx), and nothing they asked for happened. A token whose aud names the service is not judged.",
+    async run(ctx) {
+      const token = await idpToken(ctx);
+      const parts = partsOf(token);
+      if (parts === undefined) return void ctx.note('the identity-provider token is not a JWT: its audience cannot be read, so it is not judged here');
+      if (parts.payload.aud === undefined || (await namesTheService(ctx, parts.payload.aud))) {
+        return void ctx.note(`the identity-provider token's aud (${JSON.stringify(parts.payload.aud ?? null)}) does not name another audience: a service may take such a token itself, so it is not judged`);
+      }
+      const as = ctx.bearer(token, `a token of the identity provider (aud ${JSON.stringify(parts.payload.aud)}, iss ${JSON.stringify(parts.payload.iss ?? null)})`);
+      const planned = await allEndpointRequests(ctx);
+      for (const r of planned) refused(await send(ctx, r, as), as, AUDIENCE);
+      await nothingChanged(ctx, planned, AUDIENCE.cites[0]);
+    },
+  }),
 ];

@@ -1,10 +1,10 @@
 // Faulty hosted variants for the cells of the coverage matrix (issue 34, docs/coverage.md):
-// credential × endpoint. Written before the scenarios that catch them (SCN-H-150; SCN-H-250…253,
+// credential × endpoint. Written before the scenarios that catch them (SCN-H-150; SCN-H-250…254,
 // each kind of credential sent to every endpoint): a check made in one place of a service's routing
 // (the conversation routes) and not in the others.
 import type { FaultRow } from '../harness/power.js';
 import { pathOf, type HostedVariant } from './profile-harness.js';
-import { expiryNotChecked, refreshTokensAsBearer, schemeCaseSensitive } from './attack-variants.js';
+import { expiryNotChecked, idpTokensAccepted, refreshTokensAsBearer, schemeCaseSensitive } from './attack-variants.js';
 
 const onConversations = (request: { url: string }) => pathOf(request).startsWith('/v1/conversations');
 
@@ -60,6 +60,8 @@ export const FAULTS: FaultRow<HostedVariant>[] = [
     /^GET \/v1\/entities with the refresh token issued by call \d+ \(as a Bearer credential\) was served .*RFC 6749 §1\.5/],
   ['SCN-H-252', 'access tokens issued by a refresh are refused by the entity reads', refreshedRefusedByEntities(),
     /^HOSTED-AUTH-1: list_entities \(GET \/v1\/entities\) with the access token issued by call \d+ \(a refresh\) answered 401/],
+  ['SCN-H-254', "the identity provider's tokens are refused by the conversation routes only", offConversations(idpTokensAccepted),
+    /^GET \/v1\/entities with a token of the identity provider \(aud "agent-memory-tck", .*\) was served .*RFC 7519 §4\.1\.3/],
   ['SCN-H-253', 'the scheme is matched case-sensitively off the conversation routes', offConversations(schemeCaseSensitive),
     /^list_entities \(GET \/v1\/entities\) with the run's credential with the scheme written "bearer" answered 401.*RFC 9110 §11\.1/],
 ];

@@ -40,7 +40,7 @@ describe('the hosted profile against the embedded hosted reference service', () 
   it('every format says so, beside (not inside) the bridge tiers', () => {
     const md = FILE_FORMATS.md.render(report);
     expect(md).toContain('## agent-memory-tck: hosted profile PASSED ✅');
-    expect(md).toContain('| credentials | 33 | 0 | 0 | 0 | 0 | ✅ passed |');
+    expect(md).toContain('| credentials | 34 | 0 | 0 | 0 | 0 | ✅ passed |');
     expect(md).not.toContain('| tier |');
     const html = FILE_FORMATS.html.render(report);
     expect(html).toContain('<span class="label">hosted profile</span><span class="value">PASSED</span>');
