@@ -805,8 +805,8 @@ export function hostedTrailCells(trail: HostedTrail): Set<string> {
         if (o !== undefined) out.add(`credential/${op}/owner/${o === ws ? OWNERS[0] : OWNERS[1]}`);
       }
     }
-    // value
-    for (const f of HOSTED_FIELDS[op] ?? []) {
+    // value: only what a served credential sent (a value refused with the credential never reached the store)
+    for (const f of ws === undefined ? [] : HOSTED_FIELDS[op] ?? []) {
       const idOf = (v: string) => ({ known: issued.has(v), sameKind: issued.get(v) === f.refers });
       for (const v of fieldValues(f, body, url.searchParams)) for (const cls of valueClasses(f.kind, v, f.members ?? [], idOf)) out.add(`value/${hosted(op)}/${f.row}/${cls}`);
     }

@@ -156,3 +156,10 @@ describe('the hook for a hosted exploration', () => {
     expect([without.explore, withIt.explore, withIt.fixed.length]).toEqual([0, 1, 0]);
   });
 });
+
+describe('what a refused credential sent', () => {
+  it('classifies no value: it never reached the store', () => {
+    const sent = (credential: string) => [req('add_message', 'POST', `/conversations/${C}/messages`, { credential, status: credential === RUN ? 201 : 401, params: { role: 'user', content: 'a\u0000b' } })];
+    flips('value/hosted:add_message/content/nul', sent('the access token past its exp (--expired-token)'), sent(RUN));
+  });
+});
