@@ -100,23 +100,23 @@ const listNamesNormalised = mapAnswer('list_entities', (b) => deepEdit(b, 'name'
 
 export const FAULTS: FaultRow<HostedVariant>[] = [
   ['SCN-H-200', 'add_message stores content NFKC-normalised', contentStored(nfkc, { single: true }),
-    /^add_message \(POST \/v1\/conversations\/[\w-]+\/messages\) answers the created message with the content of class "NFD \(decomposed\)" changed: sent 42 characters, read 38 \(first difference at index 23: sent U\+0065 U\+0308 U\+0020, read U\+00EB U\+0020 U\+0063\)/],
+    /^add_message \(POST \/v1\/conversations\/[\w-]+\/messages\) answers the created message with the content of class "NFD \(decomposed\)" changed: sent 43 characters, read 39 \(first difference at index 24: sent U\+0065 U\+0308 U\+0020, read U\+00EB U\+0020 U\+0063\)/],
   ['SCN-H-200', 'add_message strips NUL from content', contentStored((s) => s.replace(/\u0000/g, ''), { single: true }),
-    /^add_message .* answers the created message with the content of class "NUL" changed: sent 33 characters, read 32 \(first difference at index 27: sent U\+0000 U\+0061 U\+0066, read U\+0061 U\+0066 U\+0074\)/],
+    /^add_message .* answers the created message with the content of class "NUL" changed: sent 34 characters, read 33 \(first difference at index 28: sent U\+0000 U\+0061 U\+0066, read U\+0061 U\+0066 U\+0074\)/],
   ['SCN-H-200', 'add_message trims content (the answer echoes the content sent)', combine(contentStored((s) => s.trim(), { single: true }), mapAnswer('add_message', (b, ctx) => ({ ...b, content: ctx.body.content }))),
-    /^get_conversation \(GET \/v1\/conversations\/[\w-]+\/messages\) after add_message: the message of class "leading and trailing whitespace" .* is read back 0 times, expected once; the nearest read back has 27 characters \(sent 34 characters, read 27 \(first difference at index 0: sent U\+0020 U\+0020 U\+0009, read U\+0074/],
+    /^get_conversation \(GET \/v1\/conversations\/[\w-]+\/messages\) after add_message: the message of class "leading and trailing whitespace" .* is read back 0 times, expected once; the nearest read back has 28 characters \(sent 35 characters, read 28 \(first difference at index 0: sent U\+0020 U\+0020 U\+0009, read U\+0074/],
   ['SCN-H-200', 'add_message stores content in a 3-byte UTF-8 column (utf8mb3: astral characters become "?")', contentStored((s) => s.replace(/[\u{10000}-\u{10FFFF}]/gu, '?'), { single: true }),
-    /^add_message .* answers the created message with the content of class "astral characters" changed: .*first difference at index 21: sent U\+1F469 U\+200D U\+1F469, read U\+003F U\+200D U\+003F/],
+    /^add_message .* answers the created message with the content of class "astral characters" changed: .*first difference at index 22: sent U\+1F469 U\+200D U\+1F469, read U\+003F U\+200D U\+003F/],
   ['SCN-H-200', 'add_message strips DEL and C1 (NUL and C0 kept)', contentStored((s) => s.replace(/[\u007f-\u009f]/g, ''), { single: true }),
     /^add_message .* answers the created message with the content of class "C0 controls, DEL and C1" changed: .*sent U\+007F/],
   ['SCN-H-200', 'get_conversation reads content through a Latin-1 column', mapAnswer('get_conversation', (b) => deepEdit(b, 'content', latin1)),
-    /^get_conversation .* after add_message: the message of class "NFD \(decomposed\)" .* is read back 0 times, expected once; .*first difference at index 24: sent U\+0308 U\+0020 U\+0063, read U\+003F U\+0020 U\+0063/],
+    /^get_conversation .* after add_message: the message of class "NFD \(decomposed\)" .* is read back 0 times, expected once; .*first difference at index 25: sent U\+0308 U\+0020 U\+0063, read U\+003F U\+0020 U\+0063/],
   ['SCN-H-200', 'the context shows recent messages NFKC-normalised', contextNormalised,
-    /^get_context \(GET \/v1\/conversations\/[\w-]+\/context\) shows a message that was never written: .*, the message of class "NFD \(decomposed\)" written .*first difference at index 23: sent U\+0065 U\+0308/],
+    /^get_context \(GET \/v1\/conversations\/[\w-]+\/context\) shows a message that was never written: .*, the message of class "NFD \(decomposed\)" written .*first difference at index 24: sent U\+0065 U\+0308/],
   ['SCN-H-201', 'bulk_add_messages stores content NFC-normalised (add_message does not)', contentStored(nfc, { bulk: true }),
-    /^get_conversation .* after bulk_add_messages: the message of class "NFD \(decomposed\)" .* is read back 0 times, expected once; the nearest read back has 43 characters \(sent 47 characters, read 43 \(first difference at index 28: sent U\+0065 U\+0308 U\+0020, read U\+00EB/],
+    /^get_conversation .* after bulk_add_messages: the message of class "NFD \(decomposed\)" .* is read back 0 times, expected once; the nearest read back has 44 characters \(sent 48 characters, read 44 \(first difference at index 29: sent U\+0065 U\+0308 U\+0020, read U\+00EB/],
   ['SCN-H-201', 'bulk_add_messages strips control characters', contentStored((s) => s.replace(CONTROLS, ''), { bulk: true }),
-    /^get_conversation .* after bulk_add_messages: the message of class "NUL" .* is read back 0 times, expected once; .*first difference at index 32: sent U\+0000/],
+    /^get_conversation .* after bulk_add_messages: the message of class "NUL" .* is read back 0 times, expected once; .*first difference at index 33: sent U\+0000/],
   ['SCN-H-201', 'bulk_add_messages folds full-width forms to ASCII (Ａ is stored as A)', contentStored((s) => s.replace(/[\uff01-\uff5e]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0)), { bulk: true }),
     /^get_conversation .* after bulk_add_messages: the message of class "compatibility characters" .* is read back 0 times, expected once; .*sent U\+FF21 U\+0020 U\+2122, read U\+0041 U\+0020 U\+2122/],
   ['SCN-H-202', 'content is cut at 10 000 characters', contentStored((s) => s.slice(0, 10_000)),
@@ -148,7 +148,7 @@ export const FAULTS: FaultRow<HostedVariant>[] = [
   ['SCN-H-206', 'a userScore of 1 is refused', scoreOneRefused,
     /^set_entity_feedback \(PUT \/v1\/entities\/[\w-]+\/feedback\) with userScore 1 answered 400 .*: expected a 2xx, user_score is in \[0, 1\]/],
   ['SCN-H-206', 'an out-of-range userScore is stored, then refused', scoreStoredThenRefused,
-    /^get_entity \(GET \/v1\/entities\/[\w-]+\) after the refused userScore -0\.1, 1\.0001, 50, 100 shows userScore 100, expected 0\.5/],
+    /^get_entity \(GET \/v1\/entities\/[\w-]+\) after the refused userScore -0\.1, 1\.0001, 50, 100 shows userScore 100, outside \[0, 1\]: a refused value is not stored/],
   ['SCN-H-207', 'record_step strips control characters', fieldsStored('record_step', ['reasoning', 'actionTaken', 'result'], (s) => s.replace(CONTROLS, '')),
     /^record_step \(POST \/v1\/reasoning\/steps\) answers the step with actionTaken of class "NUL" changed: .*sent U\+0000/],
   ['SCN-H-207', 'explain_step shows the fields NFC-normalised', explainNormalised,
@@ -158,7 +158,7 @@ export const FAULTS: FaultRow<HostedVariant>[] = [
 // ------------------------------------------------------------------ other readings of what the document leaves open
 
 /** Bodies of every write refused with 400 when a string of theirs holds NUL (a store that cannot keep it, saying so). */
-const nulRefused: HostedVariant = {
+export const nulRefused: HostedVariant = {
   routes: (rs) => rs.map((r) => (r.method === 'GET' ? r : { ...r, handler: (ctx) => (holdsNul(ctx.body) ? json(400, { error: 'NUL is not allowed in strings' }) : r.handler(ctx)) })),
 };
 
@@ -170,7 +170,7 @@ function holdsNul(value: unknown): boolean {
 }
 
 /** Content over 65 535 characters refused with 413 (a TEXT column, refused honestly). */
-const longContentRefused = combine(
+export const longContentRefused = combine(
   ...['add_message', 'bulk_add_messages'].map((op) => replaceHandler(op, (ctx, original) => {
     const messages = op === 'add_message' ? [ctx.body] : Array.isArray(ctx.body.messages) ? (ctx.body.messages as Body[]) : [];
     return messages.some((m) => typeof m?.content === 'string' && m.content.length > 65_535) ? json(413, { error: 'content is longer than 65535 characters' }) : original(ctx);
@@ -193,6 +193,9 @@ function laggingEntityIndex(): HostedVariant {
     return { ...reply, body: { ...body, entities: body.entities.filter((e) => Date.now() - (changed.get(e.id) ?? 0) >= 300) } };
   }));
 }
+
+/** An out-of-range score is answered 500 (a range check that throws): refused, not as a 4xx. */
+export const scoreRefusedWith500 = mapReplies((reply, request) => (/\/feedback$/.test(pathOf(request)) && reply.status === 400 ? json(500, { error: 'internal error' }) : reply));
 
 export const VALID: ValidRow<HostedVariant>[] = [
   ['every write refuses a string holding NUL with 400', nulRefused],
