@@ -25,7 +25,7 @@ const READBACK = 'HOSTED-READBACK';
 // ------------------------------------------------------------------ the value classes
 
 /** A class of string values: a sample holding `marker` (a unique word), and the sentences that demand message content of it be accepted. */
-export interface ValueClass {
+interface ValueClass {
   name: string;
   make: (marker: string) => string;
   /** Sentences by which add_message must accept content of this class (undefined: a refusal is an advisory). */

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { runOnHostedVariant } from './profile-harness.js';
 import { VALID } from './values-variants.js';
-import { scenarios } from '../../suites/hosted/values.js';
+import { LENGTHS, STRING_CLASSES, difference, longContent, scenarios } from '../../suites/hosted/values.js';
 
 const IDS = scenarios.map((s) => s.id);
 const unpassed = (results: { id: string; outcome: string; message?: string | undefined }[]) => results.filter((r) => r.outcome !== 'passed').map((r) => `${r.id} ${r.outcome}: ${r.message}`);
@@ -32,5 +32,43 @@ describe('the hosted value scenarios', () => {
       expect.stringMatching(/^advisory ADV-string-class-accepted \(--advisories=fail\): add_message \(POST \/v1\/conversations\/[\w-]+\/messages\) refused content of class "NUL" "tck-value-\w+-00 before\\u0000after": 400 Bad Request/),
       expect.stringMatching(/^advisory ADV-string-class-accepted \(--advisories=fail\): create_conversation \(POST \/v1\/conversations\) refused the userId of class "NUL" .*: 400 Bad Request/),
     ]);
+  });
+});
+
+describe('the value classes are what they are named', () => {
+  const cls = (name: string) => STRING_CLASSES.find((c) => c.name === name)!.make('tck-m');
+  it('each sample holds its marker and differs from every other', () => {
+    const samples = STRING_CLASSES.map((c) => c.make('tck-m'));
+    expect(samples.filter((s) => !s.includes('tck-m'))).toEqual([]);
+    expect(new Set(samples).size).toBe(samples.length);
+  });
+
+  it('NFD and NFC are two forms of the same words; the compatibility characters change under NFKC only', () => {
+    expect(cls('NFD (decomposed)')).not.toBe(cls('NFC (precomposed)'));
+    expect(cls('NFD (decomposed)').normalize('NFC')).toBe(cls('NFC (precomposed)'));
+    expect(cls('NFC (precomposed)').normalize('NFD')).toBe(cls('NFD (decomposed)'));
+    expect(cls('compatibility characters').normalize('NFC')).toBe(cls('compatibility characters'));
+    expect(cls('compatibility characters').normalize('NFKC')).not.toBe(cls('compatibility characters'));
+  });
+
+  it('the control classes hold NUL, C0, DEL and C1; the whitespace class starts and ends with it; the astral class leaves the BMP', () => {
+    expect(cls('NUL')).toContain('\u0000');
+    expect(cls('C0 controls, DEL and C1')).toMatch(/\u001b.*\u007f.*\u0085/s);
+    expect(cls('leading and trailing whitespace')).not.toBe(cls('leading and trailing whitespace').trim());
+    expect([...cls('astral characters')].some((c) => c.codePointAt(0)! > 0xffff)).toBe(true);
+  });
+
+  it('long content has exactly the length asked for, a marked end, and multi-byte characters', () => {
+    for (const { length } of LENGTHS) {
+      const s = longContent('tck-m', length);
+      expect([s.length, [...s].length, s.startsWith('tck-m '), s.endsWith('|END')]).toEqual([length, length, true, true]);
+      expect(Buffer.byteLength(s)).toBeGreaterThan(length);
+    }
+  });
+
+  it('a difference names both lengths, the first differing index and the code points there', () => {
+    expect(difference('ab\u0000c', 'abc')).toBe('sent 4 characters, read 3 (first difference at index 2: sent U+0000 U+0063, read U+0063) (sent "ab\\u0000c", read "abc")');
+    const long = longContent('tck-m', 10_001);
+    expect(difference(long, long.slice(0, 10_000))).toBe('sent 10001 characters, read 10000 (first difference at index 10000: sent U+0044, read the end)');
   });
 });
