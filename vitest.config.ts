@@ -20,6 +20,7 @@ const DEEP = [
   'test/suites/valid-variants-reach.test.ts',
   'test/independent/gate.test.ts',
   'test/independent/first-contact.test.ts',
+  'test/hosted/values-independent.test.ts',
   'test/suites/concurrency-sequential.test.ts',
   // The GitHub Action's install step in a fresh copy: a minute of npm installing (needs the registry).
   'test/cli/action-install.test.ts',

@@ -9,6 +9,7 @@ import { normalizeReport } from '../../src/report/load.js';
 import { runTck } from '../../src/run/run.js';
 import { at, combine, discoveryEdited, json, mapAnswer, mapReplies, pathOf, replaceHandler, startHostedVariant, type HostedVariant } from './profile-harness.js';
 import { ISOLATION_LEAKS } from './isolation-variants.js';
+import { longContentRefused, nulRefused, scoreRefusedWith500 } from './values-variants.js';
 import { bareChallenge, feedbackNeverShown, grantIgnoresScopes, revealIgnoresScopes, revealShowsRevoked, reuseRevokesNothing, revokeAcrossWorkspaces, scopeRunTogether, softDeletes, exchangeWithoutTokenType, refreshTokenTypeJwt, scopeAsArray } from './attack-variants.js';
 
 const to403 = mapReplies((r) => (r.status === 401 ? { ...r, status: 403 } : r));
@@ -62,6 +63,10 @@ const CASES: [advisory: string, scenario: string, variant: () => HostedVariant][
   // Workspace isolation (issue 36): one leak here; every endpoint's in isolation.test.ts.
   ['ADV-workspace-isolation', 'SCN-H-061', () => ISOLATION_LEAKS.find((l) => l[0] === 'get_entity')![3]],
   ['ADV-refuse-invalid-input', 'SCN-H-008', () => replaceHandler('add_message', (ctx, original) => (ctx.body.role === 'robot' ? json(201, { id: 'm-robot', ...ctx.body }) : original(ctx)))],
+  // The value dimension (issue 34): a class no sentence names refused, honestly.
+  ['ADV-string-class-accepted', 'SCN-H-207', () => nulRefused],
+  ['ADV-long-content-accepted', 'SCN-H-202', () => longContentRefused],
+  ['ADV-value-refused-4xx', 'SCN-H-206', () => scoreRefusedWith500],
 ];
 
 async function runOne(variant: HostedVariant, id: string, advisories: 'report' | 'fail') {

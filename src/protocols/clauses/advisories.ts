@@ -261,4 +261,22 @@ export const ADVISORIES: readonly Advisory[] = [
     reason: 'the document lists feedback among the fields it does not show ("Other fields of the hosted resources (… feedback, history records …): not shown")',
     near: ['HOSTED-ENDPOINT-set_entity_feedback', 'SPEC-V5-5.3.1'],
   },
+  {
+    id: 'ADV-string-class-accepted',
+    expects: 'a hosted string field (message content, userId, entity name and description, reasoning step fields) accepts a value of every class a JSON string carries: NUL and the other C0 controls, DEL and C1, edge whitespace, any script or normalisation form',
+    reason: 'the document types these fields "string" and shows no validation, status or error; the SPEC demands acceptance only of message content that is empty, Unicode and emoji, or holds newlines, tabs, quotes and backslashes (SPEC-2.1.7, 2.1.9, 2.1.10), so a store that cannot keep NUL may refuse it, saying so, where silently changing it would break the read-back',
+    near: ['HOSTED-RESOURCE-MessageInput.content', 'HOSTED-RESOURCE-Conversation.userId', 'HOSTED-RESOURCE-ReasoningStepInput', 'SPEC-2.1.9', 'SPEC-2.1.10'],
+  },
+  {
+    id: 'ADV-long-content-accepted',
+    expects: 'message content of 16 385, 65 536 and 70 000 characters is accepted (add_message and bulk_add_messages)',
+    reason: 'SPEC-2.1.8 demands content of 10K+ characters be preserved, but the hosted document says "size limits … not shown": a service may refuse content past a limit above 10 001 characters, saying so; what it accepts must come back whole',
+    near: ['SPEC-2.1.8', 'HOSTED-ENDPOINT-add_message', 'HOSTED-ENDPOINT-bulk_add_messages'],
+  },
+  {
+    id: 'ADV-value-refused-4xx',
+    expects: 'a value a service refuses (a userScore outside [0, 1]) is answered with a 4xx status',
+    reason: 'a 5xx says the service failed rather than refused; the hosted document shows no error status, so the rule is only that the value is not taken',
+    near: ['SPEC-V5-5.3.1b', 'HOSTED-ENDPOINT-set_entity_feedback'],
+  },
 ];
