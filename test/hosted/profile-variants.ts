@@ -7,6 +7,7 @@
 import type { Reply } from '../../src/servers/hosted/index.js';
 import type { FaultRow, ValidRow } from '../harness/power.js';
 import { FAULTS as MATRIX_FAULTS } from './matrix-variants.js';
+import { HISTORY_FAULTS } from './histories-variants.js';
 import {
   anyKeyOfTheRightForm, at, combine, discoveryEdited, endpointWithoutAuth, json, jwksEdited, jwksWithoutTheSigningKey, mapAnswer, mapReplies, onlyLatestToken, pathOf, plaintextInList, bulkFromStaleConversation, refreshCheckedThenSpent, refreshReusable, replaceHandler,
   revealAcrossWorkspaces, revocationDelayed, snakeCase, tokensRefusedByGraph, withExtraFields, withoutRoute, type HostedVariant,
@@ -104,6 +105,8 @@ export const FAULTS: FaultRow<HostedVariant>[] = [
   ['SCN-H-001', "a 405's Allow names only GET", mapReplies((r) => (r.status === 405 ? { ...r, headers: { ...r.headers, allow: 'GET' } } : r)), /^PATCH \/v1\/conversations answered 405 with Allow: GET: a 405 MUST carry Allow listing the methods/],
   // Issue 34: the coverage matrix, credential × endpoint.
   ...MATRIX_FAULTS,
+  // Issue 34: histories and limits (READ → WRITE → the same READ; a limit beside an order or a filter).
+  ...HISTORY_FAULTS,
 ];
 
 // ------------------------------------------------------------------ other readings of what the document leaves open
