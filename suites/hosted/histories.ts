@@ -472,18 +472,23 @@ export const scenarios: HostedScenario[] = [
     clauses: ['SPEC-V3-delete_entity', 'HOSTED-ENDPOINT-delete_entity', READBACK],
     title: 'After delete_entity, the same reads no longer answer the entity; another one stays',
     asserts:
-      'Adds two entities; reads the first by id, the list (?limit=100), a search by its name and its history; deletes it (2xx); sends the same requests again: the read by id does not answer it as it was ' +
-      '(an error, or marked deleted: SPEC-V3-delete_entity), the list shows it no more, and the other entity still reads back. Advisories: the search no longer finds it unmarked (ADV-deleted-gone-from-derived); ' +
-      'its history answers 404 or 410 (ADV-deleted-not-found).',
+      'Adds an entity and, sent with relationships [{targetId: it, type: KNOWS}], another; reads the first by id, the list (?limit=100), the graph, a search by its name, its history and its provenance; deletes it (2xx); sends the same requests again: ' +
+      'the read by id does not answer it as it was (an error, or marked deleted: SPEC-V3-delete_entity), the list shows it no more, the graph holds no edge to it when it showed the relationship before ' +
+      '(SPEC-V3-delete_entity: deleted with its relationships), and the other entity still reads back. Advisories: the search no longer finds it unmarked (ADV-deleted-gone-from-derived); ' +
+      'its history and provenance answer 404 or 410 (ADV-deleted-not-found).',
     async run(ctx) {
-      const [e, other] = [await newEntity(ctx), await newEntity(ctx)];
+      const e = await newEntity(ctx);
+      const other = await entityWith(ctx, uid('entity'), { relationships: [{ targetId: e.id, type: 'KNOWS' }] });
       const get = `/entities/${seg(e.id)}`;
+      const linked = (a: Answer) => is2xx(a) && isObject(a.json) && edgesBetween(a.json, other.id, e.id, 'KNOWS').length > 0;
       const find = () => ctx.call('POST', '/entities/search', { body: { query: e.name, limit: 100 } });
       const unmarked = (a: Answer) => is2xx(a) && itemsOf(a, ['entities', 'results']).some((x) => idOf(x) === e.id && !marked(x) && !(isObject(x.entity) && marked(x.entity)));
       check2xx(await ctx.call('GET', get), READBACK);
       await ctx.call('GET', '/entities?limit=100');
       await find();
       await ctx.call('GET', `${get}/history`);
+      await ctx.call('GET', `/reasoning/provenance/${seg(e.id)}`);
+      const shown = linked(await ctx.call('GET', '/entities/graph'));
       check2xx(await ctx.call('DELETE', get), 'HOSTED-ENDPOINT-delete_entity');
       const rule = 'SPEC-V3-delete_entity';
       notItself(await ctx.call('GET', get), e.id, e.name, rule, 'delete_entity of the entity');
@@ -493,6 +498,15 @@ export const scenarios: HostedScenario[] = [
         expected: 'not listed',
         actual: e.id,
       }));
+      const graph = await ctx.call('GET', '/entities/graph');
+      const dangling = is2xx(graph) && isObject(graph.json) && Array.isArray(graph.json.edges) ? graph.json.edges.filter((x) => isObject(x) && Object.values(x).includes(e.id) && !Object.values(x).some((v) => typeof v === 'string' && v.toUpperCase() === 'SAME_AS')) : [];
+      if (shown) {
+        check.by(rule, 'HOSTED-ENDPOINT-get_entity_graph').that(dangling.length === 0, 'get_entity_graph, sent again after delete_entity, holds no edge to the deleted entity', () => ({
+          message: `${rule}: get_entity_graph (${graph.request}), the same request as before delete_entity, still holds ${dangling.length} edge(s) to the deleted entity ${e.id} (${JSON.stringify(dangling[0])}): an entity is deleted with its relationships`,
+          expected: 'no edge to the deleted entity',
+          actual: dangling,
+        }));
+      } else ctx.note('the graph showed no relationship sent with add_entity: what a delete does to relationships was not judged');
       const kept = await ctx.call('GET', `/entities/${seg(other.id)}`);
       check.by(rule, READBACK).that(is2xx(kept) && holds(kept.json, other.name), 'the entity not deleted still reads back', () => ({
         message: `${rule}: get_entity (${kept.request}) of an entity that was not deleted answered ${said(kept)}: delete_entity removed another entity`,
@@ -501,8 +515,10 @@ export const scenarios: HostedScenario[] = [
       }));
       const found = await eventually(find, (a) => !unmarked(a));
       check.advise('ADV-deleted-gone-from-derived').ok(!unmarked(found), `search_entities (${found.request}), the same request as before delete_entity, still finds the deleted entity ${e.id}`, { expected: 'not found', actual: found.json });
-      const history = await ctx.call('GET', `${get}/history`);
-      check.advise('ADV-deleted-not-found').ok(history.status === 404 || history.status === 410, `get_entity_history (${history.request}) after delete_entity answered ${said(history)}`, { expected: '404 or 410', actual: history.status });
+      for (const path of [`${get}/history`, `/reasoning/provenance/${seg(e.id)}`]) {
+        const a = await ctx.call('GET', path);
+        check.advise('ADV-deleted-not-found').ok(a.status === 404 || a.status === 410, `${a.operation} (${a.request}) after delete_entity answered ${said(a)}`, { expected: '404 or 410', actual: a.status });
+      }
     },
   }),
 
@@ -514,7 +530,8 @@ export const scenarios: HostedScenario[] = [
     asserts:
       'Adds X and Y, a source S sent with relationships [{targetId: X, type: KNOWS}] and a target T with [{targetId: Y, type: WORKS_WITH}] (the document shows no way to make a relationship; ' +
       'a service that ignores the field shows none). Reads the graph, merges S into T, reads it again: every relationship of S or T the graph showed before has an edge of its type between T and the other end after (SPEC-5.3.2). ' +
-      'Then A merged into B and B into C: C reads back, and the graph holds a SAME_AS edge for each merge (SPEC-V5-5.3.3).',
+      'Then A (sent with relationships [{targetId: Z, type: MENTORS}]) merged into B and B into C: C reads back, the graph holds a SAME_AS edge for each merge (SPEC-V5-5.3.3), ' +
+      'and a MENTORS edge between C and Z when it showed one from A before (SPEC-5.3.2).',
     async run(ctx) {
       const [x, y] = [await newEntity(ctx), await newEntity(ctx)];
       const s = await entityWith(ctx, uid('source'), { relationships: [{ targetId: x.id, type: 'KNOWS' }] });
@@ -531,7 +548,10 @@ export const scenarios: HostedScenario[] = [
           actual: Array.isArray(after.edges) ? after.edges.slice(0, 10) : after.edges,
         }));
       }
-      const [a, b, c] = [await newEntity(ctx), await newEntity(ctx), await newEntity(ctx)];
+      const z = await newEntity(ctx);
+      const a = await entityWith(ctx, uid('first'), { relationships: [{ targetId: z.id, type: 'MENTORS' }] });
+      const [b, c] = [await newEntity(ctx), await newEntity(ctx)];
+      const chainShown = edgesBetween(checkObject(await ctx.call('GET', '/entities/graph'), 'HOSTED-ENDPOINT-get_entity_graph'), a.id, z.id, 'MENTORS').length > 0;
       check2xx(await ctx.call('POST', `/entities/${seg(a.id)}/merge`, { body: { targetId: b.id } }), 'HOSTED-ENDPOINT-merge_entities');
       check2xx(await ctx.call('POST', `/entities/${seg(b.id)}/merge`, { body: { targetId: c.id } }), 'HOSTED-ENDPOINT-merge_entities');
       const read = await ctx.call('GET', `/entities/${seg(c.id)}`);
@@ -541,6 +561,13 @@ export const scenarios: HostedScenario[] = [
         actual: read.json,
       }));
       const graph = checkObject(await ctx.call('GET', '/entities/graph'), 'HOSTED-ENDPOINT-get_entity_graph');
+      if (chainShown) {
+        check.by('SPEC-5.3.2').that(edgesBetween(graph, c.id, z.id, 'MENTORS').length > 0, 'after chained merges, the last target keeps the relationship of the first source', () => ({
+          message: `SPEC-5.3.2: after merging ${a.id} into ${b.id}, then ${b.id} into ${c.id}, the graph has no MENTORS edge between ${c.id} and ${z.id}, a relationship of ${a.id} it showed before: the merged entity keeps the relationships of both, through a chain too`,
+          expected: { between: [c.id, z.id], type: 'MENTORS' },
+          actual: Array.isArray(graph.edges) ? graph.edges.slice(0, 10) : graph.edges,
+        }));
+      }
       for (const [from, to] of [[a, b], [b, c]] as const) {
         check.by('SPEC-V5-5.3.3').that(edgesBetween(graph, from.id, to.id, 'SAME_AS').length > 0, 'after chained merges, the graph holds the SAME_AS link of each', () => ({
           message: `SPEC-V5-5.3.3: after merging ${a.id} into ${b.id}, then ${b.id} into ${c.id}, the graph has no SAME_AS edge between ${from.id} and ${to.id}: each merge MUST leave its SAME_AS link`,

@@ -122,6 +122,27 @@ export const mergeDropsSourceRelationships = combine(relationshipsOnAdd, replace
   return original(ctx);
 }));
 
+/** With relationships made as relationshipsOnAdd, delete_entity leaves the relationships that touched the entity in the graph. */
+export const deleteKeepsRelationships = combine(relationshipsOnAdd, replaceHandler('delete_entity', (ctx, original) => {
+  const s = storeOf(ctx);
+  const before = [...s.relationships];
+  const reply = original(ctx);
+  s.relationships = before;
+  return reply;
+}));
+
+/** With relationships made as relationshipsOnAdd, a merge whose source was itself the target of a merge drops the source's relationships. */
+export function chainedMergeDropsRelationships(): HostedVariant {
+  const targets = new Set<string>();
+  return combine(relationshipsOnAdd, replaceHandler('merge_entities', (ctx, original) => {
+    const s = storeOf(ctx);
+    const source = ctx.params.id!;
+    if (targets.has(source)) s.relationships = s.relationships.filter((r) => r.source_id !== source && r.target_id !== source);
+    targets.add(String(ctx.body.targetId));
+    return original(ctx);
+  }));
+}
+
 /** Every 2xx GET is answered from a cache keyed by its URL (and credential), emptied by PUT and DELETE but not by POST. */
 export function getCacheKeptPastAdd(): HostedVariant {
   const cache = new Map<string, Reply>();
@@ -225,6 +246,10 @@ export const HISTORY_FAULTS: FaultRow<HostedVariant>[] = [
     /^SPEC-3\.4\.1: search_entities \(POST \/v1\/entities\/search\) for the new name .* does not find the renamed entity/],
   ['SCN-H-228', 'a GET cache keyed by URL: a deleted entity still reads back by id', getCacheKeptPastAddAndDelete(),
     /^SPEC-V3-delete_entity: get_entity \(GET \/v1\/entities\/[\w-]+\) after delete_entity answered 200 with the entity itself/],
+  ['SCN-H-228', 'delete_entity leaves the relationships that touched the entity', deleteKeepsRelationships,
+    /^SPEC-V3-delete_entity: get_entity_graph \(GET \/v1\/entities\/graph\), the same request as before delete_entity, still holds 1 edge\(s\) to the deleted entity/],
+  ['SCN-H-229', 'a merge drops the relationships its source gained by an earlier merge', chainedMergeDropsRelationships(),
+    /^SPEC-5\.3\.2: after merging [\w-]+ into [\w-]+, then [\w-]+ into [\w-]+, the graph has no MENTORS edge between/],
   ['SCN-H-229', 'a merge drops the relationships of its source', mergeDropsSourceRelationships,
     /^SPEC-5\.3\.2: after merging .* into .*, the graph has no KNOWS edge between the target .* and .*, a relationship of the source/],
   ['SCN-H-230', 'get_entity_history lists the mentions of one conversation only', historyFirstConversationOnly,
