@@ -62,6 +62,22 @@ const CASES: [advisory: string, scenario: string, variant: () => HostedVariant][
   // Workspace isolation (issue 36): one leak here; every endpoint's in isolation.test.ts.
   ['ADV-workspace-isolation', 'SCN-H-061', () => ISOLATION_LEAKS.find((l) => l[0] === 'get_entity')![3]],
   ['ADV-refuse-invalid-input', 'SCN-H-008', () => replaceHandler('add_message', (ctx, original) => (ctx.body.role === 'robot' ? json(201, { id: 'm-robot', ...ctx.body }) : original(ctx)))],
+  // Histories and limits (issue 34).
+  ['ADV-bulk-refusal-atomic', 'SCN-H-224', () => replaceHandler('bulk_add_messages', (ctx, original) => {
+    const messages = ctx.body.messages as { role: 'user'; content: string }[];
+    if (messages.length <= 100) return original(ctx);
+    for (const m of messages.slice(0, 100)) ctx.store.addMessage(ctx.params.id!, m);
+    return json(400, { error: 'at most 100 messages' });
+  })],
+  ['ADV-delete-unknown-conversation', 'SCN-H-222', () => {
+    const deleted = new Set<string>();
+    return replaceHandler('delete_conversation', (ctx, original) => {
+      const id = ctx.params.id!;
+      if (ctx.store.conversationOf(id) === undefined && !deleted.has(id)) return json(500, { error: 'no such conversation' });
+      deleted.add(id);
+      return original(ctx);
+    });
+  }],
 ];
 
 async function runOne(variant: HostedVariant, id: string, advisories: 'report' | 'fail') {
