@@ -267,9 +267,10 @@ export const scenarios: HostedScenario[] = [
     clauses: ['SPEC-V5-5.1.2', 'HOSTED-ENDPOINT-list_conversations'],
     title: 'list_conversations is newest first, and a limit keeps the newest',
     asserts:
-      'Creates three conversations, each after the service\'s clock (read from the createdAt of a conversation made and deleted to ask it) has passed the one before. ' +
+      'Creates three conversations, each after the service\'s clock (read from the createdAt of a conversation made and deleted to ask it) has passed the one before, reading GET /conversations?limit=100 just before each; ' +
+      'the same request lists all three after. ' +
       'GET /conversations?limit=2 answers the third and the second first, in that order; ?limit=1 the third first; ?limit=100 and no limit list the third first and the three newest first (SPEC-V5-5.1.2). ' +
-      'A service that reads no limit answers them all, newest first: accepted.',
+      'A service that reads no limit answers them all, newest first: accepted; one that reads it (answers fewer than with ?limit=100) answers at most the limit.',
     async run(ctx) {
       const made: string[] = [];
       let last: string | undefined;
@@ -284,6 +285,8 @@ export const scenarios: HostedScenario[] = [
           };
           if (!(await serverTimePast(since, now))) ctx.note(`the service's clock (createdAt) did not move past ${since} within 5 s: the order of the conversations may be a tie`);
         }
+        // The list read just before each creation, as a cache keyed on the request would keep it.
+        await ctx.call('GET', '/conversations?limit=100');
         const body = checkObject(await ctx.call('POST', '/conversations', { body: { userId: uid('newest') } }), 'HOSTED-ENDPOINT-create_conversation');
         const id = checkString(body, 'id', 'HOSTED-ENDPOINT-create_conversation', 'create_conversation');
         ctx.defer('DELETE', `/conversations/${seg(id)}`);
@@ -295,10 +298,26 @@ export const scenarios: HostedScenario[] = [
         }
       }
       const newestFirst = [...made].reverse();
+      const full = check2xx(await ctx.call('GET', '/conversations?limit=100'), 'HOSTED-ENDPOINT-list_conversations');
+      const everyId = itemsOf(full, ['conversations']).map((c) => c.id);
+      const unlisted = made.filter((id) => !everyId.includes(id));
+      check.by('SPEC-V5-5.1.2').that(unlisted.length === 0, 'list_conversations, sent again after create_conversation, lists the conversations just created', () => ({
+        message: `SPEC-V5-5.1.2: list_conversations (GET /v1/conversations?limit=100), the same request as before create_conversation, does not list ${unlisted.length} of the 3 conversations just created (${unlisted.join(', ')}): it MUST return the conversations the key has access to`,
+        expected: made,
+        actual: everyId.slice(0, 10),
+      }));
       for (const [path, k] of [['/conversations?limit=2', 2], ['/conversations?limit=1', 1], ['/conversations?limit=100', 3], ['/conversations', 1]] as const) {
         const a = check2xx(await ctx.call('GET', path), 'HOSTED-ENDPOINT-list_conversations');
         const ids = itemsOf(a, ['conversations']).map((c) => c.id);
         const head = ids.slice(0, k);
+        if (path.includes('limit=') && k < 3 && ids.length < everyId.length) {
+          // The service reads limit (it answered fewer than it has): then it answers at most limit.
+          check.by('SPEC-V5-5.1.2').that(ids.length <= k, `list_conversations with limit=${k}, when it reads the limit, answers at most ${k}`, () => ({
+            message: `SPEC-V5-5.1.2: list_conversations (${sent(a, path)}) answered ${ids.length} conversations, fewer than the ${everyId.length} of ?limit=100 but more than the limit ${k}: list_conversations(limit) answers at most limit`,
+            expected: `at most ${k}`,
+            actual: ids.length,
+          }));
+        }
         check.by('SPEC-V5-5.1.2').that(JSON.stringify(head) === JSON.stringify(newestFirst.slice(0, k)), `list_conversations with ${path.includes('limit') ? path.slice(path.indexOf('limit')) : 'no limit'} answers the newest first`, () => ({
           message: `SPEC-V5-5.1.2: list_conversations (${sent(a, path)}): expected the ${k} newest conversation${k === 1 ? '' : 's'} first, newest first (${newestFirst.slice(0, k).join(', ')}, created in the reverse order), got ${JSON.stringify(ids.slice(0, 5))}: list_conversations MUST return conversations newest-first, so a limit keeps the newest`,
           expected: newestFirst.slice(0, k),

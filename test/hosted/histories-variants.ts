@@ -45,6 +45,28 @@ export const listLimitBeforeSort = replaceHandler('list_conversations', (ctx) =>
   return json(200, { conversations: (limit === undefined ? oldestFirst : oldestFirst.slice(0, limit)).reverse() });
 });
 
+/** list_conversations answers one conversation more than its limit. */
+export const listLimitPlusOne = replaceHandler('list_conversations', (ctx, original) => {
+  const limit = limitOf(ctx);
+  if (limit === undefined) return original(ctx);
+  return json(200, { conversations: ctx.store.listConversations().slice(0, limit + 1) });
+});
+
+/** list_conversations answers from a cache keyed by its URL that delete_conversation empties and create_conversation does not. */
+export function listCachedPastCreate(): HostedVariant {
+  const cache = new Map<string, Reply>();
+  return combine(
+    replaceHandler('delete_conversation', (ctx, original) => (cache.clear(), original(ctx))),
+    replaceHandler('list_conversations', async (ctx, original) => {
+      const key = ctx.query.toString();
+      if (cache.has(key)) return cache.get(key)!;
+      const reply = await original(ctx);
+      cache.set(key, reply);
+      return reply;
+    }),
+  );
+}
+
 /** list_entities cuts the list to `limit`, then filters it by type. */
 export const entityLimitBeforeType = replaceHandler('list_entities', (ctx) => {
   const limit = limitOf(ctx);
@@ -234,6 +256,10 @@ export const HISTORY_FAULTS: FaultRow<HostedVariant>[] = [
     /^SPEC-V5-5\.1\.3: delete_conversation \(DELETE \/v1\/conversations\/[\w-]+\) a second time answered 500/],
   ['SCN-H-223', 'list_conversations applies the limit before sorting newest first', listLimitBeforeSort,
     /^SPEC-V5-5\.1\.2: list_conversations \(GET \/v1\/conversations\?limit=2\): expected the 2 newest conversations first, newest first/],
+  ['SCN-H-223', 'list_conversations answers one more than its limit', listLimitPlusOne,
+    /^SPEC-V5-5\.1\.2: list_conversations \(GET \/v1\/conversations\?limit=1\) answered 2 conversations, fewer than the 3 of \?limit=100 but more than the limit 1/],
+  ['SCN-H-223', 'list_conversations answers from a URL cache that a creation does not reach', listCachedPastCreate(),
+    /^SPEC-V5-5\.1\.2: list_conversations \(GET \/v1\/conversations\?limit=100\), the same request as before create_conversation, does not list 1 of the 3 conversations just created/],
   ['SCN-H-224', 'bulk_add_messages accepts 101 messages and stores them all', bulkAcceptsAny,
     /^SPEC-V5-5\.1\.4: bulk_add_messages \(POST \/v1\/conversations\/[\w-]+\/messages\/bulk\) of 101 messages answered 201, and get_conversation reads back 101 of them: the cap is 100/],
   ['SCN-H-224', 'bulk_add_messages answers its messages in reverse order', bulkAnswerReversed,
