@@ -12,7 +12,7 @@ const storeOf = (ctx: RouteContext): HostedStore & { relationships: { source_id:
 const limitOf = (ctx: RouteContext): number | undefined => (ctx.query.get('limit') === null ? undefined : Number(ctx.query.get('limit')));
 
 /** get_conversation_metadata answers from a cache by id that delete_conversation does not reach. */
-export function metadataCachedPastDelete(): HostedVariant {
+function metadataCachedPastDelete(): HostedVariant {
   const cache = new Map<string, Reply>();
   return replaceHandler('get_conversation_metadata', async (ctx, original) => {
     const hit = cache.get(ctx.params.id!);
@@ -24,7 +24,7 @@ export function metadataCachedPastDelete(): HostedVariant {
 }
 
 /** get_entity_history keeps every mention it ever answered: those of a deleted conversation's messages stay. */
-export function historyKeepsDeletedMentions(): HostedVariant {
+function historyKeepsDeletedMentions(): HostedVariant {
   const seen = new Map<string, Map<string, unknown>>();
   return mapAnswer('get_entity_history', (body: Json, ctx) => {
     const kept = seen.get(ctx.params.id!) ?? new Map<string, unknown>();
@@ -35,25 +35,25 @@ export function historyKeepsDeletedMentions(): HostedVariant {
 }
 
 /** A second delete of a conversation (or of an id never used) answers 500. */
-export const secondDelete500 = replaceHandler('delete_conversation', (ctx, original) =>
+const secondDelete500 = replaceHandler('delete_conversation', (ctx, original) =>
   ctx.store.conversationOf(ctx.params.id!) === undefined ? json(500, { error: 'conversation not found' }) : original(ctx));
 
 /** list_conversations takes `limit` of the list in creation order, then sorts what it took newest first. */
-export const listLimitBeforeSort = replaceHandler('list_conversations', (ctx) => {
+const listLimitBeforeSort = replaceHandler('list_conversations', (ctx) => {
   const oldestFirst = ctx.store.listConversations().reverse();
   const limit = limitOf(ctx);
   return json(200, { conversations: (limit === undefined ? oldestFirst : oldestFirst.slice(0, limit)).reverse() });
 });
 
 /** list_conversations answers one conversation more than its limit. */
-export const listLimitPlusOne = replaceHandler('list_conversations', (ctx, original) => {
+const listLimitPlusOne = replaceHandler('list_conversations', (ctx, original) => {
   const limit = limitOf(ctx);
   if (limit === undefined) return original(ctx);
   return json(200, { conversations: ctx.store.listConversations().slice(0, limit + 1) });
 });
 
 /** list_conversations answers from a cache keyed by its URL that delete_conversation empties and create_conversation does not. */
-export function listCachedPastCreate(): HostedVariant {
+function listCachedPastCreate(): HostedVariant {
   const cache = new Map<string, Reply>();
   return combine(
     replaceHandler('delete_conversation', (ctx, original) => (cache.clear(), original(ctx))),
@@ -68,7 +68,7 @@ export function listCachedPastCreate(): HostedVariant {
 }
 
 /** list_entities cuts the list to `limit`, then filters it by type. */
-export const entityLimitBeforeType = replaceHandler('list_entities', (ctx) => {
+const entityLimitBeforeType = replaceHandler('list_entities', (ctx) => {
   const limit = limitOf(ctx);
   const type = ctx.query.get('type');
   const cut = limit === undefined ? ctx.store.listEntities() : ctx.store.listEntities().slice(0, limit);
@@ -76,23 +76,23 @@ export const entityLimitBeforeType = replaceHandler('list_entities', (ctx) => {
 });
 
 /** search_messages drops the limit when a threshold is sent. */
-export const searchLimitIgnoredWithThreshold = replaceHandler('search_messages', (ctx, original) =>
+const searchLimitIgnoredWithThreshold = replaceHandler('search_messages', (ctx, original) =>
   original(typeof ctx.body.threshold === 'number' ? { ...ctx, body: { ...ctx.body, limit: undefined } } : ctx));
 
 /** bulk_add_messages adds every message it is sent, 101 and more. */
-export const bulkAcceptsAny = replaceHandler('bulk_add_messages', ({ store, params, body }) => {
+const bulkAcceptsAny = replaceHandler('bulk_add_messages', ({ store, params, body }) => {
   const messages = (body.messages as { role: 'user'; content: string }[]).map((m) => store.addMessage(params.id!, { role: m.role, content: m.content }));
   return json(201, { conversationId: params.id!, messages });
 });
 
 /** bulk_add_messages answers the messages it added in the reverse order. */
-export const bulkAnswerReversed = mapAnswer('bulk_add_messages', (b: Json) => ({ ...b, messages: [...b.messages].reverse() }));
+const bulkAnswerReversed = mapAnswer('bulk_add_messages', (b: Json) => ({ ...b, messages: [...b.messages].reverse() }));
 
 /**
  * The search index of entities keeps the name an entity had before its first rename: a search finds
  * it by that name and no longer by its new one.
  */
-export function searchIndexKeepsOldName(): HostedVariant {
+function searchIndexKeepsOldName(): HostedVariant {
   const indexed = new Map<string, string>();
   return combine(
     replaceHandler('update_entity', async (ctx, original) => {
@@ -116,7 +116,7 @@ export function searchIndexKeepsOldName(): HostedVariant {
 }
 
 /** get_entity_history lists the mentions of the conversation of its first mention only. */
-export const historyFirstConversationOnly = mapAnswer('get_entity_history', (b: Json) => {
+const historyFirstConversationOnly = mapAnswer('get_entity_history', (b: Json) => {
   const first = (b.mentions as Json[])[0]?.conversationId;
   return { ...b, mentions: (b.mentions as Json[]).filter((m) => m.conversationId === first) };
 });
@@ -125,7 +125,7 @@ export const historyFirstConversationOnly = mapAnswer('get_entity_history', (b: 
  * add_entity (and update_entity) accept `relationships: [{targetId, type}]` and make them (the
  * independent hosted service's reading: the document shows no way to make a relationship).
  */
-export const relationshipsOnAdd: HostedVariant = combine(
+const relationshipsOnAdd: HostedVariant = combine(
   ...['add_entity', 'update_entity'].map((op) => replaceHandler(op, async (ctx, original) => {
     const reply = await original(ctx);
     const rels = ctx.body.relationships;
@@ -137,7 +137,7 @@ export const relationshipsOnAdd: HostedVariant = combine(
 );
 
 /** With relationships made as relationshipsOnAdd, a merge drops every relationship of its source. */
-export const mergeDropsSourceRelationships = combine(relationshipsOnAdd, replaceHandler('merge_entities', (ctx, original) => {
+const mergeDropsSourceRelationships = combine(relationshipsOnAdd, replaceHandler('merge_entities', (ctx, original) => {
   const s = storeOf(ctx);
   const source = ctx.params.id!;
   s.relationships = s.relationships.filter((r) => r.source_id !== source && r.target_id !== source);
@@ -145,7 +145,7 @@ export const mergeDropsSourceRelationships = combine(relationshipsOnAdd, replace
 }));
 
 /** With relationships made as relationshipsOnAdd, delete_entity leaves the relationships that touched the entity in the graph. */
-export const deleteKeepsRelationships = combine(relationshipsOnAdd, replaceHandler('delete_entity', (ctx, original) => {
+const deleteKeepsRelationships = combine(relationshipsOnAdd, replaceHandler('delete_entity', (ctx, original) => {
   const s = storeOf(ctx);
   const before = [...s.relationships];
   const reply = original(ctx);
@@ -154,7 +154,7 @@ export const deleteKeepsRelationships = combine(relationshipsOnAdd, replaceHandl
 }));
 
 /** With relationships made as relationshipsOnAdd, a merge whose source was itself the target of a merge drops the source's relationships. */
-export function chainedMergeDropsRelationships(): HostedVariant {
+function chainedMergeDropsRelationships(): HostedVariant {
   const targets = new Set<string>();
   return combine(relationshipsOnAdd, replaceHandler('merge_entities', (ctx, original) => {
     const s = storeOf(ctx);
@@ -166,7 +166,7 @@ export function chainedMergeDropsRelationships(): HostedVariant {
 }
 
 /** Every 2xx GET is answered from a cache keyed by its URL (and credential), emptied by PUT and DELETE but not by POST. */
-export function getCacheKeptPastAdd(): HostedVariant {
+function getCacheKeptPastAdd(): HostedVariant {
   const cache = new Map<string, Reply>();
   return {
     intercept: () => async (request, next) => {
