@@ -115,6 +115,35 @@ function searchIndexKeepsOldName(): HostedVariant {
   );
 }
 
+/** search_messages searches the messages a conversation had at its first search only (an index built once). */
+function searchIndexBuiltOnce(): HostedVariant {
+  const indexed = new Map<string, Set<string>>();
+  return replaceHandler('search_messages', async (ctx, original) => {
+    const id = ctx.params.id!;
+    if (!indexed.has(id)) indexed.set(id, new Set(ctx.store.conversationWithMessages(id).messages.map((m) => m.id)));
+    const reply = await original(ctx);
+    if (reply.status !== 200) return reply;
+    return json(200, { messages: ((reply.body as Json).messages as Json[]).filter((m) => indexed.get(id)!.has(m.id)) });
+  });
+}
+
+/** search_entities still finds a deleted entity by its name. */
+function entitySearchKeepsDeleted(): HostedVariant {
+  const deleted: Json[] = [];
+  return combine(
+    replaceHandler('delete_entity', (ctx, original) => {
+      const e = ctx.store.listEntities().find((x) => x.id === ctx.params.id);
+      if (e !== undefined) deleted.push(e);
+      return original(ctx);
+    }),
+    replaceHandler('search_entities', async (ctx, original) => {
+      const reply = await original(ctx);
+      const hits = deleted.filter((e) => e.name === ctx.body.query).map((e) => ({ ...e, score: 1 }));
+      return json(reply.status, { entities: [...(((reply.body as Json).entities as Json[]) ?? []), ...hits] });
+    }),
+  );
+}
+
 /** get_entity_history lists the mentions of the conversation of its first mention only. */
 const historyFirstConversationOnly = mapAnswer('get_entity_history', (b: Json) => {
   const first = (b.mentions as Json[])[0]?.conversationId;
@@ -248,6 +277,8 @@ const metadataByUser = replaceHandler('get_conversation_metadata', (ctx, origina
 export const HISTORY_FAULTS: FaultRow<HostedVariant>[] = [
   ['SCN-H-220', 'every GET is answered from a cache keyed by its URL that an add does not empty', getCacheKeptPastAdd(),
     /^HOSTED-READBACK: get_conversation \(GET \/v1\/conversations\/[\w-]+\/messages\), the same request as before add_message, does not read back the message just added/],
+  ['SCN-H-220', 'search_messages searches the messages a conversation had at its first search only', searchIndexBuiltOnce(),
+    /^HOSTED-READBACK: search_messages \(POST \/v1\/conversations\/[\w-]+\/search\), the same request as before add_message, does not find the message just added, which holds the word searched \(zq\w+\), though the same search found the earlier messages/],
   ['SCN-H-221', 'get_conversation_metadata answers from a cache delete_conversation does not reach', metadataCachedPastDelete(),
     /^SPEC-V3-delete_conversation: get_conversation_metadata \(GET \/v1\/conversations\/[\w-]+\) after delete_conversation answered 200 with the conversation itself/],
   ['SCN-H-221', 'the mentions of a deleted conversation\'s messages stay in the entity\'s history', historyKeepsDeletedMentions(),
@@ -272,6 +303,8 @@ export const HISTORY_FAULTS: FaultRow<HostedVariant>[] = [
     /^SPEC-3\.4\.1: search_entities \(POST \/v1\/entities\/search\) for the new name .* does not find the renamed entity/],
   ['SCN-H-228', 'a GET cache keyed by URL: a deleted entity still reads back by id', getCacheKeptPastAddAndDelete(),
     /^SPEC-V3-delete_entity: get_entity \(GET \/v1\/entities\/[\w-]+\) after delete_entity answered 200 with the entity itself/],
+  ['SCN-H-228', 'search_entities still finds a deleted entity by its name', entitySearchKeepsDeleted(),
+    /^SPEC-V3-delete_entity: search_entities \(POST \/v1\/entities\/search\), the same request as before delete_entity, still finds the deleted entity [\w-]+, unmarked, a second after the delete/],
   ['SCN-H-228', 'delete_entity leaves the relationships that touched the entity', deleteKeepsRelationships,
     /^SPEC-V3-delete_entity: get_entity_graph \(GET \/v1\/entities\/graph\), the same request as before delete_entity, still holds 1 edge\(s\) to the deleted entity/],
   ['SCN-H-229', 'a merge drops the relationships its source gained by an earlier merge', chainedMergeDropsRelationships(),
