@@ -183,8 +183,9 @@ export const scenarios: HostedScenario[] = [
     clauses: ['SPEC-V3-delete_conversation', 'HOSTED-ENDPOINT-delete_conversation', 'SPEC-V5-5.3.2', READBACK],
     title: "After delete_conversation, the same reads show neither it nor its messages, in the entity history either",
     asserts:
-      'Adds an entity, a conversation with two messages naming it and another with one. Reads the first conversation by id, its messages, the list (?limit=100) and the entity\'s history; deletes the first conversation; ' +
-      'sends the same requests again: the read by id does not answer it as it was (an error, or marked deleted), its messages are not read back, the list does not show it, ' +
+      'Adds an entity, a conversation with two messages naming it and another with one. Reads the first conversation by id, its messages, its context, a search in it, the list (?limit=100) and the entity\'s history; deletes the first conversation; ' +
+      'sends the same requests again: the read by id does not answer it as it was (an error, or marked deleted), its messages are not read back, the context and the search show none of them ' +
+      'when they showed them before (read again for a second while they do), the list does not show it, ' +
       'and the history shows none of its messages (SPEC-V3-delete_conversation: a conversation is deleted with all its messages) but still the other conversation\'s mention it showed (SPEC-V5-5.3.2).',
     async run(ctx) {
       const entity = await newEntity(ctx);
@@ -194,7 +195,13 @@ export const scenarios: HostedScenario[] = [
       for (const c of goneContents) await addMessage(ctx, gone.id, c);
       await addMessage(ctx, kept.id, keptContent);
       const paths = { meta: `/conversations/${seg(gone.id)}`, messages: `/conversations/${seg(gone.id)}/messages`, list: '/conversations?limit=100', history: `/entities/${seg(entity.id)}/history` };
-      const before = { meta: await ctx.call('GET', paths.meta), messages: await ctx.call('GET', paths.messages), list: await ctx.call('GET', paths.list), history: await eventually(() => ctx.call('GET', paths.history), (a) => a.text.includes(keptContent)) };
+      const context = () => ctx.call('GET', `${paths.meta}/context`);
+      const search = () => ctx.call('POST', `${paths.meta}/search`, { body: { query: 'plan', limit: 10 } });
+      const showsGone = (a: Answer) => goneContents.some((c) => showsMessage(a, c));
+      const before = {
+        meta: await ctx.call('GET', paths.meta), messages: await ctx.call('GET', paths.messages), list: await ctx.call('GET', paths.list),
+        history: await eventually(() => ctx.call('GET', paths.history), (a) => a.text.includes(keptContent)), context: await context(), search: await eventually(search, showsGone),
+      };
       check2xx(before.meta, READBACK);
       check2xx(await ctx.call('DELETE', paths.meta), 'HOSTED-ENDPOINT-delete_conversation');
       const rule = 'SPEC-V3-delete_conversation';
@@ -212,6 +219,19 @@ export const scenarios: HostedScenario[] = [
         expected: 'not listed',
         actual: gone.id,
       }));
+      // The context and the search showed its messages before (they read the conversation): the same requests show none after.
+      for (const [was, read, operation] of [[before.context, context, 'get_context'], [before.search, search, 'search_messages']] as const) {
+        if (!showsGone(was)) {
+          ctx.note(`${operation} of the conversation showed none of its messages before the delete: what the delete does to it was not judged`);
+          continue;
+        }
+        const a = await eventually(read, (x) => !showsGone(x));
+        check.by(rule, READBACK).that(!showsGone(a), `${operation}, sent again after delete_conversation, shows none of its messages`, () => ({
+          message: `${rule}: ${operation} (${a.request}), the same request as before delete_conversation, still shows ${goneContents.filter((c) => showsMessage(a, c)).length} of its messages a second after the delete: a conversation is deleted with all its messages`,
+          expected: 'none of its messages',
+          actual: a.json,
+        }));
+      }
       const shownBefore = goneContents.filter((c) => before.history.text.includes(c));
       if (shownBefore.length === 0) {
         ctx.note(`get_entity_history of ${entity.id} showed no mention of the conversation before its delete: what the delete does to the history was not judged`);

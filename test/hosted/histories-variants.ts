@@ -115,6 +115,18 @@ function searchIndexKeepsOldName(): HostedVariant {
   );
 }
 
+/** `operation` of a conversation answers, once the conversation is deleted, what it answered last while it existed. */
+function keptPastDelete(operation: 'get_context' | 'search_messages'): HostedVariant {
+  const last = new Map<string, Reply>();
+  return replaceHandler(operation, async (ctx, original) => {
+    const id = ctx.params.id!;
+    if (ctx.store.conversationOf(id) === undefined && last.has(id)) return last.get(id)!;
+    const reply = await original(ctx);
+    last.set(id, reply);
+    return reply;
+  });
+}
+
 /** search_messages searches the messages a conversation had at its first search only (an index built once). */
 function searchIndexBuiltOnce(): HostedVariant {
   const indexed = new Map<string, Set<string>>();
@@ -281,6 +293,10 @@ export const HISTORY_FAULTS: FaultRow<HostedVariant>[] = [
     /^HOSTED-READBACK: search_messages \(POST \/v1\/conversations\/[\w-]+\/search\), the same request as before add_message, does not find the message just added, which holds the word searched \(zq\w+\), though the same search found the earlier messages/],
   ['SCN-H-221', 'get_conversation_metadata answers from a cache delete_conversation does not reach', metadataCachedPastDelete(),
     /^SPEC-V3-delete_conversation: get_conversation_metadata \(GET \/v1\/conversations\/[\w-]+\) after delete_conversation answered 200 with the conversation itself/],
+  ['SCN-H-221', 'get_context of a deleted conversation answers its last context', keptPastDelete('get_context'),
+    /^SPEC-V3-delete_conversation: get_context \(GET \/v1\/conversations\/[\w-]+\/context\), the same request as before delete_conversation, still shows 2 of its messages a second after the delete/],
+  ['SCN-H-221', 'search_messages of a deleted conversation answers its last search', keptPastDelete('search_messages'),
+    /^SPEC-V3-delete_conversation: search_messages \(POST \/v1\/conversations\/[\w-]+\/search\), the same request as before delete_conversation, still shows 2 of its messages/],
   ['SCN-H-221', 'the mentions of a deleted conversation\'s messages stay in the entity\'s history', historyKeepsDeletedMentions(),
     /^SPEC-V3-delete_conversation: get_entity_history \(GET \/v1\/entities\/[\w-]+\/history\), the same request as before delete_conversation, still shows 2 mention\(s\) of the deleted conversation's messages/],
   ['SCN-H-222', 'a second delete of a conversation answers 500', secondDelete500,
