@@ -419,31 +419,74 @@ export const scenarios: HostedScenario[] = [
   defineHostedScenario({
     id: 'SCN-H-225',
     group: 'resources',
-    clauses: ['SPEC-2.3.3', 'HOSTED-ENDPOINT-search_messages'],
-    title: 'A search that honours its limit honours it beside a threshold too',
+    clauses: ['SPEC-2.3.3', 'SPEC-2.2.2', 'SPEC-3.4.2', 'HOSTED-ENDPOINT-search_messages', 'HOSTED-ENDPOINT-get_conversation', 'HOSTED-ENDPOINT-search_entities'],
+    title: 'A limit the service reads is a bound: on messages, on their search (beside a threshold too), on the entity search',
     asserts:
-      'Adds six messages holding one rare word to a new conversation; POST …/search {query: the word, limit: 2}, then {query, limit: 2, threshold: 0.5}. ' +
-      'When the first answers one or two of them (the service reads limit), the second answers at most two (SPEC-2.3.3: a search MUST NOT return more results than limit). ' +
-      'A service that reads no limit (the document shows no search body) is not judged.',
+      'Adds six messages holding one rare word to a new conversation, and five entities whose names hold another. Each read is sent with limit 100 and with limit 2: ' +
+      'when the second answers fewer than the first (the service reads limit), it answers at most 2 — GET …/messages?limit=2 the first two or the last two written (SPEC-2.2.2; silent point limit-window), ' +
+      'POST …/search {query, limit: 2} (SPEC-2.3.3), and then {query, limit: 2, threshold: 0.5} too; POST /entities/search {query, limit: 2} (SPEC-3.4.2). ' +
+      'A service that reads no limit (the document shows no query parameter or search body) answers as many either way and is not judged.',
     async run(ctx) {
       const conv = await newConversation(ctx);
       const word = `zq${uid('w').slice(-8)}`;
-      for (let i = 0; i < 6; i++) await addMessage(ctx, conv.id, `${word} note number ${i}`);
+      const contents = Array.from({ length: 6 }, (_, i) => `${word} note number ${i}`);
+      for (const c of contents) await addMessage(ctx, conv.id, c);
+      const ours = (a: Answer) => messagesIn(a.json).map((m) => m.content).filter((c): c is string => typeof c === 'string' && contents.includes(c));
+
+      // get_conversation(limit)
+      const base = `/conversations/${seg(conv.id)}/messages`;
+      const [wideMessages, twoMessages] = [await ctx.call('GET', `${base}?limit=100`), await ctx.call('GET', `${base}?limit=2`)];
+      const [allRead, twoRead] = [ours(wideMessages), ours(twoMessages)];
+      if (is2xx(twoMessages) && twoRead.length < allRead.length) {
+        const set = JSON.stringify([...twoRead].sort());
+        // silent (limit-window): the first N or the last N.
+        const ends = [contents.slice(0, 2), contents.slice(-2)].map((e) => JSON.stringify([...e].sort()));
+        check.by('SPEC-2.2.2', 'HOSTED-ENDPOINT-get_conversation').that(twoRead.length <= 2 && (twoRead.length < 2 || ends.includes(set)), 'get_conversation with limit 2, when it reads the limit, answers at most 2 messages, from one end', () => ({
+          message: `SPEC-2.2.2: get_conversation (${sent(twoMessages, `${base}?limit=2`)}) answered ${twoRead.length} of the 6 messages (${JSON.stringify(twoRead)}), fewer than with ?limit=100: limit bounds the messages returned, the first 2 or the last 2`,
+          expected: 'the first 2 or the last 2 messages',
+          actual: twoRead,
+        }));
+      } else ctx.note(`get_conversation answered as many messages with ?limit=2 as with ?limit=100 (${twoRead.length}): the service reads no limit there, not judged`);
+
+      // search_messages(limit), then beside a threshold
       const path = `/conversations/${seg(conv.id)}/search`;
-      const hits = (a: Answer) => messagesIn(a.json).filter((m) => typeof m.content === 'string' && m.content.startsWith(word)).length;
-      const alone = await eventually(() => ctx.call('POST', path, { body: { query: word, limit: 2 } }), (a) => hits(a) > 0);
-      const n = is2xx(alone) ? hits(alone) : 0;
-      if (n === 0 || n > 2) {
-        ctx.note(n === 0 ? `search_messages {query, limit: 2} found none of the six messages holding ${word}: whether the service reads limit is unknown, not judged` : `search_messages {query, limit: 2} answered ${n} results: the service reads no limit (the document shows no search body), not judged`);
-        return;
+      const wide = await eventually(() => ctx.call('POST', path, { body: { query: word, limit: 100 } }), (a) => ours(a).length > 0);
+      const all = is2xx(wide) ? ours(wide).length : 0;
+      const alone = await ctx.call('POST', path, { body: { query: word, limit: 2 } });
+      const n = is2xx(alone) ? ours(alone).length : 0;
+      if (all === 0 || n >= all) {
+        ctx.note(all === 0 ? `search_messages found none of the six messages holding ${word}: its limit was not judged` : `search_messages answered ${n} results with limit 2 and ${all} with limit 100: the service reads no limit there, not judged`);
+      } else {
+        check.by('SPEC-2.3.3', 'HOSTED-ENDPOINT-search_messages').that(n <= 2, 'a search with limit 2, when it reads the limit, returns at most 2 results', () => ({
+          message: `SPEC-2.3.3: search_messages (${alone.request}) with limit 2 answered ${n} results, fewer than the ${all} with limit 100: a search MUST NOT return more results than limit`,
+          expected: 'at most 2',
+          actual: n,
+        }));
+        const both = check2xx(await ctx.call('POST', path, { body: { query: word, limit: 2, threshold: 0.5 } }), 'HOSTED-ENDPOINT-search_messages');
+        const m = ours(both).length;
+        check.by('SPEC-2.3.3').that(m <= 2, 'a search with limit and threshold returns no more results than limit', () => ({
+          message: `SPEC-2.3.3: search_messages (${both.request}) with limit 2 and threshold 0.5 answered ${m} results, and with limit 2 alone ${n}: a search MUST NOT return more results than limit, whatever the threshold`,
+          expected: 'at most 2',
+          actual: m,
+        }));
       }
-      const both = check2xx(await ctx.call('POST', path, { body: { query: word, limit: 2, threshold: 0.5 } }), 'HOSTED-ENDPOINT-search_messages');
-      const m = hits(both);
-      check.by('SPEC-2.3.3').that(m <= 2, 'a search with limit and threshold returns no more results than limit', () => ({
-        message: `SPEC-2.3.3: search_messages (${both.request}) with limit 2 and threshold 0.5 answered ${m} results, and with limit 2 alone ${n}: a search MUST NOT return more results than limit, whatever the threshold`,
-        expected: 'at most 2',
-        actual: m,
-      }));
+
+      // search_entities(limit)
+      const shared = `zk${uid('w').slice(-8)}`;
+      const ids: string[] = [];
+      for (let i = 0; i < 5; i++) ids.push((await newEntity(ctx, 'HOSTED-ENDPOINT-add_entity', `${shared} member ${i}`)).id);
+      const found = (a: Answer) => (is2xx(a) ? itemsOf(a, ['entities', 'results']).filter((x) => ids.includes(String(idOf(x)))).length : 0);
+      const entitiesWide = await eventually(() => ctx.call('POST', '/entities/search', { body: { query: shared, limit: 100 } }), (a) => found(a) > 0);
+      const entitiesTwo = await ctx.call('POST', '/entities/search', { body: { query: shared, limit: 2 } });
+      const [e100, e2] = [found(entitiesWide), found(entitiesTwo)];
+      if (e100 === 0 || e2 >= e100) ctx.note(e100 === 0 ? `search_entities found none of the five entities named with ${shared}: its limit was not judged` : `search_entities answered ${e2} with limit 2 and ${e100} with limit 100: the service reads no limit there, not judged`);
+      else {
+        check.by('SPEC-3.4.2', 'HOSTED-ENDPOINT-search_entities').that(e2 <= 2, 'search_entities with limit 2, when it reads the limit, returns at most 2 results', () => ({
+          message: `SPEC-3.4.2: search_entities (${entitiesTwo.request}) with limit 2 answered ${e2} of the 5 entities named with ${JSON.stringify(shared)}, fewer than the ${e100} with limit 100: a search MUST NOT return more results than limit`,
+          expected: 'at most 2',
+          actual: e2,
+        }));
+      }
     },
   }),
 
@@ -455,7 +498,7 @@ export const scenarios: HostedScenario[] = [
     asserts:
       'Adds eight entities, OBJECT and EVENT in turn. GET /entities?type=<the EVENT type as the service answered it>&limit=3 answers at least 3 entities: ' +
       'four of that type exist, so a filter applied before the limit keeps 3, and a service that reads neither answers more (SPEC-V3-list_entities: entities of one type when asked, at most limit); ' +
-      'a limit applied before the filter leaves fewer.',
+      'a limit applied before the filter leaves fewer. And GET /entities?limit=3, when it answers fewer than ?limit=100 (the service reads limit), answers at most 3.',
     async run(ctx) {
       const answered: string[] = [];
       for (let i = 0; i < 8; i++) {
@@ -474,6 +517,15 @@ export const scenarios: HostedScenario[] = [
         expected: 'at least 3',
         actual: n,
       }));
+      const [wide, three] = [await ctx.call('GET', '/entities?limit=100'), await ctx.call('GET', '/entities?limit=3')];
+      const [all, k] = [itemsOf(wide, ['entities']).length, itemsOf(three, ['entities']).length];
+      if (is2xx(three) && k < all) {
+        check.by('SPEC-V3-list_entities').that(k <= 3, 'list_entities with limit 3, when it reads the limit, answers at most 3', () => ({
+          message: `SPEC-V3-list_entities: list_entities (GET /v1/entities?limit=3) answered ${k} entities, fewer than the ${all} of ?limit=100 but more than the limit 3: list_entities(limit) answers at most limit`,
+          expected: 'at most 3',
+          actual: k,
+        }));
+      } else ctx.note(`list_entities answered as many entities with ?limit=3 as with ?limit=100 (${k}): the service reads no limit there, not judged`);
     },
   }),
 

@@ -67,6 +67,16 @@ function listCachedPastCreate(): HostedVariant {
   );
 }
 
+/** `operation` serves one more than the limit it is sent (in the query or the body). */
+const limitPlusOne = (operation: string, where: 'query' | 'body'): HostedVariant => replaceHandler(operation, (ctx, original) => {
+  const limit = where === 'query' ? limitOf(ctx) : typeof ctx.body.limit === 'number' ? ctx.body.limit : undefined;
+  if (limit === undefined) return original(ctx);
+  if (where === 'body') return original({ ...ctx, body: { ...ctx.body, limit: limit + 1 } });
+  const query = new URLSearchParams(ctx.query);
+  query.set('limit', String(limit + 1));
+  return original({ ...ctx, query });
+});
+
 /** list_entities cuts the list to `limit`, then filters it by type. */
 const entityLimitBeforeType = replaceHandler('list_entities', (ctx) => {
   const limit = limitOf(ctx);
@@ -313,6 +323,14 @@ export const HISTORY_FAULTS: FaultRow<HostedVariant>[] = [
     /^SPEC-V5-5\.1\.4: bulk_add_messages \(POST \/v1\/conversations\/[\w-]+\/messages\/bulk\) of 100 messages answered them out of insertion order: position 0 holds .*bulk 099", expected .*bulk 000"/],
   ['SCN-H-225', 'search_messages ignores the limit when a threshold is sent', searchLimitIgnoredWithThreshold,
     /^SPEC-2\.3\.3: search_messages \(POST \/v1\/conversations\/[\w-]+\/search\) with limit 2 and threshold 0\.5 answered 6 results, and with limit 2 alone 2/],
+  ['SCN-H-225', 'get_conversation answers one message more than its limit', limitPlusOne('get_conversation', 'query'),
+    /^SPEC-2\.2\.2: get_conversation \(GET \/v1\/conversations\/[\w-]+\/messages\?limit=2\) answered 3 of the 6 messages/],
+  ['SCN-H-225', 'search_messages answers one result more than its limit', limitPlusOne('search_messages', 'body'),
+    /^SPEC-2\.3\.3: search_messages \(POST \/v1\/conversations\/[\w-]+\/search\) with limit 2 answered 3 results, fewer than the 6 with limit 100/],
+  ['SCN-H-225', 'search_entities answers one result more than its limit', limitPlusOne('search_entities', 'body'),
+    /^SPEC-3\.4\.2: search_entities \(POST \/v1\/entities\/search\) with limit 2 answered 3 of the 5 entities/],
+  ['SCN-H-226', 'list_entities answers one more than its limit', limitPlusOne('list_entities', 'query'),
+    /^SPEC-V3-list_entities: list_entities \(GET \/v1\/entities\?limit=3\) answered 4 entities, fewer than the \d+ of \?limit=100 but more than the limit 3/],
   ['SCN-H-226', 'list_entities cuts to the limit before filtering by type', entityLimitBeforeType,
     /^SPEC-V3-list_entities: list_entities \(GET \/v1\/entities\?type=EVENT&limit=3\) answered [0-2] entit(y|ies), with 4 entities of type EVENT stored/],
   ['SCN-H-227', 'the entity search index keeps the name an entity had before a rename', searchIndexKeepsOldName(),
