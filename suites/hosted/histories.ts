@@ -363,10 +363,10 @@ export const scenarios: HostedScenario[] = [
   defineHostedScenario({
     id: 'SCN-H-224',
     group: 'resources',
-    clauses: ['SPEC-V5-5.1.4', 'HOSTED-ENDPOINT-bulk_add_messages', READBACK],
+    clauses: ['SPEC-V5-5.1.4', 'SPEC-2.2.1', 'HOSTED-ENDPOINT-bulk_add_messages', READBACK],
     title: 'bulk_add_messages takes 100 messages in order and never stores 101',
     asserts:
-      'Bulk-adds 100 messages to a new conversation: 2xx; when the answer lists messages, it lists the 100 in the order sent; GET …/messages?limit=100 holds each once. ' +
+      'Bulk-adds 100 messages to a new conversation: 2xx; when the answer lists messages, it lists the 100 in the order sent; GET …/messages?limit=100 holds each once, in the order sent (SPEC-2.2.1). ' +
       'Bulk-adds 101 to another: refused, or at most 100 of them stored (SPEC-V5-5.1.4: the input is capped at 100; silent point bulk-cap-over) — read back with ?limit=200 and counted, and at most 100 answered. ' +
       'Advisory ADV-bulk-refusal-atomic: a refused bulk add stores none of its messages.',
     async run(ctx) {
@@ -390,9 +390,16 @@ export const scenarios: HostedScenario[] = [
       const stored = messagesIn(read.json).map((m) => m.content);
       const missing = hundred.filter((m) => stored.filter((c) => c === m.content).length !== 1);
       check.by(READBACK, rule).that(missing.length === 0, 'get_conversation after a bulk add of 100 reads back each message once', () => ({
-        message: `${READBACK}: get_conversation (GET /conversations/${full.id}/messages?limit=100) after a bulk add of 100: ${missing.length} of them are not read back exactly once (first: ${JSON.stringify(missing[0]?.content)})`,
+        message: `${READBACK}: get_conversation (${read.request}?limit=100) after a bulk add of 100: ${missing.length} of them are not read back exactly once (first: ${JSON.stringify(missing[0]?.content)})`,
         expected: 100,
         actual: 100 - missing.length,
+      }));
+      const inOrder = stored.filter((c) => mine.has(c as string));
+      const swapped = inOrder.findIndex((c, i) => i > 0 && c! < inOrder[i - 1]!);
+      check.by(rule, 'SPEC-2.2.1').that(swapped === -1, 'get_conversation after a bulk add of 100 reads them back in insertion order', () => ({
+        message: `${rule}: get_conversation (${read.request}?limit=100) after a bulk add of 100 reads them out of insertion order: ${JSON.stringify(inOrder[swapped])} after ${JSON.stringify(inOrder[swapped - 1])} (messages come back in the order they were added)`,
+        expected: hundred.slice(0, 3).map((m) => m.content),
+        actual: inOrder.slice(0, 3),
       }));
 
       const over = await newConversation(ctx);
@@ -532,14 +539,17 @@ export const scenarios: HostedScenario[] = [
   defineHostedScenario({
     id: 'SCN-H-227',
     group: 'resources',
-    clauses: ['SPEC-3.4.1', 'HOSTED-ENDPOINT-update_entity', 'HOSTED-ENDPOINT-search_entities', READBACK],
+    clauses: ['SPEC-3.4.1', 'SPEC-V3-update_entity', 'HOSTED-ENDPOINT-update_entity', 'HOSTED-ENDPOINT-search_entities', READBACK],
     title: 'After a rename, the same reads show the new name, and a search by it finds the entity',
     asserts:
-      'Adds an entity; reads it by id, GET /entities?limit=100, GET /entities/graph, and POST /entities/search {query: its name, limit: 100} and {query: the new name, limit: 100}. ' +
-      'Renames it (PUT, an unrelated new name), then sends the same requests: the read by id, its list item and its graph node (where they carry a name) show the new name (HOSTED-READBACK); ' +
+      'Adds an entity and gives it a description (PUT); reads it by id, GET /entities?limit=100, GET /entities/graph, and POST /entities/search {query: its name, limit: 100} and {query: the new name, limit: 100}. ' +
+      'Renames it (PUT {name, type}: an unrelated new name, no description), then sends the same requests: the read by id, its list item and its graph node (where they carry a name) show the new name (HOSTED-READBACK), ' +
+      'and the read by id still the description (SPEC-V3-update_entity: it changes the name and/or the description); ' +
       'when the search by the old name found it before, the search by the new name finds it now (SPEC-3.4.1; sent again for a second while it does not, for a search index that lags).',
     async run(ctx) {
       const e = await newEntity(ctx);
+      const description = `${uid('description')} kept through a rename`;
+      check2xx(await ctx.call('PUT', `/entities/${seg(e.id)}`, { body: entityBody(e.name, description) }), 'HOSTED-ENDPOINT-update_entity');
       const renamed = uid('renamed');
       const get = `/entities/${seg(e.id)}`;
       const find = (query: string) => ctx.call('POST', '/entities/search', { body: { query, limit: 100 } });
@@ -554,6 +564,12 @@ export const scenarios: HostedScenario[] = [
       cite.that(is2xx(read) && holds(read.json, renamed) && !(isObject(read.json) && read.json.name === e.name), 'get_entity, sent again after a rename, shows the new name', () => ({
         message: `${READBACK}: get_entity (${read.request}), the same request as before update_entity, does not show the new name ${JSON.stringify(renamed)}: ${said(read)}`,
         expected: renamed,
+        actual: read.json,
+      }));
+      // The rename sends the name (and type) alone: update_entity(entity_id, name?, description?) changes what it is given.
+      check.by('SPEC-V3-update_entity').that(is2xx(read) && holds(read.json, description), 'get_entity after a rename that sends no description still shows the description', () => ({
+        message: `SPEC-V3-update_entity: get_entity (${read.request}) after a rename that sent no description no longer shows it (${JSON.stringify(description)}): update_entity changes the name and/or the description it is given, and keeps the rest: ${said(read)}`,
+        expected: description,
         actual: read.json,
       }));
       for (const [path, field] of [['/entities?limit=100', 'entities'], ['/entities/graph', 'nodes']] as const) {
@@ -707,7 +723,7 @@ export const scenarios: HostedScenario[] = [
     title: "An entity's history shows a mention in every conversation once it shows it in one",
     asserts:
       'Adds an entity and, in a new conversation, a message naming it; reads GET /entities/{id}/history. When that mention shows (which messages mention an entity is the service\'s reading), ' +
-      'writes a message of the same shape in a second and a third conversation and sends the same request: every one of the three shows (SPEC-V5-5.3.2: every cross-conversation mention). ' +
+      'writes a message of the same shape in a second conversation (add_message) and a third (bulk_add_messages) and sends the same request: every one of the three shows (SPEC-V5-5.3.2: every cross-conversation mention). ' +
       'When the first never shows, nothing is judged.',
     async run(ctx) {
       const e = await newEntity(ctx);
@@ -715,8 +731,13 @@ export const scenarios: HostedScenario[] = [
       const mention = async (n: number) => {
         const conv = await newConversation(ctx);
         const content = `Yesterday ${e.name} met the team in room ${n}.`;
+        if (n === 3) {
+          // The same mention, written by a bulk add: a message is a message however it was added.
+          check2xx(await ctx.call('POST', `/conversations/${seg(conv.id)}/messages/bulk`, { body: { messages: [{ role: 'user', content }] } }), 'HOSTED-ENDPOINT-bulk_add_messages');
+          return { conv: conv.id, content, messageId: undefined, how: 'bulk_add_messages' };
+        }
         const a = await addMessage(ctx, conv.id, content);
-        return { conv: conv.id, content, messageId: a.isJson && isObject(a.json) && typeof a.json.id === 'string' ? a.json.id : undefined };
+        return { conv: conv.id, content, messageId: a.isJson && isObject(a.json) && typeof a.json.id === 'string' ? a.json.id : undefined, how: 'add_message' };
       };
       const shows = (a: Answer, m: { content: string; messageId: string | undefined }) => is2xx(a) && (a.text.includes(m.content) || (m.messageId !== undefined && a.text.includes(m.messageId)));
       const first = await mention(1);
@@ -730,7 +751,7 @@ export const scenarios: HostedScenario[] = [
       const history = await eventually(() => ctx.call('GET', path), (a) => all.every((m) => shows(a, m)));
       for (const m of more) {
         check.by('SPEC-V5-5.3.2').that(shows(history, m), 'get_entity_history shows a mention of the same shape in every conversation', () => ({
-          message: `SPEC-V5-5.3.2: get_entity_history (${history.request}) shows the mention written in the first conversation but not the same mention written in conversation ${m.conv} (${JSON.stringify(m.content)}): it MUST return every cross-conversation mention`,
+          message: `SPEC-V5-5.3.2: get_entity_history (${history.request}) shows the mention written in the first conversation but not the same mention written in conversation ${m.conv} by ${m.how} (${JSON.stringify(m.content)}): it MUST return every cross-conversation mention`,
           expected: m.content,
           actual: history.json,
         }));

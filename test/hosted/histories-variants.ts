@@ -166,6 +166,24 @@ function entitySearchKeepsDeleted(): HostedVariant {
   );
 }
 
+/** get_conversation answers the messages newest first. */
+const messagesNewestFirst = mapAnswer('get_conversation', (b: Json) => ({ ...b, messages: [...b.messages].reverse() }));
+
+/** get_entity_history leaves out the messages a bulk add wrote (its mention index is fed by add_message only). */
+function historyIgnoresBulk(): HostedVariant {
+  const bulk = new Set<string>();
+  return combine(
+    mapAnswer('bulk_add_messages', (b: Json) => {
+      for (const m of b.messages as Json[]) bulk.add(m.id);
+      return b;
+    }),
+    mapAnswer('get_entity_history', (b: Json) => ({ ...b, mentions: (b.mentions as Json[]).filter((m) => !bulk.has(m.messageId)) })),
+  );
+}
+
+/** update_entity clears the description when the request sends none (a full replacement). */
+const updateClearsUnsent = replaceHandler('update_entity', (ctx, original) => original({ ...ctx, body: { description: null, ...ctx.body } }));
+
 /** get_entity_history lists the mentions of the conversation of its first mention only. */
 const historyFirstConversationOnly = mapAnswer('get_entity_history', (b: Json) => {
   const first = (b.mentions as Json[])[0]?.conversationId;
@@ -321,6 +339,8 @@ export const HISTORY_FAULTS: FaultRow<HostedVariant>[] = [
     /^SPEC-V5-5\.1\.4: bulk_add_messages \(POST \/v1\/conversations\/[\w-]+\/messages\/bulk\) of 101 messages answered 201, and get_conversation reads back 101 of them: the cap is 100/],
   ['SCN-H-224', 'bulk_add_messages answers its messages in reverse order', bulkAnswerReversed,
     /^SPEC-V5-5\.1\.4: bulk_add_messages \(POST \/v1\/conversations\/[\w-]+\/messages\/bulk\) of 100 messages answered them out of insertion order: position 0 holds .*bulk 099", expected .*bulk 000"/],
+  ['SCN-H-224', 'get_conversation answers the messages newest first', messagesNewestFirst,
+    /^SPEC-V5-5\.1\.4: get_conversation \(GET \/v1\/conversations\/[\w-]+\/messages\?limit=100\) after a bulk add of 100 reads them out of insertion order: ".* bulk 098" after ".* bulk 099"/],
   ['SCN-H-225', 'search_messages ignores the limit when a threshold is sent', searchLimitIgnoredWithThreshold,
     /^SPEC-2\.3\.3: search_messages \(POST \/v1\/conversations\/[\w-]+\/search\) with limit 2 and threshold 0\.5 answered 6 results, and with limit 2 alone 2/],
   ['SCN-H-225', 'get_conversation answers one message more than its limit', limitPlusOne('get_conversation', 'query'),
@@ -335,6 +355,8 @@ export const HISTORY_FAULTS: FaultRow<HostedVariant>[] = [
     /^SPEC-V3-list_entities: list_entities \(GET \/v1\/entities\?type=EVENT&limit=3\) answered [0-2] entit(y|ies), with 4 entities of type EVENT stored/],
   ['SCN-H-227', 'the entity search index keeps the name an entity had before a rename', searchIndexKeepsOldName(),
     /^SPEC-3\.4\.1: search_entities \(POST \/v1\/entities\/search\) for the new name .* does not find the renamed entity/],
+  ['SCN-H-227', 'update_entity clears the description a rename does not send', updateClearsUnsent,
+    /^SPEC-V3-update_entity: get_entity \(GET \/v1\/entities\/[\w-]+\) after a rename that sent no description no longer shows it/],
   ['SCN-H-228', 'a GET cache keyed by URL: a deleted entity still reads back by id', getCacheKeptPastAddAndDelete(),
     /^SPEC-V3-delete_entity: get_entity \(GET \/v1\/entities\/[\w-]+\) after delete_entity answered 200 with the entity itself/],
   ['SCN-H-228', 'search_entities still finds a deleted entity by its name', entitySearchKeepsDeleted(),
@@ -347,6 +369,8 @@ export const HISTORY_FAULTS: FaultRow<HostedVariant>[] = [
     /^SPEC-5\.3\.2: after merging .* into .*, the graph has no KNOWS edge between the target .* and .*, a relationship of the source/],
   ['SCN-H-230', 'get_entity_history lists the mentions of one conversation only', historyFirstConversationOnly,
     /^SPEC-V5-5\.3\.2: get_entity_history \(GET \/v1\/entities\/[\w-]+\/history\) shows the mention written in the first conversation but not the same mention written in conversation [\w-]+/],
+  ['SCN-H-230', 'get_entity_history leaves out the messages of bulk adds', historyIgnoresBulk(),
+    /^SPEC-V5-5\.3\.2: get_entity_history \(GET \/v1\/entities\/[\w-]+\/history\) shows the mention written in the first conversation but not the same mention written in conversation [\w-]+ by bulk_add_messages/],
   ['SCN-H-231', 'deleting one of two entities of one name deletes both', deleteTakesNamesakes,
     /^SPEC-V3-delete_entity: get_entity \(GET \/v1\/entities\/[\w-]+\) of the namesake not deleted answered 404/],
   ['SCN-H-231', 'a conversation read by id answers the first conversation of its user', metadataByUser,
