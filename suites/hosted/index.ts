@@ -7,7 +7,8 @@ import { scenarios as attacks } from './attacks.js';
 import { scenarios as discovery } from './discovery.js';
 import { scenarios as isolation } from './isolation.js';
 import { scenarios as values } from './values.js';
+import { scenarios as histories } from './histories.js';
 
-export const HOSTED_SCENARIOS: readonly HostedScenario[] = [...resources, ...readback, ...credentials, ...attacks, ...isolation, ...values, ...discovery].sort(
+export const HOSTED_SCENARIOS: readonly HostedScenario[] = [...resources, ...readback, ...credentials, ...attacks, ...isolation, ...values, ...histories, ...discovery].sort(
   (a, b) => HOSTED_GROUPS.indexOf(a.group) - HOSTED_GROUPS.indexOf(b.group) || a.id.localeCompare(b.id),
 );

@@ -67,6 +67,22 @@ const CASES: [advisory: string, scenario: string, variant: () => HostedVariant][
   ['ADV-string-class-accepted', 'SCN-H-207', () => nulRefused],
   ['ADV-long-content-accepted', 'SCN-H-202', () => longContentRefused],
   ['ADV-value-refused-4xx', 'SCN-H-206', () => scoreRefusedWith500],
+  // Histories and limits (issue 34).
+  ['ADV-bulk-refusal-atomic', 'SCN-H-224', () => replaceHandler('bulk_add_messages', (ctx, original) => {
+    const messages = ctx.body.messages as { role: 'user'; content: string }[];
+    if (messages.length <= 100) return original(ctx);
+    for (const m of messages.slice(0, 100)) ctx.store.addMessage(ctx.params.id!, m);
+    return json(400, { error: 'at most 100 messages' });
+  })],
+  ['ADV-delete-unknown-conversation', 'SCN-H-222', () => {
+    const deleted = new Set<string>();
+    return replaceHandler('delete_conversation', (ctx, original) => {
+      const id = ctx.params.id!;
+      if (ctx.store.conversationOf(id) === undefined && !deleted.has(id)) return json(500, { error: 'no such conversation' });
+      deleted.add(id);
+      return original(ctx);
+    });
+  }],
 ];
 
 async function runOne(variant: HostedVariant, id: string, advisories: 'report' | 'fail') {

@@ -8,6 +8,7 @@ import type { Reply } from '../../src/servers/hosted/index.js';
 import type { FaultRow, ValidRow } from '../harness/power.js';
 import { FAULTS as MATRIX_FAULTS } from './matrix-variants.js';
 import { FAULTS as VALUES_FAULTS } from './values-variants.js';
+import { HISTORY_FAULTS } from './histories-variants.js';
 import {
   anyKeyOfTheRightForm, at, combine, discoveryEdited, endpointWithoutAuth, json, jwksEdited, jwksWithoutTheSigningKey, mapAnswer, mapReplies, onlyLatestToken, pathOf, plaintextInList, bulkFromStaleConversation, refreshCheckedThenSpent, refreshReusable, replaceHandler,
   revealAcrossWorkspaces, revocationDelayed, snakeCase, tokensRefusedByGraph, withExtraFields, withoutRoute, type HostedVariant,
@@ -107,6 +108,8 @@ export const FAULTS: FaultRow<HostedVariant>[] = [
   ...MATRIX_FAULTS,
   // Issue 34: the value dimension, every write's string and number fields × value classes (SCN-H-200 …).
   ...VALUES_FAULTS,
+  // Issue 34: histories and limits (READ → WRITE → the same READ; a limit beside an order or a filter).
+  ...HISTORY_FAULTS,
 ];
 
 // ------------------------------------------------------------------ other readings of what the document leaves open
