@@ -902,8 +902,6 @@ const REASONS: readonly Reason[] = [
     reason: 'Open: a hosted limit of 1 or at a page edge on this operation (the established clients send limit; the document shows no pagination); for the hosted history and limit scenarios (SCN-H-220…249, suites/hosted/histories.ts).' },
   { cells: /^value\/hosted:set_entity_feedback\/userScore\//, kind: 'silent',
     reason: 'A feedback score outside [0, 1] or with decimals a store changes: SPEC-V5-5.3.1b puts user_score in [0, 1] (Volume 5), so one outside may be refused or clamped (the document shows no error), and no hosted read is shown to return the score ("feedback … not shown"), so what a store keeps of it cannot be judged.' },
-  { cells: /^value\/hosted:bulk_add_messages\/messages\/(empty|at-max|over-max)$/, kind: 'open',
-    reason: 'Open: bulk_add_messages with no message, exactly 100, or more (SPEC-V5-5.1.4 caps it at 100; silent point bulk-cap-over for more); for the hosted limit scenarios (SCN-H-220…249).' },
   { cells: /^value\/hosted:create_api_key\/scopes\//, kind: 'silent',
     reason: 'A key with no scope, an unknown one or one in another case: "Key scopes seen are read and write. The meaning of each scope … not shown" (Authentication); making or refusing such a key are both readings.' },
   { cells: /^value\/hosted:record_tool_call\/(arguments|result)\//, kind: 'open',
@@ -922,8 +920,6 @@ const REASONS: readonly Reason[] = [
   // hosted limit × filter
   { cells: /^limit-filter\/hosted:list_conversations\/order\//, kind: 'open',
     reason: 'Open: list_conversations with a limit and an order parameter together (newest first is SPEC-V5-5.1.2; the parameter is not shown, so the kit would send its common spellings): for the hosted limit scenarios (SCN-H-220…249).' },
-  { cells: /^limit-filter\/hosted:bulk_add_messages\/messages\/count 10[01]$/, kind: 'open',
-    reason: 'Open: bulk_add_messages with 100 messages (the cap) and 101 (over it: silent point bulk-cap-over), SPEC-V5-5.1.4: for the hosted limit scenarios (SCN-H-220…249).' },
   { cells: /^limit-filter\/hosted:/, kind: 'open',
     reason: 'Open: a hosted limit beside what narrows what it counts (a type, a threshold), or around its edge: for the hosted limit scenarios (SCN-H-220…249).' },
   // value
