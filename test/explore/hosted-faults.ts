@@ -142,15 +142,15 @@ const feedbackAcceptsAnyScore = (): HostedVariant =>
 
 export const HOSTED_FAULTS: readonly HostedFault[] = [
   { name: 'conversation metadata cached, not invalidated on delete', variant: metadataCache, finds: /get_conversation_metadata .* after delete_conversation/ },
-  { name: 'messages survive delete_conversation', variant: messagesSurviveDelete, finds: /get_conversation .* after delete_conversation .* still reads/ },
+  { name: 'messages survive delete_conversation', variant: messagesSurviveDelete, finds: /get_conversation .* after delete_conversation still reads/ },
   { name: 'the second delete of a conversation answers 500', variant: secondDelete500, finds: /delete_conversation .* again answered 500/ },
   { name: 'list_conversations applies the limit before sorting newest first', variant: listLimitBeforeSort, finds: /list_conversations .* newest first/ },
   { name: 'list_entities applies the limit before the type filter', variant: entitiesLimitBeforeType, finds: /list_entities .* type/ },
   { name: 'search_messages ignores its limit when given a threshold', variant: searchIgnoresLimitWithThreshold, finds: /search_messages .* limit/ },
   { name: 'bulk_add_messages accepts 101 messages', variant: bulkAccepts101, finds: /bulk_add_messages .* 100/ },
-  { name: 'bulk_add_messages answers its messages reversed', variant: bulkAnswerReversed, finds: /bulk_add_messages .* order/ },
+  { name: 'bulk_add_messages answers its messages reversed', variant: bulkAnswerReversed, finds: /bulk_add_messages .* not in the order sent/ },
   { name: 'the search index keeps the old name after a rename', variant: searchKeepsOldName, finds: /search_entities .* new name/ },
-  { name: 'message content stored NFKC-normalised', variant: nfkcContent, finds: /is read back 0 times/ },
-  { name: 'message content cut at 10 000 characters', variant: contentCut, finds: /is read back 0 times/ },
+  { name: 'message content stored NFKC-normalised', variant: nfkcContent, finds: /NFKC-normalised/ },
+  { name: 'message content cut at 10 000 characters', variant: contentCut, finds: /cut at 10000 characters/ },
   { name: 'feedback accepts a userScore of 50', variant: feedbackAcceptsAnyScore, finds: /set_entity_feedback .* userScore/ },
 ];
