@@ -17,8 +17,8 @@ export const CONTENTS: readonly string[] = [
   '  memory at the edges  ',
   'O\'Brien "quoted" \\ back <b>&amp;</b> 100% _sure_ \\u0041 memory',
   '',
-  `memory ${'a'.repeat(9_993)}`,
-  `memory ${'x'.repeat(69_985)} 🚀 end`,
+  `memory ${'a'.repeat(9_994)}`,
+  `memory ${'x'.repeat(69_986)} 🚀 end`,
   'memory',
 ];
 

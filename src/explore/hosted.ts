@@ -68,12 +68,16 @@ let drawTable: readonly Draw[] | undefined;
 function table(): readonly Draw[] {
   const n = (r: () => number, max: number) => Math.floor(r() * max);
   const pick = <T>(r: () => number, xs: readonly T[]): T => xs[n(r, xs.length)]!;
+  // The long texts (10 001 and 70 000 characters) one message in six: a store may spend much on each.
+  const long = CONTENTS.flatMap((c, i) => (c.length > 10_000 ? [i] : []));
+  const shorter = CONTENTS.flatMap((c, i) => (c.length > 10_000 ? [] : [i]));
+  const content = (r: () => number) => (r() < 1 / 6 ? pick(r, long) : pick(r, shorter));
   return [
     [6, (r) => ({ k: 'createConversation', user: n(r, 2) })],
     [4, (r) => ({ k: 'listConversations', limit: pick(r, LIST_LIMITS) })],
     [3, (r) => ({ k: 'getConversationMetadata', c: n(r, 8) })],
     [3, (r) => ({ k: 'deleteConversation', c: n(r, 8), twice: r() < 0.5 })],
-    [8, (r) => ({ k: 'addMessage', c: n(r, 8), role: n(r, ROLES.length), content: n(r, CONTENTS.length) })],
+    [8, (r) => ({ k: 'addMessage', c: n(r, 8), role: n(r, ROLES.length), content: content(r) })],
     [3, (r) => ({ k: 'bulkAddMessages', c: n(r, 8), size: pick(r, BULK_SIZES), first: n(r, CONTENTS.length) })],
     [5, (r) => ({ k: 'getConversation', c: n(r, 8), limit: pick(r, MESSAGE_LIMITS) })],
     [2, (r) => ({ k: 'searchMessages', c: n(r, 8), limit: pick(r, SEARCH_LIMITS), threshold: pick(r, THRESHOLDS) })],
@@ -489,6 +493,9 @@ export class SequenceRun {
         const c = this.conv(op.c, true);
         if (c === undefined) return false;
         const a = await this.call('POST', '/reasoning/steps', { conversationId: c.id, reasoning: `looked at ${this.tag}`, actionTaken: 'search memory', result: 'found it' });
+        // A step may count as activity of its conversation (silent: conversation-newest).
+        c.awaitingBound = true;
+        delete c.bound;
         if (is2xx(a) && isJsonObject(a.json) && typeof a.json.id === 'string') {
           c.steps.push(a.json.id);
           this.steps.push({ id: a.json.id, conv: c });
@@ -825,6 +832,8 @@ export interface HostedExploreOptions {
   requestTimeoutMs?: number;
   signal?: AbortSignal;
   onProgress?: (p: { sequences: number; requests: number; findings: number; elapsedMs: number }) => void;
+  /** Stops exploring once a finding satisfies it (tests that look for one fault). */
+  stopWhen?: (finding: HostedFinding) => boolean;
 }
 
 export interface HostedExploreResult {
@@ -857,6 +866,7 @@ export async function exploreHosted(options: HostedExploreOptions): Promise<Host
       const ep = (statuses[endpointOf(method, path)] ??= {});
       const st = r.outcome.kind === 'transport' ? 'no answer' : String(r.outcome.status);
       ep[st] = (ep[st] ?? 0) + 1;
+      ep.ms = Math.round((ep.ms ?? 0) + r.exchange.durationMs);
       if (r.outcome.kind === 'transport') throw new HostedTransportError(`${method} ${path}: ${r.outcome.reason}`);
       return { status: r.outcome.status, text: r.outcome.text, json: r.outcome.json, isJson: r.outcome.isJson };
     },
@@ -932,13 +942,14 @@ export async function exploreHosted(options: HostedExploreOptions): Promise<Host
         exchanges, replayed: found !== v || replay.violation !== undefined,
       });
       options.onProgress?.({ sequences, requests, findings: findings.length, elapsedMs: Date.now() - started });
+      if (options.stopWhen?.(findings.at(-1)!) === true) break;
     }
   } finally {
     await client.close();
   }
   return {
     seed: options.seed, sequences, requests, durationMs: Date.now() - started,
-    stoppedBy: options.signal?.aborted ? 'interrupted' : sequences < options.runs ? 'time-budget' : 'completed',
+    stoppedBy: options.signal?.aborted ? 'interrupted' : sequences < options.runs && Date.now() >= deadline ? 'time-budget' : 'completed',
     findings: findings.map((f) => ({ ...f, message: client.scrub(f.message) })),
     statuses,
   };
