@@ -84,7 +84,7 @@ describe('tck explore --hosted (the command)', () => {
     expect(r.stdout).toMatch(/^1\. delete_conversation: delete_conversation \(DELETE \/conversations\/[\w-]+\) again answered 500/m);
     expect(r.stdout).toContain('   sentence: SPEC-V5-5.1.3 — "delete_conversation can be repeated without harm"');
     expect(r.stdout).toMatch(/ {7}DELETE \/conversations\/[\w-]+ -> 204\n {7}DELETE \/conversations\/[\w-]+ -> 500/);
-    expect(r.stdout).toMatch(/^ {3}expected: 204 \(as the first delete\)$/m);
+    expect(r.stdout).toMatch(/^ {3}expected: 204 \(as the first delete\), or 404\/410$/m);
     expect(r.stdout).toMatch(/replay: {3}npx tck explore --hosted http:\/\/127\.0\.0\.1:\d+\/v1 --seed 1 --runs \d+/);
     expect(r.stdout + r.stderr).not.toContain(v.server.apiKey);
     expect(readdirSync(out).sort()).toEqual(['explore-hosted-repro.sh', 'explore-hosted.json']);
