@@ -8,6 +8,8 @@ import { exploreHosted, type HostedExploreResult } from '../../src/explore/hoste
 import { startHosted } from '../independent/harness.js';
 import { startHostedVariant } from '../hosted/profile-harness.js';
 import { HOSTED_FAULTS } from './hosted-faults.js';
+import { HOSTED_EXPLORE_VALID } from './hosted-valid.js';
+import { VALID } from '../hosted/profile-variants.js';
 
 const SEEDS = [1, 2, 3];
 /** Sequences for the correct services: a finding on either would be a false alarm. */
@@ -64,4 +66,36 @@ describe('tck explore --hosted: nothing found where nothing is wrong', () => {
       }
     }, 5 * 60_000);
   }
+});
+
+describe('tck explore --hosted: nothing found against the valid variants', () => {
+  for (const seed of SEEDS) {
+    it(`seed ${seed}: every valid variant of explore's own readings`, async () => {
+      const found: string[] = [];
+      for (const [name, variant] of HOSTED_EXPLORE_VALID) {
+        const v = await startHostedVariant(variant());
+        try {
+          const r = await explore(v.server.baseUrl, v.server.apiKey, seed, { runs: 100 });
+          found.push(...r.findings.map((f) => `${name}: ${f.message}`));
+        } finally {
+          await v.close();
+        }
+      }
+      expect(found).toEqual([]);
+    }, 15 * 60_000);
+  }
+
+  it("seed 1: every valid variant of the hosted profile's readings (test/hosted/profile-variants.ts)", async () => {
+    const found: string[] = [];
+    for (const [name, variant] of VALID) {
+      const v = await startHostedVariant(variant);
+      try {
+        const r = await explore(v.server.baseUrl, v.server.apiKey, 1, { runs: 30 });
+        found.push(...r.findings.map((f) => `${name}: ${f.message}`));
+      } finally {
+        await v.close();
+      }
+    }
+    expect(found).toEqual([]);
+  }, 20 * 60_000);
 });

@@ -12,6 +12,7 @@ import { sentenceOf } from '../../src/protocols/clauses/index.js';
 import { startHostedVariant, type RunningVariant } from '../hosted/profile-harness.js';
 import { tck, tempDir } from '../reporters/support.js';
 import { HOSTED_FAULTS } from './hosted-faults.js';
+import { HOSTED_EXPLORE_VALID } from './hosted-valid.js';
 
 const fault = (name: string) => HOSTED_FAULTS.find((f) => f.name.startsWith(name))!;
 
@@ -49,6 +50,19 @@ describe('explore --hosted: finds, and finds nothing where nothing is wrong', ()
       await v.close();
     }
   }, 60_000);
+
+  for (const [name, variant] of HOSTED_EXPLORE_VALID) {
+    it(`finds nothing against a valid variant: ${name}`, async () => {
+      const v = await startHostedVariant(variant());
+      try {
+        const r = await exploreHosted({ baseUrl: v.server.baseUrl, apiKey: v.server.apiKey, seed: 2, runs: 15, maxSteps: 40, timeBudgetMs: 15_000 });
+        expect(r.findings.map((f) => f.message)).toEqual([]);
+        expect(r.sequences).toBeGreaterThan(3);
+      } finally {
+        await v.close();
+      }
+    }, 60_000);
+  }
 
   for (const name of ['the second delete', 'list_entities applies', 'message content cut']) {
     it(`finds: ${name}`, async () => {
