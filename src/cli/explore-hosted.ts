@@ -72,9 +72,12 @@ function findingLines(f: HostedFinding, i: number, replay: string): string[] {
     lines.push(`   sentence: ${id}${s ? ` — ${JSON.stringify(s.text.length > 200 ? `${s.text.slice(0, 200)}…` : s.text)}` : ''}`);
   }
   lines.push(`   minimal sequence (${plural(f.sequence.length, 'operation')}, shrunk from ${f.shrunkFrom}; ${plural(f.requests.length, 'request')}):`);
-  let op = '';
+  let op = -1;
   for (const r of f.requests) {
-    if (r.op !== op) lines.push(`     ${(op = r.op)}`);
+    if (r.n !== op) {
+      op = r.n;
+      lines.push(`     ${r.op}`);
+    }
     lines.push(`       ${r.method} ${r.url}${r.body !== undefined ? ` ${short(r.body)}` : ''} -> ${r.status}`);
   }
   lines.push(`   sent:     ${f.request.method} ${f.request.url}${f.request.body !== undefined ? ` ${short(f.request.body)}` : ''}`);

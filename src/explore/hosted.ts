@@ -254,8 +254,9 @@ const showMessage = (m: Written) => `{role: "${m.role}", content: ${short(m.cont
 // ------------------------------------------------------------------ running one sequence
 
 export interface StepLine {
-  /** The operation of the sequence it belongs to. */
+  /** The operation of the sequence it belongs to, and its number there (from 1). */
   op: string;
+  n: number;
   method: string;
   url: string;
   body?: unknown;
@@ -276,6 +277,7 @@ class SequenceRun {
   /** The reads done so far, for `again`. */
   private readonly reads: HostedOp[] = [];
   private currentOp = '';
+  private opNumber = 0;
   private firstCreatedAt: number | undefined;
 
   constructor(
@@ -287,7 +289,7 @@ class SequenceRun {
   private async call(method: HttpMethod, path: string, body?: Record<string, unknown>): Promise<Answer> {
     this.requests++;
     const a = await this.transport.send(method, path, body, this.record);
-    this.lines.push({ op: this.currentOp, method, url: path, ...(body !== undefined ? { body } : {}), status: a.status });
+    this.lines.push({ op: this.currentOp, n: this.opNumber, method, url: path, ...(body !== undefined ? { body } : {}), status: a.status });
     return { method, path, body, ...a };
   }
 
@@ -331,6 +333,7 @@ class SequenceRun {
 
   private async exec(op: HostedOp, again: boolean): Promise<void> {
     this.currentOp = again ? `again: ${opLabel(op)}` : opLabel(op);
+    this.opNumber++;
     const done = await this.perform(op);
     if (done && !again && !WRITES.has(op.k)) this.reads.push(op);
   }
