@@ -907,49 +907,59 @@ export async function exploreHosted(options: HostedExploreOptions): Promise<Host
   const stopped = () => options.signal?.aborted === true || Date.now() >= deadline;
   try {
     for (let i = 0; i < options.runs && !stopped(); i++) {
-      const seed = sequenceSeed(options.seed, i);
-      const ops = drawSequence(seed, options.maxSteps);
-      sequences++;
-      options.onProgress?.({ sequences, requests, findings: findings.length, elapsedMs: Date.now() - started });
-      const first = await attempt(ops);
-      const v = first.violation;
-      if (v === undefined) continue;
-      const key = `${v.rule} ${v.operation}`;
-      if (known.has(key)) continue;
-      known.add(key);
-      // Shrink: drop chunks of operations while the same rule still breaks (bounded: the budget, or 10 s past it, and 150 attempts).
-      let best = ops.slice(0, first.at + 1);
-      let tries = 0;
-      const shrinkEnd = Math.max(deadline, Date.now() + 10_000);
-      const stillFails = async (cand: HostedOp[]) => {
-        tries++;
-        const r = await attempt(cand);
-        return r.violation !== undefined && `${r.violation.rule} ${r.violation.operation}` === key ? cand.slice(0, r.at + 1) : undefined;
-      };
-      for (let chunk = Math.max(1, Math.floor(best.length / 2)); chunk >= 1; chunk = chunk === 1 ? 0 : Math.max(1, Math.floor(chunk / 2))) {
-        for (let start = 0; start < best.length && tries < 150 && Date.now() < shrinkEnd && options.signal?.aborted !== true; ) {
-          const cand = [...best.slice(0, start), ...best.slice(start + chunk)];
-          const kept = cand.length > 0 ? await stillFails(cand) : undefined;
-          if (kept !== undefined) best = kept;
-          else start += chunk;
-        }
+      try {
+        if (await sequence(i)) break;
+      } catch (err) {
+        // Interrupted mid-request: what was found so far is the result.
+        if (err instanceof HostedTransportError && options.signal?.aborted === true) break;
+        throw err;
       }
-      recording = [];
-      const replay = await attempt(best, true);
-      const exchanges = recording;
-      recording = undefined;
-      const found = replay.violation !== undefined && `${replay.violation.rule} ${replay.violation.operation}` === key ? replay.violation : v;
-      findings.push({
-        rule: found.rule, operation: found.operation, cites: [...found.cites], message: found.message + (found === v && replay.violation === undefined ? ' (the minimal sequence did not fail again when replayed: the fault may depend on timing)' : ''),
-        request: found.request, got: found.got, expected: found.expected,
-        sequence: best.map(opLabel), requests: replay.run.lines, seed: options.seed, sequenceIndex: i, shrunkFrom: first.at + 1,
-        exchanges, replayed: found !== v || replay.violation !== undefined,
-      });
-      options.onProgress?.({ sequences, requests, findings: findings.length, elapsedMs: Date.now() - started });
-      if (options.stopWhen?.(findings.at(-1)!) === true) break;
     }
   } finally {
     await client.close();
+  }
+  /** Sequence i: drawn, run, and when it breaks a rule not reported yet, shrunk and replayed; true: stop exploring. */
+  async function sequence(i: number): Promise<boolean> {
+    const seed = sequenceSeed(options.seed, i);
+    const ops = drawSequence(seed, options.maxSteps);
+    sequences++;
+    options.onProgress?.({ sequences, requests, findings: findings.length, elapsedMs: Date.now() - started });
+    const first = await attempt(ops);
+    const v = first.violation;
+    if (v === undefined) return false;
+    const key = `${v.rule} ${v.operation}`;
+    if (known.has(key)) return false;
+    known.add(key);
+    // Shrink: drop chunks of operations while the same rule still breaks (bounded: the budget, or 10 s past it, and 150 attempts).
+    let best = ops.slice(0, first.at + 1);
+    let tries = 0;
+    const shrinkEnd = Math.max(deadline, Date.now() + 10_000);
+    const stillFails = async (cand: HostedOp[]) => {
+      tries++;
+      const r = await attempt(cand);
+      return r.violation !== undefined && `${r.violation.rule} ${r.violation.operation}` === key ? cand.slice(0, r.at + 1) : undefined;
+    };
+    for (let chunk = Math.max(1, Math.floor(best.length / 2)); chunk >= 1; chunk = chunk === 1 ? 0 : Math.max(1, Math.floor(chunk / 2))) {
+      for (let start = 0; start < best.length && tries < 150 && Date.now() < shrinkEnd && options.signal?.aborted !== true; ) {
+        const cand = [...best.slice(0, start), ...best.slice(start + chunk)];
+        const kept = cand.length > 0 ? await stillFails(cand) : undefined;
+        if (kept !== undefined) best = kept;
+        else start += chunk;
+      }
+    }
+    recording = [];
+    const replay = await attempt(best, true);
+    const exchanges = recording;
+    recording = undefined;
+    const found = replay.violation !== undefined && `${replay.violation.rule} ${replay.violation.operation}` === key ? replay.violation : v;
+    findings.push({
+      rule: found.rule, operation: found.operation, cites: [...found.cites], message: found.message + (found === v ? ' (the minimal sequence did not fail again when replayed: the fault may depend on timing)' : ''),
+      request: found.request, got: found.got, expected: found.expected,
+      sequence: best.map(opLabel), requests: replay.run.lines, seed: options.seed, sequenceIndex: i, shrunkFrom: first.at + 1,
+      exchanges, replayed: found !== v,
+    });
+    options.onProgress?.({ sequences, requests, findings: findings.length, elapsedMs: Date.now() - started });
+    return options.stopWhen?.(findings.at(-1)!) === true;
   }
   return {
     seed: options.seed, sequences, requests, durationMs: Date.now() - started,
