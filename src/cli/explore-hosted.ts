@@ -20,7 +20,7 @@ import { KIT_VERSION } from '../util/kit.js';
 import { SIGNAL_EXIT, watchInterrupts } from './interrupt.js';
 import { ensureWritableDir } from './paths.js';
 
-export interface ExploreHostedFlags {
+interface ExploreHostedFlags {
   hosted: true | string;
   apiKey?: string;
   url?: string;

@@ -7,7 +7,7 @@
 import { combine, mapAnswer, pathOf, replaceHandler, type HostedVariant } from '../hosted/profile-harness.js';
 import type { Reply } from '../../src/servers/hosted/index.js';
 
-export interface HostedFault {
+interface HostedFault {
   name: string;
   variant: () => HostedVariant;
   /** What a finding of this fault says (its message), as a pattern. */
