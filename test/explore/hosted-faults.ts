@@ -140,6 +140,19 @@ const feedbackAcceptsAnyScore = (): HostedVariant =>
     return original(ctx);
   });
 
+/** userId is kept lower-cased (a case-insensitive column): the namesakes u-… and U-… become one user. */
+const userIdLowerCased = (): HostedVariant =>
+  replaceHandler('create_conversation', (ctx, original) => original(typeof ctx.body.userId === 'string' ? { ...ctx, body: { ...ctx.body, userId: ctx.body.userId.toLowerCase() } } : ctx));
+
+/** list_entities shows each entity under the name it was added with (a list cache a rename does not reach). */
+function listShowsAddedName(): HostedVariant {
+  const added = new Map<string, string>();
+  return combine(
+    mapAnswer('add_entity', (b) => (added.set(b.id, b.name), b)),
+    mapAnswer('list_entities', (b) => ({ ...b, entities: b.entities.map((e: { id: string; name: string }) => ({ ...e, name: added.get(e.id) ?? e.name })) })),
+  );
+}
+
 export const HOSTED_FAULTS: readonly HostedFault[] = [
   { name: 'conversation metadata cached, not invalidated on delete', variant: metadataCache, finds: /get_conversation_metadata .* after delete_conversation/ },
   { name: 'messages survive delete_conversation', variant: messagesSurviveDelete, finds: /get_conversation .* after delete_conversation still reads/ },
@@ -152,5 +165,7 @@ export const HOSTED_FAULTS: readonly HostedFault[] = [
   { name: 'the search index keeps the old name after a rename', variant: searchKeepsOldName, finds: /search_entities .* new name/ },
   { name: 'message content stored NFKC-normalised', variant: nfkcContent, finds: /NFKC-normalised/ },
   { name: 'message content cut at 10 000 characters', variant: contentCut, finds: /cut at 10000 characters/ },
+  { name: 'userId kept lower-cased', variant: userIdLowerCased, finds: /userId/ },
+  { name: 'list_entities shows the name an entity was added with', variant: listShowsAddedName, finds: /list_entities .* name/ },
   { name: 'feedback accepts a userScore of 50', variant: feedbackAcceptsAnyScore, finds: /set_entity_feedback .* userScore/ },
 ];
