@@ -348,6 +348,7 @@ class SequenceRun {
         const userId = `${op.user === 0 ? 'u' : 'U'}-${this.tag}`;
         const a = await this.call('POST', '/conversations', { userId });
         if (!is2xx(a) || !isJsonObject(a.json) || typeof a.json.id !== 'string') return true;
+        this.userIdReadBack(a, a.json, userId, 'create_conversation');
         const createdAt = timeOf(a.json.createdAt);
         const conv: Conv = { id: a.json.id, userId, deleted: false, messages: [], maybe: [], awaitingBound: false, steps: [], ...(createdAt !== undefined ? { createdAt } : {}) };
         if (createdAt !== undefined) {
@@ -367,8 +368,10 @@ class SequenceRun {
         const c = this.conv(op.c, false);
         if (c === undefined) return false;
         const a = await this.call('GET', `/conversations/${seg(c.id)}`);
-        if (c.deleted === false) this.must2xx(a, 'get_conversation_metadata');
-        else if (is2xx(a) && isJsonObject(a.json) && a.json.id === c.id && !markedDeleted(a.json)) {
+        if (c.deleted === false) {
+          this.must2xx(a, 'get_conversation_metadata');
+          if (isJsonObject(a.json)) this.userIdReadBack(a, a.json, c.userId, 'get_conversation_metadata');
+        } else if (is2xx(a) && isJsonObject(a.json) && a.json.id === c.id && !markedDeleted(a.json)) {
           this.fail('deleted-conversation-read', 'get_conversation_metadata', ['HOSTED-READBACK', 'HOSTED-ENDPOINT-delete_conversation'],
             `get_conversation_metadata (${req(a)}) after delete_conversation answered ${said(a)}: the deleted conversation read back as live (a deleted conversation may answer 404/410 or a soft-deleted record, never itself unmarked)`, a, 'no live conversation (404, 410, or marked deleted)');
         }
@@ -543,6 +546,14 @@ class SequenceRun {
     }
   }
 
+  /** A conversation shows the userId it was created with (when it shows one): namesakes differing in case stay apart. */
+  private userIdReadBack(a: Answer, body: Json, userId: string, operation: string): void {
+    if (typeof body.userId === 'string' && body.userId !== userId) {
+      this.fail('user-id-readback', operation, ['HOSTED-RESOURCE-Conversation.userId', 'SPEC-V5-5.1.1'],
+        `${operation} (${req(a)}) shows the conversation ${String(body.id)} with userId ${JSON.stringify(body.userId)}, created with ${JSON.stringify(userId)}: a conversation keeps the userId supplied when creating it`, a, JSON.stringify(userId));
+    }
+  }
+
   private async listConversations(limit: number | undefined): Promise<boolean> {
     const a = await this.call('GET', `/conversations${limit === undefined ? '' : `?limit=${limit}`}`);
     this.must2xx(a, 'list_conversations');
@@ -551,6 +562,7 @@ class SequenceRun {
     items.forEach((x, i) => at.set(x.id, i));
     for (const c of this.convs) {
       const item = items.find((x) => x.id === c.id);
+      if (c.deleted === false && item !== undefined) this.userIdReadBack(a, item, c.userId, 'list_conversations');
       if (c.deleted === true && item !== undefined && !markedDeleted(item)) {
         this.fail('deleted-conversation-listed', 'list_conversations', ['HOSTED-READBACK', 'HOSTED-ENDPOINT-delete_conversation'], `list_conversations (${req(a)}) still lists the conversation ${c.id} after delete_conversation`, a, 'not listed');
       }
@@ -759,6 +771,13 @@ class SequenceRun {
     this.must2xx(narrow, 'list_entities');
     for (const a of [wide, narrow]) {
       const items = (a.isJson ? listItems(a.json, ['entities']) : undefined) ?? [];
+      for (const e of this.ents.filter((x) => !x.deleted && !x.unknown)) {
+        const item = items.find((x) => x.id === e.id);
+        if (item !== undefined && typeof item.name === 'string' && item.name !== e.name) {
+          this.fail('entity-listed-readback', 'list_entities', ['HOSTED-READBACK', e.renamedFrom !== undefined ? 'HOSTED-ENDPOINT-update_entity' : 'HOSTED-ENDPOINT-add_entity'],
+            `list_entities (${req(a)}) shows the entity ${e.id} with the name ${JSON.stringify(item.name)}, not the name written ${JSON.stringify(e.name)}${e.renamedFrom !== undefined ? ` (update_entity renamed it from ${JSON.stringify(e.renamedFrom)})` : ''}`, a, JSON.stringify(e.name));
+        }
+      }
       for (const e of this.ents.filter((x) => x.deleted && !x.unknown)) {
         if (items.some((x) => x.id === e.id && !markedDeleted(x))) this.fail('deleted-entity-listed', 'list_entities', ['HOSTED-READBACK', 'HOSTED-ENDPOINT-delete_entity'], `list_entities (${req(a)}) still lists the entity ${e.id} after delete_entity`, a, 'not listed');
       }
