@@ -75,7 +75,7 @@ describe('tck explore --hosted: nothing found against the valid variants', () =>
       for (const [name, variant] of HOSTED_EXPLORE_VALID) {
         const v = await startHostedVariant(variant());
         try {
-          const r = await explore(v.server.baseUrl, v.server.apiKey, seed, { runs: 100 });
+          const r = await explore(v.server.baseUrl, v.server.apiKey, seed, { runs: 50 });
           found.push(...r.findings.map((f) => `${name}: ${f.message}`));
         } finally {
           await v.close();
@@ -90,7 +90,7 @@ describe('tck explore --hosted: nothing found against the valid variants', () =>
     for (const [name, variant] of VALID) {
       const v = await startHostedVariant(variant);
       try {
-        const r = await explore(v.server.baseUrl, v.server.apiKey, 1, { runs: 30 });
+        const r = await explore(v.server.baseUrl, v.server.apiKey, 1, { runs: 15 });
         found.push(...r.findings.map((f) => `${name}: ${f.message}`));
       } finally {
         await v.close();
