@@ -17,6 +17,7 @@ const DEEP = [
   'test/explore/platinum-found.test.ts',
   'test/explore/part-only.test.ts',
   'test/explore/no-false-alarm.test.ts',
+  'test/explore/hosted-found.test.ts',
   'test/suites/valid-variants-reach.test.ts',
   'test/independent/gate.test.ts',
   'test/independent/first-contact.test.ts',

@@ -30,6 +30,9 @@ interface ExploreFlags extends TargetFlags {
   out: string;
   reporter: readonly ReporterName[];
   concurrency?: number;
+  /** `--hosted [URL]`: explore a hosted REST service (src/cli/explore-hosted.ts). */
+  hosted?: true | string;
+  apiKey?: string;
 }
 
 /**
@@ -60,6 +63,8 @@ function progressLine(on: boolean, budgetMs: number): { onProgress?: (p: Explore
 }
 
 export async function exploreCommand(flags: ExploreFlags): Promise<number> {
+  if (flags.hosted !== undefined) return (await import('./explore-hosted.js')).exploreHostedCommand({ ...flags, hosted: flags.hosted });
+  if (flags.apiKey !== undefined) throw new TckError('--api-key needs --hosted URL');
   // A replay names the sequence by seed and path: a path alone would replay nothing (and say "nothing found").
   if (flags.path !== undefined && flags.seed === undefined) throw new TckError('--path needs --seed: the seed of the run that printed it (its replay line has both)');
   if (flags.replayPath !== undefined && flags.path === undefined) throw new TckError('--replay-path needs --path and --seed: copy the whole replay line a finding printed');

@@ -255,6 +255,8 @@ Exit codes (docs/exit-codes.md): 0 requested tier reached and, with --hosted, ev
     .option('--time-budget <ms>', 'bound on the exploration in milliseconds (shrinking included)', positiveInt('--time-budget'), EXPLORE_DEFAULTS.timeBudgetMs)
     .option('--concurrency <n>', 'N clients at once, each on its own connection: every history judged by a linearizability check (docs/concurrency.md)', positiveInt('--concurrency'))
     .option('--classes', 'also draw sequences of the value classes of docs/coverage.md (LIKE wildcards, control characters, Unicode forms, float32-lossy numbers …)')
+    .option('--hosted [url]', 'explore the hosted REST service at URL (its /v1 base URL or its origin) instead of a bridge server, or without URL the embedded hosted reference service (docs/explore-hosted.md)')
+    .option('--api-key <key>', 'with --hosted URL: the API key to explore with (also TCK_API_KEY)')
     .option('-o, --out <dir>', 'directory for report files', 'reports')
     .option('-r, --reporter <list>', `reporters, comma-separated or repeated: console, json, junit, html, md, badge (default: ${DEFAULT_REPORTERS.join(',')})`, reporters, DEFAULT_REPORTERS)
     .action(async (_opts, command: Command) => {
