@@ -1,13 +1,14 @@
 // The kit's first-contact score on faults it never saw (issue 32, item 4): one-rule faults written
 // blind into the independent implementation (test/independent/*/FAULTS.md, committed before the kit
 // ran on them) by an author who never read the kit. `npm run measure:independent` runs the kit
-// against each — `tck run` (every tier with Platinum; the hosted profile with every input) and, for
-// the bridge, `tck run` + `tck explore --seed 1 --time-budget 20000` — and writes the raw score by
+// against each — `tck run` (every tier with Platinum; the hosted profile with every input) and
+// `tck explore --seed 1 --time-budget 20000` (`--hosted` for the hosted faults) — and writes the raw score by
 // tier to docs/first-contact.md. Raw: a fault counts as caught when any scenario failed (or explore
 // found anything), and the clean server is run the same way first, so a false alarm would show
 // there (the gate test holds it at nothing). Not tuned to afterwards: the next batch measures again.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { failures, hostedFlags, reportOf, startBridge, startHosted, tck, type Ran } from './harness.js';
 
@@ -80,7 +81,7 @@ interface Row {
   part: 'bridge' | 'hosted';
   /** Scenarios that failed (or errored, or were skipped) against the faulty server. */
   run: string[];
-  /** The rules explore's findings broke (bridge only). */
+  /** The rules explore's findings broke (`tck explore`, or `tck explore --hosted`). */
   explore?: string[];
 }
 
@@ -104,10 +105,22 @@ async function measureBridge(fault: string | undefined): Promise<{ run: string[]
   }
 }
 
-async function measureHosted(fault: string | undefined): Promise<string[]> {
+/** The rules `tck explore --hosted`'s findings broke (its explore-hosted.json), or its exit when it wrote none. */
+function hostedExploreRules(ran: Ran): string[] {
+  try {
+    const report = JSON.parse(readFileSync(join(ran.out, 'explore-hosted.json'), 'utf8')) as { findings?: { rule: string; operation: string }[] };
+    return (report.findings ?? []).map((f) => `${f.operation}.${f.rule}`);
+  } catch {
+    return ran.code === 0 ? [] : [`exit ${ran.code}`];
+  }
+}
+
+async function measureHosted(fault: string | undefined): Promise<{ run: string[]; explore: string[] }> {
   const server = await startHosted(fault);
   try {
-    return failures(await tck(['run', ...hostedFlags(server.info), '--reporter', 'json'])).map((f) => f.split(' ')[0]!);
+    const ran = await tck(['run', ...hostedFlags(server.info), '--reporter', 'json']);
+    const explored = await tck(['explore', '--hosted', server.info.url, '--api-key', server.info.api_key, '--seed', '1', '--time-budget', '20000']);
+    return { run: failures(ran).map((f) => f.split(' ')[0]!), explore: hostedExploreRules(explored) };
   } finally {
     await server.stop();
   }
@@ -129,11 +142,13 @@ describe('docs/first-contact.md keeps its earlier measurements', () => {
 
 describe.runIf(process.env.TCK_MEASURE === '1')('measure: the kit against every blind fault', () => {
   const rows: Row[] = [];
-  const clean = { run: [] as string[], explore: [] as string[], hosted: [] as string[] };
+  const clean = { run: [] as string[], explore: [] as string[], hosted: [] as string[], hostedExplore: [] as string[] };
 
   it('the clean servers first (what fails on them is set aside in the triaged score)', async () => {
     Object.assign(clean, await measureBridge(undefined));
-    clean.hosted = await measureHosted(undefined);
+    const hosted = await measureHosted(undefined);
+    clean.hosted = hosted.run;
+    clean.hostedExplore = hosted.explore;
   }, 600_000);
 
   it.concurrent.each(faultsOf('bridge').map((f) => [f.id, f] as const))('bridge %s', async (_id, fault) => {
@@ -141,19 +156,16 @@ describe.runIf(process.env.TCK_MEASURE === '1')('measure: the kit against every 
   }, 900_000);
 
   it.concurrent.each(faultsOf('hosted').map((f) => [f.id, f] as const))('hosted %s', async (_id, fault) => {
-    rows.push({ fault, part: 'hosted', run: await measureHosted(fault.id) });
+    rows.push({ fault, part: 'hosted', ...(await measureHosted(fault.id)) });
   }, 900_000);
 
   it('writes docs/first-contact.md', () => {
     const tierOf = (r: Row) => (r.part === 'hosted' ? 'hosted' : (['bronze', 'silver', 'gold', 'platinum'].find((t) => r.fault.area.toLowerCase().includes(t)) ?? r.fault.area));
     const runOf = (r: Row, triaged: boolean) => (triaged ? r.run.filter((id) => !(r.part === 'hosted' ? clean.hosted : clean.run).includes(id)) : r.run);
-    const exploreOf = (r: Row, triaged: boolean) => (triaged ? (r.explore ?? []).filter((rule) => !clean.explore.includes(rule)) : (r.explore ?? []));
+    const exploreOf = (r: Row, triaged: boolean) => (triaged ? (r.explore ?? []).filter((rule) => !(r.part === 'hosted' ? clean.hostedExplore : clean.explore).includes(rule)) : (r.explore ?? []));
     const caught = (r: Row, triaged: boolean, withExplore: boolean) => runOf(r, triaged).length > 0 || (withExplore && exploreOf(r, triaged).length > 0);
     const count = (of: Row[], triaged: boolean, withExplore: boolean) => `${of.filter((r) => caught(r, triaged, withExplore)).length} / ${of.length}`;
-    const line = (t: string, of: Row[]) => {
-      const bridge = t !== 'hosted';
-      return `| ${t} | ${of.length} | ${count(of, false, false)} | ${bridge ? count(of, false, true) : '—'} | ${count(of, true, false)} | ${bridge ? count(of, true, true) : '—'} |`;
-    };
+    const line = (t: string, of: Row[]) => `| ${t} | ${of.length} | ${count(of, false, false)} | ${count(of, false, true)} | ${count(of, true, false)} | ${count(of, true, true)} |`;
     const groups = ['bronze', 'silver', 'gold', 'platinum', 'hosted'];
     const cut = (ids: string[]) => (ids.length > 0 ? ids.slice(0, 5).join(', ') + (ids.length > 5 ? ` (+${ids.length - 5})` : '') : 'not caught');
     const detail = groups.flatMap((t) => rows.filter((r) => tierOf(r) === t).sort((a, b) => a.fault.id.localeCompare(b.fault.id)).map((r) => `| ${r.fault.id} | ${t} | ${cut(runOf(r, true))} | ${r.explore === undefined ? '—' : cut(exploreOf(r, true)).replace('not caught', 'nothing')} |`));
@@ -167,10 +179,10 @@ describe.runIf(process.env.TCK_MEASURE === '1')('measure: the kit against every 
       '`test/independent/hosted/FAULTS.md`) by an author who never read the kit, and committed before the kit ran on them.',
       'A fault is caught by `tck run` when a scenario failed against it (`--tier platinum` for the bridge; the hosted profile',
       'with every input the service hands out), and by `run` + `explore` when, besides, `tck explore --seed 1 --time-budget',
-      '20000` found a disagreement. **Raw** counts every failure; **triaged** sets aside the scenarios (and explore rules) that',
+      '20000` (for the hosted profile `tck explore --hosted … --seed 1 --time-budget 20000`) found a disagreement. **Raw** counts every failure; **triaged** sets aside the scenarios (and explore rules) that',
       'fail against the clean server too, so that a false alarm shared by every server proves nothing.',
       '',
-      `Clean servers: \`tck run\` failed ${clean.run.length === 0 ? 'nothing' : clean.run.join(', ')} (bridge), ${clean.hosted.length === 0 ? 'nothing' : clean.hosted.join(', ')} (hosted); explore found ${clean.explore.length === 0 ? 'nothing' : clean.explore.join(', ')}.`,
+      `Clean servers: \`tck run\` failed ${clean.run.length === 0 ? 'nothing' : clean.run.join(', ')} (bridge), ${clean.hosted.length === 0 ? 'nothing' : clean.hosted.join(', ')} (hosted); explore found ${clean.explore.length === 0 ? 'nothing' : clean.explore.join(', ')} (bridge), ${clean.hostedExplore.length === 0 ? 'nothing' : clean.hostedExplore.join(', ')} (hosted).`,
       '',
       '| tier | faults | `run` raw | `run` + `explore` raw | `run` triaged | `run` + `explore` triaged |',
       '|---|---|---|---|---|---|',
