@@ -1,0 +1,143 @@
+// The coverage matrix (issue 34, docs/coverage.md): Platinum reads made before a write and made again
+// after it with the very same arguments (a cache keyed by the request shows only this way): the
+// entity reads around update_entity, add_entity, merge_entities and delete_entity, and the
+// conversation reads around bulk_add_messages and delete_conversation.
+import { check, show } from '../../src/engine/assert.js';
+import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
+import { v5 } from './clauses.js';
+import { expectGone, ids, newConversation, short } from './helpers.js';
+
+const V3 = (method: string) => `SPEC-V3-${method}`;
+const lower = (id: string) => id.toLowerCase();
+const has = (list: readonly { id: string }[], id: string) => list.some((x) => lower(x.id) === lower(id));
+
+export const scenarios: Scenario[] = [
+  defineScenario({
+    id: 'SCN-P-160',
+    tier: 'platinum',
+    group: 'entities',
+    clauses: [V3('update_entity'), V3('get_entity'), V3('list_entities'), V3('delete_entity'), V3('get_entity_graph'), v5('5.3.3'), 'SPEC-3.4.1', 'SPEC-3.6.1'],
+    title: 'entity reads made before update_entity, add_entity, merge_entities and delete_entity show each write when made again',
+    asserts:
+      '"Corvina Reed" -VISITS-> "Reed Lighthouse". Reads get_entity(<Corvina>), search_entities("Marisol", limit=10), get_entity_by_name("Marisol Reed"), ' +
+      'list_entities(type="PERSON", limit=100), get_related_entities(<Lighthouse>, depth=1) and get_entity_graph(), then makes each again after the write ' +
+      'that changes it: update_entity(name "Marisol Reed") — get_entity answers the new name, the search and the lookup by name find it; add_entity of ' +
+      'a PERSON — listed; merge_entities of two others — a SAME_AS edge in the graph (SPEC-V5-5.3.3); delete_entity(<Marisol>) — get_entity answers an ' +
+      'error or null, and the list, the search, the lookup, the related entities of the lighthouse and the graph no longer hold it.',
+    async run(ctx) {
+      const { bridge } = ctx;
+      const reed = await bridge.add_entity({ name: 'Corvina Reed', entity_type: 'PERSON' });
+      const lighthouse = await bridge.add_entity({ name: 'Reed Lighthouse', entity_type: 'LOCATION' });
+      await bridge.add_relationship({ source_id: reed.id, target_id: lighthouse.id, relationship_type: 'VISITS' });
+      const get = () => bridge.get_entity({ entity_id: reed.id });
+      const search = () => bridge.search_entities({ query: 'Marisol', limit: 10 });
+      const byName = () => bridge.get_entity_by_name({ name: 'Marisol Reed' });
+      const persons = () => bridge.list_entities({ type: 'PERSON', limit: 100 });
+      const related = () => bridge.get_related_entities({ entity_id: lighthouse.id, depth: 1 });
+      const graph = () => bridge.get_entity_graph({});
+      const first = { get: await get(), search: await search(), byName: await byName(), persons: await persons(), related: await related(), graph: await graph() };
+
+      await bridge.update_entity({ entity_id: reed.id, name: 'Marisol Reed' });
+      const renamed = await get();
+      check.by(V3('update_entity'), V3('get_entity')).that(renamed.name === 'Marisol Reed', 'get_entity made again after update_entity(name) answers the new name', () => ({
+        message: `get_entity(${short(reed.id)}) after update_entity(name="Marisol Reed"), the same read having answered ${JSON.stringify(first.get.name)} before (SPEC-V3-update_entity: it changes the entity's name): got name ${JSON.stringify(renamed.name)}`,
+        expected: 'Marisol Reed',
+        actual: renamed.name,
+      }));
+      const found = await search();
+      check.by('SPEC-3.4.1', V3('update_entity')).that(has(found, reed.id), 'search_entities made again after update_entity(name) finds the new name', () => ({
+        message: `search_entities(query="Marisol", limit=10) after update_entity renamed "Corvina Reed" to "Marisol Reed", the same search having answered ${first.search.length} entit(ies) before (SPEC-3.4.1: a search finds the entities that match its query): ${short(reed.id)} is missing; got ${show(found.map((e) => e.name))}`,
+        expected: reed.id,
+        actual: ids(found),
+      }));
+      const named = await byName();
+      check.by('SPEC-3.6.1', V3('update_entity')).that(named !== null && lower(named.id) === lower(reed.id), 'get_entity_by_name made again after update_entity(name) finds the entity by its new name', () => ({
+        message: `get_entity_by_name(name="Marisol Reed") after update_entity renamed "Corvina Reed" to it, the same lookup having answered ${first.byName === null ? 'null' : short(first.byName.id)} before (SPEC-3.6.1: an entity that exists is found by its name): got ${named === null ? 'null' : short(named.id)}`,
+        expected: reed.id,
+        actual: named?.id ?? null,
+      }));
+
+      const tide = await bridge.add_entity({ name: 'Corvina Tide', entity_type: 'PERSON' });
+      const listed = await persons();
+      check.by(V3('list_entities')).that(has(listed, tide.id), 'list_entities made again after add_entity lists the new entity', () => ({
+        message: `list_entities(type="PERSON", limit=100) after add_entity("Corvina Tide", PERSON), the same list having answered ${first.persons.length} entit(ies) before (SPEC-V3-list_entities: it lists entities, of one type when asked): ${short(tide.id)} is missing`,
+        expected: tide.id,
+        actual: ids(listed),
+      }));
+
+      const twin = await bridge.add_entity({ name: 'Corvina Tide II', entity_type: 'PERSON' });
+      await graph();
+      await bridge.merge_entities({ source_id: twin.id, target_id: tide.id });
+      const merged = await graph();
+      check.by(v5('5.3.3')).that(merged.edges.some((e) => lower(e.source) === lower(twin.id) && lower(e.target) === lower(tide.id) && e.type === 'SAME_AS'),
+        'get_entity_graph made again after merge_entities holds the SAME_AS edge', () => ({
+          message: `get_entity_graph() after merge_entities(source=<Corvina Tide II>, target=<Corvina Tide>), the same graph having been read before (SPEC-V5-5.3.3: merge_entities leaves a SAME_AS link from the source to the target): no SAME_AS edge from ${short(twin.id)} to ${short(tide.id)}`,
+          expected: { source: twin.id, target: tide.id, type: 'SAME_AS' },
+          actual: merged.edges.filter((e) => e.type === 'SAME_AS'),
+        }));
+
+      await bridge.delete_entity({ entity_id: reed.id });
+      await expectGone(ctx, [V3('delete_entity'), V3('get_entity')], 'get_entity', { entity_id: reed.id }, reed.id, 'after delete_entity, the same read having answered it twice before');
+      const after = { persons: await persons(), search: await search(), byName: await byName(), related: await related(), graph: await graph() };
+      const still = [
+        has(after.persons, reed.id) ? 'list_entities(type="PERSON", limit=100) lists it' : '',
+        has(after.search, reed.id) ? 'search_entities(query="Marisol", limit=10) finds it' : '',
+        after.byName !== null && lower(after.byName.id) === lower(reed.id) ? 'get_entity_by_name(name="Marisol Reed") answers it' : '',
+        has(after.related, reed.id) ? `get_related_entities(<Reed Lighthouse>, depth=1) lists it (${first.related.length} entit(ies) before)` : '',
+        has(after.graph.nodes, reed.id) ? 'get_entity_graph() has its node' : '',
+        after.graph.edges.some((e) => lower(e.source) === lower(reed.id) || lower(e.target) === lower(reed.id)) ? 'get_entity_graph() has an edge touching it' : '',
+      ].filter((x) => x !== '');
+      check.by(V3('delete_entity')).that(still.length === 0, 'every entity read made again after delete_entity no longer holds the entity or its relationships', () => ({
+        message: `after delete_entity(<Marisol Reed>), each read having been made before with the same arguments (SPEC-V3-delete_entity: it deletes an entity and its relationships): ${still.join('; ')}`,
+        expected: 'no read holds it',
+        actual: still,
+      }));
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-P-161',
+    tier: 'platinum',
+    group: 'conversations',
+    clauses: [v5('5.2.1'), v5('5.3.2'), V3('delete_conversation'), V3('get_conversation_metadata')],
+    title: 'conversation reads made before bulk_add_messages and delete_conversation show each write when made again',
+    asserts:
+      'Conversation A gets two messages in bulk; get_context(A), get_entity_history(<Ysolde Harbour>) and get_conversation_metadata(A) are read. Two more ' +
+      'messages in bulk, one naming Ysolde Harbour: get_context(A) made again holds the latest (SPEC-V5-5.2.1) and get_entity_history holds the mention ' +
+      '(SPEC-V5-5.3.2). delete_conversation(A): get_conversation_metadata(A) made again answers an error or null, and get_entity_history lists no ' +
+      'message of A (SPEC-V3-delete_conversation: the conversation and all its messages are deleted).',
+    async run(ctx) {
+      const { bridge } = ctx;
+      const place = await bridge.add_entity({ name: 'Ysolde Harbour', entity_type: 'LOCATION' });
+      const conv = await newConversation(bridge, 'tck-rwr-context');
+      await bridge.bulk_add_messages({ conversation_id: conv.id, messages: [{ role: 'user', content: 'first line' }, { role: 'assistant', content: 'second line' }] });
+      const context = () => bridge.get_context({ conversation_id: conv.id });
+      const history = () => bridge.get_entity_history({ entity_id: place.id });
+      const before = { context: await context(), history: await history() };
+      await bridge.get_conversation_metadata({ conversation_id: conv.id });
+      const more = await bridge.bulk_add_messages({ conversation_id: conv.id, messages: [{ role: 'user', content: 'We sailed into Ysolde Harbour at dawn.' }, { role: 'assistant', content: 'the latest line' }] });
+      const latest = more.at(-1)!;
+      const recent = (await context()).recent_messages;
+      check.by(v5('5.2.1')).that(has(recent, latest.id), 'get_context made again after bulk_add_messages holds the latest message', () => ({
+        message: `get_context(${short(conv.id)}) after bulk_add_messages of two more messages, the same read having answered ${before.context.recent_messages.length} recent message(s) before (SPEC-V5-5.2.1): recent_messages must hold the latest one, "the latest line"`,
+        expected: latest.id,
+        actual: recent.map((m) => m.content),
+      }));
+      const mentions = (await history()).mentions;
+      check.by(v5('5.3.2')).that(mentions.some((m) => m.conversation_id === conv.id), 'get_entity_history made again after a message naming the entity holds the mention', () => ({
+        message: `get_entity_history(<Ysolde Harbour>) after bulk_add_messages of "We sailed into Ysolde Harbour at dawn." to ${short(conv.id)}, the same read having answered ${before.history.mentions.length} mention(s) before (SPEC-V5-5.3.2: every mention of the entity): no mention in that conversation`,
+        expected: conv.id,
+        actual: mentions,
+      }));
+      await bridge.delete_conversation({ conversation_id: conv.id });
+      await expectGone(ctx, [V3('delete_conversation'), V3('get_conversation_metadata')], 'get_conversation_metadata', { conversation_id: conv.id }, conv.id,
+        'after delete_conversation, the same read having answered it before');
+      const left = (await history()).mentions.filter((m) => m.conversation_id === conv.id || m.content === 'We sailed into Ysolde Harbour at dawn.');
+      check.by(V3('delete_conversation'), v5('5.3.2')).that(left.length === 0, 'get_entity_history made again after delete_conversation lists no message of the deleted conversation', () => ({
+        message: `get_entity_history(<Ysolde Harbour>) after delete_conversation(${short(conv.id)}), the same read having listed its mention before (SPEC-V3-delete_conversation: a conversation is deleted with all its messages): ${left.length} mention(s) of the deleted conversation are still listed`,
+        expected: [],
+        actual: left,
+      }));
+    },
+  }),
+];
