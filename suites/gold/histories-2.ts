@@ -56,7 +56,8 @@ export const scenarios: Scenario[] = [
     title: 'get_similar_traces(success_only=true) made before complete_trace finds the trace when made again',
     asserts:
       'Starts a trace "Calibrate the orbital telescope mirrors"; get_similar_traces of that task (limit 5, success_only true) must not return it, ' +
-      'not being successful; complete_trace(success=true) and the same search again must return it (SPEC-5.4.1). A search cache keyed by the request ' +
+      'not being successful; complete_trace(success=true) and the same search again must return it (SPEC-5.4.1). Then the search with success_only ' +
+      'false, a second start_trace of that task, and the same search again: the new trace is returned. A search cache keyed by the request ' +
       'answers the first answer again.',
     async run({ bridge }) {
       const task = 'Calibrate the orbital telescope mirrors';
@@ -75,6 +76,17 @@ export const scenarios: Scenario[] = [
         message: `${call} after complete_trace(success=true), the same search having answered ${before.length} trace(s) before (SPEC-5.4.1: get_similar_traces finds traces whose tasks are alike; it is now successful): the now successful trace ${trace.id} is missing; got ${show(after.map((t) => t.id))}`,
         expected: trace.id,
         actual: after.map((t) => t.id),
+      }));
+      // And a search of every trace (success_only=false) made before a second start_trace of the same task finds it when made again.
+      const every = { task, limit: 5, success_only: false };
+      const everyCall = `get_similar_traces(task="${task}", limit=5, success_only=false)`;
+      const was = await bridge.get_similar_traces(every);
+      const second = await bridge.start_trace({ session_id: 'rwr-similar', task });
+      const now = await bridge.get_similar_traces(every);
+      check.by('SPEC-5.4.1').that(now.some((t) => same(t, second)), `${everyCall} made again after start_trace of that task returns the new trace`, () => ({
+        message: `${everyCall} after a second start_trace of that very task, the same search having answered ${was.length} trace(s) before (SPEC-5.4.1: get_similar_traces finds traces whose tasks are alike): the new trace ${second.id} is missing; got ${show(now.map((t) => t.id))}`,
+        expected: second.id,
+        actual: now.map((t) => t.id),
       }));
     },
   }),
@@ -110,7 +122,8 @@ export const scenarios: Scenario[] = [
       'get_related_entities(A) at depth 1, 2 and omitted, and with relationship_type KNOWS at depth 2, holds B and C and nothing but A, B, C and D ' +
       '(SPEC-3.7.1; whether depth 2 reaches D is silent point related-depth, whether an entity reached twice is listed twice related-repeats). ' +
       'relationship_type MENTORS at depth 1 answers B and not C nor D (SPEC-5.2.3: two entities linked by several types; SPEC-3.7.3). A walk that ' +
-      'takes the diamond for a cycle answers nothing; a store that keeps one relationship per pair loses MENTORS.',
+      'takes the diamond for a cycle answers nothing; a store that keeps one relationship per pair loses MENTORS. On a cycle X → Y → Z → X, ' +
+      'get_related_entities(X) with depth omitted holds Y and nothing outside the cycle.',
     async run({ bridge }) {
       const ents = await addEntities(bridge, {
         a: ['Diamond A', 'PERSON'], b: ['Diamond B', 'PERSON'], c: ['Diamond C', 'PERSON'], d: ['Diamond D', 'PERSON'], e: ['Diamond E', 'PERSON'],
@@ -139,6 +152,22 @@ export const scenarios: Scenario[] = [
           actual: related.map(letter),
         }));
       }
+      // A cycle X -> Y -> Z -> X, walked with depth omitted: Y is a direct neighbour (silent point related-depth: the default depth, and X through the cycle).
+      const ring = await addEntities(bridge, { x: ['Ring X', 'OBJECT'], y: ['Ring Y', 'OBJECT'], z: ['Ring Z', 'OBJECT'] });
+      for (const [s, t] of [[ring.x, ring.y], [ring.y, ring.z], [ring.z, ring.x]] as const) await bridge.add_relationship({ source_id: s.id, target_id: t.id, relationship_type: 'NEXT' });
+      const around = await bridge.get_related_entities({ entity_id: ring.x.id });
+      const ringCall = 'get_related_entities(<X>) with depth omitted, X on the cycle X → Y → Z → X';
+      check.by('SPEC-3.7.1').that(around.some((r) => same(r, ring.y)), `${ringCall} holds its direct neighbour`, () => ({
+        message: `${ringCall} (SPEC-3.7.1: the entities connected to an entity are returned): Y is missing; got ${show(around.map((r) => r.name))}`,
+        expected: ['Ring Y'],
+        actual: around.map((r) => r.name),
+      }));
+      const outside = around.filter((r) => ![ring.x, ring.y, ring.z].some((x) => same(r, x))).map((r) => r.name);
+      check.by('SPEC-3.7.1').that(outside.length === 0, `${ringCall} lists only entities of the cycle`, () => ({
+        message: `${ringCall} (SPEC-3.7.1: the entities connected to an entity, no other): lists ${show(outside)}, which no relationship links to X`,
+        expected: ['Ring Y', 'Ring Z'],
+        actual: around.map((r) => r.name),
+      }));
       const mentors = await bridge.get_related_entities({ entity_id: a.id, relationship_type: 'MENTORS', depth: 1 });
       const call = 'get_related_entities(<A>, relationship_type="MENTORS", depth=1) with A -KNOWS-> B and A -MENTORS-> B';
       check.by('SPEC-5.2.3').that(mentors.some((r) => same(r, b)), `${call} holds B`, () => ({

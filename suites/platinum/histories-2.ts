@@ -5,7 +5,7 @@
 import { check, show } from '../../src/engine/assert.js';
 import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
 import { v5 } from './clauses.js';
-import { expectGone, ids, newConversation, short } from './helpers.js';
+import { expectGone, ids, newConversation, sessionOf, short } from './helpers.js';
 
 const V3 = (method: string) => `SPEC-V3-${method}`;
 const lower = (id: string) => id.toLowerCase();
@@ -99,11 +99,12 @@ export const scenarios: Scenario[] = [
     id: 'SCN-P-161',
     tier: 'platinum',
     group: 'conversations',
-    clauses: [v5('5.2.1'), v5('5.3.2'), V3('delete_conversation'), V3('get_conversation_metadata')],
+    clauses: [v5('5.2.1'), v5('5.1.4'), 'SPEC-2.2.1', v5('5.3.2'), V3('delete_conversation'), V3('get_conversation_metadata')],
     title: 'conversation reads made before bulk_add_messages and delete_conversation show each write when made again',
     asserts:
       'Conversation A gets two messages in bulk; get_context(A), get_entity_history(<Ysolde Harbour>) and get_conversation_metadata(A) are read. Two more ' +
-      'messages in bulk, one naming Ysolde Harbour: get_context(A) made again holds the latest (SPEC-V5-5.2.1) and get_entity_history holds the mention ' +
+      'messages in bulk, one naming Ysolde Harbour: get_context(A) made again holds the latest (SPEC-V5-5.2.1), so does get_conversation of its session ' +
+      '(limit 50; SPEC-V5-5.1.4), and get_entity_history holds the mention ' +
       '(SPEC-V5-5.3.2). delete_conversation(A): get_conversation_metadata(A) made again answers an error or null, and get_entity_history lists no ' +
       'message of A (SPEC-V3-delete_conversation: the conversation and all its messages are deleted).',
     async run(ctx) {
@@ -113,7 +114,8 @@ export const scenarios: Scenario[] = [
       await bridge.bulk_add_messages({ conversation_id: conv.id, messages: [{ role: 'user', content: 'first line' }, { role: 'assistant', content: 'second line' }] });
       const context = () => bridge.get_context({ conversation_id: conv.id });
       const history = () => bridge.get_entity_history({ entity_id: place.id });
-      const before = { context: await context(), history: await history() };
+      const stored = () => bridge.get_conversation({ session_id: sessionOf(conv), limit: 50 });
+      const before = { context: await context(), history: await history(), stored: await stored() };
       await bridge.get_conversation_metadata({ conversation_id: conv.id });
       const more = await bridge.bulk_add_messages({ conversation_id: conv.id, messages: [{ role: 'user', content: 'We sailed into Ysolde Harbour at dawn.' }, { role: 'assistant', content: 'the latest line' }] });
       const latest = more.at(-1)!;
@@ -122,6 +124,12 @@ export const scenarios: Scenario[] = [
         message: `get_context(${short(conv.id)}) after bulk_add_messages of two more messages, the same read having answered ${before.context.recent_messages.length} recent message(s) before (SPEC-V5-5.2.1): recent_messages must hold the latest one, "the latest line"`,
         expected: latest.id,
         actual: recent.map((m) => m.content),
+      }));
+      const inSession = (await stored()).messages;
+      check.by(v5('5.1.4'), 'SPEC-2.2.1').that(has(inSession, latest.id), 'get_conversation of the conversation\'s session made again after bulk_add_messages holds the new messages', () => ({
+        message: `get_conversation(session_id=<the session of ${short(conv.id)}>, limit=50) after bulk_add_messages of two more messages, the same read having answered ${before.stored.messages.length} message(s) before (SPEC-V5-5.1.4: bulk_add_messages adds them; SPEC-2.2.1): "the latest line" is missing`,
+        expected: latest.id,
+        actual: inSession.map((m) => m.content),
       }));
       const mentions = (await history()).mentions;
       check.by(v5('5.3.2')).that(mentions.some((m) => m.conversation_id === conv.id), 'get_entity_history made again after a message naming the entity holds the mention', () => ({
@@ -137,6 +145,66 @@ export const scenarios: Scenario[] = [
         message: `get_entity_history(<Ysolde Harbour>) after delete_conversation(${short(conv.id)}), the same read having listed its mention before (SPEC-V3-delete_conversation: a conversation is deleted with all its messages): ${left.length} mention(s) of the deleted conversation are still listed`,
         expected: [],
         actual: left,
+      }));
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-P-162',
+    tier: 'platinum',
+    group: 'entities',
+    clauses: [V3('get_entity_graph'), v5('5.3.4'), v5('5.5.1a'), V3('delete_entity'), 'SPEC-5.2.3'],
+    title: 'get_entity_graph over a diamond, parallel relationships and a self-loop, and a Cypher count made before add_entity and delete_entity',
+    asserts:
+      'cypher_query counting the nodes named "Graph A" answers 0 on the empty store and 1 after add_entity (SPEC-V5-5.5.1a; entities are nodes with ' +
+      'their name, silent point cypher-graph-schema). A -KNOWS-> B, A -KNOWS-> C, B -KNOWS-> D, C -KNOWS-> D (a diamond), A -MENTORS-> B (a second ' +
+      'relationship of A and B), S -KNOWS-> S (a self-loop): get_entity_graph has a node for each entity and each of the six edges with its type, both ' +
+      'edges of A and B included (SPEC-V3-get_entity_graph: every entity and every edge; SPEC-5.2.3). A relationship query of the console runs over ' +
+      'that graph. After delete_entity(<A>) the same count answers 0 (SPEC-V3-delete_entity).',
+    async run({ bridge }) {
+      const countA = async () => {
+        const r = await bridge.cypher_query({ cypher: 'MATCH (n) WHERE n.name = $name RETURN count(n) AS c', params: { name: 'Graph A' } });
+        return r.rows[0]?.[0];
+      };
+      const call = 'cypher_query("MATCH (n) WHERE n.name = $name RETURN count(n) AS c", name "Graph A")';
+      const empty = await countA();
+      const names = { a: 'Graph A', b: 'Graph B', c: 'Graph C', d: 'Graph D', s: 'Graph S' };
+      const e: Record<string, { id: string; name: string }> = {};
+      for (const [k, name] of Object.entries(names)) e[k] = await bridge.add_entity({ name, entity_type: 'OBJECT' });
+      const one = await countA();
+      check.by(v5('5.5.1a')).that(one === 1, `${call} made again after add_entity("Graph A") counts it`, () => ({
+        message: `${call} after add_entity("Graph A"), the same query having answered ${JSON.stringify(empty)} before (SPEC-V5-5.5.1a: read-only queries run over the entities): expected 1, got ${JSON.stringify(one)}`,
+        expected: 1,
+        actual: one,
+      }));
+      const edges: [string, string, string][] = [['a', 'b', 'KNOWS'], ['a', 'c', 'KNOWS'], ['b', 'd', 'KNOWS'], ['c', 'd', 'KNOWS'], ['a', 'b', 'MENTORS'], ['s', 's', 'KNOWS']];
+      for (const [x, y, type] of edges) await bridge.add_relationship({ source_id: e[x]!.id, target_id: e[y]!.id, relationship_type: type });
+      const g = await bridge.get_entity_graph({});
+      const label = (id: string) => Object.entries(e).find(([, v]) => lower(v.id) === lower(id))?.[0].toUpperCase() ?? short(id);
+      const missingNodes = Object.keys(e).filter((k) => !g.nodes.some((n) => lower(n.id) === lower(e[k]!.id))).map((k) => k.toUpperCase());
+      const missingEdges = edges.filter(([x, y, type]) => !g.edges.some((d) => lower(d.source) === lower(e[x]!.id) && lower(d.target) === lower(e[y]!.id) && d.type === type))
+        .map(([x, y, type]) => `${x.toUpperCase()} -${type}-> ${y.toUpperCase()}`);
+      check.by(V3('get_entity_graph'), 'SPEC-5.2.3').that(missingNodes.length === 0 && missingEdges.length === 0, 'get_entity_graph over a diamond, parallel relationships and a self-loop holds every node and every edge', () => ({
+        message: `get_entity_graph() with the diamond A → B → D, A → C → D, A -KNOWS-> B and A -MENTORS-> B, and S -KNOWS-> S (SPEC-V3-get_entity_graph: every entity and every edge; SPEC-5.2.3: two entities linked by several types): ${[
+          missingNodes.length > 0 ? `nodes missing: ${missingNodes.join(', ')}` : '',
+          missingEdges.length > 0 ? `edges missing: ${missingEdges.join(', ')}` : '',
+        ].filter((x) => x !== '').join('; ')}; got edges ${show(g.edges.map((d) => `${label(d.source)} -${d.type}-> ${label(d.target)}`))}`,
+        expected: edges.map(([x, y, type]) => `${x.toUpperCase()} -${type}-> ${y.toUpperCase()}`),
+        actual: g.edges.map((d) => `${label(d.source)} -${d.type}-> ${label(d.target)}`),
+      }));
+      // silent (cypher-graph-schema): how relationships appear in the console is not shown; the query must run (a read-only query) and answer a count.
+      const rel = await bridge.cypher_query({ cypher: 'MATCH (a)-[r]->(b) WHERE a.name = $name RETURN count(r) AS c', params: { name: 'Graph A' } });
+      check.by(v5('5.5.1a')).that(rel.rows.length === 1 && Number.isInteger(rel.rows[0]?.[0]), 'a relationship query of the console runs over a diamond and answers one count', () => ({
+        message: `cypher_query("MATCH (a)-[r]->(b) WHERE a.name = $name RETURN count(r) AS c", name "Graph A") over a diamond and parallel relationships (SPEC-V5-5.5.1a: read-only queries run): expected one row of one integer, got ${JSON.stringify(rel.rows).slice(0, 200)}`,
+        expected: '[[n]]',
+        actual: rel.rows,
+      }));
+      await bridge.delete_entity({ entity_id: e['a']!.id });
+      const gone = await countA();
+      check.by(V3('delete_entity'), v5('5.5.1a')).that(gone === 0, `${call} made again after delete_entity(<Graph A>) counts nothing`, () => ({
+        message: `${call} after delete_entity(<Graph A>), the same query having answered ${JSON.stringify(one)} before (SPEC-V3-delete_entity: it deletes an entity): expected 0, got ${JSON.stringify(gone)}`,
+        expected: 0,
+        actual: gone,
       }));
     },
   }),

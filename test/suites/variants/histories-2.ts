@@ -117,6 +117,15 @@ const parallelEdgesCollapse: Wrap = (next) => {
 
 const UUID = '[0-9a-f-]{36}';
 
+/** get_entity_graph keeps one edge per (source, target) pair: parallel relationships of other types are dropped from the view. */
+const graphEdgePerPair: Wrap = (next) => async (m, body) => {
+  const res = await next(m, body);
+  if (m !== 'get_entity_graph' || res.status !== 200) return res;
+  const g = res.body as { edges: { source: string; target: string }[] };
+  const seen = new Set<string>();
+  return { ...res, body: { ...g, edges: g.edges.filter((x) => { const k = `${x.source} ${x.target}`; if (seen.has(k)) return false; seen.add(k); return true; }) } };
+};
+
 export const FAULTS: FaultRow[] = [
   ['SCN-B-160', 'get_conversation answers from a cache keyed by its request, which no write invalidates', cachedRead('get_conversation'),
     new RegExp(`get_conversation\\(session_id="rwr-conversation", limit=10\\) after delete_message\\(<m1>\\), the same read having answered m0, m1, m2 before \\(SPEC-2\\.5\\.2.*\\): expected \\["m0","m2"\\], got \\["m0","m1","m2"\\]`)],
@@ -196,4 +205,10 @@ export const PLATINUM_FAULTS: FaultRow<V>[] = [
     /get_conversation_metadata\([0-9a-f]{8}…\) after delete_conversation, the same read having answered it before: expected an error \(400 or 500 \{"error"\}\) or null, got the deleted item itself/],
   ['SCN-P-161', 'delete_conversation keeps the mentions of the deleted messages in get_entity_history', { wrap: keepsMentionsOfDeleted() },
     /get_entity_history\(<Ysolde Harbour>\) after delete_conversation\([0-9a-f]{8}…\), the same read having listed its mention before \(SPEC-V3-delete_conversation.*\): 1 mention\(s\) of the deleted conversation are still listed/],
+  ['SCN-P-162', 'cypher_query answers from a cache keyed by its request, which no write invalidates', { wrap: cachedRead('cypher_query') },
+    /cypher_query\("MATCH \(n\) WHERE n\.name = \$name RETURN count\(n\) AS c", name "Graph A"\) after add_entity\("Graph A"\), the same query having answered 0 before \(SPEC-V5-5\.5\.1a.*\): expected 1, got 0/],
+  ['SCN-P-162', 'get_entity_graph lists one edge per pair of entities (the first relationship between them)', { wrap: graphEdgePerPair },
+    /get_entity_graph\(\) with the diamond .*: edges missing: A -MENTORS-> B;/],
+  ['SCN-P-162', 'a second relationship between the same two entities is taken for the first (its type lost)', { wrap: parallelEdgesCollapse },
+    /get_entity_graph\(\) with the diamond .*\(SPEC-V3-get_entity_graph: every entity and every edge; SPEC-5\.2\.3.*\): edges missing: A -MENTORS-> B;/],
 ];
