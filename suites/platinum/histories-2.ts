@@ -16,7 +16,7 @@ export const scenarios: Scenario[] = [
     id: 'SCN-P-160',
     tier: 'platinum',
     group: 'entities',
-    clauses: [V3('update_entity'), V3('get_entity'), V3('list_entities'), V3('delete_entity'), V3('get_entity_graph'), v5('5.3.3'), 'SPEC-3.4.1', 'SPEC-3.6.1'],
+    clauses: [V3('update_entity'), V3('get_entity'), V3('list_entities'), V3('delete_entity'), v5('5.3.3'), 'SPEC-3.4.1', 'SPEC-3.6.1'],
     title: 'entity reads made before update_entity, add_entity, merge_entities and delete_entity show each write when made again',
     asserts:
       '"Corvina Reed" -VISITS-> "Reed Lighthouse". Reads get_entity(<Corvina>), search_entities("Marisol", limit=10), get_entity_by_name("Marisol Reed"), ' +
