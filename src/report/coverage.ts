@@ -556,15 +556,11 @@ const REASONS: readonly Reason[] = [
     reason: 'An enum value outside its list, or in another case: refusing it is an advisory (ADV-refuse-unknown-status, ADV-refuse-wrong-type); reading it as a member is not forbidden by any sentence.' },
   { cells: /^value\/[a-z_]+\/[a-z_]+\/(empty|nested|falsy-values|float32-lossy|beyond-int32|non-latin-key|array-value)$/, kind: 'open',
     reason: 'Open: a JSON object of this class in a field whose content no read returns whole (properties, params, arguments of one method), or that no scenario fills with it yet; message metadata and tool arguments are covered.' },
-  { cells: /^value\/[a-z_]+\/[a-z_]+\/(number|falsy|object|string)$/, kind: 'open',
-    reason: 'Open: a tool result of this kind (any JSON value is allowed).' },
   // history
   { cells: /^history\/get_conversation_metadata\/read → write → read\/delete_conversation$/, kind: 'open',
     reason: 'Open in the matrix only: SCN-P-161 reads the metadata before delete_conversation and again after it, but the reference refuses the second read (silent point lookup-gone: an error or null), and the matrix counts a read only when it succeeds.' },
   { cells: /^history\/get_entity_provenance\/read → write → read\/record_step$/, kind: 'silent',
     reason: 'Which steps influenced an entity is silent point influence-reading (none is an allowed reading), so no sentence says what get_entity_provenance answers after record_step.' },
-  { cells: /^history\/search_preferences\/two of one kind\/namesakes$/, kind: 'silent',
-    reason: 'Two preferences with one text: a search returns both or either first (silent point search-ties; ADV-search-results-distinct); no sentence says which.' },
   // credential
   { cells: /^credential\/(token_exchange|refresh_access_token)\//, kind: 'n/a',
     reason: 'The token endpoints take the token they are given in the body, not a Bearer credential (Authentication rules 5 and 6); the credential classes do not apply.' },

@@ -148,4 +148,30 @@ export const scenarios: Scenario[] = [
       }));
     },
   }),
+
+  // Values a storage engine changes: a NUL (C strings end there; PostgreSQL text refuses it) and C1 controls (filters that strip them).
+  defineScenario({
+    id: 'SCN-B-164', tier, group: 'add_message', clauses: ['SPEC-1.1.13', 'SPEC-2.2.7'],
+    title: 'content holding a NUL character and C1 controls comes back exactly',
+    asserts:
+      'Adds "before\\u0000after \\u0085next-line \\u009fapc \\u0080 end" (a NUL, then C1 controls) to session "values-nul"; the add_message answer ' +
+      '(SPEC-1.1.13: a message keeps the content it was added with) and get_conversation (SPEC-2.2.7: special characters read back unchanged) carry it ' +
+      'character for character. A store that ends strings at NUL, or strips control characters, changes it.',
+    async run({ bridge }) {
+      const content = 'before\u0000after \u0085next-line \u009fapc \u0080 end';
+      const echo = await bridge.add_message({ session_id: 'values-nul', role: 'user', content });
+      const shown = (x: string) => JSON.stringify(x);
+      check.by('SPEC-1.1.13').that(echo.content === content, 'add_message answers content with a NUL and C1 controls exactly', () => ({
+        message: `add_message(session_id="values-nul", content=${shown(content)}) answer (SPEC-1.1.13: a message keeps the content it was added with): expected ${shown(content)}, got ${shown(echo.content)}`,
+        expected: content,
+        actual: echo.content,
+      }));
+      const got = (await bridge.get_conversation({ session_id: 'values-nul', limit: 10 })).messages.map((m) => m.content);
+      check.by('SPEC-2.2.7').that(got.length === 1 && got[0] === content, 'get_conversation reads back content with a NUL and C1 controls exactly', () => ({
+        message: `get_conversation(session_id="values-nul", limit=10) after add_message(content=${shown(content)}) (SPEC-2.2.7: special characters in content read back unchanged): expected [${shown(content)}], got ${JSON.stringify(got)}`,
+        expected: [content],
+        actual: got,
+      }));
+    },
+  }),
 ];

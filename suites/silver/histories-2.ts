@@ -3,6 +3,7 @@
 // way), and a list filtered on a session whose id differs from others only in case.
 import { defineScenario, type Scenario } from '../../src/profiles/bridge/scenario.js';
 import { check, show } from '../../src/engine/assert.js';
+import type { ReasoningStep } from '../../src/protocols/bridge/index.js';
 
 const tier = 'silver';
 
@@ -139,6 +140,87 @@ export const scenarios: Scenario[] = [
         message: `list_traces(session_id="Trace-Case", limit=10) with "trace-case" and "TRACE-CASE" holding a trace each (SPEC-4.6.2: with session_id, only that session is listed; ids are compared as sent): ${strangers.length > 0 ? `traces of another session: ${JSON.stringify(strangers)}` : `expected the one trace of "Trace-Case", got ${listed.length}`}`,
         expected: ['Trace-Case'],
         actual: listed.map((t) => t.task),
+      }));
+    },
+  }),
+
+  // Values a storage engine changes, in every Silver field the bridge reads back whole.
+  defineScenario({
+    id: 'SCN-S-165', tier, group: 'reasoning-traces', clauses: ['SPEC-3.1.2', 'SPEC-3.2.1', 'SPEC-3.3.1', 'SPEC-4.5.1', 'SPEC-4.5.2', 'SPEC-4.3.2', 'SPEC-4.4.1', 'SPEC-4.2.2'],
+    title: 'NUL, C1 controls, Unicode forms, edge spaces and exact numbers come back as sent in entities, preferences, facts, steps, tool calls and outcomes',
+    asserts:
+      'Sends text holding a NUL, C1 controls, a decomposed and a precomposed é, Cyrillic, an astral character, quotes and edge spaces as an entity ' +
+      'description (read by get_entity_by_name, SPEC-3.1.2), a preference (its answer and search_preferences, SPEC-3.2.1), a fact object (its answer, ' +
+      'SPEC-3.3.1), the thought, action and observation of steps of four kinds (get_trace_with_steps, SPEC-4.5.1; their step numbers strictly increase, ' +
+      'SPEC-4.2.2), a tool call\'s tool_name, error, arguments (a NUL in a string, 0.1, 2^40, a Cyrillic key) and result 42.5 with duration_ms 1 ' +
+      '(SPEC-4.5.2, SPEC-4.3.2), and a trace outcome with success false (SPEC-4.4.1): each comes back exactly, success as the boolean false.',
+    async run({ bridge }) {
+      const odd = (tag: string) => ` ${tag}: nul\u0000here \u0085nel \u009fapc Cafe\u0301 café ключ 🚀 "q" \\ <b>&</b> % `;
+      const same = (got: unknown, sent: unknown) => JSON.stringify(got) === JSON.stringify(sent);
+      const exact = (cite: string, got: unknown, sent: unknown, what: string, rule: string) =>
+        check.by(cite).that(same(got, sent), `${what} comes back exactly`, () => ({
+          message: `${what} (${cite}: ${rule}): expected ${JSON.stringify(sent)}, got ${JSON.stringify(got)}`,
+          expected: sent,
+          actual: got,
+        }));
+      const description = odd('description');
+      await bridge.add_entity({ name: 'Values Entity', entity_type: 'OBJECT', description });
+      exact('SPEC-3.1.2', (await bridge.get_entity_by_name({ name: 'Values Entity' }))?.description, description, 'get_entity_by_name("Values Entity") description after add_entity(description=<NUL, C1, NFD, astral, edge spaces>)', 'a description given is stored');
+      const preference = `marmalade ${odd('preference')}`;
+      const pref = await bridge.add_preference({ category: 'values', preference });
+      exact('SPEC-3.2.1', pref.preference, preference, 'add_preference(preference=<NUL, C1, NFD, astral, edge spaces>) answer preference', 'add_preference answers the preference with its fields');
+      const found = (await bridge.search_preferences({ query: 'marmalade', category: 'values', limit: 10 })).find((x) => x.id.toLowerCase() === pref.id.toLowerCase());
+      if (found !== undefined) exact('SPEC-3.2.1', found.preference, preference, 'search_preferences(query="marmalade", category="values", limit=10) preference', 'the preference as stored');
+      const obj = odd('object');
+      const fact = await bridge.add_fact({ subject: 'Values Subject', predicate: 'holds', obj });
+      exact('SPEC-3.3.1', fact.object, obj, 'add_fact(obj=<NUL, C1, NFD, astral, edge spaces>) answer object', 'add_fact answers a fact with its subject, predicate and object');
+
+      const trace = await bridge.start_trace({ session_id: 'values-trace', task: 'Keep every character' });
+      const kinds: { thought?: string; action?: string; observation?: string }[] = [
+        { thought: odd('thought') }, { action: odd('action') }, { observation: odd('observation') }, { thought: odd('t2'), action: odd('a2'), observation: odd('o2') },
+      ];
+      const steps: ReasoningStep[] = [];
+      for (const fields of kinds) steps.push(await bridge.add_step({ trace_id: trace.id, ...fields }));
+      const numbers = steps.map((x) => x.step_number);
+      check.by('SPEC-4.2.2').that(numbers.every((n, i) => i === 0 || n > numbers[i - 1]!), 'add_step answers strictly increasing step numbers for steps of different kinds', () => ({
+        message: `add_step ×4 (thought only, action only, observation only, all three) (SPEC-4.2.2: a trace's step numbers increase with each step): got step numbers ${JSON.stringify(numbers)}`,
+        expected: 'strictly increasing',
+        actual: numbers,
+      }));
+      const tool_name = 'tool Cafe\u0301 "q" \\ %';
+      const args = { text: 'a\u0000b\u0085c', tenth: 0.1, big: 2 ** 40, ключ: 'значение' };
+      const error = odd('error');
+      const call = await bridge.record_tool_call({ step_id: steps[3]!.id, tool_name, arguments: args, result: 42.5, status: 'failure', duration_ms: 1, error });
+      await bridge.complete_trace({ trace_id: trace.id, outcome: odd('outcome'), success: false });
+      const back = check.present(await bridge.get_trace_with_steps({ trace_id: trace.id }), 'get_trace_with_steps(<the trace>)');
+      const view = (x: { thought?: string | null; action?: string | null; observation?: string | null }) => ({ thought: x.thought ?? null, action: x.action ?? null, observation: x.observation ?? null });
+      exact('SPEC-4.5.1', back.steps.map(view), kinds.map(view), 'get_trace_with_steps(<the trace>) thought, action and observation of four steps holding NUL, C1, NFD, astral and edge spaces', 'the whole trace comes back with every step');
+      const gotCall = back.steps.find((x) => x.id.toLowerCase() === steps[3]!.id.toLowerCase())?.tool_calls.find((c) => c.id.toLowerCase() === call.id.toLowerCase());
+      const callView = (c?: { tool_name: string; arguments: unknown; result?: unknown; duration_ms?: number | null; error?: string | null }) =>
+        c === undefined ? null : { tool_name: c.tool_name, arguments: c.arguments, result: c.result ?? null, duration_ms: c.duration_ms ?? null, error: c.error ?? null };
+      exact('SPEC-4.5.2', callView(gotCall), { tool_name, arguments: args, result: 42.5, duration_ms: 1, error }, 'get_trace_with_steps(<the trace>) tool call (tool_name with NFD and quotes; arguments with a NUL, 0.1, 2^40 and a Cyrillic key; result 42.5; duration_ms 1; error with NUL, C1 and edge spaces)', 'each step comes back with its tool calls, result and duration stored');
+      exact('SPEC-4.4.1', { outcome: back.outcome, success: back.success }, { outcome: odd('outcome'), success: false }, 'get_trace_with_steps(<the trace>) outcome and success after complete_trace(outcome=<NUL, C1, NFD, astral, edge spaces>, success=false)', 'complete_trace sets the outcome and success');
+    },
+  }),
+
+  defineScenario({
+    id: 'SCN-S-166', tier, group: 'search', clauses: ['SPEC-3.5.2', 'SPEC-3.5.1'],
+    title: 'search_preferences applies its category before its limit: matches of other categories do not crowd out the category\'s own',
+    asserts:
+      'Three preferences "Prefers tabs over spaces" in category "editor", then two "Prefers tabs over spaces in Go" (a longer text) in category "style"; ' +
+      'search_preferences("Prefers tabs over spaces", category="style", limit=2) must return the two of "style" and only them (SPEC-3.5.2: with ' +
+      'category, only that category is searched; SPEC-3.5.1). A server that keeps the two best matches first and then filters answers nothing.',
+    async run({ bridge }) {
+      const query = 'Prefers tabs over spaces';
+      for (let i = 0; i < 3; i++) await bridge.add_preference({ category: 'editor', preference: query });
+      const style = [await bridge.add_preference({ category: 'style', preference: `${query} in Go` }), await bridge.add_preference({ category: 'style', preference: `${query} in Go` })];
+      const got = await bridge.search_preferences({ query, category: 'style', limit: 2 });
+      const found = style.filter((x) => got.some((g) => g.id.toLowerCase() === x.id.toLowerCase()));
+      const call = `search_preferences(query="${query}", category="style", limit=2) with 3 preferences of that very text in "editor" and 2 of a longer text in "style"`;
+      check.that(found.length === 2 && got.length === 2, `${call}: the two of the category`, () => ({
+        message: `${call} (SPEC-3.5.2: with category, only that category is searched; filter before limit): expected the 2 preferences of "style", got ${found.length}${got.length > found.length ? ` and ${got.length - found.length} other(s)` : ''}: ${show(got.map((g) => `${g.category}: ${g.preference}`))}`,
+        expected: style.map((x) => x.id),
+        actual: got.map((x) => x.id),
       }));
     },
   }),

@@ -7,7 +7,7 @@ import { MemoryStore, type Params } from '../../../src/servers/bridge/index.js';
 import type { Entity } from '../../../src/protocols/bridge/index.js';
 import type { FaultRow } from '../../harness/power.js';
 import type { V } from './platinum-base.js';
-import type { Dispatch, Wrap } from '../../harness/variants.js';
+import { mapRequest, type Dispatch, type Wrap } from '../../harness/variants.js';
 import { sessionsOf } from './bronze-b.js';
 
 /**
@@ -117,6 +117,24 @@ const parallelEdgesCollapse: Wrap = (next) => {
 
 const UUID = '[0-9a-f-]{36}';
 
+/** Every string of a request, at any depth, passed through `edit` (what a storage layer does to every text it keeps). */
+const everyString = (edit: (s: string) => string, methods: readonly string[]): Wrap => (next) => (m, body) => {
+  const walk = (v: unknown): unknown => (typeof v === 'string' ? edit(v) : Array.isArray(v) ? v.map(walk) : v !== null && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)])) : v);
+  return next(m, methods.includes(m) ? walk(body) : body);
+};
+const cutAtNul = (s: string) => s.split('\u0000')[0]!;
+// eslint-disable-next-line no-control-regex
+const stripC1 = (s: string) => s.replace(/[\u0080-\u009f]/g, '');
+const SILVER_WRITES = ['add_entity', 'add_preference', 'add_fact', 'add_step', 'record_tool_call', 'complete_trace'];
+
+/** search_preferences(category, limit) keeps the `limit` best matches of every category first, then drops those of other categories. */
+const preferencesLimitBeforeCategory: Wrap = (next) => async (m, body: any) => {
+  if (m !== 'search_preferences' || body?.category == null || body?.limit == null) return next(m, body);
+  const res = await next(m, { ...body, category: undefined });
+  if (res.status !== 200) return res;
+  return { ...res, body: (res.body as { category: string }[]).filter((p) => p.category === body.category) };
+};
+
 /** get_entity_graph keeps one edge per (source, target) pair: parallel relationships of other types are dropped from the view. */
 const graphEdgePerPair: Wrap = (next) => async (m, body) => {
   const res = await next(m, body);
@@ -127,6 +145,22 @@ const graphEdgePerPair: Wrap = (next) => async (m, body) => {
 };
 
 export const FAULTS: FaultRow[] = [
+  ['SCN-B-164', 'message content is stored as a C string (cut at the first NUL)', everyString(cutAtNul, ['add_message']),
+    /add_message\(session_id="values-nul", content="before\\u0000after .*"\) answer \(SPEC-1\.1\.13.*\): expected "before\\u0000after .*", got "before"$/],
+  ['SCN-B-164', 'C1 control characters are stripped from message content', everyString(stripC1, ['add_message']),
+    /add_message\(session_id="values-nul", .*\(SPEC-1\.1\.13.*\): expected ".*\\u0085next-line.*", got "before\\u0000after next-line apc  end"$/],
+  ['SCN-S-165', 'Silver texts are stored as C strings (cut at the first NUL)', everyString(cutAtNul, SILVER_WRITES),
+    /get_entity_by_name\("Values Entity"\) description after add_entity\(description=<NUL, C1, NFD, astral, edge spaces>\) \(SPEC-3\.1\.2: a description given is stored\): expected " description: nul\\u0000here .*", got " description: nul"$/],
+  ['SCN-S-165', 'C1 control characters are stripped from step fields', everyString(stripC1, ['add_step']),
+    /get_trace_with_steps\(<the trace>\) thought, action and observation of four steps .*\(SPEC-4\.5\.1: the whole trace comes back with every step\)/],
+  ['SCN-S-165', 'tool-call argument numbers are stored as 32-bit floats', mapRequest('record_tool_call', (b) => ({ ...b, arguments: Object.fromEntries(Object.entries(b.arguments ?? {}).map(([k, v]) => [k, typeof v === 'number' ? Math.fround(v) : v])) })),
+    /get_trace_with_steps\(<the trace>\) tool call .*\(SPEC-4\.5\.2: each step comes back with its tool calls, result and duration stored\): expected .*"tenth":0\.1,.*got .*"tenth":0\.10000000149011612/],
+  ['SCN-S-165', 'spaces at the edges of a tool call\'s error are trimmed', mapRequest('record_tool_call', (b) => ({ ...b, error: typeof b.error === 'string' ? b.error.trim() : b.error })),
+    /get_trace_with_steps\(<the trace>\) tool call .*\(SPEC-4\.5\.2.*\): expected .*"error":" error: nul.*got .*"error":"error: nul/],
+  ['SCN-S-165', 'complete_trace(success=false) stores no verdict (success or None)', mapRequest('complete_trace', (b) => (b.success === false ? { ...b, success: undefined } : b)),
+    /get_trace_with_steps\(<the trace>\) outcome and success after complete_trace\(.*success=false\) \(SPEC-4\.4\.1.*\): expected .*"success":false\}, got .*"success":null\}/],
+  ['SCN-S-166', 'search_preferences applies limit before category', preferencesLimitBeforeCategory,
+    /search_preferences\(query="Prefers tabs over spaces", category="style", limit=2\) with 3 preferences .*\(SPEC-3\.5\.2.*filter before limit\): expected the 2 preferences of "style", got 0/],
   ['SCN-B-160', 'get_conversation answers from a cache keyed by its request, which no write invalidates', cachedRead('get_conversation'),
     new RegExp(`get_conversation\\(session_id="rwr-conversation", limit=10\\) after delete_message\\(<m1>\\), the same read having answered m0, m1, m2 before \\(SPEC-2\\.5\\.2.*\\): expected \\["m0","m2"\\], got \\["m0","m1","m2"\\]`)],
   ['SCN-B-161', 'list_sessions answers from a cache keyed by its request, which no write invalidates', cachedRead('list_sessions'),
