@@ -96,8 +96,8 @@ export const scenarios: Scenario[] = [
     title: 'get_similar_traces applies success_only before limit: failed traces more alike do not crowd out the successful ones',
     asserts:
       'Three traces of "Rebalance the warehouse shelving plan" completed with success=false, then two of "Rebalance the warehouse shelving plan today" ' +
-      'completed with success=true; get_similar_traces(task="Rebalance the warehouse shelving plan", limit=2, success_only=true) must return the two ' +
-      'successful traces and only them (SPEC-5.4.1: traces whose tasks are alike, of those success_only keeps; SPEC-5.4.2: at most limit). A server that ' +
+      'completed with success=true; get_similar_traces(task="Rebalance the warehouse shelving plan", limit=2, success_only=true) must return ' +
+      'successful traces (one at least) and only them (SPEC-5.4.1: traces whose tasks are alike, of those success_only keeps; SPEC-5.4.2: at most limit). A server that ' +
       'keeps the two most similar traces first and then drops the failed ones answers nothing.',
     async run({ bridge }) {
       const task = 'Rebalance the warehouse shelving plan';
@@ -106,8 +106,9 @@ export const scenarios: Scenario[] = [
       const got = await bridge.get_similar_traces({ task, limit: 2, success_only: true });
       const found = good.filter((g) => got.some((t) => same(t, g)));
       const call = `get_similar_traces(task="${task}", limit=2, success_only=true) with 3 failed traces of that very task and 2 successful ones of a task one word longer`;
-      check.that(found.length === 2 && got.length === 2, `${call}: the two successful traces`, () => ({
-        message: `${call} (SPEC-5.4.1: traces whose tasks are alike, success_only keeping the successful ones; filter before limit): expected the 2 successful traces, got ${found.length}${got.length > found.length ? ` and ${got.length - found.length} other(s)` : ''}: ${show(got.map((t) => `${t.task} (success=${t.success})`))}`,
+      // silent: limit bounds the answer (SPEC-5.4.2), it may hold fewer; what the filter-then-limit order fixes is that the successful traces are not all crowded out.
+      check.that(found.length >= 1 && found.length === got.length, `${call}: successful traces, and only them`, () => ({
+        message: `${call} (SPEC-5.4.1: traces whose tasks are alike, success_only keeping the successful ones; filter before limit): expected successful traces (at least one of the 2, no other), got ${found.length}${got.length > found.length ? ` and ${got.length - found.length} other(s)` : ''}: ${show(got.map((t) => `${t.task} (success=${t.success})`))}`,
         expected: good.map((t) => t.id),
         actual: got.map((t) => t.id),
       }));

@@ -208,4 +208,34 @@ export const scenarios: Scenario[] = [
       }));
     },
   }),
+
+  defineScenario({
+    id: 'SCN-P-163',
+    tier: 'platinum',
+    group: 'reasoning',
+    clauses: [v5('5.4.3'), v5('5.4.2')],
+    title: 'get_trace_by_conversation and explain_step made before record_tool_call hold the call when made again',
+    asserts:
+      'A conversation gets a step with record_step; get_trace_by_conversation of the conversation and explain_step of the step are read (no tool call); ' +
+      'the core record_tool_call records a call on the step; the same two reads again hold it (SPEC-V5-5.4.3: every step and tool call of the ' +
+      'conversation; SPEC-V5-5.4.2: the tool calls of the step). A read cache keyed by the request answers no call again.',
+    async run({ bridge }) {
+      const conv = await newConversation(bridge, 'tck-rwr-tools');
+      const step = await bridge.record_step({ conversation_id: conv.id, reasoning: 'look it up', action_taken: 'call the lookup tool' });
+      const before = { trace: await bridge.get_trace_by_conversation({ conversation_id: conv.id }), explained: await bridge.explain_step({ step_id: step.id }) };
+      const tool = await bridge.record_tool_call({ step_id: step.id, tool_name: 'lookup', arguments: { q: 'tern' }, status: 'success', duration_ms: 5 });
+      const trace = await bridge.get_trace_by_conversation({ conversation_id: conv.id });
+      check.by(v5('5.4.3')).that(has(trace.tool_calls, tool.id), 'get_trace_by_conversation made again after record_tool_call holds the call', () => ({
+        message: `get_trace_by_conversation(${short(conv.id)}) after record_tool_call on its step, the same read having answered ${before.trace.tool_calls.length} tool call(s) before (SPEC-V5-5.4.3: every step and tool call of the conversation): the new call ${short(tool.id)} is missing`,
+        expected: tool.id,
+        actual: ids(trace.tool_calls),
+      }));
+      const explained = await bridge.explain_step({ step_id: step.id });
+      check.by(v5('5.4.2')).that(has(explained.tool_calls, tool.id), 'explain_step made again after record_tool_call holds the call', () => ({
+        message: `explain_step(${short(step.id)}) after record_tool_call on it, the same read having answered ${before.explained.tool_calls.length} tool call(s) before (SPEC-V5-5.4.2: the tool calls of the step): the new call ${short(tool.id)} is missing`,
+        expected: tool.id,
+        actual: ids(explained.tool_calls),
+      }));
+    },
+  }),
 ];

@@ -208,7 +208,7 @@ export const scenarios: Scenario[] = [
     title: 'search_preferences applies its category before its limit: matches of other categories do not crowd out the category\'s own',
     asserts:
       'Three preferences "Prefers tabs over spaces" in category "editor", then two "Prefers tabs over spaces in Go" (a longer text) in category "style"; ' +
-      'search_preferences("Prefers tabs over spaces", category="style", limit=2) must return the two of "style" and only them (SPEC-3.5.2: with ' +
+      'search_preferences("Prefers tabs over spaces", category="style", limit=2) must return preferences of "style" (one at least) and only them (SPEC-3.5.2: with ' +
       'category, only that category is searched; SPEC-3.5.1). A server that keeps the two best matches first and then filters answers nothing.',
     async run({ bridge }) {
       const query = 'Prefers tabs over spaces';
@@ -217,8 +217,9 @@ export const scenarios: Scenario[] = [
       const got = await bridge.search_preferences({ query, category: 'style', limit: 2 });
       const found = style.filter((x) => got.some((g) => g.id.toLowerCase() === x.id.toLowerCase()));
       const call = `search_preferences(query="${query}", category="style", limit=2) with 3 preferences of that very text in "editor" and 2 of a longer text in "style"`;
-      check.that(found.length === 2 && got.length === 2, `${call}: the two of the category`, () => ({
-        message: `${call} (SPEC-3.5.2: with category, only that category is searched; filter before limit): expected the 2 preferences of "style", got ${found.length}${got.length > found.length ? ` and ${got.length - found.length} other(s)` : ''}: ${show(got.map((g) => `${g.category}: ${g.preference}`))}`,
+      // silent: a search may answer fewer than limit; what the filter-then-limit order fixes is that the category's matches are not all crowded out, and no other category comes back.
+      check.that(found.length >= 1 && found.length === got.length, `${call}: preferences of the category, and only them`, () => ({
+        message: `${call} (SPEC-3.5.2: with category, only that category is searched; filter before limit): expected the preferences of "style" (at least one, none of another category), got ${found.length}${got.length > found.length ? ` and ${got.length - found.length} other(s)` : ''}: ${show(got.map((g) => `${g.category}: ${g.preference}`))}`,
         expected: style.map((x) => x.id),
         actual: got.map((x) => x.id),
       }));
