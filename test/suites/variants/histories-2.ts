@@ -14,7 +14,7 @@ import { sessionsOf } from './bronze-b.js';
  * A read answered from a cache keyed by its request (method and parameters, limit included),
  * emptied by clear_all_data only: no write invalidates it.
  */
-export const cachedRead = (...methods: string[]): Wrap => (next: Dispatch) => {
+const cachedRead = (...methods: string[]): Wrap => (next: Dispatch) => {
   const cache = new Map<string, Awaited<ReturnType<Dispatch>>>();
   return async (m, body) => {
     if (m === 'clear_all_data') cache.clear();
@@ -123,7 +123,6 @@ const everyString = (edit: (s: string) => string, methods: readonly string[]): W
   return next(m, methods.includes(m) ? walk(body) : body);
 };
 const cutAtNul = (s: string) => s.split('\u0000')[0]!;
-// eslint-disable-next-line no-control-regex
 const stripC1 = (s: string) => s.replace(/[\u0080-\u009f]/g, '');
 const SILVER_WRITES = ['add_entity', 'add_preference', 'add_fact', 'add_step', 'record_tool_call', 'complete_trace'];
 
