@@ -184,4 +184,32 @@ export const scenarios: Scenario[] = [
       }));
     },
   }),
+
+  defineScenario({
+    id: 'SCN-G-164', tier, group: 'relationships', clauses: ['SPEC-3.7.1', 'SPEC-3.1.10'],
+    title: 'a relationship to one of two entities sharing a name leads to that one, not its namesake',
+    asserts:
+      'Adds "Harbin Twin" as an ORGANIZATION, then "Harbin Twin" as a PERSON (two entities, SPEC-3.1.10) and "Keeper"; Keeper -KNOWS-> the PERSON. ' +
+      'get_related_entities(<Keeper>, depth=1) lists the PERSON (by its id) and not the ORGANIZATION (SPEC-3.7.1: the entities connected to an ' +
+      'entity, no other). A store that resolves a relationship\'s ends by name answers the namesake.',
+    async run({ bridge }) {
+      const org = await bridge.add_entity({ name: 'Harbin Twin', entity_type: 'ORGANIZATION' });
+      const person = await bridge.add_entity({ name: 'Harbin Twin', entity_type: 'PERSON' });
+      const keeper = await bridge.add_entity({ name: 'Keeper', entity_type: 'PERSON' });
+      await bridge.add_relationship({ source_id: keeper.id, target_id: person.id, relationship_type: 'KNOWS' });
+      const related = await bridge.get_related_entities({ entity_id: keeper.id, depth: 1 });
+      const call = 'get_related_entities(<Keeper>, depth=1) with Keeper -KNOWS-> "Harbin Twin" (PERSON) and a namesake "Harbin Twin" (ORGANIZATION) linked to nothing';
+      const got = show(related.map((e) => `${e.name} (${e.type})`));
+      check.by('SPEC-3.7.1').that(related.some((e) => same(e, person)), `${call} lists the entity the relationship leads to`, () => ({
+        message: `${call} (SPEC-3.7.1: the entities connected to an entity are returned): the PERSON ${person.id} is missing; got ${got}`,
+        expected: person.id,
+        actual: related.map((e) => e.id),
+      }));
+      check.by('SPEC-3.7.1', 'SPEC-3.1.10').that(!related.some((e) => same(e, org)), `${call} does not list the namesake`, () => ({
+        message: `${call} (SPEC-3.7.1: the entities connected to an entity, no other; SPEC-3.1.10: one name with two types is two entities): lists the ORGANIZATION ${org.id}, which no relationship links to Keeper; got ${got}`,
+        expected: `no ${org.id}`,
+        actual: related.map((e) => e.id),
+      }));
+    },
+  }),
 ];

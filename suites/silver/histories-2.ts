@@ -225,4 +225,26 @@ export const scenarios: Scenario[] = [
       }));
     },
   }),
+
+  defineScenario({
+    id: 'SCN-S-167', tier, group: 'get_entity_by_name', clauses: ['SPEC-3.6.1'],
+    title: 'entities whose names differ only in case or by a trailing space are each found by their own name',
+    asserts:
+      'Adds "tern lake", "Tern Lake", "TERN LAKE" and "Tern Lake " (a trailing space), in that order; get_entity_by_name of each name answers the ' +
+      'entity added with it (SPEC-3.6.1: an entity that exists is found by its name). A lookup that ignores case may be the server\'s reading ' +
+      '(silent point entity-name-case), but each of these entities has a name of its own, and one the lookup never answers is never found by it.',
+    async run({ bridge }) {
+      const names = ['tern lake', 'Tern Lake', 'TERN LAKE', 'Tern Lake '];
+      const added: { id: string }[] = [];
+      for (const name of names) added.push(await bridge.add_entity({ name, entity_type: 'LOCATION' }));
+      for (const [i, name] of names.entries()) {
+        const found = await bridge.get_entity_by_name({ name });
+        check.that(found !== null && found.id.toLowerCase() === added[i]!.id.toLowerCase(), 'get_entity_by_name finds the entity of exactly that name among names differing in case or by a trailing space', () => ({
+          message: `get_entity_by_name(name=${JSON.stringify(name)}) with ${names.map((n) => JSON.stringify(n)).join(', ')} stored (SPEC-3.6.1: an entity that exists is found by its name): expected the entity added as ${JSON.stringify(name)} (${added[i]!.id}), got ${found === null ? 'null' : `${JSON.stringify(found.name)} (${found.id})`}`,
+          expected: { id: added[i]!.id, name },
+          actual: found === null ? null : { id: found.id, name: found.name },
+        }));
+      }
+    },
+  }),
 ];

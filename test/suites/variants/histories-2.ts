@@ -7,7 +7,7 @@ import { MemoryStore, type Params } from '../../../src/servers/bridge/index.js';
 import type { Entity } from '../../../src/protocols/bridge/index.js';
 import type { FaultRow } from '../../harness/power.js';
 import type { V } from './platinum-base.js';
-import { mapRequest, type Dispatch, type Wrap } from '../../harness/variants.js';
+import { compose, mapRequest, type Dispatch, type Wrap } from '../../harness/variants.js';
 import { sessionsOf } from './bronze-b.js';
 
 /**
@@ -143,7 +143,30 @@ const graphEdgePerPair: Wrap = (next) => async (m, body) => {
   return { ...res, body: { ...g, edges: g.edges.filter((x) => { const k = `${x.source} ${x.target}`; if (seen.has(k)) return false; seen.add(k); return true; }) } };
 };
 
+/** get_entity_by_name compares names up to case and answers the first entity so found (an exact match not preferred). */
+class NameLookupFoldsCase extends MemoryStore {
+  override get_entity_by_name(p: Params<'get_entity_by_name'>): Entity | null {
+    const hit = [...this.entities.values()].find((r) => r.entity.name.toLowerCase() === p.name.toLowerCase());
+    return hit === undefined ? super.get_entity_by_name(p) : structuredClone(hit.entity);
+  }
+}
+
+/** get_related_entities answers each neighbour as the entity get_entity_by_name finds for its name (ends resolved by name). */
+const relatedByName: Wrap = (next) => async (m, body) => {
+  const res = await next(m, body);
+  if (m !== 'get_related_entities' || res.status !== 200) return res;
+  const out = [];
+  for (const e of res.body as { name: string }[]) out.push((await next('get_entity_by_name', { name: e.name })).body ?? e);
+  return { ...res, body: out };
+};
+
 export const FAULTS: FaultRow[] = [
+  ['SCN-S-167', 'get_entity_by_name compares names up to case and answers the first so found', { store: new NameLookupFoldsCase() },
+    /get_entity_by_name\(name="Tern Lake"\) with "tern lake", "Tern Lake", "TERN LAKE", "Tern Lake " stored \(SPEC-3\.6\.1.*\): expected the entity added as "Tern Lake" \([0-9a-f-]{36}\), got "tern lake"/],
+  ['SCN-S-167', 'entity names are trimmed', compose(mapRequest('add_entity', (b) => ({ ...b, name: b.name.trim() })), mapRequest('get_entity_by_name', (b) => ({ ...b, name: b.name.trim() }))),
+    /get_entity_by_name\(name="Tern Lake "\) .*\(SPEC-3\.6\.1.*\): expected the entity added as "Tern Lake " \([0-9a-f-]{36}\), got "Tern Lake" \(/],
+  ['SCN-G-164', 'get_related_entities resolves each neighbour by its name', relatedByName,
+    /get_related_entities\(<Keeper>, depth=1\) with Keeper -KNOWS-> "Harbin Twin" \(PERSON\) .*\(SPEC-3\.7\.1.*\): the PERSON [0-9a-f-]{36} is missing; got \["Harbin Twin \(ORGANIZATION\)"\]/],
   ['SCN-B-164', 'message content is stored as a C string (cut at the first NUL)', everyString(cutAtNul, ['add_message']),
     /add_message\(session_id="values-nul", content="before\\u0000after .*"\) answer \(SPEC-1\.1\.13.*\): expected "before\\u0000after .*", got "before"$/],
   ['SCN-B-164', 'C1 control characters are stripped from message content', everyString(stripC1, ['add_message']),
