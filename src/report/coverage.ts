@@ -557,8 +557,6 @@ const REASONS: readonly Reason[] = [
   { cells: /^value\/[a-z_]+\/[a-z_]+\/(empty|nested|falsy-values|float32-lossy|beyond-int32|non-latin-key|array-value)$/, kind: 'open',
     reason: 'Open: a JSON object of this class in a field whose content no read returns whole (properties, params, arguments of one method), or that no scenario fills with it yet; message metadata and tool arguments are covered.' },
   // history
-  { cells: /^history\/get_conversation_metadata\/read → write → read\/delete_conversation$/, kind: 'open',
-    reason: 'Open in the matrix only: SCN-P-161 reads the metadata before delete_conversation and again after it, but the reference refuses the second read (silent point lookup-gone: an error or null), and the matrix counts a read only when it succeeds.' },
   { cells: /^history\/get_entity_provenance\/read → write → read\/record_step$/, kind: 'silent',
     reason: 'Which steps influenced an entity is silent point influence-reading (none is an allowed reading), so no sentence says what get_entity_provenance answers after record_step.' },
   // credential

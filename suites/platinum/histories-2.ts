@@ -22,19 +22,22 @@ export const scenarios: Scenario[] = [
       '"Corvina Reed" -VISITS-> "Reed Lighthouse". Reads get_entity(<Corvina>), search_entities("Marisol", limit=10), get_entity_by_name("Marisol Reed"), ' +
       'list_entities(type="PERSON", limit=100), get_related_entities(<Lighthouse>, depth=1) and get_entity_graph(), then makes each again after the write ' +
       'that changes it: update_entity(name "Marisol Reed") — get_entity answers the new name, the search and the lookup by name find it; add_entity of ' +
-      'a PERSON — listed; merge_entities of two others — a SAME_AS edge in the graph (SPEC-V5-5.3.3); delete_entity(<Marisol>) — get_entity answers an ' +
-      'error or null, and the list, the search, the lookup, the related entities of the lighthouse and the graph no longer hold it.',
+      'a PERSON — listed; merge_entities of two others — a SAME_AS edge in the graph and get_entity still answers the target (SPEC-V5-5.3.3); ' +
+      'delete_entity(<Marisol>) — get_entity answers an error or null, get_entity of the lighthouse still answers it, and the list, the search, the ' +
+      'lookup, the related entities of the lighthouse and the graph no longer hold it.',
     async run(ctx) {
       const { bridge } = ctx;
       const reed = await bridge.add_entity({ name: 'Corvina Reed', entity_type: 'PERSON' });
       const lighthouse = await bridge.add_entity({ name: 'Reed Lighthouse', entity_type: 'LOCATION' });
       await bridge.add_relationship({ source_id: reed.id, target_id: lighthouse.id, relationship_type: 'VISITS' });
       const get = () => bridge.get_entity({ entity_id: reed.id });
+      const get2 = (id: string) => bridge.get_entity({ entity_id: id });
       const search = () => bridge.search_entities({ query: 'Marisol', limit: 10 });
       const byName = () => bridge.get_entity_by_name({ name: 'Marisol Reed' });
       const persons = () => bridge.list_entities({ type: 'PERSON', limit: 100 });
       const related = () => bridge.get_related_entities({ entity_id: lighthouse.id, depth: 1 });
       const graph = () => bridge.get_entity_graph({});
+      await get2(lighthouse.id);
       const first = { get: await get(), search: await search(), byName: await byName(), persons: await persons(), related: await related(), graph: await graph() };
 
       await bridge.update_entity({ entity_id: reed.id, name: 'Marisol Reed' });
@@ -66,6 +69,7 @@ export const scenarios: Scenario[] = [
       }));
 
       const twin = await bridge.add_entity({ name: 'Corvina Tide II', entity_type: 'PERSON' });
+      await get2(tide.id);
       await graph();
       await bridge.merge_entities({ source_id: twin.id, target_id: tide.id });
       const merged = await graph();
@@ -76,8 +80,21 @@ export const scenarios: Scenario[] = [
           actual: merged.edges.filter((e) => e.type === 'SAME_AS'),
         }));
 
+      const target = await get2(tide.id);
+      check.by(v5('5.3.3')).that(target !== undefined && lower(target.id) === lower(tide.id), 'get_entity of the target made again after merge_entities answers it', () => ({
+        message: `get_entity(<Corvina Tide>) after merge_entities(source=<Corvina Tide II>, target=<Corvina Tide>), the same entity having been read before (SPEC-V5-5.3.3: the merge links the source to the target, which stays): got ${JSON.stringify(target ?? null)}`,
+        expected: tide.id,
+        actual: target ?? null,
+      }));
+
       await bridge.delete_entity({ entity_id: reed.id });
       await expectGone(ctx, [V3('delete_entity'), V3('get_entity')], 'get_entity', { entity_id: reed.id }, reed.id, 'after delete_entity, the same read having answered it twice before');
+      const keptLighthouse = await get2(lighthouse.id);
+      check.by(V3('delete_entity')).that(lower(keptLighthouse.id) === lower(lighthouse.id) && keptLighthouse.name === 'Reed Lighthouse', 'get_entity of another entity made again after delete_entity still answers it', () => ({
+        message: `get_entity(<Reed Lighthouse>) after delete_entity(<Marisol Reed>), its neighbour (SPEC-V3-delete_entity: it deletes an entity and its relationships, not the other end): got ${JSON.stringify(keptLighthouse)}`,
+        expected: { id: lighthouse.id, name: 'Reed Lighthouse' },
+        actual: keptLighthouse,
+      }));
       const after = { persons: await persons(), search: await search(), byName: await byName(), related: await related(), graph: await graph() };
       const still = [
         has(after.persons, reed.id) ? 'list_entities(type="PERSON", limit=100) lists it' : '',
@@ -105,7 +122,8 @@ export const scenarios: Scenario[] = [
       'Conversation A gets two messages in bulk; get_context(A), get_entity_history(<Ysolde Harbour>) and get_conversation_metadata(A) are read. Two more ' +
       'messages in bulk, one naming Ysolde Harbour: get_context(A) made again holds the latest (SPEC-V5-5.2.1), so does get_conversation of its session ' +
       '(limit 50; SPEC-V5-5.1.4), and get_entity_history holds the mention ' +
-      '(SPEC-V5-5.3.2). delete_conversation(A): get_conversation_metadata(A) made again answers an error or null, and get_entity_history lists no ' +
+      '(SPEC-V5-5.3.2). delete_conversation(A): get_conversation_metadata(A) made again answers an error or null, that of another conversation B still ' +
+      'answers B, and get_entity_history lists no ' +
       'message of A (SPEC-V3-delete_conversation: the conversation and all its messages are deleted).',
     async run(ctx) {
       const { bridge } = ctx;
@@ -117,6 +135,8 @@ export const scenarios: Scenario[] = [
       const stored = () => bridge.get_conversation({ session_id: sessionOf(conv), limit: 50 });
       const before = { context: await context(), history: await history(), stored: await stored() };
       await bridge.get_conversation_metadata({ conversation_id: conv.id });
+      const other = await newConversation(bridge, 'tck-rwr-context-other');
+      await bridge.get_conversation_metadata({ conversation_id: other.id });
       const more = await bridge.bulk_add_messages({ conversation_id: conv.id, messages: [{ role: 'user', content: 'We sailed into Ysolde Harbour at dawn.' }, { role: 'assistant', content: 'the latest line' }] });
       const latest = more.at(-1)!;
       const recent = (await context()).recent_messages;
@@ -140,6 +160,12 @@ export const scenarios: Scenario[] = [
       await bridge.delete_conversation({ conversation_id: conv.id });
       await expectGone(ctx, [V3('delete_conversation'), V3('get_conversation_metadata')], 'get_conversation_metadata', { conversation_id: conv.id }, conv.id,
         'after delete_conversation, the same read having answered it before');
+      const kept = await bridge.get_conversation_metadata({ conversation_id: other.id });
+      check.by(V3('delete_conversation'), V3('get_conversation_metadata')).that(lower(kept.id) === lower(other.id), 'get_conversation_metadata of another conversation made again after delete_conversation still answers it', () => ({
+        message: `get_conversation_metadata(${short(other.id)}) after delete_conversation(${short(conv.id)}) of another conversation, the same read having answered it before (SPEC-V3-delete_conversation: it deletes that conversation): got ${JSON.stringify(kept)}`,
+        expected: other.id,
+        actual: kept,
+      }));
       const left = (await history()).mentions.filter((m) => m.conversation_id === conv.id || m.content === 'We sailed into Ysolde Harbour at dawn.');
       check.by(V3('delete_conversation'), v5('5.3.2')).that(left.length === 0, 'get_entity_history made again after delete_conversation lists no message of the deleted conversation', () => ({
         message: `get_entity_history(<Ysolde Harbour>) after delete_conversation(${short(conv.id)}), the same read having listed its mention before (SPEC-V3-delete_conversation: a conversation is deleted with all its messages): ${left.length} mention(s) of the deleted conversation are still listed`,
@@ -153,14 +179,15 @@ export const scenarios: Scenario[] = [
     id: 'SCN-P-162',
     tier: 'platinum',
     group: 'entities',
-    clauses: [V3('get_entity_graph'), v5('5.3.4'), v5('5.5.1a'), V3('delete_entity'), 'SPEC-5.2.3'],
+    clauses: [V3('get_entity_graph'), v5('5.3.3'), v5('5.5.1a'), V3('delete_entity'), 'SPEC-5.2.3'],
     title: 'get_entity_graph over a diamond, parallel relationships and a self-loop, and a Cypher count made before add_entity and delete_entity',
     asserts:
       'cypher_query counting the nodes named "Graph A" answers 0 on the empty store and 1 after add_entity (SPEC-V5-5.5.1a; entities are nodes with ' +
       'their name, silent point cypher-graph-schema). A -KNOWS-> B, A -KNOWS-> C, B -KNOWS-> D, C -KNOWS-> D (a diamond), A -MENTORS-> B (a second ' +
       'relationship of A and B), S -KNOWS-> S (a self-loop): get_entity_graph has a node for each entity and each of the six edges with its type, both ' +
       'edges of A and B included (SPEC-V3-get_entity_graph: every entity and every edge; SPEC-5.2.3). A relationship query of the console runs over ' +
-      'that graph. After delete_entity(<A>) the same count answers 0 (SPEC-V3-delete_entity).',
+      'that graph. Merging M1 into M2, then M2 into M3, leaves both SAME_AS links (SPEC-V5-5.3.3). After delete_entity(<A>) the same count answers 0 ' +
+      '(SPEC-V3-delete_entity).',
     async run({ bridge }) {
       const countA = async () => {
         const r = await bridge.cypher_query({ cypher: 'MATCH (n) WHERE n.name = $name RETURN count(n) AS c', params: { name: 'Graph A' } });
@@ -201,6 +228,19 @@ export const scenarios: Scenario[] = [
         message: `cypher_query("MATCH (a)-[r]->(b) WHERE a.name = $name RETURN count(r) AS c", name "Graph A") over a diamond and parallel relationships (SPEC-V5-5.5.1a: read-only queries run): expected one row of one integer, got ${JSON.stringify(rel.rows).slice(0, 200)}`,
         expected: '[[n]]',
         actual: rel.rows,
+      }));
+      // A merge chain: M1 into M2, then M2 into M3; each merge leaves its SAME_AS link (SPEC-V5-5.3.3).
+      const m: { id: string }[] = [];
+      for (const name of ['Chain M1', 'Chain M2', 'Chain M3']) m.push(await bridge.add_entity({ name, entity_type: 'OBJECT' }));
+      await bridge.merge_entities({ source_id: m[0]!.id, target_id: m[1]!.id });
+      await bridge.merge_entities({ source_id: m[1]!.id, target_id: m[2]!.id });
+      const chain = await bridge.get_entity_graph({});
+      const sameAs = (x: { id: string }, y: { id: string }) => chain.edges.some((d) => lower(d.source) === lower(x.id) && lower(d.target) === lower(y.id) && d.type === 'SAME_AS');
+      const lost = [[0, 1], [1, 2]].filter(([x, y]) => !sameAs(m[x!]!, m[y!]!)).map(([x, y]) => `M${x! + 1} -SAME_AS-> M${y! + 1}`);
+      check.by(v5('5.3.3')).that(lost.length === 0, 'get_entity_graph after a merge chain holds the SAME_AS link of each merge', () => ({
+        message: `get_entity_graph() after merge_entities(M1 into M2) then merge_entities(M2 into M3) (SPEC-V5-5.3.3: merge_entities leaves a SAME_AS link from the source to the target): missing ${lost.join(', ')}; SAME_AS edges ${show(chain.edges.filter((d) => d.type === 'SAME_AS').map((d) => `${short(d.source)} -> ${short(d.target)}`))}`,
+        expected: ['M1 -SAME_AS-> M2', 'M2 -SAME_AS-> M3'],
+        actual: chain.edges.filter((d) => d.type === 'SAME_AS'),
       }));
       await bridge.delete_entity({ entity_id: e['a']!.id });
       const gone = await countA();

@@ -221,6 +221,20 @@ export const FAULTS: FaultRow[] = [
 
 const CONV = '[0-9a-f]{8}…';
 
+/** get_entity_graph collapses SAME_AS chains to their end: A -> B, B -> C is shown as A -> C, B -> C. */
+const sameAsChainsCollapsed: Wrap = (next) => async (m, body) => {
+  const res = await next(m, body);
+  if (m !== 'get_entity_graph' || res.status !== 200) return res;
+  const g = res.body as { edges: { source: string; target: string; type: string }[] };
+  const next1 = new Map(g.edges.filter((x) => x.type === 'SAME_AS').map((x) => [x.source, x.target]));
+  const end = (id: string) => {
+    let at = id;
+    for (let i = 0; i < 10 && next1.has(at); i++) at = next1.get(at)!;
+    return at;
+  };
+  return { ...res, body: { ...g, edges: g.edges.map((x) => (x.type === 'SAME_AS' ? { ...x, target: end(x.source) } : x)) } };
+};
+
 /**
  * get_entity_history answers from a mention index that delete_conversation does not clean: every
  * mention it ever answered stays listed (a deleted conversation's messages included).
@@ -271,4 +285,6 @@ export const PLATINUM_FAULTS: FaultRow<V>[] = [
     /get_trace_by_conversation\([0-9a-f]{8}…\) after record_tool_call on its step, the same read having answered 0 tool call\(s\) before \(SPEC-V5-5\.4\.3.*\): the new call [0-9a-f]{8}… is missing/],
   ['SCN-P-163', 'explain_step answers from a cache keyed by its request, which no write invalidates', { wrap: cachedRead('explain_step') },
     /explain_step\([0-9a-f]{8}…\) after record_tool_call on it, the same read having answered 0 tool call\(s\) before \(SPEC-V5-5\.4\.2.*\): the new call [0-9a-f]{8}… is missing/],
+  ['SCN-P-162', 'get_entity_graph collapses SAME_AS chains to their end', { wrap: sameAsChainsCollapsed },
+    /get_entity_graph\(\) after merge_entities\(M1 into M2\) then merge_entities\(M2 into M3\) \(SPEC-V5-5\.3\.3.*\): missing M1 -SAME_AS-> M2;/],
 ];
