@@ -544,8 +544,6 @@ const REASONS: readonly Reason[] = [
     reason: 'A session id in composed or decomposed Unicode: whether two ids that differ only in normalisation (canonically equivalent) are one session or two, no sentence says; both readings are accepted, so SCN-B-150 leaves the pair out.' },
   { cells: new RegExp(`^value/[a-z_]+/(${KEYS})/(control|nfc|nfd|non-latin|astral|edge-space|escapes)$`), kind: 'open',
     reason: `Open: a key or label (compared for equality) of this class. Storage engines treat these classes differently (normalisation, collation, control filters, LIKE wildcards); SCN-B-139 and SCN-B-150 cover session ids (case, LIKE wildcards, control, edge spaces, non-Latin, astral, quotes), explore's pools cover case, prefix and trailing-space variants. The other keys are the backlog of issue 34.` },
-  { cells: /^value\/[a-z_]+\/[a-z_]+\/(control|nfc|nfd|non-latin|astral|edge-space|escapes)$/, kind: 'open',
-    reason: 'Open: stored prose of this class in a field that no fixed scenario and no explore pool fills with it yet (message content, names, descriptions, facts and step fields are covered).' },
   { cells: /^value\/[a-z_]+\/(limit|depth|duration_ms)\/(zero|negative|beyond-int32|fraction)$/, kind: 'silent',
     reason: `A limit, depth or duration of 0, below 0, beyond 32 bits or not an integer: the protocol gives no range (silent points limit-zero, related-depth); refusing it is the kit's reading (ADV-refuse-wrong-type, ADV-refuse-invalid-input).` },
   { cells: /^value\/[a-z_]+\/(limit|depth|duration_ms)\/(one|page-edge)$/, kind: 'open',

@@ -281,4 +281,38 @@ export const scenarios: Scenario[] = [
       }));
     },
   }),
+
+  // Values a storage engine changes, in the Platinum fields read back whole.
+  defineScenario({
+    id: 'SCN-P-164',
+    tier: 'platinum',
+    group: 'entities',
+    clauses: [V3('update_entity'), V3('get_entity'), v5('5.4.1'), V3('list_steps')],
+    title: 'NUL, C1 controls, Unicode forms and edge spaces come back as sent from update_entity and record_step',
+    asserts:
+      'update_entity sets a name and a description holding a NUL, C1 controls, a decomposed and a precomposed é, Cyrillic, an astral character, quotes ' +
+      'and edge spaces; get_entity answers both exactly (SPEC-V3-update_entity, SPEC-V3-get_entity). record_step with such a reasoning, action_taken and ' +
+      'result; list_steps of the conversation answers the step with all three exactly (SPEC-V5-5.4.1, SPEC-V3-list_steps).',
+    async run({ bridge }) {
+      const odd = (tag: string) => ` ${tag}: nul\u0000here \u0085nel \u009fapc Cafe\u0301 café ключ 🚀 "q" \\ <b>&</b> % `;
+      const exact = (cites: string[], got: unknown, sent: unknown, what: string) =>
+        check.by(...cites).that(JSON.stringify(got) === JSON.stringify(sent), `${what} comes back exactly`, () => ({
+          message: `${what} (${cites.join(', ')}): expected ${JSON.stringify(sent)}, got ${JSON.stringify(got)}`,
+          expected: sent,
+          actual: got,
+        }));
+      const entity = await bridge.add_entity({ name: 'Values Platinum', entity_type: 'OBJECT' });
+      const wanted = { name: odd('name'), description: odd('description') };
+      await bridge.update_entity({ entity_id: entity.id, ...wanted });
+      const back = await bridge.get_entity({ entity_id: entity.id });
+      exact([V3('update_entity'), V3('get_entity')], { name: back.name, description: back.description ?? null }, wanted,
+        `get_entity(${short(entity.id)}) after update_entity(name=<NUL, C1, NFD, astral, edge spaces>, description=<the same>)`);
+      const conv = await newConversation(bridge, 'tck-values-steps');
+      const fields = { reasoning: odd('reasoning'), action_taken: odd('action'), result: odd('result') };
+      const step = await bridge.record_step({ conversation_id: conv.id, ...fields });
+      const listed = (await bridge.list_steps({ conversation_id: conv.id })).find((x) => lower(x.id) === lower(step.id));
+      exact([v5('5.4.1'), V3('list_steps')], listed === undefined ? null : { reasoning: listed.reasoning, action_taken: listed.action_taken, result: listed.result ?? null }, fields,
+        `list_steps(${short(conv.id)}) after record_step(reasoning, action_taken, result = <NUL, C1, NFD, astral, edge spaces>)`);
+    },
+  }),
 ];

@@ -187,7 +187,7 @@ export const scenarios: Scenario[] = [
         expected: 'strictly increasing',
         actual: numbers,
       }));
-      const tool_name = 'tool Cafe\u0301 "q" \\ %';
+      const tool_name = 'tool Cafe\u0301 café "q" \\ %';
       const args = { text: 'a\u0000b\u0085c', tenth: 0.1, big: 2 ** 40, ключ: 'значение' };
       const error = odd('error');
       const call = await bridge.record_tool_call({ step_id: steps[3]!.id, tool_name, arguments: args, result: 42.5, status: 'failure', duration_ms: 1, error });

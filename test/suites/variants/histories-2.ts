@@ -287,4 +287,8 @@ export const PLATINUM_FAULTS: FaultRow<V>[] = [
     /explain_step\([0-9a-f]{8}…\) after record_tool_call on it, the same read having answered 0 tool call\(s\) before \(SPEC-V5-5\.4\.2.*\): the new call [0-9a-f]{8}… is missing/],
   ['SCN-P-162', 'get_entity_graph collapses SAME_AS chains to their end', { wrap: sameAsChainsCollapsed },
     /get_entity_graph\(\) after merge_entities\(M1 into M2\) then merge_entities\(M2 into M3\) \(SPEC-V5-5\.3\.3.*\): missing M1 -SAME_AS-> M2;/],
+  ['SCN-P-164', 'update_entity and record_step store texts as C strings (cut at the first NUL)', { wrap: everyString(cutAtNul, ['update_entity', 'record_step']) },
+    /get_entity\([0-9a-f]{8}…\) after update_entity\(name=<NUL, C1, NFD, astral, edge spaces>, description=<the same>\) \(SPEC-V3-update_entity, SPEC-V3-get_entity\): expected \{"name":" name: nul\\u0000here .*, got \{"name":" name: nul","description":" description: nul"\}/],
+  ['SCN-P-164', 'C1 control characters are stripped from reasoning steps', { wrap: everyString(stripC1, ['record_step']) },
+    /list_steps\([0-9a-f]{8}…\) after record_step\(reasoning, action_taken, result = <NUL, C1, NFD, astral, edge spaces>\) \(SPEC-V5-5\.4\.1, SPEC-V3-list_steps\): expected .*\\u0085nel.*, got .*here nel/],
 ];
