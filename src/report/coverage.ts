@@ -945,19 +945,9 @@ const REASONS: readonly Reason[] = [
     reason: 'An enum value outside its list, or in another case: refusing it is an advisory (ADV-refuse-unknown-status, ADV-refuse-wrong-type); reading it as a member is not forbidden by any sentence.' },
   { cells: /^value\/[a-z_]+\/[a-z_]+\/(empty|nested|falsy-values|float32-lossy|beyond-int32|non-latin-key|array-value)$/, kind: 'open',
     reason: 'Open: a JSON object of this class in a field whose content no read returns whole (properties, params, arguments of one method), or that no scenario fills with it yet; message metadata and tool arguments are covered.' },
-  { cells: /^value\/[a-z_]+\/[a-z_]+\/(number|falsy|object|string)$/, kind: 'open',
-    reason: 'Open: a tool result of this kind (any JSON value is allowed).' },
   // history
-  { cells: /^history\/(list_conversations|get_conversation_metadata|get_context|list_entities|get_entity_graph|list_steps|get_entity_provenance|cypher_query)\//, kind: 'open',
-    reason: `Open: a Platinum read before and after a write that changes it (the hosted document's operations on one resource); explore covers it when it draws the pair, the fixed Platinum scenarios read once after their writes.` },
-  { cells: /^history\/(list_traces|get_similar_traces)\/read → write → read\/complete_trace$/, kind: 'open',
-    reason: 'Open: a trace list read before and after complete_trace (its outcome and success change what success_only keeps).' },
-  { cells: /^history\/search_preferences\/two of one kind\/namesakes$/, kind: 'silent',
-    reason: 'Two preferences with one text: a search returns both or either first (silent point search-ties; ADV-search-results-distinct); no sentence says which.' },
-  { cells: /^history\//, kind: 'open', reason: 'Open: this read → write → read is not made by any fixed scenario or drawn by explore yet.' },
-  // graph
-  { cells: /^graph\/[a-z_]+\/(diamond|parallel-edges|fan-out|self-loop|cycle|chain)\//, kind: 'open',
-    reason: 'Open: a walk over this shape (no sentence states whether an entity reached twice is listed twice: silent point related-repeats; what must hold is that only linked entities come back, SCN-S-111).' },
+  { cells: /^history\/get_entity_provenance\/read → write → read\/record_step$/, kind: 'silent',
+    reason: 'Which steps influenced an entity is silent point influence-reading (none is an allowed reading), so no sentence says what get_entity_provenance answers after record_step.' },
   // credential
   { cells: /^credential\/(token_exchange|refresh_access_token)\//, kind: 'n/a',
     reason: 'The token endpoints take the token they are given in the body, not a Bearer credential (Authentication rules 5 and 6); the credential classes do not apply.' },

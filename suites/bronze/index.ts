@@ -12,6 +12,7 @@ import { scenarios as idempotency } from './idempotency.js';
 import { scenarios as protocolShape } from './protocol-shape.js';
 import { scenarios as historyFidelity } from './history-fidelity.js';
 import { scenarios as concurrency } from './concurrency.js';
+import { scenarios as histories2 } from './histories-2.js';
 
 export const bronze: Scenario[] = [
   ...dataModel,
@@ -26,4 +27,5 @@ export const bronze: Scenario[] = [
   ...protocolShape,
   ...historyFidelity,
   ...concurrency,
+  ...histories2,
 ];

@@ -7,6 +7,7 @@ import { scenarios as similarTraces } from './similar-traces.js';
 import { scenarios as multiAgent } from './multi-agent.js';
 import { scenarios as fidelity } from './fidelity.js';
 import { scenarios as concurrency } from './concurrency.js';
+import { scenarios as histories2 } from './histories-2.js';
 
 export const gold: Scenario[] = [
   ...crossMemory,
@@ -16,4 +17,5 @@ export const gold: Scenario[] = [
   ...multiAgent,
   ...fidelity,
   ...concurrency,
+  ...histories2,
 ];

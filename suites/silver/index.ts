@@ -8,6 +8,7 @@ import { scenarios as reasoningTraces } from './reasoning-traces.js';
 import { scenarios as toolCalls } from './tool-calls.js';
 import { scenarios as fidelity } from './fidelity.js';
 import { scenarios as concurrency } from './concurrency.js';
+import { scenarios as histories2 } from './histories-2.js';
 
 export const silver: Scenario[] = [
   ...entities,
@@ -18,4 +19,5 @@ export const silver: Scenario[] = [
   ...toolCalls,
   ...fidelity,
   ...concurrency,
+  ...histories2,
 ];

@@ -10,6 +10,7 @@ import { HOSTED_SCENARIOS } from '../../suites/hosted/index.js';
 import { scenarios as bronzeFidelity } from '../../suites/bronze/history-fidelity.js';
 import { scenarios as silverFidelity } from '../../suites/silver/fidelity.js';
 import { scenarios as goldFidelity } from '../../suites/gold/fidelity.js';
+import { HISTORIES_2 } from '../suites/variants/histories-2-ids.js';
 import { runOnVariant, type VariantOptions, type Wrap } from './variants.js';
 
 /** The Bronze groups of part A (the data model, add_message, get_conversation); the other Bronze groups are part B. */
@@ -19,7 +20,9 @@ const idsOf = (list: readonly { id: string }[]) => list.map((s) => s.id);
 const FIDELITY = new Set(idsOf([...bronzeFidelity, ...silverFidelity, ...goldFidelity]));
 /** The concurrency scenarios of each tier (calls sent at once): proven together in concurrency.test.ts, by racing servers. */
 const CONCURRENT = new Set(idsOf(ALL_SCENARIOS.filter((s) => s.group === 'concurrency')));
-const tiered = ALL_SCENARIOS.filter((s) => !FIDELITY.has(s.id) && !CONCURRENT.has(s.id));
+/** The read → write → read, namesake, limit × filter and graph-shape scenarios of issue 34 (the histories-2.ts file of each tier): proven in histories-2.test.ts. */
+const HISTORIES = new Set(HISTORIES_2);
+const tiered = ALL_SCENARIOS.filter((s) => !FIDELITY.has(s.id) && !CONCURRENT.has(s.id) && !HISTORIES.has(s.id));
 
 /** The scenario ids of each power proof, by tier (Bronze in two parts) and profile. */
 export const POWER_PARTS = {
@@ -29,6 +32,7 @@ export const POWER_PARTS = {
   gold: idsOf(tiered.filter((s) => s.tier === 'gold')),
   fidelity: [...FIDELITY],
   concurrency: [...CONCURRENT],
+  'histories-2': [...HISTORIES],
   platinum: idsOf(tiered.filter((s) => s.tier === 'platinum')),
   hosted: idsOf(HOSTED_SCENARIOS),
 } as const satisfies Record<string, readonly string[]>;

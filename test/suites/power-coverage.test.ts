@@ -13,6 +13,7 @@ import { FAULTS as gold } from './variants/gold.js';
 import { FAULTS as fidelity } from './variants/fidelity.js';
 import { FAULTS as concurrency } from './variants/concurrency.js';
 import { FAULTS as platinum } from './variants/platinum.js';
+import { FAULTS as histories2, PLATINUM_FAULTS as histories2Platinum } from './variants/histories-2.js';
 import { FAULTS as hosted } from '../hosted/profile-variants.js';
 
 /** The faulty variants of each proof: the scenario id of every row. */
@@ -24,6 +25,7 @@ const FAULTY: Record<PowerPart, string[]> = {
   fidelity: fidelity.map((row) => row[0]),
   concurrency: concurrency.map((row) => row[0]),
   platinum: platinum.map((row) => row[0]),
+  'histories-2': [...histories2, ...histories2Platinum].map((row) => row[0]),
   hosted: hosted.map((row) => row[0]),
 };
 const EVERY = [...ALL_SCENARIOS, ...HOSTED_SCENARIOS].map((s) => s.id);
