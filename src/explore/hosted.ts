@@ -9,7 +9,7 @@
 // shrunk (its operations removed while the same rule still breaks), replayed once more to record its
 // exchanges, and reported once per rule and operation; exploring goes on for the next one.
 import { RestClient, type RestExchange } from '../profiles/hosted/client.js';
-import type { HttpMethod } from '../protocols/hosted/document.js';
+import { operationOf, type HttpMethod } from '../protocols/hosted/document.js';
 import { isJsonObject } from '../util/json.js';
 import { BULK_SIZES, CONTENTS, LIST_LIMITS, MESSAGE_LIMITS, NAMES, ROLES, SCORES, SEARCH_LIMITS, THRESHOLDS, TYPES } from './hosted-values.js';
 
@@ -857,7 +857,18 @@ export interface HostedExploreOptions {
   onProgress?: (p: { sequences: number; requests: number; findings: number; elapsedMs: number }) => void;
   /** Stops exploring once a finding satisfies it (tests that look for one fault). */
   stopWhen?: (finding: HostedFinding) => boolean;
+  /**
+   * Called with every request sent, once answered: the exchange (`method` the document's operation,
+   * as the hosted profile records it; `httpMethod`, absolute `url`, `requestBody`, `status`,
+   * `responseText`, `credential` in words), and which run of which sequence sent it. `attempt`
+   * numbers every run of a sequence (the first, each shrinking try, the replay) from 0; `cleanup`:
+   * a delete of what the run made, after it.
+   */
+  onExchange?: (exchange: RestExchange, from: { sequence: number; attempt: number; cleanup: boolean }) => void;
 }
+
+/** The credential every explored request carries, in the words the coverage matrix reads. */
+const RUN_KEY = "the run's API key";
 
 export interface HostedExploreResult {
   seed: number;
@@ -881,11 +892,15 @@ export async function exploreHosted(options: HostedExploreOptions): Promise<Host
   const client = new RestClient({ ...(options.requestTimeoutMs !== undefined ? { timeoutMs: options.requestTimeoutMs } : {}) });
   client.learn(options.apiKey);
   let recording: RestExchange[] | undefined;
+  /** Who sends now, for onExchange. */
+  const from = { sequence: -1, attempt: -1, cleanup: false };
   const statuses: Record<string, Record<string, number>> = {};
   const transport: Transport = {
     async send(method, path, body, record) {
-      const r = await client.request({ method, url: `${options.baseUrl}${path}`, operation: `${method} ${path.split('?')[0]}`, authorization: `Bearer ${options.apiKey}`, ...(body !== undefined ? { body } : {}), ...(options.signal ? { signal: options.signal } : {}) });
+      const operation = operationOf(method, path) ?? `${method} ${path.split('?')[0]}`;
+      const r = await client.request({ method, url: `${options.baseUrl}${path}`, operation, authorization: `Bearer ${options.apiKey}`, credential: RUN_KEY, ...(body !== undefined ? { body } : {}), ...(options.signal ? { signal: options.signal } : {}) });
       if (record) recording?.push(r.exchange);
+      options.onExchange?.(r.exchange, { ...from });
       const ep = (statuses[endpointOf(method, path)] ??= {});
       const st = r.outcome.kind === 'transport' ? 'no answer' : String(r.outcome.status);
       ep[st] = (ep[st] ?? 0) + 1;
@@ -899,6 +914,8 @@ export async function exploreHosted(options: HostedExploreOptions): Promise<Host
   const runTag = (Date.now() % 1_000_000).toString(36);
   /** One sequence: its violation (if any) and the index of the operation that broke the rule. */
   const attempt = async (ops: readonly HostedOp[], record = false): Promise<{ violation?: HostedViolation; at: number; run: SequenceRun }> => {
+    from.attempt = tags;
+    from.cleanup = false;
     const run = new SequenceRun(transport, `t${runTag}${(tags++).toString(36)}`, record);
     let at = -1;
     try {
@@ -912,6 +929,7 @@ export async function exploreHosted(options: HostedExploreOptions): Promise<Host
       throw err;
     } finally {
       requests += run.requests;
+      from.cleanup = true;
       try {
         await run.cleanup();
       } catch {
@@ -941,6 +959,7 @@ export async function exploreHosted(options: HostedExploreOptions): Promise<Host
   async function sequence(i: number): Promise<boolean> {
     const seed = sequenceSeed(options.seed, i);
     const ops = drawSequence(seed, options.maxSteps);
+    from.sequence = i;
     sequences++;
     options.onProgress?.({ sequences, requests, findings: findings.length, elapsedMs: Date.now() - started });
     const first = await attempt(ops);

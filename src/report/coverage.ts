@@ -886,8 +886,6 @@ const REASONS: readonly Reason[] = [
     reason: 'A step or tool call under a conversation or step id that names nothing, is malformed or names another kind of object: the document shows no error for it (Errors: "not shown") nor whether a record may open a conversation of an id not seen before; refusing it is the advisory ADV-refuse-invalid-input, taking it a reading.' },
   { cells: /^value\/hosted:[a-z_]+\/(role|messages\[\]\.role)\/(unknown|case-variant)$/, kind: 'silent',
     reason: 'A role outside the values seen, or in another case: the document lists user (the bridge document user, assistant, system) and shows no error; refusing it or keeping it are both readings (ADV-refuse-invalid-input).' },
-  { cells: /^value\/hosted:[a-z_]+\/(role|messages\[\]\.role)\/member:system$/, kind: 'open',
-    reason: 'Open: a system message sent through the hosted interface (a role the bridge document lists); for the hosted value scenarios of issue 34 (SCN-H-200…219, suites/hosted/values.ts).' },
   { cells: /^value\/hosted:[a-z_]+\/(content|messages\[\]\.content|reasoning|actionTaken|result|description|name)\/(empty|long|over-10k|over-64k)$/, kind: 'open',
     reason: 'Open: hosted prose this long, or empty. "Rate limits, size limits and page sizes: not shown" lets a service refuse it (then nothing is judged), but what it accepts it stores (HOSTED-READBACK) and reads back whole; for the hosted value scenarios (SCN-H-200…219).' },
   { cells: /^value\/hosted:[a-z_]+\/[^/]+\/(empty|long|over-10k|over-64k)$/, kind: 'silent',
@@ -909,8 +907,6 @@ const REASONS: readonly Reason[] = [
   // hosted history
   { cells: /^history\/hosted:(get_observations|get_reflections|get_entity_history)\/read → write → read\/add_message$/, kind: 'silent',
     reason: 'Observations, reflections and the entities a message mentions are derived from it, and may come later (SPEC-V5-5.2.2 MAY; extraction is automatic, What the service does): a read right after the message need not show it, so no check can require the change.' },
-  { cells: /^history\/hosted:get_entity\/read → write → read\/set_entity_feedback$/, kind: 'silent',
-    reason: 'Whether an entity shows its feedback is not shown ("Other fields of the hosted resources (… feedback …): not shown"): get_entity need not change after set_entity_feedback.' },
   { cells: /^history\/hosted:[a-z_]+\/after delete\//, kind: 'open',
     reason: "Open: a read of what a delete (or a key's revoke) removed, naming its id, after the removal: for the hosted history scenarios (SCN-H-220…249)." },
   { cells: /^history\/hosted:[a-z_]+\/after merge\//, kind: 'open',
@@ -974,8 +970,8 @@ export interface Matrix {
 }
 
 /**
- * The matrix of what was sent. `hostedExplore`: the hook for a hosted exploration's requests (one
- * trail per sequence); they count as explore (E) like the bridge's. No hosted generator feeds it yet.
+ * The matrix of what was sent. `hostedExplore`: a hosted exploration's requests (`tck explore --hosted`,
+ * one trail per sequence, test/coverage/trails.ts); they count as explore (E) like the bridge's.
  */
 export function coverageMatrix(
   input: { fixed: readonly Trail[]; hosted: readonly HostedTrail[]; explore: readonly Trail[]; classes?: readonly Trail[]; hostedExplore?: readonly HostedTrail[] },
@@ -1033,7 +1029,7 @@ export function figures(cells: readonly CoveredCell[]): Figures {
 
 const esc = (s: string) => s.replaceAll('|', '\\|');
 
-export function renderCoverage(matrix: Matrix, explore: { seed: number; runs: number; classesRuns?: number }): string {
+export function renderCoverage(matrix: Matrix, explore: { seed: number; runs: number; classesRuns?: number }, hostedExplore?: { seed: number; runs: number; maxSteps: number }): string {
   const reasonNumbers = new Map<string, number>();
   const numberOf = (reason: string) => reasonNumbers.get(reason) ?? reasonNumbers.set(reason, reasonNumbers.size + 1).get(reason)!;
   // The first two scenarios that cover a cell are named (and how many more).
@@ -1084,7 +1080,9 @@ export function renderCoverage(matrix: Matrix, explore: { seed: number; runs: nu
     'first two such scenarios are named, and how many more.',
     `\`E\`: explore's default generator (src/explore/commands.ts; seed ${explore.seed}, ${explore.runs} sequences, every method the reference has) sent one.`,
     `\`C\`: only \`tck explore --classes\` (opt-in, src/explore/classes.ts; seed ${explore.seed}, ${explore.classesRuns ?? 0} sequences) sent one.`,
-    'No hosted exploration exists yet, so `E` is empty in the hosted rows (`coverageMatrix` takes one\'s requests as `hostedExplore`).',
+    hostedExplore === undefined
+      ? 'No hosted exploration was read, so `E` is empty in the hosted rows (`coverageMatrix` takes one\'s requests as `hostedExplore`).'
+      : `In the hosted rows, \`E\`: \`tck explore --hosted\` (src/explore/hosted.ts; seed ${hostedExplore.seed}, ${hostedExplore.runs} sequences of ${hostedExplore.maxSteps} operations, against the embedded hosted reference, its cleanup deletes included) sent one, with the run's API key: it sends no other credential and never calls the key, token or discovery endpoints.`,
     '`rN`: none does; reason N below says why. **—**: nothing covers it and nothing says why (the gate fails).',
     'A cell is covered when a request of its kind was sent and answered; whether an assertion judged that value is',
     'what the scenario catalogue (docs/scenarios.md) and the clause map (docs/clauses.md) say.',

@@ -3,7 +3,9 @@
 // a hand-built recorded request, and each test shows a cell going from uncovered to covered by that
 // request alone, and staying uncovered by the request that differs in the one thing the cell is about.
 import { describe, expect, it } from 'vitest';
+import { DOCUMENT_ENDPOINTS } from '../../src/protocols/hosted/document.js';
 import { coverageMatrix, hostedTrailCells, trailCells, type HostedCall } from '../../src/report/coverage.js';
+import { hostedExploreTrails } from './trails.js';
 
 const BASE = 'http://127.0.0.1:9/v1';
 const RUN = "the run's API key";
@@ -155,6 +157,27 @@ describe('the hook for a hosted exploration', () => {
     const withIt = coverageMatrix({ fixed: [], hosted: [], explore: [], hostedExplore: [trail] }).cells.find((c) => c.id === id)!;
     expect([without.explore, withIt.explore, withIt.fixed.length]).toEqual([0, 1, 0]);
   });
+
+  it('a real short tck explore --hosted of the reference flips hosted cells to E: values, histories and limits, named by operation', async () => {
+    const run = await hostedExploreTrails({ seed: 1, runs: 4, maxSteps: 40 });
+    expect([run.findings, run.sequences, run.trails.length]).toEqual([0, 4, 4]);
+    const explored = coverageMatrix({ fixed: [], hosted: [], explore: [], hostedExplore: run.trails }).cells;
+    const none = coverageMatrix({ fixed: [], hosted: [], explore: [] }).cells;
+    const e = (cells: typeof none, id: string) => cells.find((c) => c.id === id)?.explore;
+    for (const id of [
+      'value/hosted:add_message/content/nfkc', 'value/hosted:list_conversations/?limit/one',
+      'history/hosted:get_conversation/read → write → read/add_message', 'limit-filter/hosted:list_entities/type/limit + filter',
+      'credential/get_entity/credential/valid-key', 'credential/get_entity/owner/own workspace', 'framing/delete_conversation/answer/2xx',
+    ]) {
+      expect(e(none, id), `${id} without the exploration`).toBe(0);
+      expect(e(explored, id), `${id} by the exploration`).toBeGreaterThan(0);
+    }
+    // Every request is named by the document's operation and carries the run's API key in words.
+    const operations = new Set(DOCUMENT_ENDPOINTS.map((e) => e.operation));
+    const calls = run.trails.flatMap((t) => t.calls);
+    expect(calls.filter((c) => !operations.has(c.operation) || c.credential !== RUN || c.status === undefined || !/^(GET|POST|PUT|DELETE)$/.test(c.httpMethod ?? ''))).toEqual([]);
+    expect(calls.length).toBeGreaterThan(100);
+  }, 60_000);
 });
 
 describe('what a refused credential sent', () => {

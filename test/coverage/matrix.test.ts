@@ -1,23 +1,27 @@
-// The coverage matrix: generated from the method tables, covered by what the fixed scenarios and a
-// seeded exploration really send (never by hand), docs/coverage.md current, and no cell left
+// The coverage matrix: generated from the method tables, covered by what the fixed scenarios and
+// seeded explorations (bridge and hosted) really send (never by hand), docs/coverage.md current, and no cell left
 // uncovered without a written reason.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { coverageMatrix, figures, matrixCells, renderCoverage, trailCells, type Matrix } from '../../src/report/coverage.js';
-import { EXPLORE_SAMPLE, exploreTrails, fixedTrails } from './trails.js';
+import { EXPLORE_SAMPLE, exploreTrails, fixedTrails, HOSTED_EXPLORE_SAMPLE, hostedExploreTrails } from './trails.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 let matrix: Matrix;
 beforeAll(async () => {
-  const [fixed, explored, classed] = await Promise.all([fixedTrails(), exploreTrails(), exploreTrails({ seed: EXPLORE_SAMPLE.seed, runs: EXPLORE_SAMPLE.classesRuns }, true)]);
+  const [fixed, explored, classed, hostedExplored] = await Promise.all([
+    fixedTrails(), exploreTrails(), exploreTrails({ seed: EXPLORE_SAMPLE.seed, runs: EXPLORE_SAMPLE.classesRuns }, true), hostedExploreTrails(),
+  ]);
   for (const e of [explored, classed]) {
     expect(e.findings, 'the exploration of the reference finds nothing').toBe(0);
     expect(e.runsDone, 'the exploration ran every sequence (the sample is fixed, never cut by time)').toBe(EXPLORE_SAMPLE.runs);
   }
-  matrix = coverageMatrix({ fixed: fixed.bridge, hosted: fixed.hosted, explore: explored.trails, classes: classed.trails });
+  expect(hostedExplored.findings, 'the hosted exploration of the reference finds nothing').toBe(0);
+  expect(hostedExplored.sequences, 'the hosted exploration ran every sequence (the sample is fixed, never cut by time)').toBe(HOSTED_EXPLORE_SAMPLE.runs);
+  matrix = coverageMatrix({ fixed: fixed.bridge, hosted: fixed.hosted, explore: explored.trails, classes: classed.trails, hostedExplore: hostedExplored.trails });
   if (process.env.TCK_MATRIX_FIGURES === '1') console.log(JSON.stringify(figures(matrix.cells)));
 }, 600_000);
 
@@ -32,7 +36,7 @@ describe('the coverage matrix', () => {
 
   it('docs/coverage.md is current (regenerate with `npm run docs`)', () => {
     const path = resolve(ROOT, 'docs/coverage.md');
-    const text = renderCoverage(matrix, EXPLORE_SAMPLE);
+    const text = renderCoverage(matrix, EXPLORE_SAMPLE, HOSTED_EXPLORE_SAMPLE);
     if (process.env.TCK_UPDATE_DOCS === '1') writeFileSync(path, text);
     expect(readFileSync(path, 'utf8'), 'docs/coverage.md is stale: run `npm run docs`').toBe(text);
   });
