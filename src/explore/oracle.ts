@@ -409,9 +409,12 @@ function getEntityByName(model: ExploreModel, c: Call): void {
   const what = `get_entity_by_name(${show(name)})`;
   const byName = snap.entities.filter((e) => e.name === name);
   // silent (entity-name-lookup, merge-source-lookup): a canonical name, a merged-away or a former name may or may not find the entity.
-  // silent (entity-name-case): the lookup may compare names without regard to case.
-  const folded = name.toLowerCase();
-  const candidates = snap.entities.filter((e) => e.name === name || e.name.toLowerCase() === folded || e.canonical_name === name || e.aliases.includes(name) || model.formerNames.get(e.id)?.has(name));
+  // silent (entity-name-case): the lookup may compare names without regard to case. Nor does any
+  // sentence say the name is compared code point by code point: a namesake in the other Unicode
+  // normal form or with spaces at its edges may be found too (a collation, a normalising index).
+  const fold = (n: string) => n.normalize('NFKC').toLowerCase().trim();
+  const folded = fold(name);
+  const candidates = snap.entities.filter((e) => e.name === name || fold(e.name) === folded || e.canonical_name === name || e.aliases.includes(name) || model.formerNames.get(e.id)?.has(name));
   const a = c.answer.body as Obj | null;
   if (a === null) {
     if (byName.length > 0) violated('get_entity_by_name.lookup', `${what}: null, but ${byName.length} live ${byName.length === 1 ? 'entity has' : 'entities have'} that name (${byName.map((e) => short(model.serverId(e.id))).join(', ')})`);

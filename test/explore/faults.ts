@@ -7,6 +7,7 @@ import type { ExploreSection } from '../../src/report/model.js';
 import { mapRequest, withVariant, type VariantOptions, type Wrap } from '../harness/variants.js';
 import { reusesDeletedIds } from '../suites/variants/fidelity.js';
 import { FAULTS_22, type Fault } from './faults-22.js';
+import { FAULTS_34 } from './faults-34.js';
 import { PLATINUM_FAULTS } from './platinum-faults.js';
 
 /**
@@ -271,5 +272,5 @@ const EARLIER: Fault[] = [
   { name: 'get_related_entities applies relationship_type to the first hop only', make: () => ({ store: new TypeFilterFirstHopOnly() }), breaks: ['SPEC-3.7.3'], missed: 'needs two hops of different types read with a type filter and depth 2' },
 ];
 
-/** Every stateful fault explore is measured against: the earlier ones, issue 22's and the Platinum ones. */
-export const FAULTS: Fault[] = [...EARLIER, ...FAULTS_22, ...PLATINUM_FAULTS];
+/** Every stateful fault explore is measured against: the earlier ones, issue 22's, the Platinum ones and issue 34's (histories, namesakes, limits beside filters). */
+export const FAULTS: Fault[] = [...EARLIER, ...FAULTS_22, ...PLATINUM_FAULTS, ...FAULTS_34];
