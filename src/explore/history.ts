@@ -9,19 +9,23 @@ import type { MethodName } from '../protocols/bridge/index.js';
 import type { ExploreModel, RefKind } from './model.js';
 import { NAMES } from './values.js';
 
-/** For each read, the writes that change its answer (the model's state after them is what the read is judged against). */
+/**
+ * For each read, the writes that change its answer (the model's state after them is what the read
+ * is judged against). clear_all_data changes every read; it is drawn around two of them only, since
+ * it also empties the store the rest of the sequence builds on.
+ */
 export const CHANGED_BY: Partial<Record<MethodName, readonly MethodName[]>> = {
-  get_conversation: ['add_message', 'delete_message', 'clear_session', 'clear_all_data'],
-  search_messages: ['add_message', 'delete_message', 'clear_session', 'clear_all_data'],
+  get_conversation: ['add_message', 'delete_message', 'clear_session'],
+  search_messages: ['add_message', 'delete_message', 'clear_session'],
   list_sessions: ['add_message', 'delete_message', 'clear_session', 'clear_all_data'],
   get_entity_by_name: ['add_entity', 'merge_duplicate_entities', 'update_entity', 'delete_entity', 'merge_entities', 'clear_all_data'],
-  search_entities: ['add_entity', 'merge_duplicate_entities', 'update_entity', 'delete_entity', 'clear_all_data'],
+  search_entities: ['add_entity', 'merge_duplicate_entities', 'update_entity', 'delete_entity'],
   get_related_entities: ['add_relationship', 'merge_duplicate_entities', 'merge_entities', 'add_entity'],
-  search_preferences: ['add_preference', 'clear_all_data'],
+  search_preferences: ['add_preference'],
   get_trace_with_steps: ['add_step', 'record_tool_call', 'complete_trace'],
-  list_traces: ['start_trace', 'add_step', 'record_tool_call', 'complete_trace', 'clear_session', 'clear_all_data'],
-  get_tool_stats: ['record_tool_call', 'clear_all_data'],
-  get_similar_traces: ['start_trace', 'complete_trace', 'clear_all_data'],
+  list_traces: ['start_trace', 'add_step', 'record_tool_call', 'complete_trace', 'clear_session'],
+  get_tool_stats: ['record_tool_call'],
+  get_similar_traces: ['start_trace', 'complete_trace'],
   list_conversations: ['create_conversation', 'delete_conversation'],
   get_context: ['bulk_add_messages', 'record_step'],
   list_entities: ['add_entity', 'update_entity', 'delete_entity', 'merge_entities'],
@@ -61,10 +65,11 @@ export const isPinned = (v: unknown): v is Pinned => typeof v === 'object' && v 
 
 /**
  * Namesakes of a key: the same key in another case, the other Unicode normal form, with a trailing
- * space or without it, with a LIKE wildcard in it. Each is another key: a store must keep them apart.
+ * space or without it, with a LIKE wildcard in it, with a control character, one character shorter
+ * or longer (a prefix: LIKE 'key%'). Each is another key: a store must keep them apart.
  */
 export function namesakes(key: string): string[] {
-  const out = [key.toLowerCase(), key.toUpperCase(), key.normalize('NFD'), key.normalize('NFC'), key.endsWith(' ') ? key.trimEnd() : `${key} `, key.replace(/[-.]/, '_'), `${key}%`];
+  const out = [key.toLowerCase(), key.toUpperCase(), key.normalize('NFD'), key.normalize('NFC'), key.endsWith(' ') ? key.trimEnd() : `${key} `, key.replace(/[-.]/, '_'), `${key}%`, `${key}\u0001`, key.slice(0, -1), `${key}0`];
   return [...new Set(out)].filter((k) => k !== key && k.length > 0);
 }
 
@@ -82,22 +87,25 @@ const KEYS = ['session_id', 'name', 'category', 'tool_name', 'task', 'relationsh
  */
 export function aim(model: ExploreModel, readMethod: MethodName, read: Record<string, unknown>, write: MethodName, drawn: Record<string, unknown>, planned: Omit<Planned, 'method'>, refOf: (param: string) => RefKind | undefined, pick: number): Record<string, unknown> {
   const out: Record<string, unknown> = { ...drawn, ...planned.set };
-  const other = (v: unknown) => {
-    const all = typeof v === 'string' ? namesakes(v) : [];
+  // A control character only in a session id (the fixed scenarios hold every server to keeping those, SCN-B-150; no sentence says a name may hold one).
+  const other = (v: unknown, key: string) => {
+    const all = typeof v === 'string' ? namesakes(v).filter((n) => key === 'session_id' || !/\p{Cc}/u.test(n)) : [];
     return all.length === 0 ? v : all[Math.floor(pick / 4) % all.length];
   };
   // Outside the filter, or (one write in four of a plain history, one clear in two) a namesake of
   // the read's key: a write that must not change the read.
   const aside = planned.outside === true || pick % (write === 'clear_session' ? 2 : 4) === 1;
+  const snap = model.snapshot();
   for (const key of KEYS) {
-    if (!(key in out) || typeof read[key] !== 'string') continue;
-    out[key] = aside ? other(read[key]) : read[key];
+    if (!(key in out)) continue;
+    // A read without the key (list_sessions, get_tool_stats …): a key the store holds already.
+    const base = typeof read[key] === 'string' ? read[key] : held(snap, key, pick);
+    if (base !== undefined) out[key] = aside ? other(base, key) : base;
   }
   const searched = read.query ?? read.task;
   const field = QUERIED[write];
   // A name only from the names explore draws (a query may be empty or 5 000 characters: no name explore sends).
   if (field !== undefined && typeof searched === 'string' && (field !== 'name' || (NAMES as readonly string[]).includes(searched))) out[field] = searched;
-  const snap = model.snapshot();
   for (const param of Object.keys(out)) {
     const kind = refOf(param);
     if (kind === undefined) continue;
@@ -106,6 +114,16 @@ export function aim(model: ExploreModel, readMethod: MethodName, read: Record<st
     out[param] = id === undefined ? 'recent' : ({ pinned: id } satisfies Pinned);
   }
   return out;
+}
+
+/** A value of the key that the store holds now (a session with messages, a recorded tool …), or undefined. */
+function held(snap: ReturnType<ExploreModel['snapshot']>, key: string, pick: number): string | undefined {
+  const values = key === 'session_id' ? snap.sessions.filter((s) => s.messages.length > 0).map((s) => s.session_id)
+    : key === 'tool_name' ? snap.traces.flatMap((t) => t.steps.flatMap((st) => st.tool_calls.map((c) => c.tool_name)))
+      : key === 'name' ? snap.entities.map((e) => e.name)
+        : key === 'category' ? snap.preferences.map((p) => p.category)
+          : key === 'task' ? snap.traces.map((t) => t.task) : [];
+  return values.length === 0 ? undefined : values[Math.floor(pick / 16) % values.length];
 }
 
 /** The object a write's reference names: one the read named, or one in what it read; undefined: the most recent of its kind. */
