@@ -193,9 +193,9 @@ class EntityCacheMissesUpdate extends HostedStore {
 
 export const FAULTS_34: Fault[] = [
   { name: 'get_conversation cached by (session, limit) across delete_message', make: () => ({ store: new ConversationCacheMissesDelete() }), breaks: ['SPEC-2.5.2'], caughtBy: ['SCN-B-010'] },
-  { name: 'clear_session matches session ids case-insensitively', make: () => ({ store: new ClearSessionIgnoresCase() }), breaks: ['SPEC-2.6.2', 'SPEC-1.1.3'] },
-  { name: 'clear_session matches session ids as a LIKE pattern', make: () => ({ store: new ClearSessionByLike() }), breaks: ['SPEC-2.6.2', 'SPEC-1.1.3'] },
-  { name: 'session ids normalised to NFC', make: () => ({ wrap: sessionsNormalised }), breaks: ['SPEC-1.1.3', 'SPEC-2.2.4', 'SPEC-2.6.2'] },
+  { name: 'clear_session matches session ids case-insensitively', make: () => ({ store: new ClearSessionIgnoresCase() }), breaks: ['SPEC-2.6.2', 'SPEC-1.1.3', 'SPEC-2.3.1', 'SPEC-2.4.1'] },
+  { name: 'clear_session matches session ids as a LIKE pattern', make: () => ({ store: new ClearSessionByLike() }), breaks: ['SPEC-2.6.2', 'SPEC-1.1.3', 'SPEC-2.3.1', 'SPEC-2.4.1'] },
+  { name: 'session ids normalised to NFC', make: () => ({ wrap: sessionsNormalised }), breaks: ['SPEC-1.1.3', 'SPEC-2.2.4', 'SPEC-2.6.2', 'SPEC-2.3.2', 'SPEC-2.4.1'] },
   { name: 'message content cut at NUL', make: () => ({ store: new ContentCutAtNul() }), breaks: ['SPEC-2.2.7', 'SPEC-1.1.14'] },
   { name: 'get_similar_traces(success_only, limit) limits before it filters', make: () => ({ store: new SimilarLimitBeforeSuccess() }), breaks: ['SPEC-5.4.1', 'BRIDGE-METHOD-get_similar_traces'] },
   { name: 'search_messages(session_id, limit) limits before it filters', make: () => ({ store: new SearchLimitBeforeSession() }), breaks: ['SPEC-2.3.1', 'SPEC-2.3.2'], caughtBy: ['SCN-B-056'] },
