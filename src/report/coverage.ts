@@ -561,11 +561,6 @@ const REASONS: readonly Reason[] = [
   // history
   { cells: /^history\/(list_conversations|get_conversation_metadata|get_context|list_entities|get_entity_graph|list_steps|get_entity_provenance|cypher_query)\//, kind: 'open',
     reason: `Open: a Platinum read before and after a write that changes it (the hosted document's operations on one resource); explore covers it when it draws the pair, the fixed Platinum scenarios read once after their writes.` },
-  { cells: /^history\/(list_traces|get_similar_traces)\/read → write → read\/complete_trace$/, kind: 'open',
-    reason: 'Open: a trace list read before and after complete_trace (its outcome and success change what success_only keeps).' },
-  { cells: /^history\/search_preferences\/two of one kind\/namesakes$/, kind: 'silent',
-    reason: 'Two preferences with one text: a search returns both or either first (silent point search-ties; ADV-search-results-distinct); no sentence says which.' },
-  { cells: /^history\//, kind: 'open', reason: 'Open: this read → write → read is not made by any fixed scenario or drawn by explore yet.' },
   // graph
   { cells: /^graph\/[a-z_]+\/(diamond|parallel-edges|fan-out|self-loop|cycle|chain)\//, kind: 'open',
     reason: 'Open: a walk over this shape (no sentence states whether an entity reached twice is listed twice: silent point related-repeats; what must hold is that only linked entities come back, SCN-S-111).' },
