@@ -9,6 +9,7 @@ import type { Answer } from './judge.js';
 import { judge, prepare, type Prepared } from './oracle.js';
 import { CYPHER_READS, CYPHER_WRITES } from './platinum.js';
 import { CLASS_VALUES } from './classes.js';
+import { CHANGED_BY, LIMIT_FILTER, aim, isPinned, type Pinned, type Planned } from './history.js';
 import type { ExploreModel, RefKind } from './model.js';
 import { CATEGORIES, DURATIONS, LIMITS, NAMES, RELATIONSHIP_TYPES, SESSION_IDS, TASKS, TOOL_NAMES, jsonObject, query, sessionFocus, text } from './values.js';
 
@@ -195,7 +196,7 @@ function without<T extends Drawn>(value: T): T {
 function labelOf(method: MethodName, drawn: Drawn): string {
   const parts = Object.entries(without(drawn)).map(([k, v]) => {
     const kind = refOf(method, k);
-    const shown = kind !== undefined ? `${kind}#${String(v)}` : JSON.stringify(v);
+    const shown = kind !== undefined ? (isPinned(v) ? `the ${kind} ${v.pinned.slice(0, 8)}…` : `${kind}#${String(v)}`) : JSON.stringify(v);
     return `${k}: ${shown.length > 60 ? `${shown.slice(0, 57)}…"` : shown}`;
   });
   return `${method}(${parts.join(', ')})`;
@@ -209,9 +210,13 @@ export class BridgeCommand implements fc.AsyncCommand<World, World> {
     if (world.stopped?.()) return false;
     const pair = DISTINCT_REFS[this.method];
     if (pair && world.model.pool('entity').length < 2) return false;
+    if (pair && isPinned(this.drawn[pair[0]]) && isPinned(this.drawn[pair[1]]) && (this.drawn[pair[0]] as Pinned).pinned === (this.drawn[pair[1]] as Pinned).pinned) return false;
     return Object.keys(this.drawn).every((k) => {
       const kind = refOf(this.method, k);
-      return kind === undefined || this.drawn[k] === undefined || world.model.pool(kind).length > 0;
+      const v = this.drawn[k];
+      // A reference a history pins (history.ts) must still name a live object of its kind.
+      if (kind !== undefined && isPinned(v)) return world.model.pool(kind).includes(v.pinned);
+      return kind === undefined || v === undefined || world.model.pool(kind).length > 0;
     });
   }
 
@@ -227,6 +232,11 @@ export class BridgeCommand implements fc.AsyncCommand<World, World> {
         continue;
       }
       const pool = model.pool(kind);
+      if (isPinned(v)) {
+        modelParams[k] = v.pinned;
+        serverParams[k] = model.serverId(v.pinned);
+        continue;
+      }
       let index = v === RECENT ? recentIndex(model, pool) : (v as number) % pool.length;
       const pair = DISTINCT_REFS[this.method];
       // The second of a distinct pair skips the object the first one named.
@@ -316,6 +326,73 @@ class BurstCommand implements fc.AsyncCommand<World, World> {
   }
 }
 
+/** A write of a history as drawn: its method, its parameters, and a number that picks among the objects and namesakes it may aim at. */
+interface HistoryWrite extends Planned {
+  drawn: Drawn;
+  pick: number;
+}
+
+/** The read's parameters with every reference pinned to the object it named: the same read again, with identical arguments. */
+function pinnedOf(method: MethodName, modelParams: Drawn): Drawn {
+  return Object.fromEntries(Object.entries(modelParams).map(([k, v]) => [k, refOf(method, k) !== undefined && typeof v === 'string' ? ({ pinned: v } satisfies Pinned) : v]));
+}
+
+/**
+ * read → write(s) → the same read (history.ts): the writes aimed at what the read named (its
+ * session, entity, trace, conversation, searched text), or at a namesake of its key; the read is
+ * judged each time against the model's state then, so a cached, stale or over-matching answer shows.
+ */
+class HistoryCommand implements fc.AsyncCommand<World, World> {
+  readonly read: BridgeCommand;
+  constructor(read: Drawn, readonly readMethod: MethodName, readonly writes: readonly HistoryWrite[]) {
+    this.read = new BridgeCommand(readMethod, read);
+  }
+
+  check(world: Readonly<World>): boolean {
+    return this.read.check(world);
+  }
+
+  async run(world: World): Promise<void> {
+    const at = world.steps.length;
+    await this.read.run(world);
+    const readStep = world.steps[at];
+    if (readStep === undefined) return;
+    for (const w of this.writes) {
+      if (world.stopped?.() === true) return;
+      const write = new BridgeCommand(w.method, aim(world.model, this.readMethod, readStep.modelParams, w.method, w.drawn, w, (p) => refOf(w.method, p), w.pick));
+      if (write.check(world)) await write.run(world);
+    }
+    const again = new BridgeCommand(this.readMethod, pinnedOf(this.readMethod, readStep.modelParams));
+    if (world.stopped?.() !== true && again.check(world)) await again.run(world);
+  }
+
+  toString(): string {
+    return `${this.read.toString()} → ${this.writes.map((w) => `${w.method}${w.outside ? ' (outside the filter)' : ''}`).join(' → ')} → the same read again`;
+  }
+}
+
+/** The history commands of the given methods: each read with the writes that change it, and each read with a filter beside its limit. */
+function historyArbitraries(methods: readonly MethodName[], weight: (m: MethodName) => number, values: Record<string, fc.Arbitrary<unknown>>): fc.Arbitrary<HistoryCommand>[] {
+  const writeArb = (method: MethodName, planned: Omit<Planned, 'method'> = {}) =>
+    fc.tuple(paramsArbitrary(method, values), fc.nat({ max: 1_000 })).map(([drawn, pick]): HistoryWrite => ({ method, ...planned, drawn, pick }));
+  const plain = (Object.entries(CHANGED_BY) as [MethodName, MethodName[]][]).flatMap(([read, all]) => {
+    const writes = all.filter((w) => methods.includes(w));
+    if (!methods.includes(read) || writes.length === 0) return [];
+    const arb = fc.tuple(paramsArbitrary(read, values), fc.array(fc.oneof(...writes.map((w) => writeArb(w))), { minLength: 1, maxLength: 2 }))
+      .map(([drawn, ws]) => new HistoryCommand(drawn, read, ws));
+    return Array.from({ length: weight(read) }, () => arb);
+  });
+  const filtered = (Object.entries(LIMIT_FILTER) as [MethodName, NonNullable<(typeof LIMIT_FILTER)[MethodName]>][]).flatMap(([read, plan]) => {
+    if (!methods.includes(read) || !plan.writes.every((w) => methods.includes(w.method))) return [];
+    return [fc.tuple(paramsArbitrary(read, values), fc.tuple(...plan.writes.map(({ method, ...planned }) => writeArb(method, planned)))).map(([drawn, ws]) => {
+      // The filter set (the first write's key when the read drew none) and limit 1.
+      const filter = drawn[plan.filter] ?? ws[0]!.drawn[plan.filter];
+      return new HistoryCommand({ ...drawn, [plan.filter]: filter, ...plan.set, limit: 1 }, read, ws);
+    })];
+  });
+  return [...plain, ...filtered];
+}
+
 /**
  * The memory area of a method, read from its name: a sequence that focuses on one area draws that
  * area's methods more often (see sequences).
@@ -337,7 +414,7 @@ const AREAS: [area: string, pattern: RegExp, values?: Record<string, fc.Arbitrar
 const FOCUS = 8;
 
 /** The command arbitraries of the given methods, each repeated by its weight (times FOCUS in the focused area). */
-function commandArbitraries(methods: readonly MethodName[], focus?: RegExp, values = PARAM_VALUES): fc.Arbitrary<BridgeCommand | BurstCommand>[] {
+function commandArbitraries(methods: readonly MethodName[], focus?: RegExp, values = PARAM_VALUES): fc.Arbitrary<BridgeCommand | BurstCommand | HistoryCommand>[] {
   const weight = (m: MethodName, w: number) => w * (focus?.test(m) ? FOCUS : 1);
   const single = methods.flatMap((m) => {
     const arb = paramsArbitrary(m, values).map((drawn) => new BridgeCommand(m, drawn));
@@ -347,7 +424,7 @@ function commandArbitraries(methods: readonly MethodName[], focus?: RegExp, valu
     const arb = fc.tuple(paramsArbitrary(m, values), BURST_SIZE).map(([drawn, n]) => new BurstCommand(label, m, drawn, n, vary));
     return Array.from({ length: weight(m, 1) }, () => arb);
   });
-  return [...single, ...bursts];
+  return [...single, ...bursts, ...historyArbitraries(methods, (m) => weight(m, 1), values)];
 }
 
 /**

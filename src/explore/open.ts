@@ -31,7 +31,7 @@ export const OPEN: Readonly<Record<string, string>> = {
   'limit-zero-lists': 'a list asked for with limit 0 may answer nothing, be refused, or answer as if no limit was given (judged so)',
   'clear-session-traces': "after clear_session explore asks for one of the session's traces: gone, the model drops them all; kept, it keeps them",
   'add-entity-existing': 'add_entity may answer the live entity of that name and type (the model then drops the one it made)',
-  'entity-name-case': 'get_entity_by_name may answer an entity whose name differs from the one asked for in case only',
+  'entity-name-case': 'get_entity_by_name may answer an entity whose name differs from the one asked for in case, Unicode normal form (NFKC) or spaces at its edges only (no sentence says names compare exactly)',
   'merge-self': 'explore never merges an entity into itself',
   'merge-source-lookup': 'a name only merged-away entities had may find the target or nothing',
   'entity-name-lookup': 'a lookup may match canonical or merged-away names or not, and answer any entity of the name',

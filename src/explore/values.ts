@@ -5,10 +5,12 @@
 import fc from 'fast-check';
 
 /**
- * Session ids: realistic ones, and ones that are prefixes of each other (s-1, s-10), differ only
- * in case (Alice, alice, ALICE) or by a trailing space.
+ * Session ids: realistic ones, and namesakes: ones that are prefixes of each other (s-1, s-10),
+ * differ only in case (Alice, alice, ALICE), by a trailing space, by Unicode normal form (Café
+ * precomposed and decomposed), or by a LIKE wildcard where another has a character (s_1, s-1).
+ * Histories (history.ts) add the namesakes of any key they read.
  */
-export const SESSION_IDS = ['s-1', 's-10', 's-2', 'Alice', 'alice', 'ALICE', 'alice ', 'سلام-٣'] as const;
+export const SESSION_IDS = ['s-1', 's-10', 's-2', 'Alice', 'alice', 'ALICE', 'alice ', 'سلام-٣', 's_1', 'Caf\u00e9', 'Cafe\u0301'] as const;
 /**
  * A session id, the first as often as all the others together: most messages of a sequence meet
  * in one session (deletes, limits and clears then act on a longer conversation), next to its
@@ -37,6 +39,9 @@ const TEXTS = [
   'مرحبا بالعالم',
   '  leading and trailing  ',
   'tab\tand\nnewline',
+  // C0 controls: NUL (a store of C strings cuts there), BEL, ESC, DEL; read back exactly.
+  'nul\u0000 byte',
+  'bell\u0007 esc\u001b[0m del\u007f',
   '',
   'x'.repeat(5000),
 ] as const;
@@ -46,7 +51,8 @@ export const NO_MATCH_QUERIES = ['zyzzyva quokka'] as const;
 
 const WORDS = ['graph', 'nodes', 'dark', 'Acme', 'café', 'deploy'] as const;
 
-export const NAMES = ['Alice', 'alice', 'Alice Smith', 'Acme Corp', 'Zoë', 'Ünïcödé', 'Bob '] as const;
+/** Names, with namesakes: case (Alice Smith, alice smith), normal form (Zoë precomposed and decomposed), a trailing space. */
+export const NAMES = ['Alice', 'alice', 'Alice Smith', 'alice smith', 'Acme Corp', 'Zo\u00eb', 'Zoe\u0308', 'Ünïcödé', 'Bob ', 'Bob'] as const;
 
 const text = fc.constantFrom(...TEXTS);
 /** A query: a stored text (exact), one of its words, or a word stored nowhere. */

@@ -7,6 +7,7 @@ import type { ExploreSection } from '../../src/report/model.js';
 import { mapRequest, withVariant, type VariantOptions, type Wrap } from '../harness/variants.js';
 import { reusesDeletedIds } from '../suites/variants/fidelity.js';
 import { FAULTS_22, type Fault } from './faults-22.js';
+import { FAULTS_34 } from './faults-34.js';
 import { PLATINUM_FAULTS } from './platinum-faults.js';
 
 /**
@@ -20,6 +21,21 @@ export const SEED_OF: Record<string, number> = {
   // when set_entity_feedback began to draw its required `confirmed` every time (issue 32) the draws
   // of seed 1 moved and no longer reach it in 1 000 sequences; seed 2 does after 182 (seeds 3 and 4: not in 1 000).
   'get_entity_by_name misses a renamed entity': 2,
+  // Issue 34's histories and namesakes moved seed 1's draws again: its first finding of each of
+  // these is now a consequence another rule sees first (a delete_message answering false for a
+  // message the over-matching clear took, add_relationship's answer with the empty map), citing no
+  // sentence the fault is listed as breaking; the seed named finds it by a rule that does.
+  'session ids are case-folded': 2,
+  'session ids are trimmed': 3,
+  'an empty map nested in user data is answered as []': 2,
+  'delete_message deletes the same content in its session': 4,
+  'clear_session matches session ids case-insensitively': 2,
+  'session ids normalised to NFC': 2,
+  // Missed by seed 1 in 1 000 sequences before issue 34; now seed 1 finds each only after some 450
+  // sequences, and shrinks it to 7 commands; seed 3 (tool-call keys: 106 sequences, 3 commands) and
+  // seed 2 (per-trace means: 121, 5) find them shorter.
+  'tool-call result keys camel-cased on the read path': 3,
+  'avg_duration_ms is a mean of per-trace means': 2,
 };
 /** Explore against a variant: explore's defaults but the seed and a shorter request timeout. */
 export const exploreVariant = (variant: VariantOptions, options: Partial<ExploreOptions> = {}): Promise<ExploreSection> =>
@@ -256,7 +272,7 @@ const EARLIER: Fault[] = [
   { name: 'order breaks after a delete (the next message is listed first)', make: () => ({ store: new ReorderAfterDelete() }), breaks: ['SPEC-2.2.1', 'SPEC-2.5.4'] },
   { name: 'ids of deleted messages are reused', make: () => ({ store: reusesDeletedIds() }), breaks: ['SPEC-2.8.1'], caughtBy: ['SCN-B-138'] },
   { name: 'session ids are case-folded', make: () => ({ wrap: caseFolded }), breaks: ['SPEC-1.1.3', 'SPEC-2.4.1'], caughtBy: ['SCN-B-139'] },
-  { name: 'a merge drops the incoming edges of the source', make: () => ({ store: new MergeDropsIncoming() }), breaks: ['SPEC-5.3.2'], caughtBy: ['SCN-G-104'], missed: 'needs an edge into the source of a merge, then a read from the edge\'s other end' },
+  { name: 'a merge drops the incoming edges of the source', make: () => ({ store: new MergeDropsIncoming() }), breaks: ['SPEC-5.3.2'], caughtBy: ['SCN-G-104'] },
   { name: 'nested false / 0 / "" dropped from metadata', make: () => ({ wrap: nestedFalsyDropped }), breaks: ['SPEC-2.1.12', 'SPEC-2.1.5'] },
   { name: 'tool stats count only the first step of a trace', make: () => ({ store: new StatsFirstStepOnly() }), breaks: ['SPEC-4.7.1'], caughtBy: ['SCN-S-114'] },
   { name: 'list_sessions(limit) counts cleared sessions', make: () => ({ store: new LimitCountsClearedSessions() }), breaks: ['SPEC-2.4.1', 'SPEC-2.4.5'] },
@@ -268,8 +284,8 @@ const EARLIER: Fault[] = [
   { name: 'get_trace_with_steps answers a completed trace from a stale cache', make: () => ({ store: new CompletedTraceCached() }), breaks: ['SPEC-4.5.1'] },
   { name: 'message_count drifts when a message is deleted twice', make: () => ({ store: new CountDriftsOnRepeatedDelete() }), breaks: ['SPEC-2.4.7'] },
   { name: 'tool stats group tool names case-insensitively', make: () => ({ store: new ToolStatsCaseInsensitive() }), breaks: ['SPEC-4.7.1'] },
-  { name: 'get_related_entities applies relationship_type to the first hop only', make: () => ({ store: new TypeFilterFirstHopOnly() }), breaks: ['SPEC-3.7.3'], missed: 'needs two hops of different types read with a type filter and depth 2' },
+  { name: 'get_related_entities applies relationship_type to the first hop only', make: () => ({ store: new TypeFilterFirstHopOnly() }), breaks: ['SPEC-3.7.3'] },
 ];
 
-/** Every stateful fault explore is measured against: the earlier ones, issue 22's and the Platinum ones. */
-export const FAULTS: Fault[] = [...EARLIER, ...FAULTS_22, ...PLATINUM_FAULTS];
+/** Every stateful fault explore is measured against: the earlier ones, issue 22's, the Platinum ones and issue 34's (histories, namesakes, limits beside filters). */
+export const FAULTS: Fault[] = [...EARLIER, ...FAULTS_22, ...PLATINUM_FAULTS, ...FAULTS_34];
