@@ -19,6 +19,7 @@ import { setMaxListeners } from 'node:events';
 import { BridgeClient } from '../profiles/bridge/index.js';
 import type { CallResult } from '../profiles/bridge/classify.js';
 import { linearize, type Op, type SequentialModel, type Verdict } from './linearize.js';
+import { mulberry32 } from '../util/random.js';
 
 /** One call of a client's program (bridge method and parameters). */
 interface Call {
@@ -158,17 +159,6 @@ function modelOf(traces: readonly string[]): SequentialModel<State, Call, Answer
 
 // ------------------------------------------------------------------ programs
 
-/** A small deterministic generator (mulberry32): the same seed, the same programs. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Fixture {
   traces: string[];
@@ -348,7 +338,7 @@ export async function exploreConcurrently(options: ConcurrentOptions): Promise<C
   if (options.signal !== undefined) setMaxListeners(options.concurrency + 10, options.signal);
   const target = new Target(options);
   const budget = options.budget ?? 200_000;
-  const rand = random(options.seed);
+  const rand = mulberry32(options.seed);
   try {
     // Reasoning memory when the target has it (a start_trace that answers).
     const silver = (await target.call(0, 'start_trace', { session_id: 'conc-probe', task: 'probe' })).ok;

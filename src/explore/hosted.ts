@@ -12,6 +12,7 @@ import { RestClient, type RestExchange } from '../profiles/hosted/client.js';
 import { operationOf, type HttpMethod } from '../protocols/hosted/document.js';
 import { isJsonObject } from '../util/json.js';
 import { BULK_SIZES, CONTENTS, LIST_LIMITS, MESSAGE_LIMITS, NAMES, ROLES, SCORES, SEARCH_LIMITS, THRESHOLDS, TYPES } from './hosted-values.js';
+import { mulberry32 } from '../util/random.js';
 
 type Json = Record<string, unknown>;
 
@@ -47,17 +48,6 @@ export type HostedOp =
 
 const WRITES = new Set<HostedOp['k']>(['createConversation', 'deleteConversation', 'addMessage', 'bulkAddMessages', 'addEntity', 'updateEntity', 'deleteEntity', 'setFeedback', 'mergeEntities', 'recordStep']);
 
-/** A small seeded generator (mulberry32): the same seed draws the same sequences. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The seed of sequence `i` of a run seeded `seed`. */
 export const sequenceSeed = (seed: number, i: number): number => (Math.imul(seed ^ 0x5bd1e995, 0x9e3779b1) + Math.imul(i + 1, 0x85ebca6b)) >>> 0;
@@ -101,7 +91,7 @@ function table(): readonly Draw[] {
 
 /** The operations of one sequence: `length` drawn, each write followed most often by a re-issued earlier read. */
 export function drawSequence(seed: number, length: number): HostedOp[] {
-  const r = prng(seed);
+  const r = mulberry32(seed);
   const ops = (drawTable ??= table());
   const total = ops.reduce((s, [w]) => s + w, 0);
   const out: HostedOp[] = [];

@@ -32,6 +32,13 @@ function refused(a: Answer, as: Credential, rule: Rule): void {
   check.advise('ADV-invalid-token-401').ok(a.status === 401, `${a.request} with ${as.label} answered ${a.status}: RFC 6750 §3.1 says an invalid token SHOULD be answered 401 (invalid_token)`, { expected: 401, actual: a.status });
 }
 
+/** One valid request to every endpoint (the token endpoints aside) sent `as`: none is served, and nothing it asked for happened. */
+async function refusedByEveryEndpoint(ctx: HostedContext, as: Credential, rule: Rule): Promise<void> {
+  const planned = await allEndpointRequests(ctx);
+  for (const r of planned) refused(await send(ctx, r, as), as, rule);
+  await nothingChanged(ctx, planned, rule.cites[0]);
+}
+
 /**
  * Each credential on a read (GET /conversations) and a write (POST /conversations with a fresh
  * userId): neither is served, and afterwards no conversation of those userIds exists.
@@ -327,9 +334,7 @@ export const scenarios: HostedScenario[] = [
       const token = expired(ctx, ctx.target.expiredToken, '--expired-token', 'access token of the service');
       await issuedByTheService(ctx, token);
       const as = ctx.bearer(token, 'the access token past its exp (--expired-token)');
-      const planned = await allEndpointRequests(ctx);
-      for (const r of planned) refused(await send(ctx, r, as), as, EXPIRED);
-      await nothingChanged(ctx, planned, EXPIRED.cites[0]);
+      await refusedByEveryEndpoint(ctx, as, EXPIRED);
     },
   }),
 
@@ -344,9 +349,7 @@ export const scenarios: HostedScenario[] = [
     async run(ctx) {
       const t = await exchangeTokens(ctx, 'HOSTED-AUTH-5');
       const as = ctx.bearer(t.refreshToken, `the refresh token issued by call ${ctx.exchanges.length - 1} (as a Bearer credential)`);
-      const planned = await allEndpointRequests(ctx);
-      for (const r of planned) refused(await send(ctx, r, as), as, REFRESH_AS_ACCESS);
-      await nothingChanged(ctx, planned, REFRESH_AS_ACCESS.cites[0]);
+      await refusedByEveryEndpoint(ctx, as, REFRESH_AS_ACCESS);
     },
   }),
   defineHostedScenario({
@@ -365,9 +368,7 @@ export const scenarios: HostedScenario[] = [
         return void ctx.note(`the identity-provider token's aud (${JSON.stringify(parts.payload.aud ?? null)}) does not name another audience: a service may take such a token itself, so it is not judged`);
       }
       const as = ctx.bearer(token, `a token of the identity provider (aud ${JSON.stringify(parts.payload.aud)}, iss ${JSON.stringify(parts.payload.iss ?? null)})`);
-      const planned = await allEndpointRequests(ctx);
-      for (const r of planned) refused(await send(ctx, r, as), as, AUDIENCE);
-      await nothingChanged(ctx, planned, AUDIENCE.cites[0]);
+      await refusedByEveryEndpoint(ctx, as, AUDIENCE);
     },
   }),
 ];

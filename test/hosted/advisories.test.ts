@@ -7,29 +7,14 @@ import { ADVISORIES } from '../../src/protocols/clauses/index.js';
 import { HOSTED_SCENARIOS } from '../../suites/hosted/index.js';
 import { normalizeReport } from '../../src/report/load.js';
 import { runTck } from '../../src/run/run.js';
-import { at, combine, discoveryEdited, json, mapAnswer, mapReplies, pathOf, replaceHandler, startHostedVariant, type HostedVariant } from './profile-harness.js';
+import { at, discoveryEdited, json, mapAnswer, mapReplies, pathOf, replaceHandler, startHostedVariant, type HostedVariant } from './profile-harness.js';
 import { ISOLATION_LEAKS } from './isolation-variants.js';
 import { longContentRefused, nulRefused, scoreRefusedWith500 } from './values-variants.js';
+import { entitySearchKeepsDeleted } from './histories-variants.js';
 import { bareChallenge, feedbackNeverShown, grantIgnoresScopes, revealIgnoresScopes, revealShowsRevoked, reuseRevokesNothing, revokeAcrossWorkspaces, scopeRunTogether, softDeletes, exchangeWithoutTokenType, refreshTokenTypeJwt, scopeAsArray } from './attack-variants.js';
 
 const to403 = mapReplies((r) => (r.status === 401 ? { ...r, status: 403 } : r));
 
-/** Every deleted entity is still found by search_entities. */
-function searchKeepsDeleted(): HostedVariant {
-  const deleted: { id: string; name: string }[] = [];
-  return combine(
-    replaceHandler('delete_entity', (ctx, original) => {
-      const e = ctx.store.listEntities().find((x) => x.id === ctx.params.id);
-      if (e !== undefined) deleted.push(e);
-      return original(ctx);
-    }),
-    replaceHandler('search_entities', async (ctx, original) => {
-      const reply = await original(ctx);
-      const hits = deleted.filter((e) => e.name === ctx.body.query).map((e) => ({ ...e, score: 1 }));
-      return { ...reply, body: { entities: [...((reply.body as { entities: unknown[] }).entities ?? []), ...hits] } };
-    }),
-  );
-}
 
 const CASES: [advisory: string, scenario: string, variant: () => HostedVariant][] = [
   ['ADV-invalid-token-401', 'SCN-H-050', () => to403],
@@ -38,7 +23,7 @@ const CASES: [advisory: string, scenario: string, variant: () => HostedVariant][
   ['ADV-invalid-token-error', 'SCN-H-032', () => bareChallenge],
   ['ADV-list-keys-other-workspace', 'SCN-H-031', () => replaceHandler('list_api_keys', (ctx) => json(200, { keys: ctx.keys.list(ctx.query.get('workspaceId') ?? ctx.principal!.workspaceId) }))],
   ['ADV-deleted-not-found', 'SCN-H-016', softDeletes],
-  ['ADV-deleted-gone-from-derived', 'SCN-H-016', searchKeepsDeleted],
+  ['ADV-deleted-gone-from-derived', 'SCN-H-016', entitySearchKeepsDeleted],
   ['ADV-feedback-shown', 'SCN-H-017', () => feedbackNeverShown],
   ['ADV-token-scope-advertised', 'SCN-H-034', () => scopeRunTogether],
   ['ADV-token-type-bearer', 'SCN-H-034', () => exchangeWithoutTokenType],

@@ -150,7 +150,7 @@ function searchIndexBuiltOnce(): HostedVariant {
 }
 
 /** search_entities still finds a deleted entity by its name. */
-function entitySearchKeepsDeleted(): HostedVariant {
+export function entitySearchKeepsDeleted(): HostedVariant {
   const deleted: Json[] = [];
   return combine(
     replaceHandler('delete_entity', (ctx, original) => {
