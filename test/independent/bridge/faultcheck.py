@@ -143,6 +143,24 @@ def p_clear_session_orphans_new_messages():
     ok([m["content"] for m in msgs("s")] == ["new"], "a cleared session accepts new messages (SPEC-2.6.4)")
 
 
+def p_add_message_lost_update():
+    import threading
+    ok_("add_message", session_id="busy", role="user", content="seed")
+    errs = []
+
+    def go(i):
+        try:
+            ok_("add_message", session_id="busy", role="user", content=f"c{i}")
+        except Exception as e:  # noqa: BLE001
+            errs.append(e)
+    ts = [threading.Thread(target=go, args=(i,)) for i in range(4)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    got = msgs("busy")
+    ok(not errs and len(got) == 5, f"all concurrently added messages stored (SPEC-2.1.16): {len(got)}")
+
 # ---------------- Silver ----------------
 
 def p_search_preferences_limit_before_category():

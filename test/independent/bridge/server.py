@@ -590,6 +590,24 @@ def m_add_message(p):
     return ser_message(m)
 
 
+def m_add_message_unlocked(p):
+    """FAULT2 add-message-lost-update: the NEXT_MESSAGE chain is extended by a read-modify-write
+    whose read and write are two separate locked steps (two round trips), not one transaction."""
+    import time
+    session_id = p.req_str("session_id", nonempty=True)
+    role = parse_role(p)
+    content = p.req_str("content")
+    metadata = p.opt_obj("metadata")
+    with STORE.lock:
+        conv = get_or_create_session(session_id)
+        snapshot = list(STORE.conv_msgs[conv["id"]])
+    time.sleep(0.3)
+    with STORE.lock:
+        m = store_message(conv, role, content, metadata)
+        STORE.conv_msgs[conv["id"]] = snapshot + [m["id"]]
+        return ser_message(m)
+
+
 def m_get_conversation(p):
     session_id = p.req_str("session_id", nonempty=True)
     limit = p.opt_int("limit", None, 0)
@@ -2138,6 +2156,9 @@ def dispatch(method, raw_body):
         if not isinstance(body, dict):
             return 400, {"error": "request body must be a JSON object"}
     try:
+        if fault("add-message-lost-update") and method == "add_message":
+            result = m_add_message_unlocked(Params(body))
+            return 200, json.dumps(result, ensure_ascii=True).encode("ascii")
         with STORE.lock:
             result = fn(Params(body))
             if isinstance(result, _Void):

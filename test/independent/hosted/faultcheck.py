@@ -1,6 +1,5 @@
 #!/usr/bin/env python3
-"""For every fault: a probe that passes on the correct server and fails under the fault.
-For every fault (FAULTS.md and FAULTS-2.md): a probe that passes on the correct server and fails under the fault.
+"""For every fault (FAULTS.md and FAULTS-2.md): a probe that passes on the correct server and fails under the fault.
 python3 faultcheck.py            (all faults)   python3 faultcheck.py <fault-id> ...
 """
 
@@ -305,10 +304,41 @@ def p_add_message_cross_workspace():
     ok(s >= 400 and lst["messages"] == [], f"another workspace cannot write: {s}")
 
 
-def p_search_entities_cross_workspace():
-    req("POST", "/v1/entities", {"name": "Zephyrine", "type": "PERSON"}, token=T.INFO["other_api_key"])
-    _, r, _ = req("POST", "/v1/entities/search", {"query": "Zephyrine"})
-    ok(r["entities"] == [], "entities of another workspace are not searchable")
+def p_search_entities_type_no_limit():
+    for i in range(3):
+        new_ent(f"Quill {i}", "PERSON")
+    _, r, _ = req("POST", "/v1/entities/search", {"query": "Quill", "type": "PERSON", "limit": 1})
+    ok(len(r["entities"]) == 1, f"at most limit results (SPEC-3.4.2): {len(r['entities'])}")
+
+
+def p_delete_conv_cross_workspace():
+    c = new_conv()
+    s, _, _ = req("DELETE", f"/v1/conversations/{c['id']}", token=T.INFO["other_api_key"])
+    ok(req("GET", f"/v1/conversations/{c['id']}")[0] == 200, f"another workspace cannot delete it ({s})")
+
+
+def p_bulk_empty_content_rejected():
+    c = new_conv()
+    s, b, _ = req("POST", f"/v1/conversations/{c['id']}/messages/bulk",
+                  {"messages": [{"role": "user", "content": ""}, {"role": "user", "content": "x"}]})
+    ok(s == 201 and [m["content"] for m in b["messages"]] == ["", "x"], f"empty content accepted (SPEC-2.1.7): {s}")
+
+
+def p_bulk_concurrent_lost_update():
+    import threading
+    c = new_conv()
+    add(c["id"], "seed")
+
+    def go(tag):
+        req("POST", f"/v1/conversations/{c['id']}/messages/bulk",
+            {"messages": [{"role": "user", "content": f"{tag}{i}"} for i in range(5)]})
+    ts = [threading.Thread(target=go, args=(t,)) for t in ("a", "b")]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    _, lst, _ = req("GET", f"/v1/conversations/{c['id']}/messages")
+    ok(len(lst["messages"]) == 11, f"all messages of concurrent bulks stored (SPEC-2.1.16): {len(lst['messages'])}")
 
 
 def p_feedback_bool_as_score():

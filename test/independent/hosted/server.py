@@ -847,8 +847,8 @@ class App:
             c = st.conversations.get(norm_id(cid))
             if FAULT == "delete-conv-twice-500" and c is None:
                 c = st.conversations[norm_id(cid)]      # KeyError -> 500
-            if c is None or c["ws"] != ctx["caller"]["ws"]:
-                return 204, None          # idempotent (SPEC-5.1.3)
+            if c is None or (c["ws"] != ctx["caller"]["ws"] and FAULT != "delete-conv-cross-workspace"):
+                return 204, None          # idempotent (SPEC-5.1.3); FAULT2 (cross-workspace): no ws check
             cid = c["id"]
             for mid in st.conv_msgs.pop(cid, []):
                 if FAULT != "delete-conv-leaves-messages":
@@ -935,8 +935,12 @@ class App:
         for i, item in enumerate(msgs):
             if not isinstance(item, dict):
                 raise bad(f"messages[{i}] must be an object")
+            if FAULT == "bulk-empty-content-rejected" and item.get("content") == "":
+                raise bad(f"messages[{i}].content must not be empty")   # FAULT2: bulk-only validator
             valid.append(self._validate_message(item, f"messages[{i}]."))
         st = self.store
+        if FAULT == "bulk-concurrent-lost-update":
+            return self._bulk_lost_update(ctx, cid, valid)
         with st.lock:
             c = self.get_conv(ctx, cid)
             if FAULT == "bulk-stored-reversed":
@@ -946,6 +950,21 @@ class App:
                 out = [self.msg_out(self._store_message(c, *v)) for v in valid]
             if FAULT == "bulk-response-reversed":
                 out.reverse()
+            return 201, {"conversationId": c["id"], "messages": out}
+
+    def _bulk_lost_update(self, ctx, cid, valid):
+        """FAULT2 bulk-concurrent-lost-update: read-modify-write of the message list without the lock."""
+        import time
+        st = self.store
+        with st.lock:
+            c = self.get_conv(ctx, cid)
+            snapshot = list(st.conv_msgs[c["id"]])
+        time.sleep(0.3)         # the "round trip" between reading and writing the list
+        with st.lock:
+            before = list(st.conv_msgs[c["id"]])
+            out = [self.msg_out(self._store_message(c, *v)) for v in valid]
+            new_ids = st.conv_msgs[c["id"]][len(before):]
+            st.conv_msgs[c["id"]] = snapshot + new_ids      # overwrites what others added meanwhile
             return 201, {"conversationId": c["id"], "messages": out}
 
     def search_messages(self, ctx, cid):
@@ -1349,11 +1368,7 @@ class App:
             t = t.upper()
         with self.store.lock:
             scored = []
-            pool = self.visible_entities(ctx["caller"]["ws"])
-            if FAULT == "search-entities-cross-workspace":
-                pool = sorted((e for e in self.store.entities.values() if e["mergedInto"] is None),
-                              key=lambda e: e["seq"])     # FAULT2: the search index is not partitioned
-            for e in pool:
+            for e in self.visible_entities(ctx["caller"]["ws"]):
                 if t is not None and e["type"] != t:
                     continue
                 if FAULT == "entity-search-stale-index":
@@ -1364,6 +1379,8 @@ class App:
                     scored.append((s, e["seq"], e))
             scored.sort(key=lambda x: (-x[0], x[1]))
             res = []
+            if FAULT == "search-entities-type-no-limit" and t is not None:
+                limit = len(scored)     # FAULT2: the type-filtered code path forgets the limit
             for s, _, e in scored[:limit]:
                 o = self.ent_out(e)
                 o["score"] = round(s, 6)
