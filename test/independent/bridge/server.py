@@ -233,6 +233,9 @@ class Store:
         self.deleted_ids = set()    # used only by a fault
         self.context_cache = {}     # used only by a fault
         self.adjacency = {}         # used only by a fault
+        self.cleared = set()        # used only by a fault (batch 2)
+        self.bulk_first_md = None   # used only by a fault (batch 2)
+        self.deleted_msgs = []      # used only by a fault (batch 2)
 
     # strictly increasing clock -> timestamps are monotone and unique
     def now(self):
@@ -390,8 +393,10 @@ def get_or_create_session(session_id):
         # an id collision with a conversation created by create_conversation
         c["id"] = str(uuid.uuid4())
     STORE.conversations[c["id"]] = c
-    STORE.sessions[session_id] = c["id"]
     STORE.conv_msgs[c["id"]] = []
+    if fault("clear-session-orphans-new-messages") and session_id in STORE.cleared:
+        return c    # FAULT2: a stale "cleared" flag: the new conversation is never linked to the session
+    STORE.sessions[session_id] = c["id"]
     return c
 
 
@@ -405,6 +410,11 @@ def store_message(conv, role, content, metadata):
         "metadata": copy_json(metadata) if metadata is not None else {},
         "seq": STORE.next_seq(),
     }
+    if fault("metadata-nested-flattened"):
+        # FAULT2: a flat property map: nested values are stored as JSON text
+        m["metadata"] = {k: (json.dumps(v) if isinstance(v, (dict, list)) else v) for k, v in m["metadata"].items()}
+    if fault("bulk-metadata-first-item") and STORE.bulk_first_md is not None:
+        m["metadata"] = copy_json(STORE.bulk_first_md)     # FAULT2: the first item's metadata reused
     STORE.messages[m["id"]] = m
     STORE.conv_msgs[conv["id"]].append(m["id"])
     conv["updated_at"] = m["timestamp"]
@@ -569,9 +579,33 @@ def m_add_message(p):
     content = p.req_str("content")
     metadata = p.opt_obj("metadata")
     content = fault_content(content)
+    if fault("content-crlf-normalized"):
+        content = content.replace("\r\n", "\n")      # FAULT2: text-mode newline translation
+    if fault("empty-content-rejected") and content == "":
+        raise ApiError("parameter 'content' must not be empty")     # FAULT2: empty content refused
+    if fault("system-role-stored-as-user") and role == "system":
+        role = "user"       # FAULT2: a two-role store maps system onto user
     conv = get_or_create_session(session_id)
     m = store_message(conv, role, content, metadata)
     return ser_message(m)
+
+
+def m_add_message_unlocked(p):
+    """FAULT2 add-message-lost-update: the NEXT_MESSAGE chain is extended by a read-modify-write
+    whose read and write are two separate locked steps (two round trips), not one transaction."""
+    import time
+    session_id = p.req_str("session_id", nonempty=True)
+    role = parse_role(p)
+    content = p.req_str("content")
+    metadata = p.opt_obj("metadata")
+    with STORE.lock:
+        conv = get_or_create_session(session_id)
+        snapshot = list(STORE.conv_msgs[conv["id"]])
+    time.sleep(0.3)
+    with STORE.lock:
+        m = store_message(conv, role, content, metadata)
+        STORE.conv_msgs[conv["id"]] = snapshot + [m["id"]]
+        return ser_message(m)
 
 
 def m_get_conversation(p):
@@ -590,6 +624,9 @@ def m_get_conversation(p):
         }
         return ser_conversation(c, [])
     c = STORE.conversations[cid]
+    if fault("conversation-id-casefold-collision") and c["session_id"] != c["id"]:
+        # FAULT2: the conversation id is derived from the case-folded session id
+        c = dict(c, id=str(uuid.uuid5(NS, "session:" + session_id.casefold())))
     if limit is not None and fault("delete-message-limit-cache"):
         # FAULT: the last page is cached per (session, limit); delete_message does not invalidate it
         cached = STORE.page_cache.get(session_id, {}).get(limit)
@@ -599,7 +636,10 @@ def m_get_conversation(p):
     if limit is not None:
         if fault("conversation-limit-plus-one") and 0 < limit < len(msgs):
             limit += 1      # FAULT: `<=` instead of `<` in the page loop
-        msgs = msgs[max(0, len(msgs) - limit):] if limit else []
+        if fault("conversation-limit-zero-all") and limit == 0:
+            limit = None        # FAULT2: `if limit:` treats 0 as "no limit"
+        else:
+            msgs = msgs[max(0, len(msgs) - limit):] if limit else []
     out = [ser_message(m) for m in msgs]
     if limit is not None and fault("delete-message-limit-cache"):
         STORE.page_cache.setdefault(session_id, {})[limit] = copy_json(out)
@@ -615,6 +655,9 @@ def m_search_messages(p):
     if fault("search-limit-before-filter"):
         candidates = candidates[:limit]     # FAULT: LIMIT applied to the candidates, before scoring
     scored = []
+    if fault("search-all-sessions-latest-only") and session_id is None and candidates:
+        # FAULT2: no session given -> the "current" session (of the newest message) is searched
+        candidates = [m for m in candidates if m["conv_id"] == candidates[-1]["conv_id"]]
     for m in candidates:
         if session_id is not None:
             conv = STORE.conversations.get(m["conv_id"])
@@ -625,6 +668,8 @@ def m_search_messages(p):
             elif sid != session_id:
                 continue
         s = similarity(query, m["content"])
+        if fault("search-threshold-ignored"):
+            threshold = 0.0     # FAULT2: the threshold parameter is never passed down
         if s > 0 and s >= threshold:
             scored.append((-s, m["seq"], m))
     scored.sort(key=lambda x: (x[0], x[1]))
@@ -647,6 +692,8 @@ def m_list_sessions(p):
     limit = p.opt_int("limit", 100, 0)
     convs = sorted(STORE.conversations.values(), key=lambda c: -c["seq"])
     out = [session_info(c) for c in convs]
+    if fault("list-sessions-limit-ignored"):
+        return out      # FAULT2: the limit is not passed to the query
     return out[:limit]
 
 
@@ -660,9 +707,14 @@ def m_delete_message(p):
     conv = STORE.conversations[m["conv_id"]]
     del STORE.messages[mid]
     STORE.deleted_ids.add(mid)
+    if fault("history-includes-deleted-messages"):
+        STORE.deleted_msgs.append(m)    # FAULT2: the mention index keeps deleted messages
     ids = STORE.conv_msgs[m["conv_id"]]
     idx = ids.index(mid)
     ids.remove(mid)
+    if fault("delete-first-resets-head") and idx == 0 and len(ids) >= 2:
+        # FAULT2: FIRST_MESSAGE re-pointed at the tail instead of the old head's successor
+        del ids[:-1]
     if fault("delete-middle-chain-misordered") and 0 < idx < len(ids):
         # FAULT: chain repair re-attaches the successor at the tail
         ids.append(ids.pop(idx))
@@ -678,8 +730,20 @@ def m_clear_session(p):
         targets = [s for s in STORE.sessions if s.casefold() == session_id.casefold()] or [session_id]
     for sess in targets:
         cid = STORE.sessions.get(sess)
-        if cid is not None:
+        if cid is not None and fault("clear-session-deletes-mentioned-entities"):
+            # FAULT2: entities mentioned in the session's messages are deleted with them
+            for e in list(STORE.entities.values()):
+                if any(text_mentions(e, m["content"]) for m in conv_messages(cid)):
+                    delete_entity_internal(e["id"])
+        if cid is not None and fault("clear-session-search-index-stale"):
+            # FAULT2: the conversation goes, the message records (search index) stay
+            STORE.conversations.pop(cid, None)
+            STORE.sessions.pop(sess, None)
+            STORE.conv_msgs.pop(cid, None)
+        elif cid is not None:
             remove_conversation(cid)
+        if fault("clear-session-orphans-new-messages"):
+            STORE.cleared.add(sess)
         # all data of the session: reasoning traces started in it too
         for tid in [t["id"] for t in STORE.traces.values() if t["session_id"] == sess]:
             t = STORE.traces.pop(tid)
@@ -706,6 +770,8 @@ def m_add_entity(p):
     name = p.req_str("name", nonempty=True)
     etype = parse_entity_type(p, "entity_type")
     description = p.opt_str("description")
+    if fault("entity-description-varchar255") and description is not None:
+        description = description[:255]    # FAULT2: a VARCHAR(255) column
     if fault("entity-name-latin1"):
         # FAULT: a Latin-1 column: characters beyond U+00FF become '?'
         name = "".join(ch if ord(ch) <= 0xFF else "?" for ch in name)
@@ -713,7 +779,7 @@ def m_add_entity(p):
         etype = etype.lower()   # FAULT: labels normalised to lower case
     # "Create or update": the same (name, type) is the same entity
     for e in sorted(STORE.entities.values(), key=lambda x: x["seq"]):
-        if e["name"] == name and e["type"] == etype:
+        if e["name"] == name and (e["type"] == etype or fault("entity-merge-on-name-only")):  # FAULT2: MERGE on name
             if description is not None:
                 e["description"] = description
             return ser_entity(e)
@@ -735,6 +801,11 @@ def m_add_preference(p):
     category = p.req_str("category", nonempty=True)
     preference = p.req_str("preference")
     context = p.opt_str("context")
+    if fault("preference-upsert-by-category"):
+        # FAULT2: MERGE (p:Preference {category}) -> one preference per category
+        for old in list(STORE.preferences.values()):
+            if old["category"] == category:
+                del STORE.preferences[old["id"]]
     pr = {
         "id": str(uuid.uuid4()),
         "category": category,
@@ -750,6 +821,8 @@ def m_add_preference(p):
 def m_add_fact(p):
     subject = p.req_str("subject")
     predicate = p.req_str("predicate")
+    if fault("fact-predicate-as-rel-type"):
+        predicate = re.sub(r"\s+", "_", predicate.strip()).upper()     # FAULT2: stored as a relationship type
     obj = p.req_str("obj")
     f = {"id": str(uuid.uuid4()), "subject": subject, "predicate": predicate, "object": obj,
          "seq": STORE.next_seq()}
@@ -772,6 +845,8 @@ def m_search_entities(p):
         if s > 0:
             scored.append((-s, e["seq"], e))
     scored.sort(key=lambda x: (x[0], x[1]))
+    if fault("search-entities-limit-zero-default"):
+        limit = limit or 10     # FAULT2: `limit or default`
     if fault("search-entities-limit-plus-one"):
         limit = limit + 1       # FAULT: off by one
     return [ser_entity(x[2]) for x in scored[:limit]]
@@ -782,7 +857,10 @@ def m_search_preferences(p):
     category = p.opt_str("category")
     limit = p.opt_int("limit", 10, 0)
     scored = []
-    for pr in sorted(STORE.preferences.values(), key=lambda x: x["seq"]):
+    cands = sorted(STORE.preferences.values(), key=lambda x: x["seq"])
+    if fault("search-preferences-limit-before-category"):
+        cands = cands[:limit]   # FAULT2: LIMIT applied before the category filter
+    for pr in cands:
         if category is not None and pr["category"] != category:
             continue
         text = " ".join(x for x in (pr["category"], pr["preference"], pr["context"] or "") if x)
@@ -827,8 +905,10 @@ def related_ids(entity_id, rel_type, depth):
         nxt = []
         for node in frontier:
             for r in rels:
-                if rel_type is not None and r["type"] != rel_type:
+                if rel_type is not None and r["type"] != rel_type and not fault("related-entities-type-filter-ignored"):
                     continue
+                if fault("related-entities-reversed-direction") and r["source_id"] == node:
+                    continue    # FAULT2: only incoming relationships are followed
                 if r["source_id"] == node:
                     other = r["target_id"]
                 elif r["target_id"] == node:
@@ -910,6 +990,8 @@ def m_record_tool_call(p):
     tool_name = p.req_str("tool_name", nonempty=True)
     arguments = p.req_obj("arguments")
     result = p.raw("result")
+    if fault("tool-call-falsy-result-null"):
+        result = result or None     # FAULT2: falsy results (0, false, "", [], {}) become null
     status = p.opt_str("status") or "success"
     if status not in TOOL_STATUSES:
         raise ApiError(f"parameter 'status' must be one of: {', '.join(TOOL_STATUSES)}")
@@ -956,6 +1038,8 @@ def m_get_trace_with_steps(p):
     if t is None:
         return NULL
     out = ser_trace(t)
+    if fault("trace-steps-string-sort"):
+        out["steps"].sort(key=lambda s: str(s["step_number"]))     # FAULT2: ORDER BY a string
     if fault("trace-tool-calls-last-step-only"):
         # FAULT: the tool-call join keeps only the last step's calls
         for s in out["steps"][:-1]:
@@ -970,8 +1054,15 @@ def m_list_traces(p):
     if fault("list-traces-limit-before-filter"):
         ts = ts[:limit]     # FAULT: LIMIT before the session filter
     if session_id is not None:
-        ts = [t for t in ts if t["session_id"] == session_id]
-    return [ser_trace(t) for t in ts[:limit]]
+        if fault("list-traces-session-casefold"):
+            ts = [t for t in ts if t["session_id"].casefold() == session_id.casefold()]  # FAULT2: collation
+        else:
+            ts = [t for t in ts if t["session_id"] == session_id]
+    out = [ser_trace(t) for t in ts[:limit]]
+    if fault("list-traces-steps-not-joined"):
+        for t in out:
+            t["steps"] = []     # FAULT2: the list query does not join the steps
+    return out
 
 
 def m_get_tool_stats(p):
@@ -980,7 +1071,11 @@ def m_get_tool_stats(p):
     for tc in sorted(STORE.tool_calls.values(), key=lambda x: x["seq"]):
         if tool_name is not None and tc["tool_name"] != tool_name:
             continue
-        groups.setdefault(tc["tool_name"], []).append(tc)
+        key = tc["tool_name"]
+        if fault("tool-stats-group-casefold"):
+            # FAULT2: grouped under a case-folded key (a case-insensitive collation)
+            key = next((k for k in groups if k.casefold() == key.casefold()), key)
+        groups.setdefault(key, []).append(tc)
     out = []
     for name in sorted(groups):
         calls = groups[name]
@@ -989,6 +1084,8 @@ def m_get_tool_stats(p):
         failed = sum(1 for c in calls if c["status"] in FAILED_STATUSES)
         durs = [c["duration_ms"] for c in calls if c["duration_ms"] is not None]
         avg = (sum(durs) / len(durs)) if durs else None
+        if fault("tool-stats-avg-null-as-zero") and durs:
+            avg = sum(durs) / total     # FAULT2: calls without a duration count as 0 ms
         rate = (ok / total) if total else 0.0
         if fault("tool-stats-success-rate-percent"):
             rate = round(rate * 100, 1)     # FAULT: a percentage, not a ratio
@@ -1045,6 +1142,10 @@ def repoint_relationships(source_id, target_id, keep_same_as=True):
         if keep_same_as and r["type"] == "SAME_AS":
             continue
         touched = source_id in (r["source_id"], r["target_id"])
+        if fault("merge-relationship-direction-flipped") and r["target_id"] == source_id and r["source_id"] != source_id:
+            # FAULT2: re-created as an outgoing edge of the target
+            r["source_id"], r["target_id"] = target_id, r["source_id"]
+            continue
         if r["source_id"] == source_id:
             r["source_id"] = target_id
         if r["target_id"] == source_id:
@@ -1104,7 +1205,8 @@ def m_get_similar_traces(p):
         if s > 0:
             scored.append((-s, t["seq"], t))
     scored.sort(key=lambda x: (x[0], x[1]))
-    scored = scored[:limit]
+    if not (fault("similar-traces-limit-ignored-unfiltered") and not success_only):
+        scored = scored[:limit]     # FAULT2: the success_only=false branch forgets the LIMIT
     if late_filter and success_only:
         # FAULT: LIMIT applied before the success filter
         scored = [x for x in scored if x[2]["success"] is True]
@@ -1121,6 +1223,8 @@ def conv_by_id(cid):
 
 def m_create_conversation(p):
     user_id = p.req_str("user_id", nonempty=True)
+    if fault("conversation-user-id-lowercased"):
+        user_id = user_id.lower()   # FAULT2: user ids normalised to lower case
     metadata = p.opt_obj("metadata")
     cid = str(uuid.uuid4())
     c = {
@@ -1144,6 +1248,9 @@ def m_create_conversation(p):
 def m_list_conversations(p):
     limit = p.opt_int("limit", None, 0)
     convs = sorted(STORE.conversations.values(), key=lambda c: -c["seq"])
+    if fault("list-conversations-by-activity"):
+        # FAULT2: ordered by last activity (updated_at) instead of creation
+        convs.sort(key=lambda c: c["updated_at"] or c["created_at"], reverse=True)
     if fault("list-conversations-oldest-first"):
         convs.reverse()     # FAULT: ORDER BY created_at ASC
     if limit is not None:
@@ -1182,6 +1289,8 @@ def m_get_context(p):
         return copy_json(STORE.context_cache[cid])   # FAULT: never invalidated by new messages
     msgs = conv_messages(cid)
     recent = msgs[-RECENT_N:]
+    if fault("context-recent-first-n"):
+        recent = msgs[:RECENT_N]    # FAULT2: ORDER BY timestamp ASC LIMIT n
     out = {
         "reflections": reflections_for(cid),
         "observations": observations_for(cid),
@@ -1217,7 +1326,12 @@ def m_bulk_add_messages(p):
     c = conv_by_id(cid)
     if c is None:
         raise ApiError(f"conversation not found: {cid}")
-    out = [ser_message(store_message(c, r, ct, md)) for (r, ct, md) in parsed]
+    if fault("bulk-metadata-first-item") and parsed:
+        STORE.bulk_first_md = parsed[0][2] or {}
+    try:
+        out = [ser_message(store_message(c, r, ct, md)) for (r, ct, md) in parsed]
+    finally:
+        STORE.bulk_first_md = None
     if fault("bulk-returns-reversed"):
         out.reverse()       # FAULT: answer built by prepending
     return out
@@ -1294,6 +1408,8 @@ def m_set_entity_feedback(p):
     score = p.req_num("user_score", lo, hi)
     confirmed = p.req_bool("confirmed")
     if eid not in STORE.entities:
+        if fault("feedback-updated-always-true"):
+            return {"id": eid, "updated": True}     # FAULT2: reports success without a match
         return {"id": eid, "updated": False}
     STORE.feedback[eid] = {"user_score": score, "confirmed": confirmed}
     return {"id": eid, "updated": True}
@@ -1305,7 +1421,8 @@ def m_get_entity_history(p):
     if e is None:
         return NULL
     mentions = []
-    for m in sorted(STORE.messages.values(), key=lambda x: x["seq"]):
+    pool = list(STORE.messages.values()) + (STORE.deleted_msgs if fault("history-includes-deleted-messages") else [])
+    for m in sorted(pool, key=lambda x: x["seq"]):
         if text_mentions(e, m["content"]):
             mentions.append({
                 "conversation_id": m["conv_id"],
@@ -1349,6 +1466,14 @@ def m_get_entity_graph(p):
              for e in sorted(STORE.entities.values(), key=lambda x: x["seq"])]
     edges = [{"id": r["id"], "source": r["source_id"], "target": r["target_id"], "type": r["type"]}
              for r in STORE.relationships.values()]
+    if fault("graph-parallel-edges-collapsed"):
+        # FAULT2: one edge per (source, target) pair, like a visualisation de-dup
+        seen, kept = set(), []
+        for e in edges:
+            if (e["source"], e["target"]) not in seen:
+                seen.add((e["source"], e["target"]))
+                kept.append(e)
+        edges = kept
     return {"nodes": nodes, "edges": edges}
 
 
@@ -1365,14 +1490,14 @@ def m_record_step(p):
         "conversation_id": cid,
         "reasoning": reasoning,
         "action_taken": action_taken,
-        "result": result,
+        "result": None if fault("record-step-result-lost") else result,   # FAULT2: result not persisted
         "created_at": STORE.now(),
         "tool_calls": [],
         "seq": STORE.next_seq(),
     }
     STORE.agent_steps[s["id"]] = s
     STORE.conv_steps.setdefault(cid, []).append(s["id"])
-    return ser_agent_step(s)
+    return dict(ser_agent_step(s), result=result)
 
 
 def m_list_steps(p):
@@ -1391,6 +1516,10 @@ def m_explain_step(p):
         return NULL
     out = ser_agent_step(s)
     out["tool_calls"] = [ser_tool_call(STORE.tool_calls[t]) for t in s["tool_calls"]]
+    if fault("explain-step-conversation-tool-calls"):
+        # FAULT2: joined on the conversation, not the step
+        out["tool_calls"] = [ser_tool_call(STORE.tool_calls[t]) for o in STORE.conv_steps.get(s["conversation_id"], [])
+                             for t in STORE.agent_steps[o]["tool_calls"]]
     if fault("explain-step-misses-tool-calls"):
         out["tool_calls"] = []      # FAULT: tool calls looked up under the Silver step index only
     out["influenced_entities"] = [ser_entity(e) for e in influenced_entities(s)]
@@ -1911,6 +2040,9 @@ def cypher_run(cypher, params):
             else:
                 v = cy_eval(expr, r)
             return (v is None, json.dumps(v, sort_keys=True, default=str) if not isinstance(v, (int, float)) or isinstance(v, bool) else "", v if isinstance(v, (int, float)) and not isinstance(v, bool) else 0)
+        if fault("cypher-limit-before-order") and limit is not None and not distinct:
+            out_rows = out_rows[skip:skip + limit]     # FAULT2: SKIP/LIMIT pushed below ORDER BY
+            skip, limit = 0, None
         for expr, desc in reversed(order):
             out_rows.sort(key=lambda pr: sort_key(pr, expr, desc), reverse=desc)
     out_rows = [pr[0] if isinstance(pr, tuple) else pr for pr in out_rows]
@@ -2024,6 +2156,9 @@ def dispatch(method, raw_body):
         if not isinstance(body, dict):
             return 400, {"error": "request body must be a JSON object"}
     try:
+        if fault("add-message-lost-update") and method == "add_message":
+            result = m_add_message_unlocked(Params(body))
+            return 200, json.dumps(result, ensure_ascii=True).encode("ascii")
         with STORE.lock:
             result = fn(Params(body))
             if isinstance(result, _Void):

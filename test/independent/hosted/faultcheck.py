@@ -1,6 +1,5 @@
 #!/usr/bin/env python3
-"""For every fault: a probe that passes on the correct server and fails under the fault.
-
+"""For every fault (FAULTS.md and FAULTS-2.md): a probe that passes on the correct server and fails under the fault.
 python3 faultcheck.py            (all faults)   python3 faultcheck.py <fault-id> ...
 """
 
@@ -220,6 +219,202 @@ def p_conv_list_snake_case():
     new_conv()
     _, lst, _ = req("GET", "/v1/conversations")
     ok(all("createdAt" in c and "created_at" not in c for c in lst["conversations"]), "camelCase")
+
+
+# ---------------- second batch (FAULTS-2.md) ----------------
+
+def new_ent(name, etype="PERSON", **kw):
+    s, e, _ = req("POST", "/v1/entities", dict({"name": name, "type": etype}, **kw))
+    ok(s == 201, f"add_entity {s} {e}")
+    return e
+
+
+def p_key_hash_prefix_match():
+    k = T.INFO["api_key"]
+    forged = k[:-1] + ("A" if k[-1] != "A" else "B")
+    ok(req("GET", "/v1/conversations", token=forged)[0] == 401, "a key differing in its last character is not valid")
+
+
+def p_revoke_by_label():
+    _, a, _ = req("POST", "/v1/auth/api-keys", {"label": "ci", "scopes": ["read"]})
+    _, b, _ = req("POST", "/v1/auth/api-keys", {"label": "ci", "scopes": ["read"]})
+    req("DELETE", f"/v1/auth/api-keys/{a['id']}")
+    ok(req("GET", "/v1/conversations", token=a["key"])[0] == 401, "revoked key rejected")
+    ok(req("GET", "/v1/conversations", token=b["key"])[0] == 200, "a namesake key stays valid")
+
+
+def p_refresh_returns_spent_token():
+    _, t, _ = req("POST", "/v1/auth/exchange", {"idpToken": T.INFO["idp_token"]}, token=None)
+    s1, r1, _ = req("POST", "/v1/auth/refresh", {"refreshToken": t["refresh_token"]}, token=None)
+    ok(s1 == 200, "first refresh")
+    s2, r2, _ = req("POST", "/v1/auth/refresh", {"refreshToken": r1["refresh_token"]}, token=None)
+    ok(s2 == 200, f"the rotated (new) refresh token must work: {s2} {r2}")
+
+
+def p_exchange_ignores_idp_expiry():
+    s, b, _ = req("POST", "/v1/auth/exchange", {"idpToken": T.INFO["expired_idp_token"]}, token=None)
+    ok(s >= 400 and not (b or {}).get("access_token"), f"an expired IdP token is not exchanged: {s}")
+
+
+def p_list_keys_leak_plaintext():
+    _, k, _ = req("POST", "/v1/auth/api-keys", {"label": "once", "scopes": ["read"]})
+    _, lst, _ = req("GET", "/v1/auth/api-keys")
+    ok(k["key"] not in json.dumps(lst), "the plaintext is returned only at creation")
+
+
+def p_jwks_leaks_private_key():
+    _, j, _ = req("GET", "/.well-known/jwks.json", token=None)
+    ok(j["keys"] and all(not ({"d", "p", "q", "dp", "dq", "qi"} & set(k)) for k in j["keys"]),
+       "JWKS carries public keys only")
+
+
+def p_asm_no_response_types():
+    _, b, _ = req("GET", "/.well-known/oauth-authorization-server", token=None)
+    ok(isinstance(b.get("response_types_supported"), list), "RFC 8414 §2 response_types_supported REQUIRED")
+
+
+def p_prm_content_type_text():
+    s, b, h = req("GET", "/.well-known/oauth-protected-resource", token=None)
+    ok(s == 200 and h.get("content-type", "").split(";")[0].strip() == "application/json",
+       f"RFC 9728 §3.2 application/json: {h.get('content-type')}")
+
+
+def p_search_spans_user_conversations():
+    a, b = new_conv("same-user"), new_conv("same-user")
+    add(a["id"], "banana bread")
+    add(b["id"], "banana split")
+    _, r, _ = req("POST", f"/v1/conversations/{a['id']}/search", {"query": "banana"})
+    ok([m["content"] for m in r["messages"]] == ["banana bread"], f"only this conversation: {r['messages']}")
+
+
+def p_context_recent_oldest_window():
+    c = new_conv()
+    req("POST", f"/v1/conversations/{c['id']}/messages/bulk",
+        {"messages": [{"role": "user", "content": f"m{i}"} for i in range(25)]})
+    _, r, _ = req("GET", f"/v1/conversations/{c['id']}/context")
+    got = [m["content"] for m in r["recentMessages"]]
+    ok(got and got[-1] == "m24" and "m0" not in got, f"recent = most recent: {got[:3]}..{got[-2:]}")
+
+
+def p_add_message_cross_workspace():
+    c = new_conv()
+    s, _, _ = req("POST", f"/v1/conversations/{c['id']}/messages", {"role": "user", "content": "intrusion"},
+                  token=T.INFO["other_api_key"])
+    _, lst, _ = req("GET", f"/v1/conversations/{c['id']}/messages")
+    ok(s >= 400 and lst["messages"] == [], f"another workspace cannot write: {s}")
+
+
+def p_search_entities_type_no_limit():
+    for i in range(3):
+        new_ent(f"Quill {i}", "PERSON")
+    _, r, _ = req("POST", "/v1/entities/search", {"query": "Quill", "type": "PERSON", "limit": 1})
+    ok(len(r["entities"]) == 1, f"at most limit results (SPEC-3.4.2): {len(r['entities'])}")
+
+
+def p_delete_conv_cross_workspace():
+    c = new_conv()
+    s, _, _ = req("DELETE", f"/v1/conversations/{c['id']}", token=T.INFO["other_api_key"])
+    ok(req("GET", f"/v1/conversations/{c['id']}")[0] == 200, f"another workspace cannot delete it ({s})")
+
+
+def p_bulk_empty_content_rejected():
+    c = new_conv()
+    s, b, _ = req("POST", f"/v1/conversations/{c['id']}/messages/bulk",
+                  {"messages": [{"role": "user", "content": ""}, {"role": "user", "content": "x"}]})
+    ok(s == 201 and [m["content"] for m in b["messages"]] == ["", "x"], f"empty content accepted (SPEC-2.1.7): {s}")
+
+
+def p_bulk_concurrent_lost_update():
+    import threading
+    c = new_conv()
+    add(c["id"], "seed")
+
+    def go(tag):
+        req("POST", f"/v1/conversations/{c['id']}/messages/bulk",
+            {"messages": [{"role": "user", "content": f"{tag}{i}"} for i in range(5)]})
+    ts = [threading.Thread(target=go, args=(t,)) for t in ("a", "b")]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    _, lst, _ = req("GET", f"/v1/conversations/{c['id']}/messages")
+    ok(len(lst["messages"]) == 11, f"all messages of concurrent bulks stored (SPEC-2.1.16): {len(lst['messages'])}")
+
+
+def p_feedback_bool_as_score():
+    e = new_ent("Scored")
+    s, _, _ = req("PUT", f"/v1/entities/{e['id']}/feedback", {"userScore": True})
+    ok(s == 400, f"userScore true is not a number in [0, 1]: {s}")
+
+
+def p_merge_drops_rel_properties():
+    x = new_ent("Xena")
+    src = new_ent("Jon", relationships=[{"targetId": x["id"], "type": "KNOWS", "properties": {"since": 2019}}])
+    dst = new_ent("Jonathan")
+    req("POST", f"/v1/entities/{src['id']}/merge", {"targetId": dst["id"]})
+    _, d, _ = req("GET", f"/v1/entities/{dst['id']}")
+    rels = [r for r in d["relationships"] if r["type"] == "KNOWS"]
+    ok(len(rels) == 1 and rels[0]["properties"] == {"since": 2019}, f"relationship retained as is: {rels}")
+
+
+def p_graph_hides_merged_source():
+    a, b = new_ent("Bobby"), new_ent("Robert")
+    req("POST", f"/v1/entities/{a['id']}/merge", {"targetId": b["id"]})
+    _, g, _ = req("GET", "/v1/entities/graph")
+    ids = {n["id"] for n in g["nodes"]}
+    same = [e for e in g["edges"] if e["type"] == "SAME_AS"]
+    ok(same and all(e["source"] in ids and e["target"] in ids for e in same),
+       "the SAME_AS link's ends are nodes of the graph")
+
+
+def p_explain_tool_calls_conversation_wide():
+    c = new_conv()
+    body = {"conversationId": c["id"], "reasoning": "r", "actionTaken": "a", "result": "x"}
+    _, s1, _ = req("POST", "/v1/reasoning/steps", body)
+    _, s2, _ = req("POST", "/v1/reasoning/steps", body)
+    _, t1, _ = req("POST", "/v1/reasoning/tool-calls", {"stepId": s1["id"], "toolName": "one"})
+    req("POST", "/v1/reasoning/tool-calls", {"stepId": s2["id"], "toolName": "two"})
+    _, ex, _ = req("GET", f"/v1/reasoning/explain/{s1['id']}")
+    ok([t["id"] for t in ex["toolCalls"]] == [t1["id"]], "the step's own tool calls (SPEC-5.4.2)")
+
+
+def p_conversation_userid_trimmed():
+    c = new_conv("  padded user ")
+    _, g, _ = req("GET", f"/v1/conversations/{c['id']}")
+    ok(c["userId"] == "  padded user " and g["userId"] == "  padded user ", "the supplied userId")
+
+
+def p_bulk_stored_reversed():
+    c = new_conv()
+    req("POST", f"/v1/conversations/{c['id']}/messages/bulk",
+        {"messages": [{"role": "user", "content": f"b{i}"} for i in range(3)]})
+    _, lst, _ = req("GET", f"/v1/conversations/{c['id']}/messages")
+    ok([m["content"] for m in lst["messages"]] == ["b0", "b1", "b2"], "stored in insertion order")
+
+
+def p_content_control_chars_stripped():
+    c = new_conv()
+    txt = "bell\x07 esc\x1b[0m nul\x00 del\x7f"
+    add(c["id"], txt)
+    _, lst, _ = req("GET", f"/v1/conversations/{c['id']}/messages")
+    ok(lst["messages"][0]["content"] == txt, "content matches the input (SPEC-1.1.13)")
+
+
+def p_metadata_bigint_double():
+    c = new_conv()
+    md = {"n": 9007199254740993, "m": -12345678901234567890}
+    req("POST", f"/v1/conversations/{c['id']}/messages", {"role": "user", "content": "x", "metadata": md})
+    _, lst, _ = req("GET", f"/v1/conversations/{c['id']}/messages")
+    ok(lst["messages"][0]["metadata"] == md, f"metadata preserved: {lst['messages'][0]['metadata']}")
+
+
+def p_cypher_or_binds_tighter():
+    new_ent("Ann", "PERSON")
+    new_ent("Ben", "PERSON")
+    q = ("MATCH (e:Entity) WHERE e.name = 'Ann' OR e.name = 'Ben' AND e.type = 'ORGANIZATION' "
+         "RETURN e.name ORDER BY e.name")
+    s, r, _ = req("POST", "/v1/query", {"query": q})
+    ok(s == 200 and r["rows"] == [["Ann"]], f"AND binds tighter than OR: {s} {r}")
 
 
 PROBES = {name[2:].replace("_", "-"): fn for name, fn in dict(globals()).items() if name.startswith("p_")}

@@ -445,14 +445,15 @@ class App:
             claims["workspace_id"] = ws
         return self.idp.sign(claims)
 
-    def verify_idp_token(self, token):
+    def verify_idp_token(self, token, exchange=False):
         try:
             _, claims = self.idp.verify(token)
             if claims.get("iss") != self.idp_issuer:
                 raise ValueError("wrong issuer")
             if not aud_ok(claims, self.resource):
                 raise ValueError("wrong audience")
-            check_time_claims(claims)
+            if not (exchange and FAULT == "exchange-ignores-idp-expiry"):   # FAULT2: exp not checked
+                check_time_claims(claims)
             sub = claims.get("sub")
             if not isinstance(sub, str) or not sub:
                 raise ValueError("missing sub")
@@ -501,6 +502,10 @@ class App:
                 return dict(self.auth_cache[h])
             with st.lock:
                 kid = st.key_by_hash.get(h)
+                if kid is None and FAULT == "key-hash-prefix-match":
+                    # FAULT2: fallback lookup by the displayed key prefix (nams_ + 8 characters)
+                    kid = next((k["id"] for k in st.keys.values()
+                                if k["plaintext"][:13] == cred[:13]), None)
                 rec = st.keys.get(kid) if kid else None
                 if rec is None:
                     raise self.unauthorized("unknown API key")
@@ -804,6 +809,8 @@ class App:
     def create_conversation(self, ctx):
         b = self.body(ctx)
         user_id = req_str(b, "userId", allow_empty=False)
+        if FAULT == "conversation-userid-trimmed":
+            user_id = user_id.strip() or user_id     # FAULT2: input "sanitised"
         metadata = opt_obj(b, "metadata") or {}
         title = opt_str(b, "title")
         st = self.store
@@ -840,8 +847,8 @@ class App:
             c = st.conversations.get(norm_id(cid))
             if FAULT == "delete-conv-twice-500" and c is None:
                 c = st.conversations[norm_id(cid)]      # KeyError -> 500
-            if c is None or c["ws"] != ctx["caller"]["ws"]:
-                return 204, None          # idempotent (SPEC-5.1.3)
+            if c is None or (c["ws"] != ctx["caller"]["ws"] and FAULT != "delete-conv-cross-workspace"):
+                return 204, None          # idempotent (SPEC-5.1.3); FAULT2 (cross-workspace): no ws check
             cid = c["id"]
             for mid in st.conv_msgs.pop(cid, []):
                 if FAULT != "delete-conv-leaves-messages":
@@ -877,6 +884,10 @@ class App:
         md = b.get("metadata")
         if md is not None and not isinstance(md, dict):
             raise bad(f"field '{prefix}metadata' must be an object or null")
+        if FAULT == "metadata-bigint-double" and md:
+            # FAULT2: numbers stored as IEEE doubles: integers beyond 2**53 lose precision
+            md = {k: (float(v) if isinstance(v, int) and not isinstance(v, bool) and abs(v) > 2 ** 53 else v)
+                  for k, v in md.items()}
         return role, b["content"], md or {}
 
     def _store_message(self, c, role, content, metadata):
@@ -885,6 +896,9 @@ class App:
             content = content[:10000]
         if FAULT == "content-nfkc":
             content = unicodedata.normalize("NFKC", content)
+        if FAULT == "content-control-chars-stripped":
+            # FAULT2: a sanitiser drops C0 controls other than TAB/LF/CR, and DEL
+            content = "".join(ch for ch in content if not (ord(ch) < 32 and ch not in "\t\n\r") and ch != "\x7f")
         now = st.now()
         m = {"id": str(uuid.uuid4()), "conv": c["id"], "ws": c["ws"], "role": role,
              "content": content, "metadata": metadata, "createdAt": now,
@@ -902,7 +916,10 @@ class App:
         role, content, md = self._validate_message(b)
         st = self.store
         with st.lock:
-            c = self.get_conv(ctx, cid)
+            if FAULT == "add-message-cross-workspace" and norm_id(cid) in st.conversations:
+                c = st.conversations[norm_id(cid)]      # FAULT2: no workspace check on the write path
+            else:
+                c = self.get_conv(ctx, cid)
             m = self._store_message(c, role, content, md)
             return 201, self.msg_out(m)
 
@@ -918,13 +935,36 @@ class App:
         for i, item in enumerate(msgs):
             if not isinstance(item, dict):
                 raise bad(f"messages[{i}] must be an object")
+            if FAULT == "bulk-empty-content-rejected" and item.get("content") == "":
+                raise bad(f"messages[{i}].content must not be empty")   # FAULT2: bulk-only validator
             valid.append(self._validate_message(item, f"messages[{i}]."))
+        st = self.store
+        if FAULT == "bulk-concurrent-lost-update":
+            return self._bulk_lost_update(ctx, cid, valid)
+        with st.lock:
+            c = self.get_conv(ctx, cid)
+            if FAULT == "bulk-stored-reversed":
+                # FAULT2: written by a stack: stored last-first, the answer re-sorted to the input order
+                out = [self.msg_out(self._store_message(c, *v)) for v in reversed(valid)][::-1]
+            else:
+                out = [self.msg_out(self._store_message(c, *v)) for v in valid]
+            if FAULT == "bulk-response-reversed":
+                out.reverse()
+            return 201, {"conversationId": c["id"], "messages": out}
+
+    def _bulk_lost_update(self, ctx, cid, valid):
+        """FAULT2 bulk-concurrent-lost-update: read-modify-write of the message list without the lock."""
+        import time
         st = self.store
         with st.lock:
             c = self.get_conv(ctx, cid)
+            snapshot = list(st.conv_msgs[c["id"]])
+        time.sleep(0.3)         # the "round trip" between reading and writing the list
+        with st.lock:
+            before = list(st.conv_msgs[c["id"]])
             out = [self.msg_out(self._store_message(c, *v)) for v in valid]
-            if FAULT == "bulk-response-reversed":
-                out.reverse()
+            new_ids = st.conv_msgs[c["id"]][len(before):]
+            st.conv_msgs[c["id"]] = snapshot + new_ids      # overwrites what others added meanwhile
             return 201, {"conversationId": c["id"], "messages": out}
 
     def search_messages(self, ctx, cid):
@@ -941,7 +981,13 @@ class App:
         with st.lock:
             c = self.get_conv(ctx, cid)
             scored = []
-            for mid in st.conv_msgs[c["id"]]:
+            pool = list(st.conv_msgs[c["id"]])
+            if FAULT == "search-spans-user-conversations":
+                # FAULT2: joined on the user, not the conversation
+                pool = [m["id"] for m in sorted(st.messages.values(), key=lambda m: m["seq"])
+                        if m["conv"] in st.conversations and st.conversations[m["conv"]]["userId"] == c["userId"]
+                        and m["ws"] == c["ws"]]
+            for mid in pool:
                 m = st.messages[mid]
                 s = score_text(q, m["content"])
                 if s > 0 and s >= thr:
@@ -962,7 +1008,8 @@ class App:
         with st.lock:
             c = self.get_conv(ctx, cid)
             ids = st.conv_msgs[c["id"]]
-            recent = [self.msg_out(st.messages[m]) for m in ids[-n:]]
+            recent = [self.msg_out(st.messages[m]) for m in (ids[:n] if FAULT == "context-recent-oldest-window"
+                                                            else ids[-n:])]   # FAULT2: ASC LIMIT n
             return 200, {"conversationId": c["id"],
                          "reflections": [self.refl_out(r) for r in st.reflections[c["id"]]],
                          "observations": [self.obs_out(o) for o in st.observations[c["id"]]],
@@ -1181,8 +1228,8 @@ class App:
         if "userScore" not in b or b["userScore"] is None:
             raise bad("field 'userScore' is required")
         score = b["userScore"]
-        if isinstance(score, bool) or not isinstance(score, (int, float)):
-            raise bad("field 'userScore' must be a number")
+        if (isinstance(score, bool) and FAULT != "feedback-bool-as-score") or not isinstance(score, (int, float)):
+            raise bad("field 'userScore' must be a number")     # FAULT2 (bool-as-score): true passes as 1
         if not 0 <= score <= (100 if FAULT == "feedback-percent-range" else 1):
             raise bad("field 'userScore' must be within [0, 1]")
         confirmed = opt_bool(b, "confirmed")
@@ -1281,7 +1328,8 @@ class App:
                         continue
                     rid = str(uuid.uuid4())
                     st.relationships[rid] = {"id": rid, "ws": r["ws"], "source": ns, "target": nt,
-                                             "type": r["type"], "props": dict(r["props"]),
+                                             "type": r["type"],
+                                             "props": {} if FAULT == "merge-drops-rel-properties" else dict(r["props"]),
                                              "seq": st.next_seq()}
             rid = str(uuid.uuid4())
             a, z = (dst["id"], src["id"]) if FAULT == "merge-same-as-reversed" else (src["id"], dst["id"])
@@ -1301,7 +1349,7 @@ class App:
         ws = ctx["caller"]["ws"]
         with st.lock:
             nodes = [{"id": e["id"], "name": e["name"], "type": e["type"]}
-                     for e in self.visible_entities(ws, include_merged=True)]
+                     for e in self.visible_entities(ws, include_merged=FAULT != "graph-hides-merged-source")]
             rels = sorted((r for r in st.relationships.values() if r["ws"] == ws),
                           key=lambda r: r["seq"])
             edges = [{"id": r["id"], "source": r["source"], "target": r["target"], "type": r["type"]}
@@ -1331,6 +1379,8 @@ class App:
                     scored.append((s, e["seq"], e))
             scored.sort(key=lambda x: (-x[0], x[1]))
             res = []
+            if FAULT == "search-entities-type-no-limit" and t is not None:
+                limit = len(scored)     # FAULT2: the type-filtered code path forgets the limit
             for s, _, e in scored[:limit]:
                 o = self.ent_out(e)
                 o["score"] = round(s, 6)
@@ -1394,7 +1444,9 @@ class App:
         with st.lock:
             s = self.get_step(ctx, sid)
             out = self.step_out(s)
-            tcs = sorted((t for t in st.tool_calls.values() if t["step"] == s["id"]),
+            tcs = sorted((t for t in st.tool_calls.values()
+                          if (t["conv"] == s["conv"] if FAULT == "explain-tool-calls-conversation-wide"
+                              else t["step"] == s["id"])),
                          key=lambda t: t["seq"])
             out["toolCalls"] = [self.tc_out(t) for t in tcs]
             out["influencedEntities"] = [self.ent_out(e) for e in self.influenced(s)]
@@ -1498,7 +1550,9 @@ class App:
         with st.lock:
             keys = sorted((k for k in st.keys.values() if k["workspaceId"] == caller["ws"]),
                           key=lambda k: k["seq"])
-            out = self.list_window(ctx, [self.key_out(k) for k in keys], "apiKeys")
+            out = self.list_window(ctx, [dict(self.key_out(k), key=k["plaintext"])
+                                         if FAULT == "list-keys-leak-plaintext" else self.key_out(k)
+                                         for k in keys], "apiKeys")     # FAULT2: plaintext in the list
             out["workspaceId"] = caller["ws"]
             return 200, out
 
@@ -1543,6 +1597,11 @@ class App:
             k = self._key_in_ws(ctx, kid)
             if k["revokedAt"] is None:
                 k["revokedAt"] = st.now()
+            if FAULT == "revoke-by-label":
+                # FAULT2: revocation keyed on (workspace, label): namesake keys go too
+                for o in st.keys.values():
+                    if o["workspaceId"] == k["workspaceId"] and o["label"] == k["label"] and o["revokedAt"] is None:
+                        o["revokedAt"] = st.now()
         return 204, None
 
     def reveal_api_key(self, ctx, kid):
@@ -1592,7 +1651,7 @@ class App:
         if not tok:
             raise bad("field 'idpToken' (the identity provider token) is required")
         scopes = self._requested_scopes(b)
-        claims = self.verify_idp_token(tok)
+        claims = self.verify_idp_token(tok, exchange=True)
         st = self.store
         with st.lock:
             ws = self.workspace_for_idp(claims)
@@ -1613,7 +1672,10 @@ class App:
                 raise ApiError(401, "invalid_grant", "workspace no longer exists")
             if FAULT != "refresh-reuse":
                 rec["used"] = True
-            return self.token_response(rec["sub"], rec["ws"], rec["scopes"], rec["family"])
+            out = self.token_response(rec["sub"], rec["ws"], rec["scopes"], rec["family"])
+            if FAULT == "refresh-returns-spent-token":
+                out["refresh_token"] = tok     # FAULT2: the spent token is echoed instead of the new one
+            return out
 
     def token_refresh(self, ctx):
         b = self.body(ctx, required=False)
@@ -1646,7 +1708,7 @@ class App:
                      "token_endpoint": o + "/oauth/token",
                      "jwks_uri": o + "/.well-known/jwks.json",
                      "scopes_supported": list(SCOPES),
-                     "response_types_supported": ["code"],
+                     **({} if FAULT == "asm-no-response-types" else {"response_types_supported": ["code"]}),
                      "response_modes_supported": ["query"],
                      "grant_types_supported": ["authorization_code", "refresh_token",
                                                "urn:ietf:params:oauth:grant-type:token-exchange"],
@@ -1655,6 +1717,12 @@ class App:
                      "service_documentation": o + "/v1"}
 
     def jwks(self, ctx):
+        if FAULT == "jwks-leaks-private-key":
+            # FAULT2: the private JWK (d, p, q, ...) is published instead of the public one
+            pn = self.signer.key.private_numbers()
+            jwk = dict(self.signer.jwk(), d=int_to_b64u(pn.d), p=int_to_b64u(pn.p), q=int_to_b64u(pn.q),
+                       dp=int_to_b64u(pn.dmp1), dq=int_to_b64u(pn.dmq1), qi=int_to_b64u(pn.iqmp))
+            return 200, {"keys": [jwk]}
         if FAULT == "jwks-stale-key":
             return 200, {"keys": [self.old_signer.jwk()]}
         return 200, {"keys": [self.signer.jwk()]}
@@ -2129,10 +2197,24 @@ class QParser:
 
     # expressions: or > and > not > comparison > additive > atom
     def expr(self):
+        if FAULT == "cypher-or-binds-tighter":
+            # FAULT2: precedence inverted: OR/XOR bind tighter than AND
+            left = self._or_tight()
+            while self.kw("AND"):
+                self.i += 1
+                left = ("and", left, self._or_tight())
+            return left
         left = self.and_expr()
         while self.kw("OR", "XOR"):
             op = self.take()[1].upper()
             left = (op.lower(), left, self.and_expr())
+        return left
+
+    def _or_tight(self):
+        left = self.not_expr()
+        while self.kw("OR", "XOR"):
+            op = self.take()[1].upper()
+            left = (op.lower(), left, self.not_expr())
         return left
 
     def and_expr(self):
@@ -2761,7 +2843,10 @@ class Handler(BaseHTTPRequestHandler):
             body = json.dumps(payload, ensure_ascii=False).encode("utf-8")
         self.send_response(status)
         if payload is not None and status != 204:
-            self.send_header("Content-Type", "application/json")
+            if FAULT == "prm-content-type-text" and self.path.split("?")[0] == "/.well-known/oauth-protected-resource":
+                self.send_header("Content-Type", "text/plain")     # FAULT2: static-file media type
+            else:
+                self.send_header("Content-Type", "application/json")
         if status in (200, 201) and (self.path.startswith("/v1/auth/") or
                                      self.path.startswith("/oauth/") or self.path.startswith("/idp/")):
             self.send_header("Cache-Control", "no-store")
