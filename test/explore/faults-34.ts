@@ -192,17 +192,17 @@ class EntityCacheMissesUpdate extends HostedStore {
 }
 
 export const FAULTS_34: Fault[] = [
-  { name: 'get_conversation cached by (session, limit) across delete_message', make: () => ({ store: new ConversationCacheMissesDelete() }), breaks: ['SPEC-2.5.2'], caughtBy: ['SCN-B-010'] },
-  { name: 'clear_session matches session ids case-insensitively', make: () => ({ store: new ClearSessionIgnoresCase() }), breaks: ['SPEC-2.6.2', 'SPEC-1.1.3', 'SPEC-2.3.1', 'SPEC-2.4.1'] },
+  { name: 'get_conversation cached by (session, limit) across delete_message', make: () => ({ store: new ConversationCacheMissesDelete() }), breaks: ['SPEC-2.5.2'], caughtBy: ['SCN-B-010', 'SCN-B-160'] },
+  { name: 'clear_session matches session ids case-insensitively', make: () => ({ store: new ClearSessionIgnoresCase() }), breaks: ['SPEC-2.6.2', 'SPEC-1.1.3', 'SPEC-2.3.1', 'SPEC-2.4.1'], caughtBy: ['SCN-B-163'] },
   { name: 'clear_session matches session ids as a LIKE pattern', make: () => ({ store: new ClearSessionByLike() }), breaks: ['SPEC-2.6.2', 'SPEC-1.1.3', 'SPEC-2.3.1', 'SPEC-2.4.1'] },
   { name: 'session ids normalised to NFC', make: () => ({ wrap: sessionsNormalised }), breaks: ['SPEC-1.1.3', 'SPEC-2.2.4', 'SPEC-2.6.2', 'SPEC-2.3.2', 'SPEC-2.4.1'] },
-  { name: 'message content cut at NUL', make: () => ({ store: new ContentCutAtNul() }), breaks: ['SPEC-2.2.7', 'SPEC-1.1.14'] },
-  { name: 'get_similar_traces(success_only, limit) limits before it filters', make: () => ({ store: new SimilarLimitBeforeSuccess() }), breaks: ['SPEC-5.4.1', 'BRIDGE-METHOD-get_similar_traces'] },
+  { name: 'message content cut at NUL', make: () => ({ store: new ContentCutAtNul() }), breaks: ['SPEC-2.2.7', 'SPEC-1.1.14'], caughtBy: ['SCN-B-164'] },
+  { name: 'get_similar_traces(success_only, limit) limits before it filters', make: () => ({ store: new SimilarLimitBeforeSuccess() }), breaks: ['SPEC-5.4.1', 'BRIDGE-METHOD-get_similar_traces'], caughtBy: ['SCN-G-162'] },
   { name: 'search_messages(session_id, limit) limits before it filters', make: () => ({ store: new SearchLimitBeforeSession() }), breaks: ['SPEC-2.3.1', 'SPEC-2.3.2'], caughtBy: ['SCN-B-056'] },
-  { name: 'search_preferences(category, limit) limits before it filters', make: () => ({ store: new PreferencesLimitBeforeCategory() }), breaks: ['SPEC-3.5.1', 'SPEC-3.5.2'] },
-  { name: 'get_entity_by_name caches a miss across add_entity', make: () => ({ store: new NameMissCached() }), breaks: ['SPEC-3.6.1'] },
-  { name: 'get_tool_stats cached across record_tool_call', make: () => ({ store: new ToolStatsCacheMissesCalls() }), breaks: ['SPEC-4.7.1'] },
-  { name: 'get_related_entities cached across merge_duplicate_entities', make: () => ({ store: new RelatedCacheMissesMerge() }), breaks: ['SPEC-5.3.2', 'SPEC-3.7.1', 'SPEC-3.7.2'] },
+  { name: 'search_preferences(category, limit) limits before it filters', make: () => ({ store: new PreferencesLimitBeforeCategory() }), breaks: ['SPEC-3.5.1', 'SPEC-3.5.2'], caughtBy: ['SCN-S-166'] },
+  { name: 'get_entity_by_name caches a miss across add_entity', make: () => ({ store: new NameMissCached() }), breaks: ['SPEC-3.6.1'], caughtBy: ['SCN-S-160'] },
+  { name: 'get_tool_stats cached across record_tool_call', make: () => ({ store: new ToolStatsCacheMissesCalls() }), breaks: ['SPEC-4.7.1'], caughtBy: ['SCN-S-163'] },
+  { name: 'get_related_entities cached across merge_duplicate_entities', make: () => ({ store: new RelatedCacheMissesMerge() }), breaks: ['SPEC-5.3.2', 'SPEC-3.7.1', 'SPEC-3.7.2'], caughtBy: ['SCN-G-160'] },
   { name: 'list_steps cached across record_step', make: () => ({ store: new StepsCacheMissesRecord() }), breaks: ['SPEC-V5-5.4.1'], platinum: true, caughtBy: ['SCN-P-150'] },
-  { name: 'get_entity cached across update_entity', make: () => ({ store: new EntityCacheMissesUpdate() }), breaks: ['HOSTED-ENDPOINT-get_entity', 'HOSTED-ENDPOINT-update_entity'], platinum: true, caughtBy: ['SCN-P-116'] },
+  { name: 'get_entity cached across update_entity', make: () => ({ store: new EntityCacheMissesUpdate() }), breaks: ['HOSTED-ENDPOINT-get_entity', 'HOSTED-ENDPOINT-update_entity'], platinum: true, caughtBy: ['SCN-P-116', 'SCN-P-160'] },
 ];

@@ -283,12 +283,12 @@ class GetEntityCacheOutlivesDelete extends HostedStore {
 
 export const PLATINUM_FAULTS: Fault[] = [
   { name: 'list_conversations(limit) keeps the oldest, newest first', make: () => ({ store: new ConversationsLimitOldest() }), breaks: ['SPEC-V5-5.1.2'], platinum: true, caughtBy: ['SCN-P-111'] },
-  { name: 'delete_conversation keeps a conversation that has messages', make: () => ({ store: new DeleteKeepsConversationsWithMessages() }), breaks: ['SPEC-V5-5.1.3', 'SPEC-V5-5.1.2'], platinum: true, caughtBy: ['SCN-P-112'] },
+  { name: 'delete_conversation keeps a conversation that has messages', make: () => ({ store: new DeleteKeepsConversationsWithMessages() }), breaks: ['SPEC-V5-5.1.3', 'SPEC-V5-5.1.2'], platinum: true, caughtBy: ['SCN-P-112', 'SCN-P-161'] },
   { name: "get_context's recent messages come from every conversation", make: () => ({ store: new ContextRecentFromEverywhere() }), breaks: ['SPEC-V5-5.2.1'], platinum: true, caughtBy: ['SCN-P-113'] },
   { name: 'get_trace_by_conversation joins tool calls by step number', make: () => ({ store: new TraceToolCallsJoinedByNumber() }), breaks: ['SPEC-V5-5.4.3'], platinum: true, caughtBy: ['SCN-P-121'] },
   { name: 'merge_entities loses the SAME_AS link of a source with relationships', make: () => ({ store: new MergeLinkLostWithRelationships() }), breaks: ['SPEC-V5-5.3.3'], platinum: true },
-  { name: 'delete_entity leaves its relationships as edges', make: () => ({ store: new DeleteEntityKeepsEdges() }), breaks: ['SPEC-V5-5.3.4', 'HOSTED-ENDPOINT-delete_entity'], platinum: true, caughtBy: ['SCN-P-117'] },
-  { name: 'get_entity_by_name misses a renamed entity', make: () => ({ store: new RenameNotIndexed() }), breaks: ['SPEC-3.6.1', 'HOSTED-ENDPOINT-update_entity'], platinum: true, caughtBy: ['SCN-P-116'] },
+  { name: 'delete_entity leaves its relationships as edges', make: () => ({ store: new DeleteEntityKeepsEdges() }), breaks: ['SPEC-V5-5.3.4', 'HOSTED-ENDPOINT-delete_entity'], platinum: true, caughtBy: ['SCN-P-117', 'SCN-P-160'] },
+  { name: 'get_entity_by_name misses a renamed entity', make: () => ({ store: new RenameNotIndexed() }), breaks: ['SPEC-3.6.1', 'HOSTED-ENDPOINT-update_entity'], platinum: true, caughtBy: ['SCN-P-116', 'SCN-P-160'] },
   { name: 'create_conversation recycles the id of a deleted conversation', make: () => ({ store: new ConversationIdRecycled() }), breaks: ['SPEC-V5-5.1.1'], platinum: true },
   { name: 'list_conversations(limit) counts deleted conversations against the limit', make: () => ({ store: new ConversationsLimitCountsDeleted() }), breaks: ['SPEC-V5-5.1.2', 'SPEC-V5-5.1.3'], platinum: true },
   // Missed until issue 34's histories (get_entity_graph, add_relationship, get_entity_graph again: history.ts).
@@ -297,5 +297,5 @@ export const PLATINUM_FAULTS: Fault[] = [
   { name: 'list_entities shows the name an entity was added with after update_entity', make: () => ({ store: new ListEntitiesStaleName() }), breaks: ['HOSTED-ENDPOINT-update_entity', 'HOSTED-ENDPOINT-list_entities'], platinum: true },
   { name: 'set_entity_feedback undoes an earlier update_entity', make: () => ({ store: new FeedbackUndoesUpdate() }), breaks: ['HOSTED-ENDPOINT-update_entity', 'HOSTED-ENDPOINT-get_entity', 'SPEC-3.6.1'], platinum: true },
   { name: 'get_entity_by_name misses an entity whose namesake was deleted', make: () => ({ store: new DeleteEntityUnindexesName() }), breaks: ['SPEC-3.6.1', 'HOSTED-ENDPOINT-delete_entity'], platinum: true },
-  { name: 'get_entity answers a deleted entity it read before', make: () => ({ store: new GetEntityCacheOutlivesDelete() }), breaks: ['HOSTED-ENDPOINT-delete_entity', 'HOSTED-ENDPOINT-get_entity'], platinum: true },
+  { name: 'get_entity answers a deleted entity it read before', make: () => ({ store: new GetEntityCacheOutlivesDelete() }), breaks: ['HOSTED-ENDPOINT-delete_entity', 'HOSTED-ENDPOINT-get_entity'], caughtBy: ['SCN-P-160'], platinum: true },
 ];
