@@ -145,6 +145,21 @@ async function issuedByTheService(ctx: HostedContext, token: string): Promise<vo
   }
 }
 
+/**
+ * The run's identity-provider token as a credential, when its aud names another audience than the
+ * service; otherwise undefined, with a note saying why it is not judged (a service may take a token
+ * whose aud names it; a token that is not a JWT has no audience to read).
+ */
+async function idpTokenOfAnotherAudience(ctx: HostedContext): Promise<Credential | undefined> {
+  const token = await idpToken(ctx);
+  const parts = partsOf(token);
+  if (parts === undefined) return void ctx.note('the identity-provider token is not a JWT: its audience cannot be read, so it is not judged here');
+  if (parts.payload.aud === undefined || (await namesTheService(ctx, parts.payload.aud))) {
+    return void ctx.note(`the identity-provider token's aud (${JSON.stringify(parts.payload.aud ?? null)}) does not name another audience: a service may take such a token itself, so it is not judged`);
+  }
+  return ctx.bearer(token, `a token of the identity provider (aud ${JSON.stringify(parts.payload.aud)}, iss ${JSON.stringify(parts.payload.iss ?? null)})`);
+}
+
 /** The audience of a JWT names the service: its origin or base URL, the resource or issuer its metadata declares. */
 async function namesTheService(ctx: HostedContext, aud: unknown): Promise<boolean> {
   const auds = (Array.isArray(aud) ? aud : [aud]).filter((a): a is string => typeof a === 'string').map((a) => a.replace(/\/+$/, ''));
@@ -277,13 +292,8 @@ export const scenarios: HostedScenario[] = [
       "Takes a token of the run's identity provider (skipped without one). When its aud names neither the service's origin or base URL nor the resource or issuer of its " +
       'metadata, it is sent as a Bearer credential on GET and POST /conversations: not served, nothing created. A token whose aud names the service is not judged (a note says so).',
     async run(ctx) {
-      const token = await idpToken(ctx);
-      const parts = partsOf(token);
-      if (parts === undefined) return void ctx.note('the identity-provider token is not a JWT: its audience cannot be read, so it is not judged here');
-      if (parts.payload.aud === undefined || (await namesTheService(ctx, parts.payload.aud))) {
-        return void ctx.note(`the identity-provider token's aud (${JSON.stringify(parts.payload.aud ?? null)}) does not name another audience: a service may take such a token itself, so it is not judged`);
-      }
-      await refusedOnReadAndWrite(ctx, [ctx.bearer(token, `a token of the identity provider (aud ${JSON.stringify(parts.payload.aud)}, iss ${JSON.stringify(parts.payload.iss ?? null)})`)], AUDIENCE);
+      const as = await idpTokenOfAnotherAudience(ctx);
+      if (as !== undefined) await refusedOnReadAndWrite(ctx, [as], AUDIENCE);
     },
   }),
 
@@ -361,14 +371,8 @@ export const scenarios: HostedScenario[] = [
       "Takes a token of the run's identity provider (skipped without one). When its aud names neither the service's origin or base URL nor the resource or issuer of its metadata, " +
       "it is sent as a Bearer credential with one valid request to every endpoint (the token endpoints aside): none is served (no 2xx), and nothing they asked for happened. A token whose aud names the service is not judged.",
     async run(ctx) {
-      const token = await idpToken(ctx);
-      const parts = partsOf(token);
-      if (parts === undefined) return void ctx.note('the identity-provider token is not a JWT: its audience cannot be read, so it is not judged here');
-      if (parts.payload.aud === undefined || (await namesTheService(ctx, parts.payload.aud))) {
-        return void ctx.note(`the identity-provider token's aud (${JSON.stringify(parts.payload.aud ?? null)}) does not name another audience: a service may take such a token itself, so it is not judged`);
-      }
-      const as = ctx.bearer(token, `a token of the identity provider (aud ${JSON.stringify(parts.payload.aud)}, iss ${JSON.stringify(parts.payload.iss ?? null)})`);
-      await refusedByEveryEndpoint(ctx, as, AUDIENCE);
+      const as = await idpTokenOfAnotherAudience(ctx);
+      if (as !== undefined) await refusedByEveryEndpoint(ctx, as, AUDIENCE);
     },
   }),
 ];
