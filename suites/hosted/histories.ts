@@ -13,21 +13,15 @@ import { randomUUID } from 'node:crypto';
 import type { Answer, HostedContext } from '../../src/profiles/hosted/context.js';
 import { defineHostedScenario, type HostedScenario } from '../../src/profiles/hosted/scenario.js';
 import { check } from '../../src/engine/assert.js';
-import { check2xx, checkObject, checkString, holds, is2xx, isObject, listItems, said, type Json } from '../support/http-answers.js';
+import { check2xx, checkObject, checkString, eventually, holds, is2xx, isObject, itemsOf, said, type Json } from '../support/http-answers.js';
 import { entityBody, newConversation, newEntity, uid } from '../support/hosted-data.js';
 import { serverTimePast } from '../support/time.js';
 
 const seg = encodeURIComponent;
 const READBACK = 'HOSTED-READBACK';
-const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** "GET /v1/conversations?limit=2": the request as sent, with the query the evidence leaves out. */
 const sent = (a: Answer, path: string): string => `${a.request}${path.includes('?') ? path.slice(path.indexOf('?')) : ''}`;
-
-/** The objects of a list answer (a bare array, or the array of an object). */
-function itemsOf(a: Answer, preferred: string[]): Json[] {
-  return ((a.isJson ? listItems(a.json, preferred) : undefined) ?? []).filter(isObject);
-}
 
 /** The id of a list item or search hit: its own, or that of the entity it wraps. */
 const idOf = (x: Json): unknown => x.id ?? (isObject(x.entity) ? x.entity.id : undefined);
@@ -43,20 +37,6 @@ function messagesIn(json: unknown): Json[] {
   return [...(typeof json.content === 'string' ? [json] : []), ...Object.values(json).flatMap((v) => (typeof v === 'object' ? messagesIn(v) : []))];
 }
 const showsMessage = (a: Answer, content: string): boolean => is2xx(a) && messagesIn(a.json).some((m) => m.content === content);
-
-/**
- * A derived read (a search, a history) sent again while it does not yet show what `ok` wants, at
- * most five times 200 ms apart: a service may index a write a moment after answering it (the
- * official clients poll their searches); one that never catches up still fails.
- */
-async function eventually(read: () => Promise<Answer>, ok: (a: Answer) => boolean): Promise<Answer> {
-  let a = await read();
-  for (let i = 0; i < 4 && !ok(a); i++) {
-    await pause(200);
-    a = await read();
-  }
-  return a;
-}
 
 /** A conversation for `userId` (deleted after the scenario). */
 async function conversationOf(ctx: HostedContext, userId: string): Promise<string> {

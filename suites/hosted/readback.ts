@@ -10,26 +10,13 @@ import type { Answer } from '../../src/profiles/hosted/context.js';
 import { defineHostedScenario, type HostedScenario } from '../../src/profiles/hosted/scenario.js';
 import { DISCOVERY } from '../../src/protocols/hosted/document.js';
 import { check } from '../../src/engine/assert.js';
-import { check2xx, checkObject, holds, is2xx, isObject, listItems, said, type Json } from '../support/http-answers.js';
+import { check2xx, checkObject, holds, is2xx, isObject, itemsOf, listItems, messagesIn, said, type Json } from '../support/http-answers.js';
 import { entityBody, newConversation, newEntity, uid } from '../support/hosted-data.js';
 
 const seg = encodeURIComponent;
 
-/** The objects of a list answer that carry an id (a bare array, or an object holding one). */
-function itemsOf(a: Answer, preferred: string[]): Json[] {
-  const items = a.isJson ? listItems(a.json, preferred) : undefined;
-  return (items ?? []).filter(isObject);
-}
-
 /** A list item or graph node marked as deleted (a soft delete keeps it, saying so). */
 const markedDeleted = (item: Json): boolean => item.deleted === true || (typeof item.deletedAt === 'string' && item.deletedAt !== '');
-
-/** The messages of an answer, wherever they sit (silent: where the messages of a conversation sit in its answer). */
-function messagesIn(json: unknown): Json[] {
-  if (Array.isArray(json)) return json.filter(isObject).flatMap((m) => (typeof m.content === 'string' ? [m] : messagesIn(Object.values(m))));
-  if (!isObject(json)) return [];
-  return Array.isArray(json.messages) ? messagesIn(json.messages) : messagesIn(Object.values(json).filter((v) => typeof v === 'object'));
-}
 
 /** Whether `json` has `key: value` somewhere (feedback shown by a read). */
 function hasPair(json: unknown, key: string, value: unknown): boolean {

@@ -16,7 +16,7 @@
 import type { Answer, HostedContext } from '../../src/profiles/hosted/context.js';
 import { defineHostedScenario, type HostedScenario } from '../../src/profiles/hosted/scenario.js';
 import { check } from '../../src/engine/assert.js';
-import { check2xx, checkObject, checkString, is2xx, isObject, listItems, said, type Json } from '../support/http-answers.js';
+import { check2xx, checkObject, checkString, eventually, is2xx, isObject, itemsOf, messagesIn, said, type Json } from '../support/http-answers.js';
 import { deleteIfCreated, newConversation, newEntity, uid } from '../support/hosted-data.js';
 
 const seg = encodeURIComponent;
@@ -94,23 +94,12 @@ function nearest(sent: string, marker: string, candidates: string[]): string | u
 
 // ------------------------------------------------------------------ reading answers
 
-/** The message objects of an answer (role and content strings), wherever they sit; `keys` narrows where (silent: where the messages of an answer sit). */
-function messagesIn(json: unknown, keys?: string[]): Json[] {
-  if (keys !== undefined) return isObject(json) ? keys.flatMap((k) => (Array.isArray(json[k]) ? messagesIn(json[k]) : [])) : [];
-  if (Array.isArray(json)) return json.filter(isObject).flatMap((m) => (typeof m.content === 'string' ? [m] : messagesIn(Object.values(m))));
-  if (!isObject(json)) return [];
-  return Array.isArray(json.messages) ? messagesIn(json.messages) : messagesIn(Object.values(json).filter((v) => typeof v === 'object'));
-}
-
 /** Every object of an answer, at any depth, whose id is `id`. */
 function objectsWithId(json: unknown, id: string): Json[] {
   if (Array.isArray(json)) return json.flatMap((v) => objectsWithId(v, id));
   if (!isObject(json)) return [];
   return [...(json.id === id ? [json] : []), ...Object.values(json).flatMap((v) => objectsWithId(v, id))];
 }
-
-/** The items of a list answer that are objects. */
-const itemsOf = (a: Answer, preferred: string[]): Json[] => ((a.isJson ? listItems(a.json, preferred) : undefined) ?? []).filter(isObject);
 
 /** Whether a search hit is the entity `id` (the entity itself, or wrapped as {entity}). */
 const isHit = (x: unknown, id: string): boolean => isObject(x) && (x.id === id || (isObject(x.entity) && x.entity.id === id));
@@ -122,7 +111,6 @@ function valuesOf(json: unknown, key: string): unknown[] {
   return Object.entries(json).flatMap(([k, v]) => [...(k === key ? [v] : []), ...valuesOf(v, key)]);
 }
 
-const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * search_entities for `query` until the entity `id` is among the hits: a search index may catch up a
@@ -130,13 +118,9 @@ const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * times, 200 ms apart. The last answer and whether it found the entity.
  */
 async function searchEntity(ctx: HostedContext, query: string, id: string): Promise<{ answer: Answer; found: boolean }> {
-  for (let attempt = 1; ; attempt++) {
-    const answer = await ctx.call('POST', '/entities/search', { body: { query, limit: 100 } });
-    const hits = (answer.isJson ? listItems(answer.json, ['entities', 'results']) : undefined) ?? [];
-    const found = is2xx(answer) && hits.some((x) => isHit(x, id));
-    if (found || attempt === 10) return { answer, found };
-    await pause(200);
-  }
+  const found = (a: Answer) => is2xx(a) && itemsOf(a, ['entities', 'results']).some((x) => isHit(x, id));
+  const answer = await eventually(() => ctx.call('POST', '/entities/search', { body: { query, limit: 100 } }), found, 10);
+  return { answer, found: found(answer) };
 }
 
 // ------------------------------------------------------------------ messages

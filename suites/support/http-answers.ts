@@ -11,6 +11,7 @@ import { snippet, statusLine } from '../../src/profiles/bridge/classify.js';
 import { check } from '../../src/engine/assert.js';
 import type { Answer } from '../../src/profiles/hosted/context.js';
 import { isJsonObject } from '../../src/util/json.js';
+import { pause } from './time.js';
 
 export type Json = Record<string, unknown>;
 
@@ -60,3 +61,30 @@ export function holds(json: unknown, text: string): boolean {
   return isObject(json) && Object.values(json).some((v) => holds(v, text));
 }
 
+/** The objects of a list answer (a bare array, or the array of an object; `preferred` names where to look first). */
+export const itemsOf = (a: Answer, preferred: string[]): Json[] => ((a.isJson ? listItems(a.json, preferred) : undefined) ?? []).filter(isObject);
+
+/**
+ * The message objects of an answer (a string content), wherever they sit: a `messages` array when the
+ * answer has one, else every object of it; `keys` narrows where (silent: where the messages of an answer sit).
+ */
+export function messagesIn(json: unknown, keys?: string[]): Json[] {
+  if (keys !== undefined) return isObject(json) ? keys.flatMap((k) => (Array.isArray(json[k]) ? messagesIn(json[k]) : [])) : [];
+  if (Array.isArray(json)) return json.filter(isObject).flatMap((m) => (typeof m.content === 'string' ? [m] : messagesIn(Object.values(m))));
+  if (!isObject(json)) return [];
+  return Array.isArray(json.messages) ? messagesIn(json.messages) : messagesIn(Object.values(json).filter((v) => typeof v === 'object'));
+}
+
+/**
+ * A derived read (a search, a history) sent again while it does not yet show what `ok` wants, at most
+ * `tries` times 200 ms apart: a service may index a write a moment after answering it (the official
+ * clients poll their searches); one that never catches up still fails. The last answer.
+ */
+export async function eventually(read: () => Promise<Answer>, ok: (a: Answer) => boolean, tries = 5): Promise<Answer> {
+  let a = await read();
+  for (let i = 1; i < tries && !ok(a); i++) {
+    await pause(200);
+    a = await read();
+  }
+  return a;
+}

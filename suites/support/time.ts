@@ -7,7 +7,8 @@ import { citing, type Cites } from './cite.js';
 /** How far a "recent" server timestamp may be from the kit's clock (both ways): 5 minutes. */
 const CLOCK_WINDOW_MS = 5 * 60_000;
 
-const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** Waits `ms` milliseconds (a forced gap, or a retry's spacing). */
+export const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** `ts` lies within ±CLOCK_WINDOW_MS of the kit-clock interval [before, after] around the call. */
 export function checkRecent(ts: string, before: number, after: number, what: string, cites?: Cites): void {
