@@ -11,6 +11,7 @@
 import { RestClient, type RestExchange } from '../profiles/hosted/client.js';
 import { operationOf, type HttpMethod } from '../protocols/hosted/document.js';
 import { isJsonObject } from '../util/json.js';
+import { hasPair, holds, listItems as readItems, messagesIn } from '../profiles/hosted/readings.js';
 import { BULK_SIZES, CONTENTS, LIST_LIMITS, MESSAGE_LIMITS, NAMES, ROLES, SCORES, SEARCH_LIMITS, THRESHOLDS, TYPES } from './hosted-values.js';
 import { mulberry32 } from '../util/random.js';
 
@@ -200,38 +201,14 @@ const short = (v: unknown, n = 160): string => {
 const said = (a: Answer) => `${a.status}${a.text.trim() === '' ? ' with an empty body' : ` ${short(a.text)}`}`;
 const req = (a: Answer) => `${a.method} ${a.path}`;
 
-/** The items of a list answer. silent: a bare array, or an object holding one array (the preferred names first). */
-function listItems(json: unknown, preferred: string[]): Json[] | undefined {
-  if (Array.isArray(json)) return json.filter(isJsonObject);
-  if (!isJsonObject(json)) return undefined;
-  for (const name of preferred) if (Array.isArray(json[name])) return (json[name] as unknown[]).filter(isJsonObject);
-  const arrays = Object.values(json).filter(Array.isArray);
-  return arrays.length === 1 ? (arrays[0] as unknown[]).filter(isJsonObject) : undefined;
-}
-
-/** The messages of an answer, wherever they sit. silent: where a conversation's messages sit in its answer. */
-function messagesIn(json: unknown): Json[] {
-  if (Array.isArray(json)) return json.filter(isJsonObject).flatMap((m) => (typeof m.content === 'string' ? [m] : messagesIn(Object.values(m))));
-  if (!isJsonObject(json)) return [];
-  return Array.isArray(json.messages) ? messagesIn(json.messages) : messagesIn(Object.values(json).filter((v) => typeof v === 'object'));
-}
+/** The object items of a list answer. silent: a bare array, or an object holding one array (the preferred names first). */
+const listItems = (json: unknown, preferred: string[]): Json[] | undefined => readItems(json, preferred)?.filter(isJsonObject);
 
 /** An item marked as deleted (a soft delete keeps it, saying so). */
 const markedDeleted = (item: Json): boolean => item.deleted === true || (typeof item.deletedAt === 'string' && item.deletedAt !== '') || item.status === 'deleted';
 
 /** The id of a hit: its own, or its entity's. silent: a search hit may wrap the entity. */
 const hitId = (x: Json): unknown => x.id ?? (isJsonObject(x.entity) ? x.entity.id : undefined);
-
-function hasPair(json: unknown, key: string, value: unknown): boolean {
-  if (Array.isArray(json)) return json.some((v) => hasPair(v, key, value));
-  return isJsonObject(json) && (json[key] === value || Object.values(json).some((v) => hasPair(v, key, value)));
-}
-
-function holds(json: unknown, text: string): boolean {
-  if (typeof json === 'string') return json === text;
-  if (Array.isArray(json)) return json.some((v) => holds(v, text));
-  return isJsonObject(json) && Object.values(json).some((v) => holds(v, text));
-}
 
 const timeOf = (v: unknown): number | undefined => {
   if (typeof v !== 'string') return undefined;

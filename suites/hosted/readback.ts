@@ -10,19 +10,13 @@ import type { Answer } from '../../src/profiles/hosted/context.js';
 import { defineHostedScenario, type HostedScenario } from '../../src/profiles/hosted/scenario.js';
 import { DISCOVERY } from '../../src/protocols/hosted/document.js';
 import { check } from '../../src/engine/assert.js';
-import { check2xx, checkObject, holds, is2xx, isObject, itemsOf, listItems, messagesIn, said, type Json } from '../support/http-answers.js';
+import { check2xx, checkObject, hasPair, holds, is2xx, isObject, itemsOf, listItems, messagesIn, said, type Json } from '../support/http-answers.js';
 import { entityBody, newConversation, newEntity, uid } from '../support/hosted-data.js';
 
 const seg = encodeURIComponent;
 
 /** A list item or graph node marked as deleted (a soft delete keeps it, saying so). */
 const markedDeleted = (item: Json): boolean => item.deleted === true || (typeof item.deletedAt === 'string' && item.deletedAt !== '');
-
-/** Whether `json` has `key: value` somewhere (feedback shown by a read). */
-function hasPair(json: unknown, key: string, value: unknown): boolean {
-  if (Array.isArray(json)) return json.some((v) => hasPair(v, key, value));
-  return isObject(json) && (json[key] === value || Object.values(json).some((v) => hasPair(v, key, value)));
-}
 
 /** Every string value of an object (an edge, whatever its field names). */
 const stringsOf = (o: Json): string[] => Object.values(o).filter((v): v is string => typeof v === 'string');

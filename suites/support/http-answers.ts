@@ -12,6 +12,9 @@ import { check } from '../../src/engine/assert.js';
 import type { Answer } from '../../src/profiles/hosted/context.js';
 import { isJsonObject } from '../../src/util/json.js';
 import { pause } from './time.js';
+import { listItems } from '../../src/profiles/hosted/readings.js';
+
+export { hasPair, holds, listItems, messagesIn } from '../../src/profiles/hosted/readings.js';
 
 export type Json = Record<string, unknown>;
 
@@ -45,35 +48,8 @@ export function checkString(body: Json, field: string, rule: string, where: stri
   return v as string;
 }
 
-/** The items of a list answer. silent: a bare array, or an object holding one array (keys, items, data, …). */
-export function listItems(json: unknown, preferred: string[]): unknown[] | undefined {
-  if (Array.isArray(json)) return json;
-  if (!isObject(json)) return undefined;
-  for (const name of preferred) if (Array.isArray(json[name])) return json[name];
-  const arrays = Object.values(json).filter(Array.isArray);
-  return arrays.length === 1 ? arrays[0] : undefined;
-}
-
-/** Whether a JSON value holds `text` as a string anywhere (an answer "shows" a value). */
-export function holds(json: unknown, text: string): boolean {
-  if (typeof json === 'string') return json === text;
-  if (Array.isArray(json)) return json.some((v) => holds(v, text));
-  return isObject(json) && Object.values(json).some((v) => holds(v, text));
-}
-
 /** The objects of a list answer (a bare array, or the array of an object; `preferred` names where to look first). */
 export const itemsOf = (a: Answer, preferred: string[]): Json[] => ((a.isJson ? listItems(a.json, preferred) : undefined) ?? []).filter(isObject);
-
-/**
- * The message objects of an answer (a string content), wherever they sit: a `messages` array when the
- * answer has one, else every object of it; `keys` narrows where (silent: where the messages of an answer sit).
- */
-export function messagesIn(json: unknown, keys?: string[]): Json[] {
-  if (keys !== undefined) return isObject(json) ? keys.flatMap((k) => (Array.isArray(json[k]) ? messagesIn(json[k]) : [])) : [];
-  if (Array.isArray(json)) return json.filter(isObject).flatMap((m) => (typeof m.content === 'string' ? [m] : messagesIn(Object.values(m))));
-  if (!isObject(json)) return [];
-  return Array.isArray(json.messages) ? messagesIn(json.messages) : messagesIn(Object.values(json).filter((v) => typeof v === 'object'));
-}
 
 /**
  * A derived read (a search, a history) sent again while it does not yet show what `ok` wants, at most
